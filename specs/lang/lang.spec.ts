@@ -1,0 +1,65 @@
+import { isSuccess } from '../../src/assertions/auth.js';
+import { translationsUnchanged, untranslatedFieldsUnchanged } from '../../src/assertions/lang.js';
+import { dataOf, describeResponse, show } from '../../src/assertions/outcome.js';
+import { nameIs } from '../../src/assertions/status.js';
+import { scenario } from '../../src/harness/scenario.js';
+
+scenario({
+  id: 'lang-replaces-name',
+  requirements: ['LANG-TRANSLATION-REPLACES', 'LANG-KEEPS-TRANSLATIONS', 'LANG-OTHER-FIELDS-UNCHANGED'],
+  title: 'lang with a translation replaces name and keeps everything else',
+  async run({ target, check, skip }) {
+    const plain = await target.status();
+    if (!dataOf(plain)) skip('the status response has no data object (see ENV-DATA-OBJECT)');
+    const wanted = target.settings.lang;
+    const translation =
+      (await target.translatedLocale()) ??
+      skip(
+        wanted === undefined
+          ? `status ${target.settings.statusId} lists no translation to ask for; pass --status-id of a status that has one`
+          : `status ${target.settings.statusId} lists no translation for --lang ${wanted}`,
+      );
+    const locale = String(translation.locale);
+    const asked = await target.status({ lang: locale });
+    check(
+      'LANG-TRANSLATION-REPLACES',
+      nameIs(asked, String(translation.name), `with lang=${locale}, name is the "${locale}" translation`),
+      asked,
+    );
+    check('LANG-KEEPS-TRANSLATIONS', translationsUnchanged(plain, asked, `with lang=${locale}, translations is still returned`), asked);
+    check(
+      'LANG-OTHER-FIELDS-UNCHANGED',
+      untranslatedFieldsUnchanged(plain, asked, `with lang=${locale}, untranslated fields are unchanged`),
+      asked,
+    );
+  },
+});
+
+scenario({
+  id: 'lang-missing-translation',
+  requirements: ['LANG-MISSING-FALLBACK', 'LANG-KEEPS-TRANSLATIONS'],
+  title: 'lang naming a locale with no translation: what comes back',
+  async run({ target, check, observe }) {
+    const plain = await target.status();
+    const locale = await target.missingLocale();
+    const asked = await target.status({ lang: locale });
+    if (!isSuccess(asked)) {
+      observe('LANG-MISSING-FALLBACK', `lang=${locale} (no translation) is not answered with a success`, describeResponse(asked), asked);
+      return;
+    }
+    const name = dataOf(asked)?.name;
+    const defaultName = dataOf(plain)?.name;
+    const fallback = name === defaultName ? 'the default name' : 'a name other than the default';
+    observe(
+      'LANG-MISSING-FALLBACK',
+      `lang=${locale} (no translation) answers with ${fallback}`,
+      `data.name: ${show(name)} (default: ${show(defaultName)})`,
+      asked,
+    );
+    check(
+      'LANG-KEEPS-TRANSLATIONS',
+      translationsUnchanged(plain, asked, `with lang=${locale} (no translation), translations is still returned`),
+      asked,
+    );
+  },
+});

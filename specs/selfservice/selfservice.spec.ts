@@ -1,0 +1,46 @@
+import { accepted, refused } from '../../src/assertions/auth.js';
+import { bodyIsJson } from '../../src/assertions/envelope.js';
+import { isObject, jsonBody, show } from '../../src/assertions/outcome.js';
+import { variantLabel } from '../../src/harness/credentials.js';
+import { scenario } from '../../src/harness/scenario.js';
+
+scenario({
+  id: 'selfservice-reference-call',
+  requirements: ['SELFSERVICE-ACCEPTED'],
+  title: 'the reference call succeeds with valid credentials',
+  async run({ target, check }) {
+    const response = await target.selfservice();
+    check('SELFSERVICE-ACCEPTED', bodyIsJson(response, 'the selfservice type body is JSON'), response);
+    check('SELFSERVICE-ACCEPTED', accepted(response, 'GET /api/selfservice/type with valid credentials succeeds', 'any-json'), response);
+  },
+});
+
+scenario({
+  id: 'selfservice-refused',
+  requirements: ['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  title: 'the reference call fails without valid credentials',
+  async run({ target, check }) {
+    for (const credentials of ['no-header', 'wrong-token'] as const) {
+      const response = await target.selfservice(credentials);
+      check(
+        'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS',
+        refused(response, `GET /api/selfservice/type with ${variantLabel(credentials)} fails`, 'any-json'),
+        response,
+      );
+    }
+  },
+});
+
+scenario({
+  id: 'selfservice-shape',
+  requirements: ['SELFSERVICE-SHAPE'],
+  title: 'what the selfservice type listing looks like, where the document is silent',
+  async run({ target, observe }) {
+    const response = await target.selfservice();
+    const body = jsonBody(response);
+    const summary = isObject(body)
+      ? `top-level fields ${show(Object.keys(body))}; data is ${Array.isArray(body.data) ? `an array of ${body.data.length}` : typeof body.data}`
+      : `not a JSON object: ${show(body)}`;
+    observe('SELFSERVICE-SHAPE', 'shape of the selfservice type listing', summary, response);
+  },
+});

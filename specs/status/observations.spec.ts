@@ -1,0 +1,27 @@
+import { dataOf, describeResponse, show } from '../../src/assertions/outcome.js';
+import { timestampUnit } from '../../src/assertions/timestamps.js';
+import { scenario } from '../../src/harness/scenario.js';
+import { UNKNOWN_STATUS_ID } from '../../src/harness/target.js';
+
+scenario({
+  id: 'status-observations',
+  requirements: ['STATUS-AUTO-CLOSE-VALUES', 'STATUS-TIMESTAMP-UNIT'],
+  title: 'what auto_close and the timestamps hold, where the document is silent',
+  async run({ target, observe, skip }) {
+    const plain = await target.status();
+    const data = dataOf(plain) ?? skip('the status response has no data object to look at');
+    observe('STATUS-AUTO-CLOSE-VALUES', 'auto_close of the status', show(data.auto_close), plain);
+    observe('STATUS-TIMESTAMP-UNIT', 'created_at', timestampUnit(data.created_at), plain);
+    observe('STATUS-TIMESTAMP-UNIT', 'updated_at', timestampUnit(data.updated_at), plain);
+  },
+});
+
+scenario({
+  id: 'status-unknown-id',
+  requirements: ['STATUS-UNKNOWN-ID'],
+  title: 'how a status id that does not exist is answered',
+  async run({ target, observe }) {
+    const unknown = await target.status({ id: UNKNOWN_STATUS_ID });
+    observe('STATUS-UNKNOWN-ID', `answer for status ${UNKNOWN_STATUS_ID}`, describeResponse(unknown), unknown);
+  },
+});

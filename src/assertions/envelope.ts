@@ -1,0 +1,19 @@
+import type { Exchange } from '../harness/exchange.js';
+import { describeResponse, isObject, jsonBody, outcome, show, type CheckOutcome } from './outcome.js';
+import { schemaDescription, validator } from './schemas.js';
+
+export type EnvelopeField = 'status' | 'message' | 'data';
+
+export function bodyIsJson(exchange: Exchange, description = 'the body is JSON'): CheckOutcome {
+  const { json } = exchange.response;
+  return outcome(json.ok, description, 'a body that parses as JSON', json.ok ? 'JSON' : `${describeResponse(exchange)} (${json.error})`);
+}
+
+export function envelopeField(exchange: Exchange, field: EnvelopeField, description: string): CheckOutcome {
+  const body = jsonBody(exchange);
+  const expected = `${field}: ${schemaDescription('envelope', `/properties/${field}`)}`;
+  if (!isObject(body)) return outcome(false, description, expected, `not a JSON object: ${describeResponse(exchange)}`);
+  const value = body[field];
+  const ok = field in body && validator('envelope', `/properties/${field}`)(value);
+  return outcome(ok, description, expected, `${field}: ${show(value)}`);
+}

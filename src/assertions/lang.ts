@@ -1,0 +1,35 @@
+import type { Exchange } from '../harness/exchange.js';
+import { dataOf, describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
+
+/** Fields a translation entry cannot carry, so lang must leave them as they are. */
+export const UNTRANSLATED_FIELDS = ['id', 'colour', 'auto_close', 'order', 'created_at', 'updated_at'] as const;
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).sort().join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonical(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+export function translationsUnchanged(plain: Exchange, asked: Exchange, description: string): CheckOutcome {
+  const before = dataOf(plain)?.translations;
+  const after = dataOf(asked)?.translations;
+  // Without a list to compare with (see STATUS-TRANSLATIONS), only the presence of one can be judged.
+  const comparable = Array.isArray(before);
+  const expected = comparable ? `translations: the same entries as without lang, ${show(before)}` : 'translations: an array';
+  if (!dataOf(asked)) return outcome(false, description, expected, `no data object: ${describeResponse(asked)}`);
+  const ok = Array.isArray(after) && (!comparable || canonical(after) === canonical(before));
+  return outcome(ok, description, expected, `translations: ${show(after)}`);
+}
+
+export function untranslatedFieldsUnchanged(plain: Exchange, asked: Exchange, description: string): CheckOutcome {
+  const before = dataOf(plain) ?? {};
+  const after = dataOf(asked);
+  const expected = UNTRANSLATED_FIELDS.map((field) => `${field}: ${show(before[field])}`).join(', ');
+  if (!after) return outcome(false, description, expected, `no data object: ${describeResponse(asked)}`);
+  const changed = UNTRANSLATED_FIELDS.filter((field) => canonical(after[field]) !== canonical(before[field]));
+  const actual = changed.length === 0 ? 'all unchanged' : changed.map((field) => `${field}: ${show(after[field])}`).join(', ');
+  return outcome(changed.length === 0, description, expected, actual);
+}

@@ -1,0 +1,42 @@
+import type { Exchange } from '../harness/exchange.js';
+
+/** What one check found: the words of an h2spec failure, before the request is attached. */
+export interface CheckOutcome {
+  ok: boolean;
+  description: string;
+  expected: string;
+  actual: string;
+}
+
+const SHOWN_CHARS = 300;
+
+export function show(value: unknown): string {
+  if (value === undefined) return 'absent';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+}
+
+export function describeResponse(exchange: Exchange): string {
+  const { status, headers, bodyText } = exchange.response;
+  const type = headers['content-type'] ?? 'no Content-Type';
+  const body = bodyText.length > SHOWN_CHARS ? `${bodyText.slice(0, SHOWN_CHARS)}…` : bodyText;
+  return `HTTP ${status} (${type}) ${body || '<empty body>'}`;
+}
+
+export function jsonBody(exchange: Exchange): unknown {
+  return exchange.response.json.ok ? exchange.response.json.value : undefined;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `data` object of a JSON envelope, or undefined when the body has none. */
+export function dataOf(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = jsonBody(exchange);
+  return isObject(body) && isObject(body.data) ? body.data : undefined;
+}
+
+export function outcome(ok: boolean, description: string, expected: string, actual: string): CheckOutcome {
+  return { ok, description, expected, actual };
+}

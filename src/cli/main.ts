@@ -1,0 +1,40 @@
+import { loadConfig } from '../config/load.js';
+import { helpText } from '../config/options.js';
+import { HarnessError } from '../errors.js';
+import { renderTerminal } from '../report/terminal.js';
+import { runConformance } from '../runner/run.js';
+import { suiteVersion } from '../runner/version.js';
+
+async function main(argv: string[]): Promise<number> {
+  const config = loadConfig(argv);
+  if (config.help) {
+    console.log(helpText(suiteVersion));
+    return 0;
+  }
+  if (config.version) {
+    console.log(suiteVersion);
+    return 0;
+  }
+  const { report, writtenFiles } = await runConformance(config, {
+    onReferenceServer: (url) => console.log(`No --base-url given: testing the embedded reference server at ${url}`),
+  });
+  if (!report.target.embeddedReference) console.log(`Target: ${report.target.baseUrl}`);
+  console.log(renderTerminal(report, writtenFiles));
+  return report.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof HarnessError) {
+      console.error(error.oneLine());
+    } else {
+      console.error(
+        `HARNESS_INTERNAL: ${error instanceof Error ? error.message : String(error)}. This is a bug in the suite; please report it`,
+      );
+    }
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,152 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parse as parseDotenv } from 'dotenv';
+import { ConfigError } from '../errors.js';
+import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
+
+export interface Config {
+  baseUrl?: string;
+  token?: string;
+  password: string;
+  statusId: number;
+  lang?: string;
+  missingLang?: string;
+  out: string;
+  strict: boolean;
+  timeoutMs: number;
+  maxRequests: number;
+  help: boolean;
+  version: boolean;
+}
+
+type Source = Record<string, string | undefined>;
+
+function readFlags(argv: string[]): Record<string, string | boolean | undefined> {
+  const options = Object.fromEntries(Object.values(OPTIONS).map((spec: OptionSpec) => [spec.flag, { type: spec.kind }])) as Record<
+    string,
+    { type: 'string' | 'boolean' }
+  >;
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the command line could not be read: ${detail}`, 'Run with --help to see every option');
+  }
+}
+
+function readDotenv(path: string): Source {
+  if (!existsSync(path)) return {};
+  return parseDotenv(readFileSync(path));
+}
+
+function positiveInteger(name: OptionName, raw: string, max: number): number {
+  const spec: OptionSpec = OPTIONS[name];
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--${spec.flag} "${raw}" is not a whole number from 1 to ${max}`,
+      `Pass e.g. --${spec.flag} ${spec.default ?? 1}${spec.env ? ` or set ${spec.env}` : ''}`,
+    );
+  }
+  return Number(raw);
+}
+
+function locale(name: OptionName, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const spec: OptionSpec = OPTIONS[name];
+  if (!/^[A-Za-z]{2}$/.test(raw)) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--${spec.flag} "${raw}" is not a two-letter language code`,
+      `Pass a code like fr, as in the status' translations[].locale`,
+    );
+  }
+  return raw;
+}
+
+function baseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--base-url "${raw}" is not a URL`,
+      'Pass the address the API is served at, e.g. --base-url https://help.example.com',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--base-url "${raw}" is not an http(s) address`,
+      'Pass the address the API is served at, e.g. --base-url https://help.example.com',
+    );
+  }
+  if (url.username || url.password) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--base-url carries credentials',
+      'Remove them from the URL and pass the token with --token or CONFORMANCE_TOKEN',
+    );
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--base-url "${url.origin}${url.pathname}" has a query or fragment`,
+      'Pass only the scheme, host and path prefix, e.g. https://example.com/support',
+    );
+  }
+  return url.toString();
+}
+
+/** Flags beat the environment, which beats .env; every bad setting becomes one ConfigError. */
+export function loadConfig(argv: string[], env: Source = process.env, dotenvPath = '.env'): Config {
+  const flags = readFlags(argv);
+  const dotenv = readDotenv(dotenvPath);
+  const value = (name: OptionName): string | undefined => {
+    const spec: OptionSpec = OPTIONS[name];
+    const flag = flags[spec.flag];
+    if (typeof flag === 'string') return flag;
+    const fromEnv = spec.env ? (env[spec.env] ?? dotenv[spec.env]) : undefined;
+    return fromEnv === '' ? undefined : (fromEnv ?? spec.default);
+  };
+  const enabled = (name: OptionName): boolean => {
+    const spec: OptionSpec = OPTIONS[name];
+    if (flags[spec.flag] === true) return true;
+    const fromEnv = spec.env ? (env[spec.env] ?? dotenv[spec.env]) : undefined;
+    return fromEnv !== undefined && ['1', 'true', 'yes'].includes(fromEnv.toLowerCase());
+  };
+
+  const config: Config = {
+    baseUrl: baseUrl(value('baseUrl')),
+    token: value('token'),
+    password: value('password') ?? 'x',
+    statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
+    lang: locale('lang', value('lang')),
+    missingLang: locale('missingLang', value('missingLang')),
+    out: value('out') ?? 'reports',
+    strict: enabled('strict'),
+    timeoutMs: positiveInteger('timeoutMs', value('timeoutMs') ?? '10000', 600_000),
+    maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),
+    help: enabled('help'),
+    version: enabled('version'),
+  };
+  if (config.help || config.version) return config;
+  if (config.baseUrl && !config.token) {
+    throw new ConfigError(
+      'CONFIG_MISSING_TOKEN',
+      `no API token for ${config.baseUrl}`,
+      'Pass --token TOKEN, or set CONFORMANCE_TOKEN in the environment or in .env',
+    );
+  }
+  if (config.lang && config.missingLang && config.lang.toLowerCase() === config.missingLang.toLowerCase()) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--lang and --missing-lang are both "${config.lang}"`,
+      '--missing-lang must name a code the status has no translation for',
+    );
+  }
+  if (config.out.trim() === '') throw new ConfigError('CONFIG_INVALID', '--out is empty', 'Pass a folder, e.g. --out reports');
+  return config;
+}

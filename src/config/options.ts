@@ -1,0 +1,95 @@
+/** Every setting: its flag, its environment variable and its default, in one table for parsing and --help. */
+export interface OptionSpec {
+  flag: string;
+  env?: string;
+  kind: 'string' | 'boolean';
+  default?: string;
+  help: string;
+}
+
+export const OPTIONS = {
+  baseUrl: {
+    flag: 'base-url',
+    env: 'CONFORMANCE_BASE_URL',
+    kind: 'string',
+    help: 'address the API is served at; without it the embedded reference server is tested',
+  },
+  token: {
+    flag: 'token',
+    env: 'CONFORMANCE_TOKEN',
+    kind: 'string',
+    help: 'API token, sent as the Basic user name; never printed or written',
+  },
+  password: {
+    flag: 'password',
+    env: 'CONFORMANCE_PASSWORD',
+    kind: 'string',
+    default: 'x',
+    help: 'Basic password sent with the token (the API ignores it)',
+  },
+  statusId: {
+    flag: 'status-id',
+    env: 'CONFORMANCE_STATUS_ID',
+    kind: 'string',
+    default: '1',
+    help: 'id of a ticket status to read, ideally one with a translation',
+  },
+  lang: {
+    flag: 'lang',
+    env: 'CONFORMANCE_LANG',
+    kind: 'string',
+    help: "locale with a translation (default: the first in the status' translations)",
+  },
+  missingLang: {
+    flag: 'missing-lang',
+    env: 'CONFORMANCE_MISSING_LANG',
+    kind: 'string',
+    help: 'two-letter code with no translation (default: one absent from translations)',
+  },
+  out: {
+    flag: 'out',
+    env: 'CONFORMANCE_OUT',
+    kind: 'string',
+    default: 'reports',
+    help: 'folder for report.json, report.md, junit.xml and allure-results/',
+  },
+  strict: { flag: 'strict', env: 'CONFORMANCE_STRICT', kind: 'boolean', help: 'SHOULD failures also fail the run' },
+  timeoutMs: {
+    flag: 'timeout-ms',
+    env: 'CONFORMANCE_TIMEOUT_MS',
+    kind: 'string',
+    default: '10000',
+    help: 'time-out of each request, in milliseconds',
+  },
+  maxRequests: {
+    flag: 'max-requests',
+    env: 'CONFORMANCE_MAX_REQUESTS',
+    kind: 'string',
+    default: '40',
+    help: 'most requests the run may send to the target',
+  },
+  help: { flag: 'help', kind: 'boolean', help: 'show this help' },
+  version: { flag: 'version', kind: 'boolean', help: 'print the version' },
+} as const satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+export function helpText(version: string): string {
+  const rows = Object.values(OPTIONS).map((spec: OptionSpec) => {
+    const left = `  --${spec.flag}${spec.kind === 'string' ? ' VALUE' : ''}`;
+    const extra = [spec.env ? `env ${spec.env}` : '', spec.default !== undefined ? `default ${spec.default}` : '']
+      .filter(Boolean)
+      .join(', ');
+    return `${left.padEnd(24)} ${spec.help}${extra ? ` (${extra})` : ''}`;
+  });
+  return [
+    `ticketing-conformance ${version}: checks a deployment of the ticketing REST API against its document.`,
+    '',
+    'Usage: ticketing-conformance [--base-url URL --token TOKEN] [options]',
+    '',
+    'Options (flags beat environment variables, which beat a .env file in the current folder):',
+    ...rows,
+    '',
+    'Exit codes: 0 conformant, 1 not conformant, 2 could not judge (configuration, network, suite error).',
+  ].join('\n');
+}

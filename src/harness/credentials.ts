@@ -1,0 +1,101 @@
+/** Every way the suite presents credentials, with the curl flag that reproduces it without the secret. */
+export type CredentialVariant =
+  | 'valid'
+  | 'password-letter'
+  | 'password-empty'
+  | 'password-long'
+  | 'password-colon'
+  | 'wrong-token'
+  | 'no-header'
+  | 'bearer-scheme'
+  | 'bad-base64'
+  | 'no-colon'
+  | 'empty-credentials';
+
+export const WRONG_TOKEN = 'conformance-invalid-token-0000';
+const LONG_PASSWORD = 'p'.repeat(256);
+
+interface VariantSpec {
+  label: string;
+  header(token: string, password: string): string | undefined;
+  curl(password: string): string;
+}
+
+const base64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+const basic = (user: string, password: string): string => `Basic ${base64(`${user}:${password}`)}`;
+const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+const curlUser = (password: string): string => `-u ${shellQuote(`<API_TOKEN>:${password}`)}`;
+
+const variants: Record<CredentialVariant, VariantSpec> = {
+  valid: {
+    label: 'valid token, configured password',
+    header: (token, password) => basic(token, password),
+    curl: (password) => curlUser(password),
+  },
+  'password-letter': {
+    label: 'valid token, password "z"',
+    header: (token) => basic(token, 'z'),
+    curl: () => curlUser('z'),
+  },
+  'password-empty': {
+    label: 'valid token, empty password',
+    header: (token) => basic(token, ''),
+    curl: () => curlUser(''),
+  },
+  'password-long': {
+    label: 'valid token, 256-character password',
+    header: (token) => basic(token, LONG_PASSWORD),
+    curl: () => curlUser(LONG_PASSWORD),
+  },
+  'password-colon': {
+    label: 'valid token, password containing ":"',
+    header: (token) => basic(token, 'a:b:c'),
+    curl: () => curlUser('a:b:c'),
+  },
+  'wrong-token': {
+    label: 'a token that is not valid',
+    header: (_token, password) => basic(WRONG_TOKEN, password),
+    curl: (password) => `-u ${shellQuote(`${WRONG_TOKEN}:${password}`)}`,
+  },
+  'no-header': {
+    label: 'no Authorization header',
+    header: () => undefined,
+    curl: () => '',
+  },
+  'bearer-scheme': {
+    label: 'Bearer scheme instead of Basic',
+    header: (token) => `Bearer ${token}`,
+    curl: () => `-H ${shellQuote('Authorization: Bearer <API_TOKEN>')}`,
+  },
+  'bad-base64': {
+    label: 'Basic with credentials that are not base64',
+    header: () => 'Basic %%%not-base64%%%',
+    curl: () => `-H ${shellQuote('Authorization: Basic %%%not-base64%%%')}`,
+  },
+  'no-colon': {
+    label: 'Basic with the token alone, no ":"',
+    header: (token) => `Basic ${base64(token)}`,
+    curl: () => `-H "Authorization: Basic $(printf '%s' '<API_TOKEN>' | base64)"`,
+  },
+  'empty-credentials': {
+    label: 'Basic with empty user name and password',
+    header: () => basic('', ''),
+    curl: () => `-u ${shellQuote(':')}`,
+  },
+};
+
+export function authorizationHeader(variant: CredentialVariant, token: string, password: string): string | undefined {
+  return variants[variant].header(token, password);
+}
+
+export function curlCredentials(variant: CredentialVariant, password: string): string {
+  return variants[variant].curl(password);
+}
+
+export function variantLabel(variant: CredentialVariant): string {
+  return variants[variant].label;
+}
+
+export function shellQuoted(text: string): string {
+  return shellQuote(text);
+}

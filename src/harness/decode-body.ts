@@ -1,0 +1,45 @@
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { HarnessError } from '../errors.js';
+
+/** Undo Content-Encoding with the same size cap as the wire, so a small compressed bomb cannot exhaust memory. */
+export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, path: string): string {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  let body = raw;
+  try {
+    for (const coding of codings.reverse()) body = decompress(body, coding, maxBytes);
+  } catch (error) {
+    if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new HarnessError(
+        'HARNESS_BODY_TOO_LARGE',
+        `the ${codings.join(', ')} response to ${path} unpacks to more than ${maxBytes} bytes`,
+        'The target sent a compressed body far larger than a ticket status can need',
+        'target',
+      );
+    }
+    // A body that does not decompress is shown as received; the JSON checks then say what is wrong with it.
+    return raw.toString('utf8');
+  }
+  return body.toString('utf8');
+}
+
+function decompress(body: Buffer, coding: string, maxOutputLength: number): Buffer {
+  switch (coding) {
+    case 'gzip':
+    case 'x-gzip':
+      return gunzipSync(body, { maxOutputLength });
+    case 'br':
+      return brotliDecompressSync(body, { maxOutputLength });
+    case 'deflate':
+      try {
+        return inflateSync(body, { maxOutputLength });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+        return inflateRawSync(body, { maxOutputLength });
+      }
+    default:
+      return body;
+  }
+}

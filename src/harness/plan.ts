@@ -1,0 +1,31 @@
+import type { CredentialVariant } from './credentials.js';
+import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID, type Target } from './target.js';
+
+export const PASSWORD_VARIANTS: CredentialVariant[] = ['password-letter', 'password-empty', 'password-long', 'password-colon'];
+export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'bad-base64', 'no-colon', 'empty-credentials'];
+
+/**
+ * Sends every request the specs will ask for, so the critical path is two round trips:
+ * the plain status (which names the locales), then everything else at once.
+ */
+export function prefetch(target: Target): void {
+  const independent = [
+    target.status(),
+    target.status({ id: FIRST_STATUS_ID }),
+    target.status({ id: UNKNOWN_STATUS_ID }),
+    target.selfservice(),
+    target.selfservice('no-header'),
+    target.selfservice('wrong-token'),
+    target.status({ credentials: 'wrong-token' }),
+    target.status({ credentials: 'no-header' }),
+    ...PASSWORD_VARIANTS.map((credentials) => target.status({ credentials })),
+    ...INVALID_HEADER_VARIANTS.map((credentials) => target.status({ credentials })),
+  ];
+  const dependent = (async () => {
+    const translation = await target.translatedLocale();
+    const missing = await target.missingLocale();
+    if (translation) void target.status({ lang: String(translation.locale) });
+    void target.status({ lang: missing });
+  })();
+  for (const pending of [...independent, dependent]) pending.catch(() => undefined);
+}

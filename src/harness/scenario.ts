@@ -1,0 +1,148 @@
+import * as allure from 'allure-js-commons';
+import { test } from 'vitest';
+import type { CheckOutcome } from '../assertions/outcome.js';
+import { HarnessError } from '../errors.js';
+import { requirement } from '../requirements/catalog.js';
+import { currentTarget } from './context.js';
+import type { Exchange } from './exchange.js';
+import type { RecordedCheck, ScenarioResult } from './scenario-result.js';
+import type { Target } from './target.js';
+
+class SkipSignal extends Error {}
+
+export interface ScenarioContext {
+  target: Target;
+  /** Records one check of a requirement; the exchange supplies the request and the curl repro. */
+  check(requirementId: string, result: CheckOutcome, exchange?: Exchange): boolean;
+  /** Records what the target did where the document leaves it open. */
+  observe(requirementId: string, description: string, actual: string, exchange?: Exchange): void;
+  skip(reason: string): never;
+}
+
+export interface ScenarioDefinition {
+  id: string;
+  requirements: string[];
+  title: string;
+  run(context: ScenarioContext): Promise<void>;
+}
+
+function exchangeDetails(exchange: Exchange | undefined): Pick<RecordedCheck, 'request' | 'response' | 'repro'> {
+  if (!exchange) return {};
+  const { request, response } = exchange;
+  return {
+    request: { method: request.method, url: request.url, headers: request.headers },
+    response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
+    repro: request.curl,
+  };
+}
+
+export function formatFailure(check: RecordedCheck): string {
+  const lines = [`${check.requirement}: ${check.description}`, `  Expected: ${check.expected ?? ''}`, `  Actual:   ${check.actual ?? ''}`];
+  if (check.request) lines.push(`  Request:  ${check.request.method} ${check.request.url}`);
+  if (check.repro) lines.push(`  Repro:    ${check.repro}`);
+  return lines.join('\n');
+}
+
+export function scenario(definition: ScenarioDefinition): void {
+  for (const id of definition.requirements) requirement(id);
+
+  test(`${definition.id}: ${definition.title}`, async (vitestContext) => {
+    const checks: RecordedCheck[] = [];
+    const target = currentTarget();
+    const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
+      if (!definition.requirements.includes(entry.requirement)) {
+        throw new Error(`scenario ${definition.id} checks ${entry.requirement} but does not list it in requirements`);
+      }
+      checks.push({ scenario: definition.id, ...entry });
+    };
+    const context: ScenarioContext = {
+      target,
+      check(requirementId, result, exchange) {
+        record({
+          requirement: requirementId,
+          verdict: result.ok ? 'pass' : 'fail',
+          description: result.description,
+          expected: result.expected,
+          actual: result.actual,
+          ...exchangeDetails(exchange),
+        });
+        return result.ok;
+      },
+      observe(requirementId, description, actual, exchange) {
+        record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) });
+      },
+      skip(reason) {
+        throw new SkipSignal(reason);
+      },
+    };
+
+    let skippedBecause: string | undefined;
+    try {
+      await definition.run(context);
+    } catch (error) {
+      if (error instanceof SkipSignal) {
+        skippedBecause = error.message;
+      } else {
+        const harnessError =
+          error instanceof HarnessError
+            ? error
+            : new HarnessError(
+                'HARNESS_INTERNAL',
+                `scenario ${definition.id} crashed: ${error instanceof Error ? error.message : String(error)}`,
+                'This is a bug in the suite; please report it with the report.json',
+                'suite',
+              );
+        for (const id of definition.requirements) {
+          checks.push({
+            requirement: id,
+            scenario: definition.id,
+            verdict: 'error',
+            description: harnessError.message,
+            error: { code: harnessError.code, message: harnessError.message, hint: harnessError.hint, party: harnessError.party },
+          });
+        }
+      }
+    }
+
+    for (const id of definition.requirements) {
+      if (!checks.some((check) => check.requirement === id)) {
+        checks.push({
+          requirement: id,
+          scenario: definition.id,
+          verdict: 'skip',
+          description: skippedBecause ?? 'not judged in this scenario: see its other checks',
+        });
+      }
+    }
+    const result: ScenarioResult = {
+      id: definition.id,
+      title: definition.title,
+      requirements: definition.requirements,
+      checks,
+      requestsSent: target.requestsSent,
+    };
+    vitestContext.task.meta.conformance = result;
+    await labelForAllure(definition, checks);
+
+    const failures = checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
+    if (failures.length > 0)
+      throw new Error(
+        failures
+          .map((check) =>
+            check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check),
+          )
+          .join('\n\n'),
+      );
+    if (skippedBecause !== undefined) vitestContext.skip(skippedBecause);
+  });
+}
+
+async function labelForAllure(definition: ScenarioDefinition, checks: RecordedCheck[]): Promise<void> {
+  const first = requirement(definition.requirements[0] ?? '');
+  await allure.epic(first.family);
+  for (const id of definition.requirements) await allure.story(id);
+  const levels = definition.requirements.map((id) => requirement(id).level);
+  await allure.severity(levels.includes('MUST') ? 'critical' : levels.includes('SHOULD') ? 'normal' : 'trivial');
+  await allure.description(definition.requirements.map((id) => `${id} (${requirement(id).level}): "${requirement(id).quote}"`).join('\n'));
+  await allure.attachment('checks.json', JSON.stringify(checks, null, 2), 'application/json');
+}

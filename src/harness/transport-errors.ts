@@ -1,0 +1,90 @@
+import { HarnessError } from '../errors.js';
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+/** Turns what undici and the socket throw into a coded error that says whose problem it is and what to do. */
+export function classifyTransportError(error: unknown, path: string, timeoutMs: number): HarnessError {
+  const codes = codesOf(error);
+  const name = (error as { name?: string }).name;
+  const detail = error instanceof Error ? error.message : String(error);
+  const has = (...wanted: string[]): boolean => codes.some((code) => wanted.includes(code));
+
+  if (name === 'TimeoutError' || has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT')) {
+    const phase = has('UND_ERR_CONNECT_TIMEOUT')
+      ? 'connecting'
+      : has('UND_ERR_HEADERS_TIMEOUT')
+        ? 'waiting for headers'
+        : 'waiting for the response';
+    return new HarnessError(
+      'HARNESS_TIMEOUT',
+      `GET ${path} timed out after ${timeoutMs} ms ${phase}`,
+      'Check that the target is up and reachable from here, or raise --timeout-ms',
+      'environment',
+    );
+  }
+  if (has('ECONNREFUSED')) {
+    return new HarnessError(
+      'HARNESS_UNREACHABLE',
+      `connection refused for GET ${path}`,
+      'Nothing listens at that address: check --base-url (host and port) and that the server runs',
+      'environment',
+    );
+  }
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL')) {
+    return new HarnessError(
+      'HARNESS_DNS',
+      `the host name of the target could not be resolved (GET ${path})`,
+      "Check the host name in --base-url and this machine's DNS",
+      'environment',
+    );
+  }
+  if (codes.some((code) => TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))) {
+    return new HarnessError(
+      'HARNESS_TLS',
+      `TLS failed for GET ${path}: ${detail}`,
+      'The certificate is not trusted from here: fix the certificate or pass its CA',
+      'environment',
+    );
+  }
+  if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED')) {
+    return new HarnessError(
+      'HARNESS_CONNECTION_RESET',
+      `the connection closed before the response to GET ${path} was complete`,
+      'Something between here and the application cut the connection: check the web server and proxy logs',
+      'environment',
+    );
+  }
+  if (has('UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW')) {
+    return new HarnessError(
+      'HARNESS_BODY_TOO_LARGE',
+      `the response headers for GET ${path} exceed the size the suite reads`,
+      'The target sent far more header data than an API response needs',
+      'target',
+    );
+  }
+  return new HarnessError(
+    'HARNESS_UNREACHABLE',
+    `GET ${path} failed: ${detail}`,
+    'Check --base-url and that the target answers HTTP',
+    'environment',
+  );
+}

@@ -1,0 +1,29 @@
+import type { RecordedCheck } from '../harness/scenario-result.js';
+import type { RequirementResult } from './types.js';
+
+/** The h2spec order: requirement and its words, Expected, Actual, the request made, a repro. */
+export function failureLines(result: RequirementResult, check: RecordedCheck): string[] {
+  const lines = [`${result.id} (${result.level})  "${result.quote}"`, `  Check:    ${check.description}`];
+  if (check.error) {
+    lines.push(`  Error:    ${check.error.code}: ${check.error.message}`, `  Fix:      ${check.error.hint}`);
+  } else {
+    lines.push(`  Expected: ${check.expected ?? ''}`, `  Actual:   ${check.actual ?? ''}`);
+  }
+  if (check.request) {
+    const auth = check.request.headers.authorization;
+    lines.push(
+      `  Request:  ${check.request.method} ${check.request.url}${auth ? `  Authorization: ${auth}` : '  (no Authorization header)'}`,
+    );
+  }
+  if (check.repro) lines.push(`  Repro:    ${check.repro}`);
+  if (result.party) lines.push(`  Fault:    most likely the ${result.party}`);
+  return lines;
+}
+
+export function failingChecks(result: RequirementResult): RecordedCheck[] {
+  return result.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
+}
+
+export function countsLine(totals: Record<string, number>): string {
+  return `${totals.pass ?? 0} passed, ${totals.fail ?? 0} failed, ${totals.skip ?? 0} skipped`;
+}

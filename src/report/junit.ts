@@ -1,0 +1,47 @@
+import { failingChecks, failureLines } from './failure-text.js';
+import type { Report, RequirementResult } from './types.js';
+
+const escapeXml = (text: string): string =>
+  text
+    // XML 1.0 cannot carry most control characters, even escaped.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+
+function testcase(result: RequirementResult): string {
+  const open = `    <testcase classname="${escapeXml(result.family)}" name="${escapeXml(`${result.id} (${result.level}): ${result.title}`)}">`;
+  const detail = failingChecks(result)
+    .map((check) => failureLines(result, check).join('\n'))
+    .join('\n\n');
+  switch (result.verdict) {
+    case 'fail':
+      return `${open}\n      <failure message="${escapeXml(`${result.id} failed`)}" type="fail">${escapeXml(detail)}</failure>\n    </testcase>`;
+    case 'error':
+      return `${open}\n      <error message="${escapeXml(`${result.id} could not be judged`)}" type="error">${escapeXml(detail)}</error>\n    </testcase>`;
+    case 'skip':
+      return `${open}\n      <skipped message="${escapeXml(result.checks[0]?.description ?? 'skipped')}"/>\n    </testcase>`;
+    default: {
+      const notes = result.checks
+        .map((check) => `${check.verdict.toUpperCase()} ${check.description}${check.actual ? `: ${check.actual}` : ''}`)
+        .join('\n');
+      return `${open}\n      <system-out>${escapeXml(`${result.verdict.toUpperCase()}\n${notes}`)}</system-out>\n    </testcase>`;
+    }
+  }
+}
+
+/** One testcase per requirement; skips are <skipped>, never shown green. */
+export function renderJunit(report: Report): string {
+  const count = (verdict: string): number => report.requirements.filter((result) => result.verdict === verdict).length;
+  const seconds = (report.durationMs / 1000).toFixed(3);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="ticketing-conformance" tests="${report.requirements.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${count('skip')}" time="${seconds}">`,
+    `  <testsuite name="${escapeXml(report.target.baseUrl)}" tests="${report.requirements.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${count('skip')}" time="${seconds}" timestamp="${report.startedAt}">`,
+    ...report.requirements.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
