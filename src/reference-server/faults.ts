@@ -40,9 +40,6 @@ const withoutField = (envelope: StatusEnvelope, field: string): StatusEnvelope =
   ...envelope,
   data: Object.fromEntries(Object.entries(envelope.data).filter(([key]) => key !== field)),
 });
-  delete data[field];
-  return { ...envelope, data };
-};
 const mapTranslations = (envelope: StatusEnvelope, map: (entry: Record<string, unknown>) => Record<string, unknown>): StatusEnvelope =>
   withData(envelope, { translations: (envelope.data.translations as Record<string, unknown>[]).map(map) });
 
