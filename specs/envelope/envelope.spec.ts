@@ -2,7 +2,9 @@ import { bodyIsJson, envelopeField } from '../../src/assertions/envelope.js';
 import type { Exchange } from '../../src/harness/exchange.js';
 import { scenario, type ScenarioContext } from '../../src/harness/scenario.js';
 
-function checkEnvelope({ check }: ScenarioContext, response: Exchange, which: string): void {
+function checkEnvelope({ check, skip }: ScenarioContext, response: Exchange, which: string): void {
+  const { status } = response.response;
+  if (status < 200 || status >= 300) skip(`the ${which} was HTTP ${status}, not a success (see AUTH-TOKEN-ACCEPTED)`);
   if (!check('ENV-JSON', bodyIsJson(response, `the ${which} body is JSON`), response)) return;
   check('ENV-STATUS-SUCCESS', envelopeField(response, 'status', `status of the ${which} is "success"`), response);
   check('ENV-MESSAGE-NULL', envelopeField(response, 'message', `message of the ${which} is null`), response);

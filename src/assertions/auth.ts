@@ -1,16 +1,22 @@
 import type { Exchange } from '../harness/exchange.js';
-import { describeResponse, isObject, jsonBody, outcome, type CheckOutcome } from './outcome.js';
+import { describeResponse, isObject, outcome, type CheckOutcome } from './outcome.js';
+
+const ERROR_STATUS = /error|fail|denied|forbidden|unauthori[sz]ed|invalid/i;
 
 /**
- * The document's notion of a successful call: a 2xx JSON answer with the success envelope.
- * Where the body shape is not shown (selfservice), a JSON answer that does not call itself an error will do.
+ * Whether the target served the call, as opposed to refusing it. A 2xx JSON answer with the success envelope is served;
+ * so is one whose status value is odd (that is ENV-STATUS-SUCCESS's business) but which carries the resource.
+ * Where the body shape is not shown (selfservice), a 2xx JSON answer that does not call itself an error will do.
  */
 export function isSuccess(exchange: Exchange, shape: 'envelope' | 'any-json' = 'envelope'): boolean {
-  const body = jsonBody(exchange);
-  const { status } = exchange.response;
-  if (status < 200 || status >= 300 || !exchange.response.json.ok) return false;
-  if (shape === 'any-json') return !(isObject(body) && 'status' in body && body.status !== 'success');
-  return isObject(body) && body.status === 'success';
+  const { status, json } = exchange.response;
+  if (status < 200 || status >= 300 || !json.ok) return false;
+  const body = json.value;
+  if (!isObject(body)) return shape === 'any-json';
+  if (body.status === 'success') return true;
+  const callsItselfAnError = typeof body.status === 'string' && ERROR_STATUS.test(body.status);
+  if (shape === 'any-json') return !callsItselfAnError;
+  return !callsItselfAnError && (isObject(body.data) || Array.isArray(body.data));
 }
 
 const EXPECTED_SUCCESS = {

@@ -29,7 +29,7 @@ function readFlags(argv: string[]): Record<string, string | boolean | undefined>
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)).replace(/\.+$/, '');
     throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the command line could not be read: ${detail}`, 'Run with --help to see every option');
   }
 }

@@ -48,7 +48,7 @@ export function diagnose(results: RequirementResult[]): Diagnosis[] {
         evidence: `with the token and with no Authorization header, the answer was the same: HTTP ${valid.response.status} ${valid.response.body.slice(0, 160)}`,
         advice: APACHE_ADVICE,
       });
-    } else {
+    } else if (valid.response.status >= 400) {
       diagnoses.push({
         id: 'token-refused',
         party: 'target',

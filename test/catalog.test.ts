@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { catalog } from '../src/requirements/catalog.js';
+import { withRequirementTable } from '../src/requirements/table.js';
+import { repoRoot } from './helpers/run-cli.js';
+
+const documentText = readFileSync(join(repoRoot, '..', 'shared', 'api-document.md'), 'utf8');
+const flatten = (text: string): string => text.replaceAll('`', '').replace(/\s+/g, ' ').replaceAll(' | ', ' ');
+
+test('the README requirement table matches the catalog (npm run docs:requirements rewrites it)', () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  expect(readme).toBe(withRequirementTable(readme));
+});
+
+test('requirement IDs are unique', () => {
+  const ids = catalog.map((requirement) => requirement.id);
+  expect(new Set(ids).size).toBe(ids.length);
+});
+
+test.each(catalog.map((requirement) => [requirement.id, requirement.quote]))('%s quotes the document word for word', (_id, quote) => {
+  const documentFlat = flatten(documentText);
+  for (const part of quote.split(' / ')) expect(documentFlat).toContain(flatten(part));
+});

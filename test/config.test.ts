@@ -1,0 +1,110 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { ConfigError } from '../src/errors.js';
+import { runCli } from './helpers/run-cli.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'conformance-config-'));
+const dotenvPath = join(dir, '.env');
+await writeFile(dotenvPath, 'CONFORMANCE_BASE_URL=https://from-dotenv.example\nCONFORMANCE_TOKEN=dotenv-token\nCONFORMANCE_STATUS_ID=3\n');
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('flags beat the environment, which beats .env', () => {
+  test('.env alone', () => {
+    const config = loadConfig([], {}, dotenvPath);
+    expect(config).toMatchObject({
+      baseUrl: 'https://from-dotenv.example/',
+      token: 'dotenv-token',
+      statusId: 3,
+      password: 'x',
+      out: 'reports',
+      timeoutMs: 10000,
+    });
+  });
+  test('environment over .env', () => {
+    const config = loadConfig([], { CONFORMANCE_STATUS_ID: '2', CONFORMANCE_TOKEN: 'env-token' }, dotenvPath);
+    expect(config).toMatchObject({ statusId: 2, token: 'env-token', baseUrl: 'https://from-dotenv.example/' });
+  });
+  test('flags over environment', () => {
+    const config = loadConfig(
+      ['--status-id', '5', '--base-url', 'https://flag.example/support', '--strict'],
+      { CONFORMANCE_STATUS_ID: '2' },
+      dotenvPath,
+    );
+    expect(config).toMatchObject({ statusId: 5, baseUrl: 'https://flag.example/support', strict: true, token: 'dotenv-token' });
+  });
+  test('an empty password flag is kept, since any password may be used', () => {
+    expect(loadConfig(['--password', ''], {}, join(dir, 'absent.env')).password).toBe('');
+  });
+});
+
+describe('every bad setting is one ConfigError naming the setting and the fix', () => {
+  const cases: [string, string[], Record<string, string>, RegExp][] = [
+    ['base URL without a token', ['--base-url', 'https://x.example'], {}, /CONFIG_MISSING_TOKEN.*--token/],
+    [
+      'base URL that is not a URL',
+      ['--base-url', 'help.example.com', '--token', 't'],
+      {},
+      /CONFIG_INVALID.*--base-url "help\.example\.com" is not a URL/,
+    ],
+    ['base URL of another scheme', ['--base-url', 'ftp://x.example', '--token', 't'], {}, /not an http\(s\) address/],
+    ['base URL with credentials', ['--base-url', 'https://user:pw@x.example', '--token', 't'], {}, /carries credentials/],
+    ['status id not a number', ['--status-id', 'one'], {}, /--status-id "one" is not a whole number/],
+    ['status id zero from the environment', [], { CONFORMANCE_STATUS_ID: '0' }, /--status-id "0"/],
+    ['time-out negative', ['--timeout-ms', '-5'], {}, /CONFIG_/],
+    ['lang of three letters', ['--lang', 'fra'], {}, /--lang "fra" is not a two-letter language code/],
+    ['lang equal to missing-lang', ['--lang', 'fr', '--missing-lang', 'FR'], {}, /--missing-lang must name a code/],
+    ['unknown flag', ['--bse-url', 'x'], {}, /CONFIG_UNKNOWN_OPTION.*--help/],
+  ];
+  test.each(cases)('%s', (_name, argv, env, message) => {
+    let thrown: unknown;
+    try {
+      loadConfig(argv, env, join(dir, 'absent.env'));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).oneLine()).toMatch(message);
+    expect((thrown as ConfigError).oneLine()).not.toContain('\n');
+  });
+});
+
+test('the CLI prints one line and exits 2 on bad configuration, without a stack trace', async () => {
+  const run = await runCli(['--base-url', 'https://x.example']);
+  try {
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^CONFIG_MISSING_TOKEN: no API token for https:\/\/x\.example\/\. Pass --token/),
+    ]);
+  } finally {
+    await run.cleanup();
+  }
+});
+
+test('--help lists every option with its environment variable and default', async () => {
+  const run = await runCli(['--help']);
+  try {
+    expect(run.code).toBe(0);
+    for (const text of [
+      '--base-url',
+      'CONFORMANCE_BASE_URL',
+      '--token',
+      '--password',
+      'default x',
+      '--status-id',
+      '--lang',
+      '--missing-lang',
+      '--out',
+      '--strict',
+      '--timeout-ms',
+      'default 10000',
+    ]) {
+      expect(run.stdout).toContain(text);
+    }
+  } finally {
+    await run.cleanup();
+  }
+});

@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, expect, test } from 'vitest';
+import { HarnessError } from '../src/errors.js';
+import { HttpClient } from '../src/harness/http-client.js';
+
+const TOKEN = 'client-token-abc123';
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function serve(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<{ url: string; seen: IncomingMessage[] }> {
+  const seen: IncomingMessage[] = [];
+  const server = createServer((request, response) => {
+    seen.push(request);
+    handler(request, response);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+const client = (baseUrl: string, overrides: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient =>
+  new HttpClient({
+    baseUrl,
+    token: TOKEN,
+    password: 'x',
+    timeoutMs: 2000,
+    maxBodyBytes: 64 * 1024,
+    maxRequests: 10,
+    userAgent: 'test',
+    ...overrides,
+  });
+
+async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(HarnessError);
+  return error as HarnessError;
+}
+
+test('any method but GET or HEAD is refused before anything is sent', async () => {
+  const target = await serve((_request, response) => response.end('{}'));
+  const error = await harnessError(client(target.url).send('POST', { path: '/api/ticket/status/1', credentials: 'valid' }));
+  expect(error.code).toBe('HARNESS_METHOD_REFUSED');
+  expect(target.seen).toHaveLength(0);
+});
+
+test('a body over the cap stops the read with a coded error', async () => {
+  const target = await serve((_request, response) => response.end(Buffer.alloc(200 * 1024, 0x61)));
+  const error = await harnessError(client(target.url).get({ path: '/big', credentials: 'valid' }));
+  expect(error.code).toBe('HARNESS_BODY_TOO_LARGE');
+  expect(error.party).toBe('target');
+});
+
+test('a small gzip body that unpacks past the cap is stopped too', async () => {
+  const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
+  expect(bomb.byteLength).toBeLessThan(64 * 1024);
+  const target = await serve((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    response.end(bomb);
+  });
+  const error = await harnessError(client(target.url).get({ path: '/bomb', credentials: 'valid' }));
+  expect(error.code).toBe('HARNESS_BODY_TOO_LARGE');
+  expect(error.message).toMatch(/unpacks to more than/);
+});
+
+test('a redirect is recorded, not followed, so credentials go nowhere else', async () => {
+  const elsewhere = await serve((_request, response) => response.end('{}'));
+  const target = await serve((_request, response) => {
+    response.writeHead(302, { location: `${elsewhere.url}/api/ticket/status/1` });
+    response.end();
+  });
+  const exchange = await client(target.url).get({ path: '/api/ticket/status/1', credentials: 'valid' });
+  expect(exchange.response.status).toBe(302);
+  expect(elsewhere.seen).toHaveLength(0);
+});
+
+test('a server that never answers times out with the phase named', async () => {
+  const target = await serve(() => undefined);
+  const error = await harnessError(client(target.url, { timeoutMs: 300 }).get({ path: '/slow', credentials: 'valid' }));
+  expect(error.code).toBe('HARNESS_TIMEOUT');
+  expect(error.party).toBe('environment');
+});
+
+test('the request budget is enforced', async () => {
+  const target = await serve((_request, response) => response.end('{}'));
+  const limited = client(target.url, { maxRequests: 2 });
+  await limited.get({ path: '/a', credentials: 'valid' });
+  await limited.get({ path: '/b', credentials: 'valid' });
+  expect((await harnessError(limited.get({ path: '/c', credentials: 'valid' }))).code).toBe('HARNESS_REQUEST_BUDGET');
+  expect(target.seen).toHaveLength(2);
+});
+
+test('a token echoed back by the target is redacted from the record', async () => {
+  const target = await serve((request, response) => response.end(JSON.stringify({ echo: request.headers.authorization, token: TOKEN })));
+  const exchange = await client(target.url).get({ path: '/echo', credentials: 'valid' });
+  expect(exchange.response.bodyText).not.toContain(TOKEN);
+  expect(exchange.response.bodyText).not.toContain(Buffer.from(`${TOKEN}:x`).toString('base64'));
+  expect(exchange.request.headers.authorization).toBe('Basic <redacted>');
+  expect(exchange.request.curl).toBe(`curl -sS -u '<API_TOKEN>:x' '${target.url}/echo'`);
+});
+
+test('a base URL with a path prefix keeps it, with or without a trailing slash', () => {
+  expect(client('https://example.com/support/').urlFor('/api/ticket/status/1', { lang: 'fr' }).toString()).toBe(
+    'https://example.com/support/api/ticket/status/1?lang=fr',
+  );
+  expect(client('https://example.com/support').urlFor('/api/selfservice/type').toString()).toBe(
+    'https://example.com/support/api/selfservice/type',
+  );
+});

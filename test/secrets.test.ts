@@ -1,0 +1,88 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { findSecret, secretForms } from '../src/harness/redact.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { buildReport } from '../src/report/build.js';
+import { writeReports } from '../src/report/write.js';
+import { runCli } from './helpers/run-cli.js';
+
+const TOKEN = 'Sup3r-Secret-Token-93f1c2';
+
+function leaksIn(text: string): string[] {
+  const base64Forms = ['x', '', 'z', 'a:b:c'].map((password) => Buffer.from(`${TOKEN}:${password}`).toString('base64'));
+  return [TOKEN, Buffer.from(TOKEN).toString('base64'), ...base64Forms, ...secretForms(TOKEN)].filter((form) => text.includes(form));
+}
+
+test.each([
+  ['a conformant target', []],
+  ['a target that refuses the token', ['authorization-stripped']],
+  ['a target that accepts anything', ['wrong-token-accepted', 'missing-header-accepted', 'malformed-header-accepted']],
+])('the token appears in no output and no file, raw or base64, against %s', async (_name, faults) => {
+  const server = await startReferenceServer({ token: TOKEN, variants: faults });
+  const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+  try {
+    const files = await run.files();
+    expect(files.map((file) => file.path).some((path) => path.endsWith('report.json'))).toBe(true);
+    expect(files.some((file) => file.path.includes('allure-results'))).toBe(true);
+    expect(leaksIn(run.stdout + run.stderr)).toEqual([]);
+    for (const file of files)
+      expect({ path: file.path, leaks: leaksIn(file.content.toString('utf8')) }).toEqual({ path: file.path, leaks: [] });
+    expect(files.find((file) => file.path.endsWith('report.json'))?.content.toString()).toContain('<API_TOKEN>');
+  } finally {
+    await Promise.all([server.close(), run.cleanup()]);
+  }
+});
+
+test('secret forms include the base64 of any Basic credential built from the token', () => {
+  for (const password of ['x', '', 'a:b:c', 'p'.repeat(256)]) {
+    const header = Buffer.from(`${TOKEN}:${password}`).toString('base64');
+    expect(findSecret(`Authorization: Basic ${header}`, TOKEN)).toBeDefined();
+  }
+  expect(findSecret('nothing to see', TOKEN)).toBeUndefined();
+});
+
+test('a report that would carry the token is not written, and the run gives no verdict', async () => {
+  const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
+  try {
+    const now = new Date();
+    const report = buildReport({
+      suite: { name: 'ticketing-conformance', version: 'test' },
+      target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
+      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40 },
+      startedAt: now,
+      finishedAt: now,
+      complete: true,
+      scenarios: [
+        {
+          id: 'leaky',
+          title: 'a scenario that copied the token into its record',
+          requirements: ['AUTH-TOKEN-ACCEPTED'],
+          requestsSent: 1,
+          checks: [
+            {
+              requirement: 'AUTH-TOKEN-ACCEPTED',
+              scenario: 'leaky',
+              verdict: 'fail',
+              description: `sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}`,
+            },
+          ],
+        },
+      ],
+      errors: [],
+    });
+    expect(report.exitCode).toBe(1);
+    const written = await writeReports(report, outDir, TOKEN);
+    const present = await readdir(outDir);
+    expect(present).not.toContain('report.json');
+    expect(present).not.toContain('report.md');
+    expect(present).not.toContain('junit.xml');
+    expect(written.some((path) => path.endsWith('report.json'))).toBe(false);
+    expect(report.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK']);
+    expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
+    expect(report.exitCode).toBe(2);
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,28 @@
+import { createServer } from 'node:net';
+import { expect, test } from 'vitest';
+import { runCli } from './helpers/run-cli.js';
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test('a closed port gives exit 2, one clear line about it, and a report still written', async () => {
+  const port = await closedPort();
+  const run = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--token', 'unreachable-token-1']);
+  try {
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('HARNESS_UNREACHABLE');
+    expect(run.stdout).toMatch(/connection refused/);
+    expect(run.stdout).not.toMatch(/\n\s+at /);
+    expect(run.report?.verdict).toBe('inconclusive');
+    expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toContain('target-not-reachable');
+    expect(run.report?.requirements.filter((result) => result.level === 'MUST').every((result) => result.verdict === 'error')).toBe(true);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 0 skipped');
+  } finally {
+    await run.cleanup();
+  }
+});
