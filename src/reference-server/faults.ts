@@ -28,6 +28,7 @@ export interface Variant {
   authenticate?(request: AuthRequest, conformant: AuthOutcome): AuthOutcome;
   status?(envelope: StatusEnvelope, request: { lang?: string; record: StatusRecord }): unknown;
   missingLangStatus?: number;
+  langMatch?: 'case-insensitive';
   selfservice?: 'missing';
   style?: Partial<ResponseStyle>;
 }

@@ -36,8 +36,9 @@ interface Answer {
 
 const errorBody = (message: string): unknown => ({ status: 'error', message, data: [] });
 
-export function translate(record: StatusRecord, lang: string | undefined): StatusEnvelope {
-  const translation = lang === undefined ? undefined : record.translations.find((entry) => entry.locale === lang);
+export function translate(record: StatusRecord, lang: string | undefined, ignoreCase = false): StatusEnvelope {
+  const same = (locale: string): boolean => (ignoreCase ? locale.toLowerCase() === lang?.toLowerCase() : locale === lang);
+  const translation = lang === undefined ? undefined : record.translations.find((entry) => same(entry.locale));
   const data = { ...record, translations: record.translations.map((entry) => ({ ...entry })) };
   return { status: 'success', message: null, data: translation ? { ...data, name: translation.name } : data };
 }
@@ -94,7 +95,11 @@ class ReferenceApi {
     }
     const body = this.variants.reduce<unknown>(
       (envelope, variant) => variant.status?.(envelope as StatusEnvelope, { lang, record }) ?? envelope,
-      translate(record, lang),
+      translate(
+        record,
+        lang,
+        this.variants.some((variant) => variant.langMatch === 'case-insensitive'),
+      ),
     );
     return { status: 200, body };
   }

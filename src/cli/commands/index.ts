@@ -1,0 +1,8 @@
+import { runCommand } from './run.js';
+
+export type Command = (argv: string[]) => Promise<number>;
+
+/** Subcommands by name; anything else is read as options of the default conformance run. */
+export const commands: Record<string, Command> = {
+  run: runCommand,
+};
