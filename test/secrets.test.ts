@@ -50,7 +50,7 @@ test('a report that would carry the token is not written, and the run gives no v
     const report = buildReport({
       suite: { name: 'ticketing-conformance', version: 'test' },
       target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
-      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40 },
+      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
       startedAt: now,
       finishedAt: now,
       complete: true,

@@ -15,6 +15,7 @@ export interface Config {
   strict: boolean;
   timeoutMs: number;
   maxRequests: number;
+  repeat: number;
   help: boolean;
   version: boolean;
 }
@@ -129,6 +130,7 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     strict: enabled('strict'),
     timeoutMs: positiveInteger('timeoutMs', value('timeoutMs') ?? '10000', 600_000),
     maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),
+    repeat: positiveInteger('repeat', value('repeat') ?? '1', 20),
     help: enabled('help'),
     version: enabled('version'),
   };

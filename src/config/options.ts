@@ -68,6 +68,13 @@ export const OPTIONS = {
     default: '40',
     help: 'most requests the run may send to the target',
   },
+  repeat: {
+    flag: 'repeat',
+    env: 'CONFORMANCE_REPEAT',
+    kind: 'string',
+    default: '1',
+    help: 'run the suite N times; a requirement whose verdict changes is flaky',
+  },
   help: { flag: 'help', kind: 'boolean', help: 'show this help' },
   version: { flag: 'version', kind: 'boolean', help: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;

@@ -21,12 +21,13 @@ export interface ResponseStyle {
 
 export interface Variant {
   name: string;
-  /** fault: breaks a rule of the document; quirk: unusual but conformant. */
-  kind: 'fault' | 'quirk';
+  /** fault: breaks a rule of the document; quirk: unusual but conformant; intermittent: breaks a rule only sometimes. */
+  kind: 'fault' | 'quirk' | 'intermittent';
   /** The mistake or the oddity, in a sentence an implementer recognises. */
   summary: string;
   authenticate?(request: AuthRequest, conformant: AuthOutcome): AuthOutcome;
-  status?(envelope: StatusEnvelope, request: { lang?: string; record: StatusRecord }): unknown;
+  /** `repeated` counts earlier answers to the very same request (path, query and credentials). */
+  status?(envelope: StatusEnvelope, request: { lang?: string; record: StatusRecord; repeated: number }): unknown;
   missingLangStatus?: number;
   langMatch?: 'case-insensitive';
   selfservice?: 'missing';
@@ -199,6 +200,13 @@ export const variants: readonly Variant[] = [
     authenticate: (r, c) => (r.route === 'selfservice' ? 'ok' : c),
   },
   { name: 'html-page-200', kind: 'fault', summary: 'every path answers an HTML page with HTTP 200', style: { htmlPage: FRONT_END_PAGE } },
+
+  {
+    name: 'colour-breaks-on-repeat',
+    kind: 'intermittent',
+    summary: 'colour is right the first time a request is made and wrong when it is made again',
+    status: (e, r) => (r.repeated > 0 ? withData(e, { colour: 'green' }) : e),
+  },
 
   // Quirks: unusual, but the document allows them.
   {

@@ -45,6 +45,7 @@ export function translate(record: StatusRecord, lang: string | undefined, ignore
 
 class ReferenceApi {
   private readonly variants: Variant[];
+  private readonly seen = new Map<string, number>();
   readonly style: ResponseStyle;
 
   constructor(private readonly options: ReferenceServerOptions) {
@@ -66,7 +67,9 @@ class ReferenceApi {
 
     const statusMatch = /^\/api\/ticket\/status\/([^/]+)$/.exec(path);
     if (statusMatch?.[1])
-      return this.guarded(request, 'status', () => this.status(statusMatch[1] ?? '', url.searchParams.get('lang') ?? undefined));
+      return this.guarded(request, 'status', () =>
+        this.status(statusMatch[1] ?? '', url.searchParams.get('lang') ?? undefined, this.timesSeen(request)),
+      );
     if (path === '/api/selfservice/type' && !this.variants.some((variant) => variant.selfservice === 'missing')) {
       return this.guarded(request, 'selfservice', () => ({
         status: 200,
@@ -86,7 +89,14 @@ class ReferenceApi {
     return serve();
   }
 
-  private status(rawId: string, lang: string | undefined): Answer {
+  private timesSeen(request: IncomingMessage): number {
+    const key = `${request.url ?? ''} ${request.headers.authorization ?? ''}`;
+    const seen = this.seen.get(key) ?? 0;
+    this.seen.set(key, seen + 1);
+    return seen;
+  }
+
+  private status(rawId: string, lang: string | undefined, repeated: number): Answer {
     const record = /^\d+$/.test(rawId) ? statuses.find((candidate) => candidate.id === Number(rawId)) : undefined;
     if (!record) return { status: 404, body: errorBody('The ticket status with given ID was not found.') };
     const missingLangStatus = this.variants.find((variant) => variant.missingLangStatus)?.missingLangStatus;
@@ -94,7 +104,7 @@ class ReferenceApi {
       return { status: missingLangStatus, body: errorBody('No translation exists for the given language.') };
     }
     const body = this.variants.reduce<unknown>(
-      (envelope, variant) => variant.status?.(envelope as StatusEnvelope, { lang, record }) ?? envelope,
+      (envelope, variant) => variant.status?.(envelope as StatusEnvelope, { lang, record, repeated }) ?? envelope,
       translate(
         record,
         lang,

@@ -18,6 +18,7 @@ function testcase(result: RequirementResult): string {
   switch (result.verdict) {
     case 'fail':
       return `${open}\n      <failure message="${escapeXml(`${result.id} failed`)}" type="fail">${escapeXml(detail)}</failure>\n    </testcase>`;
+    case 'flaky':
     case 'error':
       return `${open}\n      <error message="${escapeXml(`${result.id} could not be judged`)}" type="error">${escapeXml(detail)}</error>\n    </testcase>`;
     case 'skip':

@@ -1,7 +1,15 @@
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import type { Report, Verdict } from './types.js';
 
-const LABEL: Record<Verdict, string> = { pass: 'PASS ', fail: 'FAIL ', warn: 'WARN ', info: 'INFO ', skip: 'SKIP ', error: 'ERROR' };
+const LABEL: Record<Verdict, string> = {
+  pass: 'PASS ',
+  fail: 'FAIL ',
+  warn: 'WARN ',
+  info: 'INFO ',
+  skip: 'SKIP ',
+  error: 'ERROR',
+  flaky: 'FLAKY',
+};
 
 export function renderTerminal(report: Report, writtenFiles: string[]): string {
   const lines: string[] = [];
@@ -12,10 +20,11 @@ export function renderTerminal(report: Report, writtenFiles: string[]): string {
       family = result.family;
       lines.push('', family);
     }
-    lines.push(`  ${LABEL[result.verdict]}  ${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}`);
+    const agreement = result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
+    lines.push(`  ${LABEL[result.verdict]}  ${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
   }
 
-  const failing = report.requirements.filter((result) => ['fail', 'warn', 'error'].includes(result.verdict));
+  const failing = report.requirements.filter((result) => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict));
   if (failing.length > 0) {
     lines.push('', 'Failures');
     for (const result of failing) {
@@ -35,7 +44,7 @@ export function renderTerminal(report: Report, writtenFiles: string[]): string {
   lines.push('', `Verdict: ${report.summary}`);
   if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
   lines.push(
-    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error; ${report.requests.sent} requests in ${report.durationMs} ms`,
+    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms`,
   );
   lines.push(countsLine(report.totals));
   return lines.join('\n');

@@ -2,8 +2,9 @@ import type { FaultParty, HarnessErrorCode } from '../errors.js';
 import type { RecordedCheck } from '../harness/scenario-result.js';
 import type { Requirement } from '../requirements/types.js';
 
-export type Verdict = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error';
-export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warn', 'info', 'skip', 'error'];
+/** flaky: the verdict changed between repeated runs (--repeat); it is never counted as a pass. */
+export type Verdict = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'flaky';
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warn', 'info', 'skip', 'error', 'flaky'];
 
 export type RunVerdict = 'conformant' | 'not-conformant' | 'inconclusive';
 export type ExitCode = 0 | 1 | 2;
@@ -13,6 +14,8 @@ export interface RequirementResult extends Requirement {
   /** Whose fault a result that is not a pass most likely is. */
   party?: FaultParty;
   checks: RecordedCheck[];
+  /** With --repeat: how many runs there were, how many agreed on the commonest verdict, and the verdicts seen. */
+  repeat?: { runs: number; agreed: number; verdicts: Partial<Record<Verdict, number>> };
 }
 
 export interface Diagnosis {
@@ -35,7 +38,15 @@ export interface Report {
   schemaVersion: 1;
   suite: { name: string; version: string };
   target: { baseUrl: string; embeddedReference: boolean };
-  options: { statusId: number; lang?: string; missingLang?: string; strict: boolean; timeoutMs: number; maxRequests: number };
+  options: {
+    statusId: number;
+    lang?: string;
+    missingLang?: string;
+    strict: boolean;
+    timeoutMs: number;
+    maxRequests: number;
+    repeat: number;
+  };
   startedAt: string;
   finishedAt: string;
   durationMs: number;

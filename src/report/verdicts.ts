@@ -19,9 +19,14 @@ export function runOutcome(
 ): { verdict: RunVerdict; exitCode: ExitCode } {
   // A report that could not be written safely gives no verdict, whatever it found.
   if (runErrors.some((error) => error.code === 'HARNESS_SECRET_LEAK')) return { verdict: 'inconclusive', exitCode: 2 };
-  const failed = results.some((result) => result.verdict === 'fail' || (strict && result.verdict === 'warn'));
+  const failedOnce = (result: RequirementResult): boolean =>
+    result.verdict === 'flaky' &&
+    result.checks.some((check) => check.verdict === 'fail') &&
+    (result.level === 'MUST' || (strict && result.level === 'SHOULD'));
+  const failed = results.some((result) => result.verdict === 'fail' || (strict && result.verdict === 'warn') || failedOnce(result));
   if (failed) return { verdict: 'not-conformant', exitCode: 1 };
-  const errored = runErrors.length > 0 || results.some((result) => result.verdict === 'error');
+  const errored =
+    runErrors.length > 0 || results.some((result) => result.verdict === 'error' || (result.verdict === 'flaky' && result.level !== 'INFO'));
   const mustPassed = results.some((result) => result.level === 'MUST' && result.verdict === 'pass');
   if (errored || !mustPassed) return { verdict: 'inconclusive', exitCode: 2 };
   return { verdict: 'conformant', exitCode: 0 };

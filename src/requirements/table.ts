@@ -1,19 +1,36 @@
+import { variants } from '../reference-server/faults.js';
 import { catalog } from './catalog.js';
 
-export const TABLE_START = '<!-- requirements:start -->';
-export const TABLE_END = '<!-- requirements:end -->';
+const cell = (text: string): string => text.replaceAll('|', '\\|');
 
-/** The README's requirement table, rendered from the catalog so the two cannot drift apart. */
-export function requirementTable(): string {
-  const rows = catalog.map(
-    (requirement) => `| ${requirement.id} | ${requirement.level} | ${requirement.family} | ${requirement.title.replaceAll('|', '\\|')} |`,
-  );
-  return [TABLE_START, '| ID | Level | Family | What is checked |', '|---|---|---|---|', ...rows, TABLE_END].join('\n');
-}
+/** README sections rendered from code, so the document and the code cannot drift apart. */
+const sections: Record<string, () => string[]> = {
+  requirements: () => [
+    '| ID | Level | Family | What is checked |',
+    '|---|---|---|---|',
+    ...catalog.map((requirement) => `| ${requirement.id} | ${requirement.level} | ${requirement.family} | ${cell(requirement.title)} |`),
+  ],
+  faults: () => [
+    '| Fault | Kind | What the server does |',
+    '|---|---|---|',
+    ...variants
+      .filter((variant) => variant.kind !== 'quirk')
+      .map((variant) => `| \`${variant.name}\` | ${variant.kind} | ${cell(variant.summary)} |`),
+  ],
+  quirks: () => [
+    '| Variation | What the server does |',
+    '|---|---|',
+    ...variants.filter((variant) => variant.kind === 'quirk').map((variant) => `| \`${variant.name}\` | ${cell(variant.summary)} |`),
+  ],
+};
 
-export function withRequirementTable(readme: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${TABLE_START} … ${TABLE_END} section`);
-  return `${readme.slice(0, start)}${requirementTable()}${readme.slice(end + TABLE_END.length)}`;
+export function withGeneratedSections(readme: string): string {
+  return Object.entries(sections).reduce((text, [name, render]) => {
+    const start = `<!-- ${name}:start -->`;
+    const end = `<!-- ${name}:end -->`;
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} section`);
+    return `${text.slice(0, from)}${[start, ...render(), end].join('\n')}${text.slice(to + end.length)}`;
+  }, readme);
 }

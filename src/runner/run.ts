@@ -6,6 +6,7 @@ import type { TargetSettings } from '../harness/settings.js';
 import { packageRoot } from '../paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.js';
 import { buildReport } from '../report/build.js';
+import { mergeRepeatedRuns } from '../report/repeat.js';
 import type { Report, RunError } from '../report/types.js';
 import { ALLURE_DIR, clearOwnOutputs, writeReports } from '../report/write.js';
 import { ScenarioCollector } from './collector.js';
@@ -59,9 +60,34 @@ async function runSpecs(settings: TargetSettings, outDir: string): Promise<{ col
   return { collector, errors };
 }
 
-/** One conformance run: reference server if needed, specs, report built and written. */
-export async function runConformance(config: Config, hooks: RunHooks = {}): Promise<RunResult> {
+async function runOnce(settings: TargetSettings, config: Config, target: Report['target']): Promise<Report> {
   const startedAt = new Date();
+  const previousExitCode = process.exitCode;
+  const { collector, errors } = await runSpecs(settings, config.out);
+  // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
+  process.exitCode = previousExitCode;
+  return buildReport({
+    suite: { name: 'ticketing-conformance', version: suiteVersion },
+    target,
+    options: {
+      statusId: config.statusId,
+      ...(config.lang ? { lang: config.lang } : {}),
+      ...(config.missingLang ? { missingLang: config.missingLang } : {}),
+      strict: config.strict,
+      timeoutMs: config.timeoutMs,
+      maxRequests: config.maxRequests,
+      repeat: config.repeat,
+    },
+    startedAt,
+    finishedAt: new Date(),
+    complete: collector.scenarios.length > 0 && errors.length === 0 && collector.errors.length === 0,
+    scenarios: collector.scenarios,
+    errors: [...errors, ...collector.errors],
+  });
+}
+
+/** One conformance run (or --repeat runs): reference server if needed, specs, report built and written. */
+export async function runConformance(config: Config, hooks: RunHooks = {}): Promise<RunResult> {
   let reference: RunningReferenceServer | undefined;
   let token = config.token ?? '';
   let baseUrl = config.baseUrl;
@@ -85,29 +111,14 @@ export async function runConformance(config: Config, hooks: RunHooks = {}): Prom
   };
 
   await clearOwnOutputs(config.out);
-  const previousExitCode = process.exitCode;
-  const { collector, errors } = await runSpecs(settings, config.out).finally(() => reference?.close());
-  // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
-  process.exitCode = previousExitCode;
-
-  const scenarioCount = collector.scenarios.length;
-  const report = buildReport({
-    suite: { name: 'ticketing-conformance', version: suiteVersion },
-    target: { baseUrl, embeddedReference: reference !== undefined },
-    options: {
-      statusId: config.statusId,
-      ...(config.lang ? { lang: config.lang } : {}),
-      ...(config.missingLang ? { missingLang: config.missingLang } : {}),
-      strict: config.strict,
-      timeoutMs: config.timeoutMs,
-      maxRequests: config.maxRequests,
-    },
-    startedAt,
-    finishedAt: new Date(),
-    complete: scenarioCount > 0 && errors.length === 0 && collector.errors.length === 0,
-    scenarios: collector.scenarios,
-    errors: [...errors, ...collector.errors],
-  });
+  const target = { baseUrl, embeddedReference: reference !== undefined };
+  const reports: Report[] = [];
+  try {
+    for (let run = 0; run < config.repeat; run += 1) reports.push(await runOnce(settings, config, target));
+  } finally {
+    await reference?.close();
+  }
+  const report = mergeRepeatedRuns(reports);
   const writtenFiles = await writeReports(report, config.out, token);
   return { report, writtenFiles };
 }

@@ -1,0 +1,34 @@
+import { expect, test } from 'vitest';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { runCli } from './helpers/run-cli.js';
+
+const TOKEN = 'repeat-token-4410aa';
+
+test('a requirement whose verdict changes between runs is flaky, says how many runs agreed, and fails the run', async () => {
+  const server = await startReferenceServer({ token: TOKEN, variants: ['colour-breaks-on-repeat'] });
+  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--repeat', '2']);
+  try {
+    const colour = run.report?.requirements.find((result) => result.id === 'STATUS-COLOUR');
+    expect(colour?.verdict).toBe('flaky');
+    expect(colour?.repeat).toEqual({ runs: 2, agreed: 1, verdicts: { pass: 1, fail: 1 } });
+    expect(colour?.checks.some((check) => check.verdict === 'fail' && check.actual === 'data.colour: "green"')).toBe(true);
+    expect(run.report?.totals.flaky).toBe(1);
+    expect(run.report?.requirements.filter((result) => result.verdict === 'flaky').map((result) => result.id)).toEqual(['STATUS-COLOUR']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/FLAKY\s+MUST\s+STATUS-COLOUR .*\(1 of 2 runs agreed\)/);
+  } finally {
+    await Promise.all([server.close(), run.cleanup()]);
+  }
+});
+
+test('repeated runs of a steady server agree, and the requests of every run are counted', async () => {
+  const run = await runCli(['--repeat', '2']);
+  try {
+    expect(run.code).toBe(0);
+    expect(run.report?.totals.flaky).toBe(0);
+    expect(run.report?.requirements.every((result) => result.repeat?.agreed === 2)).toBe(true);
+    expect(run.report?.requests.sent).toBe(34);
+  } finally {
+    await run.cleanup();
+  }
+});
