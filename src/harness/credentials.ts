@@ -45,7 +45,7 @@ const variants: Record<CredentialVariant, VariantSpec> = {
   'password-long': {
     label: 'valid token, 256-character password',
     header: (token) => basic(token, LONG_PASSWORD),
-    curl: () => curlUser(LONG_PASSWORD),
+    curl: () => `-u "<API_TOKEN>:$(printf 'p%.0s' $(seq ${LONG_PASSWORD.length}))"`,
   },
   'password-colon': {
     label: 'valid token, password containing ":"',

@@ -16,10 +16,17 @@ export interface ReportInput {
   errors: RunError[];
 }
 
-function partyOf(result: Omit<RequirementResult, 'party'>, environmentBlamed: boolean): RequirementResult['party'] {
+/** A response that merely repeats what the environment is blamed for (e.g. the refusal every request gets when the header is stripped). */
+type EnvironmentAnswer = { status: number; body: string } | undefined;
+
+function partyOf(result: Omit<RequirementResult, 'party'>, environmentAnswer: EnvironmentAnswer): RequirementResult['party'] {
   if (result.verdict === 'pass' || result.verdict === 'info' || result.verdict === 'skip') return undefined;
   if (result.verdict === 'error') return result.checks.find((check) => check.error)?.error?.party ?? 'suite';
-  return environmentBlamed && result.family === 'auth' ? 'environment' : 'target';
+  const failing = result.checks.filter((check) => check.verdict === 'fail');
+  const explained =
+    failing.length > 0 &&
+    failing.every((check) => check.response?.status === environmentAnswer?.status && check.response?.body === environmentAnswer?.body);
+  return explained ? 'environment' : 'target';
 }
 
 function summarise(report: Pick<Report, 'verdict' | 'requirements' | 'diagnoses' | 'errors'>): string {
@@ -56,9 +63,13 @@ export function buildReport(input: ReportInput): Report {
     return { ...requirement, verdict: requirementVerdict(requirement, checks), checks };
   });
   const diagnoses = diagnose(provisional);
-  const environmentBlamed = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
+  const stripped = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
+  const noHeaderAnswer = provisional
+    .find((result) => result.id === 'AUTH-MISSING-HEADER-REFUSED')
+    ?.checks.find((check) => check.response)?.response;
+  const environmentAnswer = stripped && noHeaderAnswer ? { status: noHeaderAnswer.status, body: noHeaderAnswer.body } : undefined;
   const requirements: RequirementResult[] = provisional.map((result) => {
-    const party = partyOf(result, environmentBlamed);
+    const party = partyOf(result, environmentAnswer);
     return party ? { ...result, party } : result;
   });
   const totals = Object.fromEntries(
