@@ -16,6 +16,8 @@ export interface Config {
   timeoutMs: number;
   maxRequests: number;
   repeat: number;
+  quiet: boolean;
+  verbose: boolean;
   help: boolean;
   version: boolean;
 }
@@ -131,10 +133,13 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     timeoutMs: positiveInteger('timeoutMs', value('timeoutMs') ?? '10000', 600_000),
     maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),
     repeat: positiveInteger('repeat', value('repeat') ?? '1', 20),
+    quiet: enabled('quiet'),
+    verbose: enabled('verbose'),
     help: enabled('help'),
     version: enabled('version'),
   };
   if (config.help || config.version) return config;
+  if (config.quiet && config.verbose) throw new ConfigError('CONFIG_INVALID', '--quiet and --verbose were both given', 'Pass one of them');
   if (config.baseUrl && !config.token) {
     throw new ConfigError(
       'CONFIG_MISSING_TOKEN',

@@ -75,6 +75,8 @@ export const OPTIONS = {
     default: '1',
     help: 'run the suite N times; a requirement whose verdict changes is flaky',
   },
+  quiet: { flag: 'quiet', kind: 'boolean', help: 'print only the verdict line' },
+  verbose: { flag: 'verbose', kind: 'boolean', help: 'also print every request made (credentials redacted)' },
   help: { flag: 'help', kind: 'boolean', help: 'show this help' },
   version: { flag: 'version', kind: 'boolean', help: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;

@@ -9,7 +9,7 @@ export interface RecordedCheck {
   description: string;
   expected?: string;
   actual?: string;
-  request?: { method: string; url: string; headers: Record<string, string> };
+  request?: { method: string; url: string; credentials: string; headers: Record<string, string> };
   response?: { status: number; headers: Record<string, string>; body: string; bodyTruncated: boolean };
   repro?: string;
   error?: { code: HarnessErrorCode; message: string; hint: string; party: FaultParty };

@@ -4,6 +4,7 @@ import type { CheckOutcome } from '../assertions/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement } from '../requirements/catalog.js';
 import { currentTarget } from './context.js';
+import { variantLabel } from './credentials.js';
 import type { Exchange } from './exchange.js';
 import type { RecordedCheck, ScenarioResult } from './scenario-result.js';
 import type { Target } from './target.js';
@@ -30,7 +31,7 @@ function exchangeDetails(exchange: Exchange | undefined): Pick<RecordedCheck, 'r
   if (!exchange) return {};
   const { request, response } = exchange;
   return {
-    request: { method: request.method, url: request.url, headers: request.headers },
+    request: { method: request.method, url: request.url, credentials: variantLabel(request.credentials), headers: request.headers },
     response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
     repro: request.curl,
   };

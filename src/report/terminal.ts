@@ -1,4 +1,6 @@
+import { paint } from './colour.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
+import { verdictLine } from './next-step.js';
 import type { Report, Verdict } from './types.js';
 
 const LABEL: Record<Verdict, string> = {
@@ -11,7 +13,30 @@ const LABEL: Record<Verdict, string> = {
   flaky: 'FLAKY',
 };
 
-export function renderTerminal(report: Report, writtenFiles: string[]): string {
+export interface TerminalOptions {
+  colour: boolean;
+  /** Adds every request made, redacted, with the status it got. */
+  verbose: boolean;
+}
+
+function requestLines(report: Report): string[] {
+  const seen = new Map<string, string>();
+  for (const check of report.requirements.flatMap((result) => result.checks)) {
+    if (!check.request) continue;
+    const auth = check.request.headers.authorization ?? 'no header';
+    seen.set(
+      `${check.request.method} ${check.request.url}  Authorization: ${auth} (${check.request.credentials})`,
+      check.response ? `HTTP ${check.response.status}` : 'no answer',
+    );
+  }
+  return [...seen].map(([request, answer]) => `  ${request}  ->  ${answer}`);
+}
+
+export function renderTerminal(
+  report: Report,
+  writtenFiles: string[],
+  options: TerminalOptions = { colour: false, verbose: false },
+): string {
   const lines: string[] = [];
   const idWidth = Math.max(...report.requirements.map((result) => result.id.length));
   let family = '';
@@ -21,7 +46,9 @@ export function renderTerminal(report: Report, writtenFiles: string[]): string {
       lines.push('', family);
     }
     const agreement = result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
-    lines.push(`  ${LABEL[result.verdict]}  ${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
+    lines.push(
+      `  ${paint(result.verdict, LABEL[result.verdict], options.colour)}  ${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`,
+    );
   }
 
   const failing = report.requirements.filter((result) => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict));
@@ -41,7 +68,8 @@ export function renderTerminal(report: Report, writtenFiles: string[]): string {
   }
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
 
-  lines.push('', `Verdict: ${report.summary}`);
+  if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
+  lines.push('', verdictLine(report));
   if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
   lines.push(
     `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms`,

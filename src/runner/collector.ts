@@ -7,9 +7,13 @@ export class ScenarioCollector implements Reporter {
   readonly scenarios: ScenarioResult[] = [];
   readonly errors: RunError[] = [];
 
+  constructor(private readonly onScenario?: (result: ScenarioResult, done: number) => void) {}
+
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.meta().conformance;
-    if (result) this.scenarios.push(result);
+    if (!result) return;
+    this.scenarios.push(result);
+    this.onScenario?.(result, this.scenarios.length);
   }
 
   onTestModuleEnd(testModule: TestModule): void {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { Config } from '../config/load.js';
+import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
 import { packageRoot } from '../paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.js';
@@ -22,10 +23,16 @@ export interface RunResult {
 export interface RunHooks {
   /** Told once, before any request, when the embedded reference server stands in for a target. */
   onReferenceServer?(url: string): void;
+  /** Told after each scenario, for a live progress line. */
+  onScenario?(result: ScenarioResult, done: number): void;
 }
 
-async function runSpecs(settings: TargetSettings, outDir: string): Promise<{ collector: ScenarioCollector; errors: RunError[] }> {
-  const collector = new ScenarioCollector();
+async function runSpecs(
+  settings: TargetSettings,
+  outDir: string,
+  hooks: RunHooks,
+): Promise<{ collector: ScenarioCollector; errors: RunError[] }> {
+  const collector = new ScenarioCollector(hooks.onScenario);
   const errors: RunError[] = [];
   try {
     const vitest = await startVitest(
@@ -60,10 +67,10 @@ async function runSpecs(settings: TargetSettings, outDir: string): Promise<{ col
   return { collector, errors };
 }
 
-async function runOnce(settings: TargetSettings, config: Config, target: Report['target']): Promise<Report> {
+async function runOnce(settings: TargetSettings, config: Config, target: Report['target'], hooks: RunHooks): Promise<Report> {
   const startedAt = new Date();
   const previousExitCode = process.exitCode;
-  const { collector, errors } = await runSpecs(settings, config.out);
+  const { collector, errors } = await runSpecs(settings, config.out, hooks);
   // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
   process.exitCode = previousExitCode;
   return buildReport({
@@ -114,7 +121,7 @@ export async function runConformance(config: Config, hooks: RunHooks = {}): Prom
   const target = { baseUrl, embeddedReference: reference !== undefined };
   const reports: Report[] = [];
   try {
-    for (let run = 0; run < config.repeat; run += 1) reports.push(await runOnce(settings, config, target));
+    for (let run = 0; run < config.repeat; run += 1) reports.push(await runOnce(settings, config, target, hooks));
   } finally {
     await reference?.close();
   }

@@ -1,8 +1,27 @@
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
+import { requirement } from '../../requirements/catalog.js';
+import { colourWanted } from '../../report/colour.js';
+import { countsLine } from '../../report/failure-text.js';
+import { verdictLine } from '../../report/next-step.js';
 import { renderTerminal } from '../../report/terminal.js';
-import { runConformance } from '../../runner/run.js';
+import { runConformance, type RunHooks } from '../../runner/run.js';
 import { suiteVersion } from '../../runner/version.js';
+
+/** A live line on a terminal (stderr, so stdout stays clean for logs and pipes); nothing elsewhere. */
+function progressHooks(live: boolean, quiet: boolean): RunHooks {
+  const say = (line: string): void => {
+    if (!quiet) console.log(line);
+  };
+  if (!live) return { onReferenceServer: (url) => say(`No --base-url given: testing the embedded reference server at ${url}`) };
+  return {
+    onReferenceServer: (url) => say(`No --base-url given: testing the embedded reference server at ${url}`),
+    onScenario: (result, done) => {
+      const family = result.requirements[0] ? requirement(result.requirements[0]).family : '';
+      process.stderr.write(`\r\u001b[2K  ${done} scenarios done · ${family} · ${result.requestsSent} requests sent`);
+    },
+  };
+}
 
 /** The default command: one conformance run against one target. */
 export async function runCommand(argv: string[]): Promise<number> {
@@ -15,10 +34,15 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.log(suiteVersion);
     return 0;
   }
-  const { report, writtenFiles } = await runConformance(config, {
-    onReferenceServer: (url) => console.log(`No --base-url given: testing the embedded reference server at ${url}`),
-  });
+  const colour = colourWanted(process.stdout);
+  const live = !config.quiet && colourWanted(process.stderr);
+  const { report, writtenFiles } = await runConformance(config, progressHooks(live, config.quiet));
+  if (live) process.stderr.write('\r\u001b[2K');
+  if (config.quiet) {
+    console.log(`${verdictLine(report)} (${countsLine(report.totals)})`);
+    return report.exitCode;
+  }
   if (!report.target.embeddedReference) console.log(`Target: ${report.target.baseUrl}`);
-  console.log(renderTerminal(report, writtenFiles));
+  console.log(renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }));
   return report.exitCode;
 }
