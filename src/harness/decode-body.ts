@@ -20,9 +20,14 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: 
       );
     }
     // A body that does not decompress is shown as received; the JSON checks then say what is wrong with it.
-    return raw.toString('utf8');
+    return utf8(raw);
   }
-  return body.toString('utf8');
+  return utf8(body);
+}
+
+/** As browsers and most JSON clients decode: a leading byte order mark is dropped, bad bytes become U+FFFD. */
+function utf8(bytes: Buffer): string {
+  return new TextDecoder('utf-8').decode(bytes);
 }
 
 function decompress(body: Buffer, coding: string, maxOutputLength: number): Buffer {

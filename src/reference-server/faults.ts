@@ -17,6 +17,7 @@ export interface ResponseStyle {
   /** Every answer is this HTML page with HTTP 200, as when a web server serves a front end for every path. */
   htmlPage?: string;
   delayMs: number;
+  bom?: boolean;
 }
 
 export interface Variant {
@@ -214,6 +215,12 @@ export const variants: readonly Variant[] = [
     kind: 'quirk',
     summary: 'extra top-level fields (count, start, limit) and extra data fields',
     status: (e) => ({ ...withData(e, { icon: null, description: '' }), count: 1, start: 0, limit: 50 }),
+  },
+  {
+    name: 'utf8-bom',
+    kind: 'quirk',
+    summary: 'a UTF-8 byte order mark before the JSON, as some PHP files add',
+    style: { bom: true },
   },
   {
     name: 'charset',

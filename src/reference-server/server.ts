@@ -125,7 +125,8 @@ function encode(body: Buffer, encoding: ResponseStyle['encoding']): Buffer {
 function send(response: ServerResponse, answer: Answer, style: ResponseStyle): void {
   const html = style.htmlPage !== undefined;
   const status = html ? 200 : answer.status;
-  const raw = Buffer.from(html ? (style.htmlPage ?? '') : JSON.stringify(answer.body));
+  const text = html ? (style.htmlPage ?? '') : JSON.stringify(answer.body);
+  const raw = Buffer.from(style.bom ? `\uFEFF${text}` : text);
   const payload = encode(raw, style.encoding);
   const headers: Record<string, string> = { 'content-type': html ? 'text/html; charset=UTF-8' : style.contentType };
   if (style.encoding) headers['content-encoding'] = style.encoding;
