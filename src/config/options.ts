@@ -70,6 +70,18 @@ export const OPTIONS = {
   },
   help: { flag: 'help', kind: 'boolean', help: 'show this help' },
   version: { flag: 'version', kind: 'boolean', help: 'print the version' },
+  compareTo: {
+    flag: 'compare-to',
+    env: 'CONFORMANCE_COMPARE_TO',
+    kind: 'string',
+    help: 'a second server to run the same checks against and report where the two differ',
+  },
+  compareToken: {
+    flag: 'compare-token',
+    env: 'CONFORMANCE_COMPARE_TOKEN',
+    kind: 'string',
+    help: 'API token of the --compare-to server; never printed or written',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -3,6 +3,7 @@ import { helpText } from '../../config/options.js';
 import { renderTerminal } from '../../report/terminal.js';
 import { runConformance } from '../../runner/run.js';
 import { suiteVersion } from '../../runner/version.js';
+import { runDifferentialCommand } from '../differential.js';
 
 /** The default command: one conformance run against one target. */
 export async function runCommand(argv: string[]): Promise<number> {
@@ -14,6 +15,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (config.version) {
     console.log(suiteVersion);
     return 0;
+  }
+  if (config.compareTo && config.compareToken) {
+    return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken });
   }
   const { report, writtenFiles } = await runConformance(config, {
     onReferenceServer: (url) => console.log(`No --base-url given: testing the embedded reference server at ${url}`),
