@@ -98,6 +98,7 @@ export function helpText(version: string): string {
     `ticketing-conformance ${version}: checks a deployment of the ticketing REST API against its document.`,
     '',
     'Usage: ticketing-conformance [--base-url URL --token TOKEN] [options]',
+    '       ticketing-conformance serve [--port N] [--fault NAME ...]   the reference server alone (serve --help)',
     '',
     'Options (flags beat environment variables, which beat a .env file in the current folder):',
     ...rows,
