@@ -20,6 +20,8 @@ export interface Config {
   verbose: boolean;
   help: boolean;
   version: boolean;
+  compareTo?: string;
+  compareToken?: string;
 }
 
 type Source = Record<string, string | undefined>;
@@ -67,7 +69,10 @@ function locale(name: OptionName, raw: string | undefined): string | undefined {
   return raw;
 }
 
-function baseUrl(raw: string | undefined): string | undefined {
+/** An http(s) address of a server to test: --base-url, or --compare-to with its own token option. */
+function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo' = 'baseUrl'): string | undefined {
+  const flag = `--${OPTIONS[name].flag}`;
+  const tokenOption: OptionSpec = OPTIONS[name === 'baseUrl' ? 'token' : 'compareToken'];
   if (raw === undefined) return undefined;
   let url: URL;
   try {
@@ -75,28 +80,28 @@ function baseUrl(raw: string | undefined): string | undefined {
   } catch {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `--base-url "${raw}" is not a URL`,
-      'Pass the address the API is served at, e.g. --base-url https://help.example.com',
+      `${flag} "${raw}" is not a URL`,
+      `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `--base-url "${raw}" is not an http(s) address`,
-      'Pass the address the API is served at, e.g. --base-url https://help.example.com',
+      `${flag} "${raw}" is not an http(s) address`,
+      `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
     );
   }
   if (url.username || url.password) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      '--base-url carries credentials',
-      'Remove them from the URL and pass the token with --token or CONFORMANCE_TOKEN',
+      `${flag} carries credentials`,
+      `Remove them from the URL and pass the token with --${tokenOption.flag} or ${tokenOption.env ?? ''}`,
     );
   }
   if (url.search || url.hash) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `--base-url "${url.origin}${url.pathname}" has a query or fragment`,
+      `${flag} "${url.origin}${url.pathname}" has a query or fragment`,
       'Pass only the scheme, host and path prefix, e.g. https://example.com/support',
     );
   }
@@ -122,7 +127,7 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
   };
 
   const config: Config = {
-    baseUrl: baseUrl(value('baseUrl')),
+    baseUrl: serverUrl(value('baseUrl')),
     token: value('token'),
     password: value('password') ?? 'x',
     statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
@@ -137,6 +142,8 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     verbose: enabled('verbose'),
     help: enabled('help'),
     version: enabled('version'),
+    compareTo: serverUrl(value('compareTo'), 'compareTo'),
+    compareToken: value('compareToken'),
   };
   if (config.help || config.version) return config;
   if (config.quiet && config.verbose) throw new ConfigError('CONFIG_INVALID', '--quiet and --verbose were both given', 'Pass one of them');
@@ -145,6 +152,13 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
       'CONFIG_MISSING_TOKEN',
       `no API token for ${config.baseUrl}`,
       'Pass --token TOKEN, or set CONFORMANCE_TOKEN in the environment or in .env',
+    );
+  }
+  if (config.compareTo && !config.compareToken) {
+    throw new ConfigError(
+      'CONFIG_MISSING_TOKEN',
+      `no API token for --compare-to ${config.compareTo}`,
+      'Pass --compare-token TOKEN, or set CONFORMANCE_COMPARE_TOKEN in the environment or in .env',
     );
   }
   if (config.lang && config.missingLang && config.lang.toLowerCase() === config.missingLang.toLowerCase()) {

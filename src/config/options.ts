@@ -79,6 +79,18 @@ export const OPTIONS = {
   verbose: { flag: 'verbose', kind: 'boolean', help: 'also print every request made (credentials redacted)' },
   help: { flag: 'help', kind: 'boolean', help: 'show this help' },
   version: { flag: 'version', kind: 'boolean', help: 'print the version' },
+  compareTo: {
+    flag: 'compare-to',
+    env: 'CONFORMANCE_COMPARE_TO',
+    kind: 'string',
+    help: 'a second server to run the same checks against and report where the two differ',
+  },
+  compareToken: {
+    flag: 'compare-token',
+    env: 'CONFORMANCE_COMPARE_TOKEN',
+    kind: 'string',
+    help: 'API token of the --compare-to server; never printed or written',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -95,6 +107,7 @@ export function helpText(version: string): string {
     `ticketing-conformance ${version}: checks a deployment of the ticketing REST API against its document.`,
     '',
     'Usage: ticketing-conformance [--base-url URL --token TOKEN] [options]',
+    '       ticketing-conformance serve [--port N] [--fault NAME ...]   the reference server alone (serve --help)',
     '',
     'Options (flags beat environment variables, which beat a .env file in the current folder):',
     ...rows,

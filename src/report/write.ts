@@ -8,15 +8,18 @@ import { settleOutcome } from './build.js';
 import type { Report, RunError } from './types.js';
 
 export const ALLURE_DIR = 'allure-results';
+export const COMPARISON_FILE = 'comparison.json';
+/** Where a differential run writes the reports of its --compare-to server. */
+export const COMPARE_DIR = 'compare-to';
 /** The suite's own outputs in --out; nothing else there is touched. */
-export const OWN_OUTPUTS = ['report.json', 'report.md', 'junit.xml', ALLURE_DIR];
+export const OWN_OUTPUTS = ['report.json', 'report.md', 'junit.xml', ALLURE_DIR, COMPARISON_FILE, COMPARE_DIR];
 
 export async function clearOwnOutputs(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   await Promise.all(OWN_OUTPUTS.map((name) => rm(join(outDir, name), { recursive: true, force: true })));
 }
 
-function leakError(artifact: string): RunError {
+export function leakError(artifact: string): RunError {
   return {
     code: 'HARNESS_SECRET_LEAK',
     message: `${artifact} would have contained the API token, so it was not written`,

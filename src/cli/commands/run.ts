@@ -7,6 +7,7 @@ import { verdictLine } from '../../report/next-step.js';
 import { renderTerminal } from '../../report/terminal.js';
 import { runConformance, type RunHooks } from '../../runner/run.js';
 import { suiteVersion } from '../../runner/version.js';
+import { runDifferentialCommand } from '../differential.js';
 
 /** A live line on a terminal (stderr, so stdout stays clean for logs and pipes); nothing elsewhere. */
 function progressHooks(live: boolean, quiet: boolean): RunHooks {
@@ -33,6 +34,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (config.version) {
     console.log(suiteVersion);
     return 0;
+  }
+  if (config.compareTo && config.compareToken) {
+    return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken });
   }
   const colour = colourWanted(process.stdout);
   const live = !config.quiet && colourWanted(process.stderr);

@@ -1,0 +1,94 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError } from '../../errors.js';
+import { variants } from '../../reference-server/faults.js';
+import { startReferenceServer } from '../../reference-server/server.js';
+
+const DEFAULT_TOKEN = 'reference-token';
+
+const FLAGS = {
+  port: { type: 'string', default: '8080' },
+  host: { type: 'string', default: '127.0.0.1' },
+  token: { type: 'string' },
+  'path-prefix': { type: 'string' },
+  fault: { type: 'string', multiple: true, default: [] as string[] },
+  'latency-ms': { type: 'string', default: '0' },
+  help: { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
+const usage = (): string =>
+  [
+    'Usage: ticketing-conformance serve [--port 8080] [--host 127.0.0.1] [--token TOKEN] [--path-prefix /support] [--fault NAME ...] [--latency-ms N]',
+    '',
+    'Runs the reference server: it follows the API document, or breaks it on purpose with --fault (repeatable).',
+    `Without --token the token is "${DEFAULT_TOKEN}". --port 0 picks a free port.`,
+    '',
+    'Faults (break a rule) and quirks (unusual but conformant):',
+    ...variants.map((variant) => `  ${variant.name.padEnd(32)} ${variant.kind}: ${variant.summary}`),
+  ].join('\n');
+
+function readFlags(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: FLAGS, strict: true }).values;
+  } catch (error) {
+    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)).replace(/\.+$/, '');
+    throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the serve command line could not be read: ${detail}`, 'Run serve --help');
+  }
+}
+
+function wholeNumber(flag: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError('CONFIG_INVALID', `--${flag} "${raw}" is not a whole number from ${min} to ${max}`, `Pass e.g. --${flag} ${min}`);
+  }
+  return Number(raw);
+}
+
+function knownVariants(names: string[]): string[] {
+  const known = variants.map((variant) => variant.name);
+  const unknown = names.find((name) => !known.includes(name));
+  if (unknown !== undefined) {
+    throw new ConfigError('CONFIG_INVALID', `--fault "${unknown}" is not in the fault catalog`, `Valid names: ${known.join(', ')}`);
+  }
+  return names;
+}
+
+function pathPrefix(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\/[^?#\s]*$/.test(raw)) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--path-prefix "${raw}" is not a path`,
+      'Pass a path that starts with "/", e.g. --path-prefix /support',
+    );
+  }
+  return raw;
+}
+
+/** The reference server as a standalone process, until SIGINT or SIGTERM. */
+export async function serveCommand(argv: string[]): Promise<number> {
+  const flags = readFlags(argv);
+  if (flags.help) {
+    console.log(usage());
+    return 0;
+  }
+  const faults = knownVariants(flags.fault);
+  const server = await startReferenceServer({
+    token: flags.token ?? DEFAULT_TOKEN,
+    host: flags.host,
+    port: wholeNumber('port', flags.port, 0, 65535),
+    pathPrefix: pathPrefix(flags['path-prefix']),
+    variants: faults,
+    latencyMs: wholeNumber('latency-ms', flags['latency-ms'], 0, 600_000),
+  });
+  const shownToken = flags.token === undefined ? DEFAULT_TOKEN : '<API_TOKEN>';
+  console.log(`Reference server at ${server.url}${faults.length > 0 ? ` with ${faults.join(', ')}` : ''}. Ctrl-C stops it.`);
+  console.log(
+    flags.token === undefined ? `Token: ${DEFAULT_TOKEN} (the default; choose one with --token)` : 'Token: the one given with --token',
+  );
+  console.log(`Try: curl -sS -u '${shownToken}:x' '${server.url}/api/ticket/status/1'`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}

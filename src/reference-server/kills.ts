@@ -1,0 +1,37 @@
+/**
+ * Each fault of the reference server, and exactly the requirements the suite fails for it.
+ * The kill matrix self-test holds the suite to this table; the implementers' guide lists it as common mistakes.
+ */
+export const expectedKills: Readonly<Record<string, readonly string[]>> = {
+  'id-as-string': ['STATUS-ID'],
+  'id-of-another-status': ['STATUS-ID'],
+  'name-null': ['LANG-TRANSLATION-REPLACES', 'STATUS-NAME'],
+  'colour-without-hash': ['STATUS-COLOUR'],
+  'colour-three-digits': ['STATUS-COLOUR'],
+  'colour-eight-digits': ['STATUS-COLOUR'],
+  'colour-not-hex': ['STATUS-COLOUR'],
+  'colour-missing': ['STATUS-COLOUR'],
+  'auto-close-boolean': ['STATUS-AUTO-CLOSE'],
+  'order-float': ['STATUS-ORDER'],
+  'created-at-iso-string': ['STATUS-CREATED-AT'],
+  'updated-at-null': ['STATUS-UPDATED-AT'],
+  'message-empty-string': ['ENV-MESSAGE-NULL'],
+  'status-ok': ['ENV-STATUS-SUCCESS'],
+  'data-as-array': ['ENV-DATA-OBJECT'],
+  'translations-dropped': ['STATUS-TRANSLATIONS'],
+  'translations-dropped-with-lang': ['LANG-KEEPS-TRANSLATIONS'],
+  'translation-of-another-status': ['TRANSLATION-STATUS-ID'],
+  'translation-name-null': ['TRANSLATION-NAME'],
+  'locale-three-letters': ['LANG-TRANSLATION-REPLACES', 'TRANSLATION-LOCALE'],
+  'locale-with-region': ['LANG-TRANSLATION-REPLACES', 'TRANSLATION-LOCALE'],
+  'lang-ignored': ['LANG-TRANSLATION-REPLACES'],
+  'lang-changes-colour': ['LANG-OTHER-FIELDS-UNCHANGED'],
+  'authorization-stripped': ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'SELFSERVICE-ACCEPTED'],
+  'password-checked': ['AUTH-PASSWORD-IGNORED'],
+  'wrong-token-accepted': ['AUTH-WRONG-TOKEN-REFUSED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  'missing-header-accepted': ['AUTH-MISSING-HEADER-REFUSED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  'malformed-header-accepted': ['AUTH-INVALID-HEADER-REFUSED'],
+  'selfservice-missing': ['SELFSERVICE-ACCEPTED'],
+  'selfservice-open': ['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  'html-page-200': ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'ENV-JSON', 'SELFSERVICE-ACCEPTED'],
+};

@@ -1,0 +1,76 @@
+import type { Comparison, ObservationAspect } from './comparison-types.js';
+
+const ASPECT_LABEL: Record<ObservationAspect, string> = {
+  answer: 'answer (status code and body)',
+  observation: 'recorded observation',
+  'extra-fields': 'fields beyond the document',
+  'content-type': 'Content-Type',
+};
+
+const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+/** The difference list for a terminal: requirements first, then observations, each with both sides. */
+export function renderComparisonTerminal(comparison: Comparison): string {
+  const lines = [`Compared with ${comparison.compareTo.baseUrl}: ${comparison.compareTo.summary}`];
+  if (comparison.requirements.length > 0) {
+    lines.push('', 'Requirement verdicts that differ (target / compare-to):');
+    for (const difference of comparison.requirements) {
+      lines.push(
+        `  ${difference.id} (${difference.level})  ${difference.target.toUpperCase()} / ${difference.compareTo.toUpperCase()}  ${difference.title}`,
+      );
+      if (difference.targetDetail) lines.push(`    target:     ${difference.targetDetail}`);
+      if (difference.compareToDetail) lines.push(`    compare-to: ${difference.compareToDetail}`);
+    }
+  }
+  if (comparison.observations.length > 0) {
+    lines.push('', 'Observations that differ:');
+    for (const difference of comparison.observations) {
+      const more = difference.requests.length > 1 ? ` and ${difference.requests.length - 1} more request(s)` : '';
+      lines.push(
+        `  ${ASPECT_LABEL[difference.aspect]}${difference.requirements.length > 0 ? ` [${difference.requirements.join(', ')}]` : ''}`,
+        `    on:         ${difference.requests[0] ?? ''}${more}`,
+        `    target:     ${difference.target}`,
+        `    compare-to: ${difference.compareTo}`,
+      );
+    }
+  }
+  lines.push('', `Comparison: ${comparison.summary}`);
+  return lines.join('\n');
+}
+
+/** The comparison as a section of report.md. */
+export function renderComparisonMarkdown(comparison: Comparison): string {
+  const lines = [
+    '',
+    `## Comparison with ${comparison.compareTo.baseUrl}`,
+    '',
+    `**${comparison.summary}**`,
+    '',
+    `- Target: ${comparison.target.summary}`,
+    `- Compare-to: ${comparison.compareTo.summary}`,
+    '',
+  ];
+  if (comparison.requirements.length > 0) {
+    lines.push('| Requirement | Level | Target | Compare-to | What was found |', '|---|---|---|---|---|');
+    for (const difference of comparison.requirements) {
+      const found = [
+        difference.targetDetail && `target: ${difference.targetDetail}`,
+        difference.compareToDetail && `compare-to: ${difference.compareToDetail}`,
+      ]
+        .filter(Boolean)
+        .join('; ');
+      lines.push(
+        `| ${difference.id} | ${difference.level} | ${difference.target.toUpperCase()} | ${difference.compareTo.toUpperCase()} | ${escapeCell(found)} |`,
+      );
+    }
+    lines.push('');
+  }
+  for (const difference of comparison.observations) {
+    lines.push(
+      `- **${ASPECT_LABEL[difference.aspect]}**${difference.requirements.length > 0 ? ` (${difference.requirements.join(', ')})` : ''} on ${difference.requests.map((request) => `\`${request}\``).join(', ')}`,
+      `  - target: ${escapeCell(difference.target)}`,
+      `  - compare-to: ${escapeCell(difference.compareTo)}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import type { Config } from '../config/load.js';
+import { compareReports } from '../report/comparison.js';
+import type { Comparison } from '../report/comparison-types.js';
+import type { RunError } from '../report/types.js';
+import { writeComparison } from '../report/write-comparison.js';
+import { COMPARE_DIR } from '../report/write.js';
+import { runConformance, type RunHooks, type RunResult } from './run.js';
+
+export interface DifferentialResult {
+  target: RunResult;
+  compareTo: RunResult;
+  comparison: Comparison;
+  writtenFiles: string[];
+  errors: RunError[];
+}
+
+/** Runs every scenario against the target, then against the --compare-to server, and compares the two reports. */
+export async function runDifferential(
+  config: Config,
+  compareTo: { baseUrl: string; token: string },
+  hooks: RunHooks = {},
+): Promise<DifferentialResult> {
+  // One after the other: a run owns the Vitest instance it starts.
+  const target = await runConformance(config, hooks);
+  const other = await runConformance({ ...config, baseUrl: compareTo.baseUrl, token: compareTo.token, out: join(config.out, COMPARE_DIR) });
+  const comparison = compareReports(target.report, other.report);
+  const tokens = [config.token, compareTo.token].filter((token): token is string => token !== undefined && token !== '');
+  const { written, errors } = await writeComparison(comparison, config.out, tokens);
+  return { target, compareTo: other, comparison, writtenFiles: [...target.writtenFiles, ...written], errors };
+}
