@@ -1,3 +1,4 @@
+import { diagnosisLines } from './diagnosis-text.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import type { Report, Verdict } from './types.js';
 
@@ -22,14 +23,7 @@ export function renderTerminal(report: Report, writtenFiles: string[]): string {
       for (const check of failingChecks(result)) lines.push('', ...failureLines(result, check));
     }
   }
-  for (const diagnosis of report.diagnoses) {
-    lines.push(
-      '',
-      `Diagnosis (${diagnosis.party}, ${diagnosis.confidence} confidence): ${diagnosis.summary}`,
-      `  Evidence: ${diagnosis.evidence}`,
-    );
-    for (const advice of diagnosis.advice) lines.push(`  Fix:      ${advice}`);
-  }
+  for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
 
   lines.push('', `Verdict: ${report.summary}`);

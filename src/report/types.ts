@@ -15,6 +15,12 @@ export interface RequirementResult extends Requirement {
   checks: RecordedCheck[];
 }
 
+/** Configuration lines to change, and where they go. */
+export interface Snippet {
+  label: string;
+  lines: string[];
+}
+
 export interface Diagnosis {
   id: string;
   party: FaultParty;
@@ -22,6 +28,7 @@ export interface Diagnosis {
   summary: string;
   evidence: string;
   advice: string[];
+  snippets?: Snippet[];
 }
 
 export interface RunError {

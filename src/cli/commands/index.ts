@@ -1,3 +1,4 @@
+import { doctorCommand } from './doctor.js';
 import { runCommand } from './run.js';
 
 export type Command = (argv: string[]) => Promise<number>;
@@ -5,4 +6,5 @@ export type Command = (argv: string[]) => Promise<number>;
 /** Subcommands by name; anything else is read as options of the default conformance run. */
 export const commands: Record<string, Command> = {
   run: runCommand,
+  doctor: doctorCommand,
 };
