@@ -128,7 +128,7 @@ function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | unde
   const apache = [
     "Apache hands the Authorization header to PHP only when told to. The application's .htaccess does it with the rule below, which needs mod_rewrite enabled and AllowOverride All on the application's folder: check that the .htaccess is in place and holds the rule.",
     'If the rule is there, PHP most likely runs through the CGI handler (mod_cgi with an Action to /cgi-bin/php): under CGI Apache never gives PHP the header, and the rule only passes it on as REDIRECT_HTTP_AUTHORIZATION, which applications reading PHP_AUTH_USER or HTTP_AUTHORIZATION never see. Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP, as below.',
-    'On Apache 2.4.13 or newer, "CGIPassAuth On" in the <Directory> block of the application also passes the header.',
+    'On Apache 2.4.13 or newer, "CGIPassAuth On" also passes the header: in the <Directory> block of the application under PHP-FPM, in the one of the php-cgi binary (/usr/lib/cgi-bin) under CGI.',
   ];
   const nginx = [
     'nginx hands request headers to PHP-FPM unless told otherwise: look for "fastcgi_pass_request_headers off", or for a proxy in front of nginx that drops the Authorization header.',
