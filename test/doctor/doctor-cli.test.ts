@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { findSecret } from '../../src/harness/redact.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
-import { runCli, type CliRun } from '../helpers/run-cli.js';
+import { freePort } from '../helpers/free-port.js';
+import { lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const TOKEN = 'doctor-token-9b41e2c7';
 const cleanups: (() => Promise<void>)[] = [];
@@ -22,8 +22,6 @@ async function doctorOf(variants: string[]): Promise<CliRun> {
   cleanups.push(server.close);
   return doctor(['--base-url', server.url, '--token', TOKEN]);
 }
-
-const lastLine = (run: CliRun): string | undefined => run.stdout.trim().split('\n').at(-1);
 
 describe('ticketing-conformance doctor', () => {
   test.concurrent('a healthy deployment: every probe shown, nothing wrong, exit 0', async () => {
@@ -57,13 +55,7 @@ describe('ticketing-conformance doctor', () => {
   });
 
   test.concurrent('a closed port: no diagnosis, exit 2', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
-    });
-    const run = await doctor(['--base-url', `http://127.0.0.1:${port}`, '--token', TOKEN]);
+    const run = await doctor(['--base-url', `http://127.0.0.1:${await freePort()}`, '--token', TOKEN]);
     expect(run.stdout).toContain('HARNESS_UNREACHABLE');
     expect(run.stdout).toContain('Verdict: no diagnosis: the target could not be reached');
     expect(lastLine(run)).toBe('0 passed, 0 failed, 3 skipped');

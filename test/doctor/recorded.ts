@@ -42,6 +42,7 @@ export const served = fromApache(200, STATUS_BODY);
 export const missingCredentials = fromApache(401, MISSING_CREDENTIALS_BODY);
 export const wrongTokenRefused = fromApache(401, WRONG_TOKEN_BODY);
 export const apacheNotFound = fromApache(404, APACHE_404_PAGE, APACHE_PAGE_TYPE);
+const frontControllerRefused = fromApache(401, MISSING_CREDENTIALS_BODY, JSON_TYPE, `/index.php${API}`);
 
 /** What the five doctor probes got from each lab configuration. */
 export const LAB: Record<string, StackObservations> = {
@@ -50,20 +51,20 @@ export const LAB: Record<string, StackObservations> = {
     noHeader: missingCredentials,
     wrongToken: wrongTokenRefused,
     frontController: fromApache(200, STATUS_BODY, JSON_TYPE, `/index.php${API}`),
-    frontControllerNoHeader: fromApache(401, MISSING_CREDENTIALS_BODY, JSON_TYPE, `/index.php${API}`),
+    frontControllerNoHeader: frontControllerRefused,
   },
   headerStripped: {
     valid: missingCredentials,
     noHeader: missingCredentials,
     wrongToken: missingCredentials,
-    frontController: fromApache(401, MISSING_CREDENTIALS_BODY, JSON_TYPE, `/index.php${API}`),
-    frontControllerNoHeader: fromApache(401, MISSING_CREDENTIALS_BODY, JSON_TYPE, `/index.php${API}`),
+    frontController: frontControllerRefused,
+    frontControllerNoHeader: frontControllerRefused,
   },
   rewriteNotApplied: {
     valid: apacheNotFound,
     noHeader: apacheNotFound,
     wrongToken: apacheNotFound,
-    frontController: fromApache(401, MISSING_CREDENTIALS_BODY, JSON_TYPE, `/index.php${API}`),
-    frontControllerNoHeader: fromApache(401, MISSING_CREDENTIALS_BODY, JSON_TYPE, `/index.php${API}`),
+    frontController: frontControllerRefused,
+    frontControllerNoHeader: frontControllerRefused,
   },
 };

@@ -70,3 +70,8 @@ export function failedRequirements(report: Report | undefined): string[] {
     .map((result) => result.id)
     .sort();
 }
+
+/** The CLI's last line: the counts line every run ends with. */
+export function lastLine(run: Pick<CliRun, 'stdout'>): string | undefined {
+  return run.stdout.trim().split('\n').at(-1);
+}

@@ -1,8 +1,8 @@
 import { access, chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { selfserviceTypes, statuses } from '../../src/reference-server/data.js';
+import { freePort } from '../helpers/free-port.js';
 import { fpmConf, httpdConf, nginxConf, type ApacheSetup, type SitePaths } from './configs.js';
 import { accepts, startProcess, waitUntil, type LabProcess } from './processes.js';
 import type { LabTools } from './tools.js';
@@ -24,17 +24,6 @@ export interface SiteSetup {
 export interface RunningSite {
   url: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Files must be readable by www-data, whatever the umask of the test run. */
