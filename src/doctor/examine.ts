@@ -1,4 +1,5 @@
 import type { Config } from '../config/load.js';
+import type { HarnessError } from '../errors.js';
 import type { Diagnosis, ExitCode } from '../report/types.js';
 import { succeeded } from './answers.js';
 import { observationsOf, probeStack, type ProbeResult } from './probe.js';
@@ -10,6 +11,8 @@ export interface Examination {
   /** The Server header, as the valid-token probe got it. */
   server?: string;
   diagnoses: Diagnosis[];
+  /** Why the valid-token probe got no answer, when it got none. */
+  unreachable?: HarnessError;
   totals: { pass: number; fail: number; skip: number };
   /** 0 nothing wrong, 1 a problem diagnosed, 2 the target could not be reached. */
   exitCode: ExitCode;
@@ -35,6 +38,7 @@ export async function examine(config: Config & { baseUrl: string; token: string 
     results,
     server: valid?.headers.server,
     diagnoses,
+    unreachable: results.find((result) => result.probe.name === 'valid')?.error,
     totals: { pass: count('pass'), fail: count('fail'), skip: count('skip') },
     exitCode: !valid ? 2 : diagnoses.length > 0 ? 1 : 0,
   };

@@ -4,8 +4,9 @@ import { briefly, pathOf } from './answers.js';
 import type { Examination } from './examine.js';
 
 function verdictLine(examination: Examination): string {
-  const unreachable = examination.results.find((result) => result.probe.name === 'valid')?.error;
-  if (examination.exitCode === 2) return `Verdict: no diagnosis: the target could not be reached (${unreachable?.code ?? 'no answer'}).`;
+  if (examination.exitCode === 2) {
+    return `Verdict: no diagnosis: the target could not be reached (${examination.unreachable?.code ?? 'no answer'}).`;
+  }
   if (examination.exitCode === 0) {
     return 'Verdict: no problem found in the hosting stack: the token reaches the application, and requests without it or with a wrong one are refused.';
   }
@@ -24,7 +25,7 @@ export function renderExamination(examination: Examination): string {
     lines.push(`  ${request}  ${result.label}`, `      -> ${answer}`);
   }
   for (const diagnosis of examination.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
-  const unreachable = examination.results.find((result) => result.probe.name === 'valid')?.error;
+  const { unreachable } = examination;
   if (unreachable) lines.push('', `${unreachable.code}: ${unreachable.message}. ${unreachable.hint}`);
   lines.push('', verdictLine(examination), countsLine(examination.totals));
   return lines.join('\n');
