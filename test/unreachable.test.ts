@@ -1,17 +1,9 @@
-import { createServer } from 'node:net';
 import { expect, test } from 'vitest';
+import { freePort } from './helpers/free-port.js';
 import { runCli } from './helpers/run-cli.js';
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 test('a closed port gives exit 2, one clear line about it, and a report still written', async () => {
-  const port = await closedPort();
+  const port = await freePort();
   const run = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--token', 'unreachable-token-1']);
   try {
     expect(run.code).toBe(2);

@@ -9,7 +9,14 @@ const ERROR_STATUS = /error|fail|denied|forbidden|unauthori[sz]ed|invalid/i;
  * Where the body shape is not shown (selfservice), a 2xx JSON answer that does not call itself an error will do.
  */
 export function isSuccess(exchange: Exchange, shape: 'envelope' | 'any-json' = 'envelope'): boolean {
-  const { status, json } = exchange.response;
+  return isSuccessResponse(exchange.response, shape);
+}
+
+/** isSuccess on a bare status and parsed body, for answers recorded outside a spec run. */
+export function isSuccessResponse(
+  { status, json }: Pick<Exchange['response'], 'status' | 'json'>,
+  shape: 'envelope' | 'any-json' = 'envelope',
+): boolean {
   if (status < 200 || status >= 300 || !json.ok) return false;
   const body = json.value;
   if (!isObject(body)) return shape === 'any-json';

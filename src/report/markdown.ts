@@ -22,6 +22,8 @@ export function renderMarkdown(report: Report): string {
       '>',
     );
     for (const advice of diagnosis.advice) lines.push(`> - ${advice}`);
+    for (const snippet of diagnosis.snippets ?? [])
+      lines.push('>', `> ${snippet.label}:`, '>', '> ```', ...snippet.lines.map((line) => `> ${line}`), '> ```');
     lines.push('');
   }
   lines.push('| Verdict | Level | Requirement | Title |', '|---|---|---|---|');

@@ -1,4 +1,5 @@
 import { paint } from './colour.js';
+import { diagnosisLines } from './diagnosis-text.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import { verdictLine } from './next-step.js';
 import type { Report, Verdict } from './types.js';
@@ -58,14 +59,7 @@ export function renderTerminal(
       for (const check of failingChecks(result)) lines.push('', ...failureLines(result, check));
     }
   }
-  for (const diagnosis of report.diagnoses) {
-    lines.push(
-      '',
-      `Diagnosis (${diagnosis.party}, ${diagnosis.confidence} confidence): ${diagnosis.summary}`,
-      `  Evidence: ${diagnosis.evidence}`,
-    );
-    for (const advice of diagnosis.advice) lines.push(`  Fix:      ${advice}`);
-  }
+  for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
 
   if (options.verbose) lines.push('', 'Requests', ...requestLines(report));

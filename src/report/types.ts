@@ -18,6 +18,12 @@ export interface RequirementResult extends Requirement {
   repeat?: { runs: number; agreed: number; verdicts: Partial<Record<Verdict, number>> };
 }
 
+/** Configuration lines to change, and where they go. */
+export interface Snippet {
+  label: string;
+  lines: string[];
+}
+
 export interface Diagnosis {
   id: string;
   party: FaultParty;
@@ -25,6 +31,7 @@ export interface Diagnosis {
   summary: string;
   evidence: string;
   advice: string[];
+  snippets?: Snippet[];
 }
 
 export interface RunError {

@@ -20,7 +20,12 @@ export interface CliRun {
 
 const CLEAN_ENV_PREFIX = 'CONFORMANCE_';
 
-/** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. */
+function withOut(args: string[], outDir: string): string[] {
+  const [first, ...rest] = args;
+  return first !== undefined && !first.startsWith('-') ? [first, '--out', outDir, ...rest] : ['--out', outDir, ...args];
+}
+
+/** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. A subcommand goes first in args. */
 export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
   const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
   const outDir = join(workDir, 'out');
@@ -32,7 +37,7 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
     execFile(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), CLI, '--out', outDir, ...args],
+      ['--import', import.meta.resolve('tsx'), CLI, ...withOut(args, outDir)],
       { cwd: workDir, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
@@ -64,4 +69,9 @@ export function failedRequirements(report: Report | undefined): string[] {
     .filter((result) => result.verdict === 'fail')
     .map((result) => result.id)
     .sort();
+}
+
+/** The CLI's last line: the counts line every run ends with. */
+export function lastLine(run: Pick<CliRun, 'stdout'>): string | undefined {
+  return run.stdout.trim().split('\n').at(-1);
 }

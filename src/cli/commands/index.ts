@@ -1,3 +1,4 @@
+import { doctorCommand } from './doctor.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 
@@ -7,4 +8,5 @@ export type Command = (argv: string[]) => Promise<number>;
 export const commands: Record<string, Command> = {
   run: runCommand,
   serve: serveCommand,
+  doctor: doctorCommand,
 };

@@ -1,0 +1,34 @@
+import { loadConfig } from '../../config/load.js';
+import { examine } from '../../doctor/examine.js';
+import { renderExamination } from '../../doctor/render.js';
+import { ConfigError } from '../../errors.js';
+
+const HELP = [
+  'Usage: ticketing-conformance doctor --base-url URL --token TOKEN [--status-id N] [--timeout-ms N]',
+  '',
+  'Probes a deployment with five GET requests and says, in plain words, what is wrong with its hosting stack',
+  '(web server, rewrite rules, PHP handler) and which configuration lines to change, with how sure it is.',
+  'Settings are read as for a conformance run (flags, then CONFORMANCE_* variables, then .env).',
+  '',
+  'Exit codes: 0 nothing wrong found, 1 a problem diagnosed, 2 the target could not be reached or a setting is wrong.',
+].join('\n');
+
+/** ticketing-conformance doctor: a handful of probes and a diagnosis of the hosting stack. */
+export async function doctorCommand(argv: string[]): Promise<number> {
+  const config = loadConfig(argv);
+  if (config.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const { baseUrl, token } = config;
+  if (!baseUrl || !token) {
+    throw new ConfigError(
+      'CONFIG_MISSING_BASE_URL',
+      'the doctor needs the address of a deployment',
+      'Pass --base-url URL and --token TOKEN, e.g. ticketing-conformance doctor --base-url https://help.example.com --token "$TOKEN"',
+    );
+  }
+  const examination = await examine({ ...config, baseUrl, token });
+  console.log(renderExamination(examination));
+  return examination.exitCode;
+}

@@ -1,0 +1,32 @@
+import { diagnosisLines } from '../report/diagnosis-text.js';
+import { countsLine } from '../report/failure-text.js';
+import { briefly, pathOf } from './answers.js';
+import type { Examination } from './examine.js';
+
+function verdictLine(examination: Examination): string {
+  if (examination.exitCode === 2) {
+    return `Verdict: no diagnosis: the target could not be reached (${examination.unreachable?.code ?? 'no answer'}).`;
+  }
+  if (examination.exitCode === 0) {
+    return 'Verdict: no problem found in the hosting stack: the token reaches the application, and requests without it or with a wrong one are refused.';
+  }
+  const [first] = examination.diagnoses;
+  const more = examination.diagnoses.length > 1 ? ` (and ${examination.diagnoses.length - 1} more)` : '';
+  return `Verdict: ${first?.summary ?? 'a problem was found'}${more}.`;
+}
+
+/** What the doctor prints: each probe and its answer, the diagnoses with their fixes, a verdict, and the counts line last. */
+export function renderExamination(examination: Examination): string {
+  const lines = [`Doctor: ${examination.baseUrl}`, `Server: ${examination.server ?? 'not announced'}`, '', 'Probes'];
+  const width = Math.max(...examination.results.map((result) => `GET ${result.probe.path}`.length));
+  for (const result of examination.results) {
+    const request = `GET ${result.answer ? pathOf(result.answer) : result.probe.path}`.padEnd(width);
+    const answer = result.answer ? briefly(result.answer) : `${result.error?.code ?? 'no answer'}: ${result.error?.message ?? ''}`;
+    lines.push(`  ${request}  ${result.label}`, `      -> ${answer}`);
+  }
+  for (const diagnosis of examination.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
+  const { unreachable } = examination;
+  if (unreachable) lines.push('', `${unreachable.code}: ${unreachable.message}. ${unreachable.hint}`);
+  lines.push('', verdictLine(examination), countsLine(examination.totals));
+  return lines.join('\n');
+}

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { findSecret } from '../../src/harness/redact.js';
+import { startReferenceServer } from '../../src/reference-server/server.js';
+import { freePort } from '../helpers/free-port.js';
+import { lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
+
+const TOKEN = 'doctor-token-9b41e2c7';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+async function doctor(args: string[]): Promise<CliRun> {
+  const run = await runCli(['doctor', ...args]);
+  cleanups.push(run.cleanup);
+  expect(findSecret(run.stdout + run.stderr, TOKEN)).toBeUndefined();
+  return run;
+}
+
+async function doctorOf(variants: string[]): Promise<CliRun> {
+  const server = await startReferenceServer({ token: TOKEN, variants });
+  cleanups.push(server.close);
+  return doctor(['--base-url', server.url, '--token', TOKEN]);
+}
+
+describe('ticketing-conformance doctor', () => {
+  test.concurrent('a healthy deployment: every probe shown, nothing wrong, exit 0', async () => {
+    const run = await doctorOf([]);
+    expect(run.stdout).toContain('GET /api/ticket/status/1');
+    expect(run.stdout).toContain('GET /index.php/api/ticket/status/1');
+    expect(run.stdout).toContain('Verdict: no problem found in the hosting stack');
+    expect(run.stdout).not.toContain('Diagnosis');
+    expect(lastLine(run)).toBe('3 passed, 0 failed, 0 skipped');
+    expect(run.code).toBe(0);
+  });
+
+  test.concurrent('a stripped Authorization header: diagnosed with its fix and config lines, exit 1', async () => {
+    const run = await doctorOf(['authorization-stripped']);
+    expect(run.stdout).toContain('Diagnosis (environment, high confidence): the valid token was rejected exactly like no token at all');
+    expect(run.stdout).toContain('RewriteCond %{HTTP:Authorization} .');
+    expect(lastLine(run)).toBe('2 passed, 1 failed, 0 skipped');
+    expect(run.code).toBe(1);
+  });
+
+  test.concurrent('requests served without credentials: authentication not enforced, exit 1', async () => {
+    const run = await doctorOf(['missing-header-accepted']);
+    expect(run.stdout).toContain('Diagnosis (target, medium confidence): the API answered without valid credentials');
+    expect(run.code).toBe(1);
+  });
+
+  test.concurrent('an HTML page on the API paths: exit 1', async () => {
+    const run = await doctorOf(['html-page-200']);
+    expect(run.stdout).toContain('the API paths answer an HTML page');
+    expect(run.code).toBe(1);
+  });
+
+  test.concurrent('a closed port: no diagnosis, exit 2', async () => {
+    const run = await doctor(['--base-url', `http://127.0.0.1:${await freePort()}`, '--token', TOKEN]);
+    expect(run.stdout).toContain('HARNESS_UNREACHABLE');
+    expect(run.stdout).toContain('Verdict: no diagnosis: the target could not be reached');
+    expect(lastLine(run)).toBe('0 passed, 0 failed, 3 skipped');
+    expect(run.code).toBe(2);
+  });
+
+  test.concurrent('no base URL: one line naming the fix, exit 2', async () => {
+    const run = await doctor(['--token', TOKEN]);
+    expect(run.stderr.trim()).toMatch(/^CONFIG_MISSING_BASE_URL: the doctor needs the address of a deployment\. Pass --base-url URL/);
+    expect(run.code).toBe(2);
+  });
+});

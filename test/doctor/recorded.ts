@@ -1,0 +1,70 @@
+import type { ObservedAnswer, StackObservations } from '../../src/doctor/answers.js';
+
+/** Answers recorded from the lab's real Apache 2.4, nginx 1.22 and PHP 8.2 (test/lab), as the HTTP client keeps them. */
+const BASE = 'http://127.0.0.1:8080';
+const API = '/api/ticket/status/1';
+
+const APACHE = 'Apache/2.4.71 (Debian)';
+const JSON_TYPE = 'application/json';
+const APACHE_PAGE_TYPE = 'text/html; charset=iso-8859-1';
+
+const apachePage = (status: number, title: string, text: string): string =>
+  `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">\n<html><head>\n<title>${status} ${title}</title>\n</head><body>\n<h1>${title}</h1>\n${text}\n</body></html>\n`;
+
+export const APACHE_404_PAGE = apachePage(404, 'Not Found', '<p>The requested URL was not found on this server.</p>');
+export const APACHE_500_PAGE = apachePage(
+  500,
+  'Internal Server Error',
+  '<p>The server encountered an internal error or\nmisconfiguration and was unable to complete\nyour request.</p>\n<p>Please contact the server administrator at \n [no address given] to inform them of the time this error occurred,\n and the actions you performed just before this error.</p>\n<p>More information about this error may be available\nin the server error log.</p>',
+);
+export const APACHE_503_PAGE = apachePage(
+  503,
+  'Service Unavailable',
+  '<p>The server is temporarily unable to service your\nrequest due to maintenance downtime or capacity\nproblems. Please try again later.</p>',
+);
+export const NGINX_404_PAGE =
+  '<html>\n<head><title>404 Not Found</title></head>\n<body>\n<center><h1>404 Not Found</h1></center>\n<hr><center>nginx/1.22.1</center>\n</body>\n</html>\n';
+
+export const STATUS_BODY =
+  '{"status":"success","message":null,"data":{"id":1,"name":"Open","colour":"#35a600","auto_close":1,"order":1,"created_at":1486732738,"updated_at":1486732738,"translations":[{"status_id":1,"name":"Ouvrir","locale":"fr"},{"status_id":1,"name":"Offen","locale":"de"}]}}';
+export const MISSING_CREDENTIALS_BODY =
+  '{"status":"error","message":"Failed to authenticate because of bad credentials or an invalid authorization header.","data":[]}';
+export const WRONG_TOKEN_BODY = '{"status":"error","message":"Invalid authentication credentials.","data":[]}';
+
+export function answer(status: number, body: string, headers: Record<string, string>, path = API): ObservedAnswer {
+  return { url: `${BASE}${path}`, status, headers, body };
+}
+
+export const fromApache = (status: number, body: string, type = JSON_TYPE, path = API): ObservedAnswer =>
+  answer(status, body, { server: APACHE, 'content-type': type }, path);
+
+export const served = fromApache(200, STATUS_BODY);
+export const missingCredentials = fromApache(401, MISSING_CREDENTIALS_BODY);
+export const wrongTokenRefused = fromApache(401, WRONG_TOKEN_BODY);
+export const apacheNotFound = fromApache(404, APACHE_404_PAGE, APACHE_PAGE_TYPE);
+const frontControllerRefused = fromApache(401, MISSING_CREDENTIALS_BODY, JSON_TYPE, `/index.php${API}`);
+
+/** What the five doctor probes got from each lab configuration. */
+export const LAB: Record<string, StackObservations> = {
+  conformant: {
+    valid: served,
+    noHeader: missingCredentials,
+    wrongToken: wrongTokenRefused,
+    frontController: fromApache(200, STATUS_BODY, JSON_TYPE, `/index.php${API}`),
+    frontControllerNoHeader: frontControllerRefused,
+  },
+  headerStripped: {
+    valid: missingCredentials,
+    noHeader: missingCredentials,
+    wrongToken: missingCredentials,
+    frontController: frontControllerRefused,
+    frontControllerNoHeader: frontControllerRefused,
+  },
+  rewriteNotApplied: {
+    valid: apacheNotFound,
+    noHeader: apacheNotFound,
+    wrongToken: apacheNotFound,
+    frontController: frontControllerRefused,
+    frontControllerNoHeader: frontControllerRefused,
+  },
+};

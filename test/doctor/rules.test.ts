@@ -1,0 +1,207 @@
+import { describe, expect, test } from 'vitest';
+import type { StackObservations } from '../../src/doctor/answers.js';
+import { diagnoseStack, unrecognisedAnswer } from '../../src/doctor/rules.js';
+import { diagnose } from '../../src/report/diagnose.js';
+import { requirement } from '../../src/requirements/catalog.js';
+import type { Diagnosis, RequirementResult } from '../../src/report/types.js';
+import {
+  answer,
+  APACHE_404_PAGE,
+  APACHE_500_PAGE,
+  APACHE_503_PAGE,
+  apacheNotFound,
+  fromApache,
+  LAB,
+  missingCredentials,
+  MISSING_CREDENTIALS_BODY,
+  NGINX_404_PAGE,
+  served,
+  STATUS_BODY,
+  wrongTokenRefused,
+} from './recorded.js';
+
+const only = (observations: StackObservations): Diagnosis => {
+  const diagnoses = diagnoseStack(observations);
+  expect(diagnoses).toHaveLength(1);
+  return diagnoses[0] as Diagnosis;
+};
+const snippetText = (diagnosis: Diagnosis): string => (diagnosis.snippets ?? []).flatMap((snippet) => snippet.lines).join('\n');
+const withoutServer = (observations: StackObservations): StackObservations =>
+  Object.fromEntries(
+    Object.entries(observations).map(([name, seen]) => [
+      name,
+      { ...seen, headers: { 'content-type': seen.headers['content-type'] ?? '' } },
+    ]),
+  );
+
+describe('hosting-stack rules, on answers recorded from real servers', () => {
+  test('a healthy deployment gets no diagnosis', () => {
+    expect(diagnoseStack(LAB.conformant ?? {})).toEqual([]);
+  });
+
+  test('no answer to judge, no diagnosis', () => {
+    expect(diagnoseStack({})).toEqual([]);
+  });
+
+  test('the token refused exactly like no header, on Apache: header stripped, with the rewrite rule and CGI -> PHP-FPM', () => {
+    const diagnosis = only(LAB.headerStripped ?? {});
+    expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', party: 'environment', confidence: 'high' });
+    expect(diagnosis.evidence).toContain('with the token, with a wrong token and with no Authorization header');
+    expect(diagnosis.advice.join(' ')).toContain('Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP');
+    expect(diagnosis.advice.join(' ')).not.toContain('Other web servers');
+    expect(snippetText(diagnosis)).toContain('RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]');
+    expect(snippetText(diagnosis)).toContain('SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"');
+  });
+
+  test('header stripped behind an unnamed server: the Apache advice and a word for other servers', () => {
+    const diagnosis = only(withoutServer(LAB.headerStripped ?? {}));
+    expect(diagnosis.id).toBe('authorization-header-stripped');
+    expect(diagnosis.advice.join(' ')).toContain('mod_rewrite');
+    expect(diagnosis.advice.at(-1)).toMatch(/^Other web servers/);
+  });
+
+  test('header stripped on nginx: the nginx advice, not the Apache one', () => {
+    const nginx = answer(401, MISSING_CREDENTIALS_BODY, { server: 'nginx/1.22.1', 'content-type': 'application/json' });
+    const diagnosis = only({ valid: nginx, noHeader: nginx, wrongToken: nginx });
+    expect(diagnosis.id).toBe('authorization-header-stripped');
+    expect(diagnosis.advice.join(' ')).toContain('fastcgi_pass_request_headers off');
+    expect(diagnosis.advice.join(' ')).not.toContain('.htaccess');
+    expect(snippetText(diagnosis)).toContain('fastcgi_param HTTP_AUTHORIZATION $http_authorization;');
+  });
+
+  test('Apache 404 on /api/ while /index.php/api/ reaches the application: rewrite not applied, high confidence', () => {
+    const diagnosis = only(LAB.rewriteNotApplied ?? {});
+    expect(diagnosis).toMatchObject({ id: 'rewrite-not-applied', party: 'environment', confidence: 'high' });
+    expect(diagnosis.summary).toContain('mod_rewrite is not enabled or AllowOverride');
+    expect(diagnosis.evidence).toContain('while GET /index.php/api/ticket/status/1 reached the application: HTTP 401');
+    expect(diagnosis.evidence).toContain('there the token was refused like no header');
+    expect(snippetText(diagnosis)).toContain('a2enmod rewrite');
+    expect(snippetText(diagnosis)).toContain('    AllowOverride All');
+  });
+
+  test('Apache 404 on /api/ without the /index.php probe (the main run): the same diagnosis, medium confidence', () => {
+    const diagnosis = only({ valid: apacheNotFound, noHeader: apacheNotFound, wrongToken: apacheNotFound });
+    expect(diagnosis).toMatchObject({ id: 'rewrite-not-applied', confidence: 'medium' });
+    expect(diagnosis.evidence).toContain('"ticketing-conformance doctor" confirms it');
+  });
+
+  test("Apache's 404 page is recognised without a Server header; an unknown HTML 404 gets low confidence", () => {
+    const bare = answer(404, APACHE_404_PAGE, { 'content-type': 'text/html; charset=iso-8859-1' });
+    expect(only({ valid: bare })).toMatchObject({ id: 'rewrite-not-applied', confidence: 'medium' });
+    const unknown = answer(404, '<html><body>Nothing here</body></html>', { 'content-type': 'text/html' });
+    expect(only({ valid: unknown })).toMatchObject({ id: 'rewrite-not-applied', confidence: 'low' });
+  });
+
+  test('nginx 404 on /api/ while /index.php/api/ reaches the application: try_files to the front controller', () => {
+    const page = answer(404, NGINX_404_PAGE, { server: 'nginx/1.22.1', 'content-type': 'text/html' });
+    const front = answer(
+      401,
+      MISSING_CREDENTIALS_BODY,
+      { server: 'nginx/1.22.1', 'content-type': 'application/json' },
+      '/index.php/api/ticket/status/1',
+    );
+    const diagnosis = only({ valid: page, noHeader: page, frontController: front, frontControllerNoHeader: front });
+    expect(diagnosis).toMatchObject({ id: 'front-controller-not-routed', confidence: 'high' });
+    expect(snippetText(diagnosis)).toContain('try_files $uri $uri/ /index.php?$query_string;');
+  });
+
+  test('neither /api/ nor /index.php/api/ reaches the application: the base URL is questioned', () => {
+    const front = fromApache(404, APACHE_404_PAGE, 'text/html; charset=iso-8859-1', '/index.php/api/ticket/status/1');
+    const diagnosis = only({ valid: apacheNotFound, noHeader: apacheNotFound, frontController: front });
+    expect(diagnosis).toMatchObject({ id: 'api-not-found', confidence: 'medium' });
+    expect(diagnosis.advice.join(' ')).toContain('--base-url');
+  });
+
+  test('Apache 500 page: a .htaccess line whose module is missing, mod_rewrite named', () => {
+    const page = fromApache(500, APACHE_500_PAGE, 'text/html; charset=iso-8859-1');
+    const diagnosis = only({ valid: page, noHeader: page });
+    expect(diagnosis).toMatchObject({ id: 'web-server-error', confidence: 'medium' });
+    expect(diagnosis.summary).toContain('Apache fails with its own error page (HTTP 500)');
+    expect(diagnosis.advice.join(' ')).toContain("Invalid command 'RewriteEngine'");
+    expect(snippetText(diagnosis)).toContain('a2enmod rewrite');
+  });
+
+  test('Apache 503 page: PHP-FPM cannot be reached', () => {
+    const page = fromApache(503, APACHE_503_PAGE, 'text/html; charset=iso-8859-1');
+    const diagnosis = only({ valid: page });
+    expect(diagnosis.id).toBe('web-server-error');
+    expect(diagnosis.summary).toContain('it cannot reach PHP (PHP-FPM is not running');
+    expect(snippetText(diagnosis)).toContain('listen = /run/php/php8.2-fpm.sock');
+  });
+
+  test('an HTML page with 200 on the API path: the requests do not reach the API', () => {
+    const page = answer(200, '<!DOCTYPE html><html><body><div id="app"></div></body></html>', {
+      'content-type': 'text/html; charset=UTF-8',
+    });
+    expect(only({ valid: page, noHeader: page }).id).toBe('api-path-serves-html');
+  });
+
+  test('the token refused, but unlike no header: the token is wrong, not the web server', () => {
+    const diagnosis = only({ valid: wrongTokenRefused, noHeader: missingCredentials, wrongToken: wrongTokenRefused });
+    expect(diagnosis).toMatchObject({ id: 'token-refused', party: 'target' });
+  });
+
+  test('the token refused like no header while a wrong token is answered otherwise: the header does arrive', () => {
+    const diagnosis = only({ valid: missingCredentials, noHeader: missingCredentials, wrongToken: wrongTokenRefused });
+    expect(diagnosis.id).toBe('token-refused');
+    expect(diagnosis.evidence).toContain('so the header does reach the application');
+  });
+
+  test('served without a token or with a wrong one: authentication is not enforced', () => {
+    expect(only({ valid: served, noHeader: served, wrongToken: wrongTokenRefused })).toMatchObject({
+      id: 'authentication-not-enforced',
+      party: 'target',
+    });
+    expect(only({ valid: served, noHeader: missingCredentials, wrongToken: served }).evidence).toContain(
+      'without a valid token answered HTTP 200',
+    );
+  });
+
+  test('the application answering "not found" to every request is not mistaken for a stripped header', () => {
+    const notFound = fromApache(404, '{"status":"error","message":"Route not found.","data":[]}');
+    expect(diagnoseStack({ valid: notFound, noHeader: notFound, wrongToken: notFound })).toEqual([]);
+  });
+
+  test('the doctor names an answer no rule knows, with low confidence', () => {
+    const odd = fromApache(500, '{"status":"error","message":"Server Error","data":[]}');
+    expect(diagnoseStack({ valid: odd, noHeader: missingCredentials })).toEqual([]);
+    expect(unrecognisedAnswer(odd)).toMatchObject({ id: 'unrecognised-answer', confidence: 'low' });
+  });
+});
+
+function resultWith(id: string, seen: StackObservations['valid']): RequirementResult {
+  const base = { ...requirement(id), verdict: 'fail' as const };
+  if (!seen) return { ...base, checks: [{ requirement: id, scenario: 's', verdict: 'skip', description: 'not run' }] };
+  return {
+    ...base,
+    checks: [
+      {
+        requirement: id,
+        scenario: 's',
+        verdict: 'fail',
+        description: 'd',
+        request: { method: 'GET', url: seen.url, credentials: 'valid token, configured password', headers: {} },
+        response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
+      },
+    ],
+  };
+}
+
+describe('the main run reads its own answers with the same rules', () => {
+  test.each(['headerStripped', 'rewriteNotApplied', 'conformant'])(
+    '%s: same diagnoses as the doctor minus the /index.php probe',
+    (name) => {
+      const lab = LAB[name] ?? {};
+      const results = [
+        resultWith('AUTH-TOKEN-ACCEPTED', lab.valid),
+        resultWith('AUTH-MISSING-HEADER-REFUSED', lab.noHeader),
+        resultWith('AUTH-WRONG-TOKEN-REFUSED', lab.wrongToken),
+      ];
+      expect(diagnose(results)).toEqual(diagnoseStack({ valid: lab.valid, noHeader: lab.noHeader, wrongToken: lab.wrongToken }));
+    },
+  );
+
+  test('a served status gives the main run no diagnosis', () => {
+    expect(diagnose([resultWith('AUTH-TOKEN-ACCEPTED', fromApache(200, STATUS_BODY))])).toEqual([]);
+  });
+});

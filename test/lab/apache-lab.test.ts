@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { findSecret } from '../../src/harness/redact.js';
+import { failedRequirements, lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
+import { EVERY_SOURCE, Lab, type SiteSetup } from './lab.js';
+import { findLabTools } from './tools.js';
+
+const TOKEN = 'lab-token-3c9e71d0a5';
+const { tools, missing } = findLabTools();
+const skipReason = `skipped: ${missing.join(', ')} not installed (.ci/setup.d/20-apache-php.sh installs them)`;
+if (!tools) console.warn(`Apache/PHP-FPM lab ${skipReason}`);
+
+const FPM = { php: 'fpm', rewriteModule: true, allowOverride: 'All' } as const;
+/** An application that reads the header where PHP puts it, but not REDIRECT_HTTP_AUTHORIZATION. */
+const PLAIN_SOURCES: SiteSetup['authorizationSources'] = ['PHP_AUTH_USER', 'HTTP_AUTHORIZATION'];
+
+interface Runs {
+  main: CliRun;
+  doctor: CliRun;
+}
+
+let lab: Lab | undefined;
+const cleanups: (() => Promise<void>)[] = [];
+
+/** Serves one configuration and runs the real CLI against it twice: the conformance run and the doctor. */
+async function against(site: SiteSetup): Promise<Runs> {
+  if (!lab) throw new Error('the lab did not start');
+  const running = await lab.serve(site);
+  try {
+    const [main, doctor] = await Promise.all([
+      runCli(['--base-url', running.url, '--token', TOKEN]),
+      runCli(['doctor', '--base-url', running.url, '--token', TOKEN]),
+    ]);
+    cleanups.push(main.cleanup, doctor.cleanup);
+    for (const run of [main, doctor]) {
+      expect(findSecret(run.stdout + run.stderr, TOKEN)).toBeUndefined();
+      expect(lastLine(run)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
+    }
+    return { main, doctor };
+  } finally {
+    await running.stop();
+  }
+}
+
+function diagnosisIds(run: CliRun): string[] {
+  return (run.report?.diagnoses ?? []).map((diagnosis) => diagnosis.id);
+}
+
+function expectConformant({ main, doctor }: Runs): void {
+  expect(failedRequirements(main.report)).toEqual([]);
+  expect(main.code).toBe(0);
+  expect(main.report?.diagnoses).toEqual([]);
+  expect(doctor.stdout).toContain('Verdict: no problem found in the hosting stack');
+  expect(lastLine(doctor)).toBe('3 passed, 0 failed, 0 skipped');
+  expect(doctor.code).toBe(0);
+}
+
+function expectDiagnosed({ main, doctor }: Runs, id: string, confidence: { main: string; doctor: string }): void {
+  expect(main.code).toBe(1);
+  expect(diagnosisIds(main)).toEqual([id]);
+  expect(main.report?.diagnoses[0]?.confidence).toBe(confidence.main);
+  expect(main.stdout).toContain(`Diagnosis (environment, ${confidence.main} confidence)`);
+  expect(doctor.code).toBe(1);
+  expect(doctor.stdout).toContain(`Diagnosis (environment, ${confidence.doctor} confidence): ${main.report?.diagnoses[0]?.summary}`);
+}
+
+/** /api/ gets the Apache 404 page, not the application's JSON, while /index.php/api/ reaches the application. */
+function expectRewriteNotApplied(runs: Runs): void {
+  const answer = runs.main.report?.requirements.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.checks[0]?.response;
+  expect(answer?.status).toBe(404);
+  expect(answer?.headers['content-type']).toMatch(/text\/html/);
+  expect(answer?.headers.server).toMatch(/^Apache\//);
+  expectDiagnosed(runs, 'rewrite-not-applied', { main: 'medium', doctor: 'high' });
+  expect(runs.doctor.stdout).toMatch(/while GET \/index\.php\/api\/ticket\/status\/1 reached the application/);
+}
+
+/** The main run and the doctor both print the fix. */
+function expectBothSay({ main, doctor }: Runs, ...texts: (string | RegExp)[]): void {
+  for (const run of [main, doctor]) {
+    for (const text of texts) {
+      if (typeof text === 'string') expect(run.stdout).toContain(text);
+      else expect(run.stdout).toMatch(text);
+    }
+  }
+}
+
+describe.skipIf(!tools)(
+  tools ? 'Apache and PHP-FPM lab: the real CLI against real web servers' : `Apache/PHP-FPM lab ${skipReason}`,
+  () => {
+    beforeAll(async () => {
+      if (tools) lab = await Lab.start(tools, TOKEN);
+    });
+    afterAll(async () => {
+      await lab?.close();
+      await Promise.all(cleanups.map((cleanup) => cleanup()));
+    });
+
+    test('1. mod_rewrite, AllowOverride All, PHP-FPM through proxy_fcgi: conformant', async () => {
+      expectConformant(
+        await against({ name: 'fpm', server: { kind: 'apache', setup: FPM }, htaccess: 'shipped', authorizationSources: EVERY_SOURCE }),
+      );
+    });
+
+    test('2. PHP through the CGI handler: header stripped, the diagnosis says to replace CGI by PHP-FPM', async () => {
+      const runs = await against({
+        name: 'cgi',
+        server: { kind: 'apache', setup: { ...FPM, php: 'cgi' } },
+        htaccess: 'shipped',
+        authorizationSources: PLAIN_SOURCES,
+      });
+      expectDiagnosed(runs, 'authorization-header-stripped', { main: 'high', doctor: 'high' });
+      expect(failedRequirements(runs.main.report)).toContain('AUTH-TOKEN-ACCEPTED');
+      expectBothSay(
+        runs,
+        'Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP',
+        'SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"',
+      );
+    });
+
+    test('2b. the CGI handler with an application that also reads REDIRECT_HTTP_AUTHORIZATION: the .htaccess rule rescues the header', async () => {
+      expectConformant(
+        await against({
+          name: 'cgi-redirect',
+          server: { kind: 'apache', setup: { ...FPM, php: 'cgi' } },
+          htaccess: 'shipped',
+          authorizationSources: EVERY_SOURCE,
+        }),
+      );
+    });
+
+    test('3. mod_rewrite not loaded: /api/ paths get Apache 404, the diagnosis names mod_rewrite', async () => {
+      const runs = await against({
+        name: 'no-rewrite',
+        server: { kind: 'apache', setup: { ...FPM, rewriteModule: false } },
+        htaccess: 'shipped',
+        authorizationSources: EVERY_SOURCE,
+      });
+      expectRewriteNotApplied(runs);
+      expectBothSay(runs, 'Enable mod_rewrite', 'a2enmod rewrite');
+    });
+
+    test('4. AllowOverride None: the .htaccess is ignored, the diagnosis names AllowOverride', async () => {
+      const runs = await against({
+        name: 'allow-override-none',
+        server: { kind: 'apache', setup: { ...FPM, allowOverride: 'None' } },
+        htaccess: 'shipped',
+        authorizationSources: EVERY_SOURCE,
+      });
+      expectRewriteNotApplied(runs);
+      expectBothSay(runs, 'Set AllowOverride All', /<Directory \S+>\n\s+ {4}AllowOverride All\n\s+<\/Directory>/);
+    });
+
+    test('5. PHP-FPM without the .htaccess rule: header stripped, the diagnosis gives the rewrite rule', async () => {
+      const runs = await against({
+        name: 'fpm-no-rule',
+        server: { kind: 'apache', setup: FPM },
+        htaccess: 'without-authorization-rule',
+        authorizationSources: EVERY_SOURCE,
+      });
+      expectDiagnosed(runs, 'authorization-header-stripped', { main: 'high', doctor: 'high' });
+      expectBothSay(runs, 'RewriteCond %{HTTP:Authorization} .', 'RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]');
+    });
+
+    test('mod_fcgid with the shipped .htaccess: the rule hands PHP the header, conformant', async () => {
+      expectConformant(
+        await against({
+          name: 'fcgid',
+          server: { kind: 'apache', setup: { ...FPM, php: 'fcgid' } },
+          htaccess: 'shipped',
+          authorizationSources: PLAIN_SOURCES,
+        }),
+      );
+    });
+
+    test.skipIf(!tools?.nginx)(
+      'nginx and PHP-FPM with the usual front-controller block: conformant, no extra fastcgi_param needed',
+      async () => {
+        expectConformant(
+          await against({ name: 'nginx', server: { kind: 'nginx' }, htaccess: 'shipped', authorizationSources: PLAIN_SOURCES }),
+        );
+      },
+    );
+  },
+);
