@@ -1,7 +1,9 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
 import { findSecret } from '../harness/redact.js';
+import { renderHtml } from './html.js';
+import { sealReport } from './integrity.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { settleOutcome } from './build.js';
@@ -9,7 +11,7 @@ import type { Report, RunError } from './types.js';
 
 export const ALLURE_DIR = 'allure-results';
 /** The suite's own outputs in --out; nothing else there is touched. */
-export const OWN_OUTPUTS = ['report.json', 'report.md', 'junit.xml', ALLURE_DIR];
+export const OWN_OUTPUTS = ['report.json', 'report.md', 'report.html', 'junit.xml', ALLURE_DIR];
 
 export async function clearOwnOutputs(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
@@ -43,8 +45,14 @@ async function scrubAllure(outDir: string, token: string): Promise<RunError[]> {
 /**
  * Writes every view of the report, refusing any artifact that would carry the token.
  * A refused artifact becomes an error in the report (and so exit 2).
+ * The Markdown view is also appended to stepSummary, the file GitHub Actions shows on the job's page.
  */
-export async function writeReports(report: Report, outDir: string, token: string): Promise<string[]> {
+export async function writeReports(
+  report: Report,
+  outDir: string,
+  token: string,
+  stepSummary: string | undefined = process.env.GITHUB_STEP_SUMMARY,
+): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   report.errors.push(...(await scrubAllure(outDir, token)));
 
@@ -62,11 +70,13 @@ export async function writeReports(report: Report, outDir: string, token: string
   const views: [string, (report: Report) => string][] = [
     ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
     ['report.md', renderMarkdown],
+    ['report.html', renderHtml],
     ['junit.xml', renderJunit],
   ];
   const leaking = views.filter(([, render]) => findSecret(render(report), token));
   report.errors.push(...leaking.map(([name]) => leakError(name)));
   settleOutcome(report);
+  sealReport(report);
 
   const written: string[] = [];
   for (const [name, render] of views) {
@@ -75,5 +85,9 @@ export async function writeReports(report: Report, outDir: string, token: string
     written.push(join(outDir, name));
   }
   written.push(join(outDir, ALLURE_DIR));
+  if (stepSummary && !leaking.some(([leaked]) => leaked === 'report.md')) {
+    await appendFile(stepSummary, `${renderMarkdown(report)}\n`);
+    written.push(stepSummary);
+  }
   return written;
 }

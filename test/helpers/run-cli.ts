@@ -19,6 +19,8 @@ export interface CliRun {
 }
 
 const CLEAN_ENV_PREFIX = 'CONFORMANCE_';
+/** Set by GitHub Actions; a self-test's run must not append to the real job summary unless it asks to. */
+const STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
 
 /** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. */
 export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
@@ -26,7 +28,7 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   const outDir = join(workDir, 'out');
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && !name.startsWith('VITEST'),
+      ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && name !== STEP_SUMMARY && !name.startsWith('VITEST'),
     ),
   );
   const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {

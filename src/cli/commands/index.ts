@@ -1,8 +1,10 @@
 import { runCommand } from './run.js';
+import { verifyCommand } from './verify.js';
 
 export type Command = (argv: string[]) => Promise<number>;
 
 /** Subcommands by name; anything else is read as options of the default conformance run. */
 export const commands: Record<string, Command> = {
   run: runCommand,
+  verify: verifyCommand,
 };
