@@ -7,10 +7,13 @@ import type { Report } from '../../src/report/types.js';
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 const CLI = join(repoRoot, 'src', 'cli', 'main.ts');
 
-export interface CliRun {
+export interface CliOutput {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+export interface CliRun extends CliOutput {
   outDir: string;
   report?: Report;
   /** Every file written to the output folder, with its content, for secret scans. */
@@ -22,23 +25,28 @@ const CLEAN_ENV_PREFIX = 'CONFORMANCE_';
 /** Set by GitHub Actions; a self-test's run must not append to the real job summary unless it asks to. */
 const STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
 
-/** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
-  const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
-  const outDir = join(workDir, 'out');
+/** Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings. */
+export function execCli(args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliOutput> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && name !== STEP_SUMMARY && !name.startsWith('VITEST'),
     ),
   );
-  const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+  return new Promise<CliOutput>((done) => {
     execFile(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), CLI, '--out', outDir, ...args],
-      { cwd: workDir, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      ['--import', import.meta.resolve('tsx'), CLI, ...args],
+      { cwd, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
+}
+
+/** Runs a conformance run in a child process, in an empty folder so no .env of the repository leaks in. */
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
+  const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
+  const outDir = join(workDir, 'out');
+  const result = await execCli(['--out', outDir, ...args], workDir, env, timeoutMs);
   const report = await readFile(join(outDir, 'report.json'), 'utf8')
     .then((text) => JSON.parse(text) as Report)
     .catch(() => undefined);
