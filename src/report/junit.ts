@@ -1,7 +1,7 @@
 import { failingChecks, failureLines } from './failure-text.js';
 import type { Report, RequirementResult } from './types.js';
 
-const escapeXml = (text: string): string =>
+export const escapeXml = (text: string): string =>
   text
     // XML 1.0 cannot carry most control characters, even escaped.
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')

@@ -1,10 +1,10 @@
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
-import { findSecret } from '../harness/redact.js';
-import { renderHtml } from './html.js';
+import { findSecret, secretForms } from '../harness/redact.js';
+import { escapeHtml, renderHtml } from './html.js';
 import { sealReport } from './integrity.js';
-import { renderJunit } from './junit.js';
+import { escapeXml, renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { settleOutcome } from './build.js';
 import type { Report, RunError } from './types.js';
@@ -67,13 +67,17 @@ export async function writeReports(
     });
   }
 
-  const views: [string, (report: Report) => string][] = [
-    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
-    ['report.md', renderMarkdown],
-    ['report.html', renderHtml],
-    ['junit.xml', renderJunit],
+  // Each view with the way it writes text: a token holding & or " is looked for as the view would show it.
+  const views: [string, (report: Report) => string, (text: string) => string][] = [
+    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`, (text) => JSON.stringify(text).slice(1, -1)],
+    ['report.md', renderMarkdown, (text) => text.replaceAll('|', '\\|')],
+    ['report.html', renderHtml, escapeHtml],
+    ['junit.xml', renderJunit, escapeXml],
   ];
-  const leaking = views.filter(([, render]) => findSecret(render(report), token));
+  const leaking = views.filter(([, render, encode]) => {
+    const text = render(report);
+    return secretForms(token).some((form) => text.includes(form) || text.includes(encode(form)));
+  });
   report.errors.push(...leaking.map(([name]) => leakError(name)));
   settleOutcome(report);
   sealReport(report);
