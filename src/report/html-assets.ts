@@ -14,6 +14,7 @@ body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans
 a{color:var(--focus)}
 h1{font-size:1rem;margin:0 0 .5rem;color:var(--muted);font-weight:600}
 h2{font-size:1.3rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
+main>section:first-child>h2{margin-top:.5rem}
 h3{font-size:1.1rem;margin:1.5rem 0 .25rem}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
 .verdict{font-size:1.35rem;line-height:1.35;font-weight:650;margin:0 0 1rem;padding:.75rem 1rem;border-left:.45rem solid var(--skip);background:var(--panel);overflow-wrap:anywhere}

@@ -188,9 +188,12 @@ function errorsSection(report: Report): string {
 }
 
 function attentionTitle(failing: RequirementResult[]): string {
-  const warnings = failing.filter((result) => result.verdict === 'warn').length;
-  const failures = `Failures (${failing.length - warnings})`;
-  return warnings > 0 ? `${failures} and warnings (${warnings})` : failures;
+  const count = (verdict: Verdict): number => failing.filter((result) => result.verdict === verdict).length;
+  const extras = [
+    count('error') > 0 ? `could not judge (${count('error')})` : '',
+    count('warn') > 0 ? `warnings (${count('warn')})` : '',
+  ].filter(Boolean);
+  return [`Failures (${count('fail')})`, ...extras].join(extras.length > 1 ? ', ' : ' and ');
 }
 
 function attentionSection(report: Report, ids: Ids): string {
