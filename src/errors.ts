@@ -13,7 +13,8 @@ export type HarnessErrorCode =
   | 'HARNESS_METHOD_REFUSED'
   | 'HARNESS_REQUEST_BUDGET'
   | 'HARNESS_SECRET_LEAK'
-  | 'HARNESS_INTERNAL';
+  | 'HARNESS_INTERNAL'
+  | 'HARNESS_REPORT_UNREADABLE';
 
 export type FaultParty = 'target' | 'environment' | 'suite';
 

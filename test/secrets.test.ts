@@ -7,6 +7,7 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { buildReport } from '../src/report/build.js';
 import { writeReports } from '../src/report/write.js';
 import { runCli } from './helpers/run-cli.js';
+import { sampleReport } from './helpers/sample-report.js';
 
 const TOKEN = 'Sup3r-Secret-Token-93f1c2';
 
@@ -77,11 +78,30 @@ test('a report that would carry the token is not written, and the run gives no v
     const present = await readdir(outDir);
     expect(present).not.toContain('report.json');
     expect(present).not.toContain('report.md');
+    expect(present).not.toContain('report.html');
     expect(present).not.toContain('junit.xml');
     expect(written.some((path) => path.endsWith('report.json'))).toBe(false);
-    expect(report.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK']);
+    expect(report.errors.map((error) => error.code)).toEqual(Array(4).fill('HARNESS_SECRET_LEAK'));
     expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
     expect(report.exitCode).toBe(2);
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+});
+
+test('a token with markup characters is also found where a view escapes it', async () => {
+  const token = `Tok&en<"'|93f1`;
+  const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
+  try {
+    const report = sampleReport(`echoed ${token} back`);
+    await writeReports(report, outDir, token, undefined);
+    expect((await readdir(outDir)).filter((name) => name !== 'allure-results')).toEqual([]);
+    expect(report.errors.map((error) => error.message.split(' ')[0]).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'report.md',
+    ]);
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }

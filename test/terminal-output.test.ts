@@ -13,7 +13,9 @@ test('--quiet prints one line naming the target, the verdict and the next step',
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      new RegExp(`^Verdict for ${server.url}/: Not conformant: .*stripping the Authorization header.* Next: .*mod_rewrite.*AllowOverride All`),
+      new RegExp(
+        `^Verdict for ${server.url}/: Not conformant: .*stripping the Authorization header.* Next: .*mod_rewrite.*AllowOverride All`,
+      ),
     );
     expect(lines[0]).toMatch(/\(\d+ passed, 3 failed, \d+ skipped\)$/);
     expect(run.code).toBe(1);

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { TLSSocket } from 'node:tls';
+import { Agent, buildConnector, request } from 'undici';
 import { HarnessError } from '../errors.js';
 import { decodeBody } from './decode-body.js';
 import type { Exchange, ParsedBody } from './exchange.js';
@@ -30,11 +31,12 @@ const ALLOWED_METHODS = new Set(['GET', 'HEAD']);
 export class HttpClient {
   private readonly agent: Agent;
   private readonly redact: (text: string) => string;
+  private readonly certificates = new Set<string>();
   private sent = 0;
 
   constructor(private readonly options: HttpClientOptions) {
     this.agent = new Agent({
-      connect: { timeout: options.timeoutMs },
+      connect: this.noteCertificates(buildConnector({ timeout: options.timeoutMs })),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connections: 4,
@@ -44,6 +46,24 @@ export class HttpClient {
 
   get requestsSent(): number {
     return this.sent;
+  }
+
+  /** SHA-256 fingerprints of the TLS certificates the target presented on the connections already made. */
+  get tlsCertificates(): string[] {
+    return [...this.certificates];
+  }
+
+  /** Reads the certificate off each TLS connection as it opens, so the fingerprint costs no request of its own. */
+  private noteCertificates(connect: buildConnector.connector): buildConnector.connector {
+    return (connectOptions, callback) =>
+      connect(connectOptions, (...args) => {
+        const socket = args[1];
+        if (socket instanceof TLSSocket) {
+          const fingerprint = socket.getPeerCertificate().fingerprint256;
+          if (fingerprint) this.certificates.add(fingerprint);
+        }
+        callback(...args);
+      });
   }
 
   urlFor(path: string, query: Record<string, string> = {}): URL {

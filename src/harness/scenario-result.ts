@@ -22,6 +22,8 @@ export interface ScenarioResult {
   requirements: string[];
   checks: RecordedCheck[];
   requestsSent: number;
+  /** Fingerprints of the TLS certificates seen so far in the run (https targets only). */
+  tlsCertificates?: string[];
 }
 
 declare module '@vitest/runner' {

@@ -6,6 +6,7 @@ import { requirement } from '../requirements/catalog.js';
 import { currentTarget } from './context.js';
 import { variantLabel } from './credentials.js';
 import type { Exchange } from './exchange.js';
+import { groupByExchange, requestText, responseText } from './exchange-text.js';
 import type { RecordedCheck, ScenarioResult } from './scenario-result.js';
 import type { Target } from './target.js';
 
@@ -121,19 +122,24 @@ export function scenario(definition: ScenarioDefinition): void {
       requirements: definition.requirements,
       checks,
       requestsSent: target.requestsSent,
+      tlsCertificates: target.tlsCertificates,
     };
     vitestContext.task.meta.conformance = result;
     await labelForAllure(definition, checks);
 
     const failures = checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
-    if (failures.length > 0)
-      throw new Error(
+    if (failures.length > 0) {
+      const failure = new Error(
         failures
           .map((check) =>
             check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check),
           )
           .join('\n\n'),
       );
+      // Allure reads the name: a broken rule shows as "failed", anything the suite could not judge as "broken".
+      if (failures.every((check) => check.verdict === 'fail')) failure.name = 'AssertionError';
+      throw failure;
+    }
     if (skippedBecause !== undefined) vitestContext.skip(skippedBecause);
   });
 }
@@ -146,4 +152,12 @@ async function labelForAllure(definition: ScenarioDefinition, checks: RecordedCh
   await allure.severity(levels.includes('MUST') ? 'critical' : levels.includes('SHOULD') ? 'normal' : 'trivial');
   await allure.description(definition.requirements.map((id) => `${id} (${requirement(id).level}): "${requirement(id).quote}"`).join('\n'));
   await allure.attachment('checks.json', JSON.stringify(checks, null, 2), 'application/json');
+  // Already redacted by the client; the writer still drops any result file that would hold the token.
+  const exchanges = groupByExchange(checks).filter((group) => group.request);
+  for (const [index, { request, response, repro }] of exchanges.entries()) {
+    if (!request) continue;
+    const name = `${index + 1}: ${request.method} ${new URL(request.url).pathname}`;
+    await allure.attachment(`request ${name}`, `${requestText(request)}${repro ? `\n\nReproduce: ${repro}` : ''}`, 'text/plain');
+    if (response) await allure.attachment(`response ${name}: HTTP ${response.status}`, responseText(response), 'text/plain');
+  }
 }

@@ -29,6 +29,10 @@ export class Target {
     return this.client.requestsSent;
   }
 
+  get tlsCertificates(): string[] {
+    return this.client.tlsCertificates;
+  }
+
   status({ id = this.settings.statusId, lang, credentials = 'valid' }: StatusRequest = {}): Promise<Exchange> {
     return this.once(`/api/ticket/status/${id}`, lang === undefined ? {} : { lang }, credentials);
   }

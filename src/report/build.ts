@@ -1,7 +1,8 @@
 import type { RecordedCheck, ScenarioResult } from '../harness/scenario-result.js';
 import { catalog } from '../requirements/catalog.js';
 import { diagnose } from './diagnose.js';
-import type { Report, RequirementResult, RunError, Verdict } from './types.js';
+import { catalogHash, configurationHash } from './integrity.js';
+import type { Report, RequirementResult, RunError, TargetFingerprint, Verdict } from './types.js';
 import { VERDICTS } from './types.js';
 import { requirementVerdict, runOutcome } from './verdicts.js';
 
@@ -50,6 +51,13 @@ function summarise(report: Pick<Report, 'verdict' | 'requirements' | 'diagnoses'
   return `No verdict: ${reason}.`;
 }
 
+/** The target's fingerprint from the answers already recorded: no request is made for it. */
+function fingerprintOf(scenarios: ScenarioResult[]): TargetFingerprint {
+  const servers = scenarios.flatMap((scenario) => scenario.checks).flatMap((check) => check.response?.headers.server ?? []);
+  const certificates = scenarios.flatMap((scenario) => scenario.tlsCertificates ?? []);
+  return { server: [...new Set(servers)], tlsCertificateSha256: [...new Set(certificates)] };
+}
+
 export function buildReport(input: ReportInput): Report {
   const checksByRequirement = new Map<string, RecordedCheck[]>();
   for (const check of input.scenarios.flatMap((scenario) => scenario.checks)) {
@@ -78,7 +86,7 @@ export function buildReport(input: ReportInput): Report {
   const report: Report = {
     schemaVersion: 1,
     suite: input.suite,
-    target: input.target,
+    target: { ...input.target, fingerprint: fingerprintOf(input.scenarios) },
     options: input.options,
     startedAt: input.startedAt.toISOString(),
     finishedAt: input.finishedAt.toISOString(),
@@ -92,6 +100,7 @@ export function buildReport(input: ReportInput): Report {
     requirements,
     diagnoses,
     errors: input.errors,
+    integrity: { catalog: catalogHash, configuration: configurationHash(input) },
   };
   settleOutcome(report);
   return report;

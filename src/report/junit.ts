@@ -1,7 +1,7 @@
 import { failingChecks, failureLines } from './failure-text.js';
 import type { Report, RequirementResult } from './types.js';
 
-const escapeXml = (text: string): string =>
+export const escapeXml = (text: string): string =>
   text
     // XML 1.0 cannot carry most control characters, even escaped.
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
@@ -10,6 +10,19 @@ const escapeXml = (text: string): string =>
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;');
 
+const MESSAGE_CHARS = 500;
+
+/** The one line CI tools show for a failing testcase: what was checked, expected and received. */
+function outcomeMessage(result: RequirementResult): string {
+  const check = failingChecks(result)[0];
+  if (!check) return `${result.id} (${result.level}) ${result.verdict}`;
+  const detail = check.error
+    ? `${check.error.code}: ${check.error.message}`
+    : `expected ${check.expected ?? '?'}; actual ${check.actual ?? '?'}`;
+  const message = `${result.id} (${result.level}): ${check.description}: ${detail}`;
+  return message.length > MESSAGE_CHARS ? `${message.slice(0, MESSAGE_CHARS - 1)}…` : message;
+}
+
 function testcase(result: RequirementResult): string {
   const open = `    <testcase classname="${escapeXml(result.family)}" name="${escapeXml(`${result.id} (${result.level}): ${result.title}`)}">`;
   const detail = failingChecks(result)
@@ -17,10 +30,10 @@ function testcase(result: RequirementResult): string {
     .join('\n\n');
   switch (result.verdict) {
     case 'fail':
-      return `${open}\n      <failure message="${escapeXml(`${result.id} failed`)}" type="fail">${escapeXml(detail)}</failure>\n    </testcase>`;
+      return `${open}\n      <failure message="${escapeXml(outcomeMessage(result))}" type="fail">${escapeXml(detail)}</failure>\n    </testcase>`;
     case 'flaky':
     case 'error':
-      return `${open}\n      <error message="${escapeXml(`${result.id} could not be judged`)}" type="error">${escapeXml(detail)}</error>\n    </testcase>`;
+      return `${open}\n      <error message="${escapeXml(outcomeMessage(result))}" type="error">${escapeXml(detail)}</error>\n    </testcase>`;
     case 'skip':
       return `${open}\n      <skipped message="${escapeXml(result.checks[0]?.description ?? 'skipped')}"/>\n    </testcase>`;
     default: {

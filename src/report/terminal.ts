@@ -65,6 +65,9 @@ export function renderTerminal(
   if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
   lines.push('', verdictLine(report));
   if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
+  const json = writtenFiles.find((path) => path.endsWith('report.json'));
+  // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
+  if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
   lines.push(
     `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms`,
   );

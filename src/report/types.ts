@@ -41,10 +41,28 @@ export interface RunError {
   party: FaultParty;
 }
 
+/** What identifies the target beyond its address, taken from the answers it already gave. */
+export interface TargetFingerprint {
+  /** Distinct Server header values the target answered with. */
+  server: string[];
+  /** SHA-256 fingerprints of the TLS certificates it presented (https only), as openssl x509 -fingerprint -sha256 prints them. */
+  tlsCertificateSha256: string[];
+}
+
+/** Hashes that make the report a verifiable record; each is "sha256:" and 64 hex digits. */
+export interface Integrity {
+  /** The requirement catalog the run judged by. */
+  catalog: string;
+  /** The effective configuration without secrets: the base URL and the options recorded in the report. */
+  configuration: string;
+  /** Everything in report.json except this field, in canonical JSON; set when the report is written. */
+  content?: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   suite: { name: string; version: string };
-  target: { baseUrl: string; embeddedReference: boolean };
+  target: { baseUrl: string; embeddedReference: boolean; fingerprint?: TargetFingerprint };
   options: {
     statusId: number;
     lang?: string;
@@ -66,4 +84,5 @@ export interface Report {
   requirements: RequirementResult[];
   diagnoses: Diagnosis[];
   errors: RunError[];
+  integrity?: Integrity;
 }

@@ -1,8 +1,10 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
-import { findSecret } from '../harness/redact.js';
-import { renderJunit } from './junit.js';
+import { findSecret, secretForms } from '../harness/redact.js';
+import { escapeHtml, renderHtml } from './html.js';
+import { sealReport } from './integrity.js';
+import { escapeXml, renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { settleOutcome } from './build.js';
 import type { Report, RunError } from './types.js';
@@ -12,7 +14,7 @@ export const COMPARISON_FILE = 'comparison.json';
 /** Where a differential run writes the reports of its --compare-to server. */
 export const COMPARE_DIR = 'compare-to';
 /** The suite's own outputs in --out; nothing else there is touched. */
-export const OWN_OUTPUTS = ['report.json', 'report.md', 'junit.xml', ALLURE_DIR, COMPARISON_FILE, COMPARE_DIR];
+export const OWN_OUTPUTS = ['report.json', 'report.md', 'report.html', 'junit.xml', ALLURE_DIR, COMPARISON_FILE, COMPARE_DIR];
 
 export async function clearOwnOutputs(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
@@ -46,8 +48,14 @@ async function scrubAllure(outDir: string, token: string): Promise<RunError[]> {
 /**
  * Writes every view of the report, refusing any artifact that would carry the token.
  * A refused artifact becomes an error in the report (and so exit 2).
+ * The Markdown view is also appended to stepSummary, the file GitHub Actions shows on the job's page.
  */
-export async function writeReports(report: Report, outDir: string, token: string): Promise<string[]> {
+export async function writeReports(
+  report: Report,
+  outDir: string,
+  token: string,
+  stepSummary: string | undefined = process.env.GITHUB_STEP_SUMMARY,
+): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   report.errors.push(...(await scrubAllure(outDir, token)));
 
@@ -62,14 +70,20 @@ export async function writeReports(report: Report, outDir: string, token: string
     });
   }
 
-  const views: [string, (report: Report) => string][] = [
-    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
-    ['report.md', renderMarkdown],
-    ['junit.xml', renderJunit],
+  // Each view with the way it writes text: a token holding & or " is looked for as the view would show it.
+  const views: [string, (report: Report) => string, (text: string) => string][] = [
+    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`, (text) => JSON.stringify(text).slice(1, -1)],
+    ['report.md', renderMarkdown, (text) => text.replaceAll('|', '\\|')],
+    ['report.html', renderHtml, escapeHtml],
+    ['junit.xml', renderJunit, escapeXml],
   ];
-  const leaking = views.filter(([, render]) => findSecret(render(report), token));
+  const leaking = views.filter(([, render, encode]) => {
+    const text = render(report);
+    return secretForms(token).some((form) => text.includes(form) || text.includes(encode(form)));
+  });
   report.errors.push(...leaking.map(([name]) => leakError(name)));
   settleOutcome(report);
+  sealReport(report);
 
   const written: string[] = [];
   for (const [name, render] of views) {
@@ -78,5 +92,9 @@ export async function writeReports(report: Report, outDir: string, token: string
     written.push(join(outDir, name));
   }
   written.push(join(outDir, ALLURE_DIR));
+  if (stepSummary && !leaking.some(([leaked]) => leaked === 'report.md')) {
+    await appendFile(stepSummary, `${renderMarkdown(report)}\n`);
+    written.push(stepSummary);
+  }
   return written;
 }

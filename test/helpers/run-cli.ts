@@ -7,10 +7,13 @@ import type { Report } from '../../src/report/types.js';
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 const CLI = join(repoRoot, 'src', 'cli', 'main.ts');
 
-export interface CliRun {
+export interface CliOutput {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+export interface CliRun extends CliOutput {
   outDir: string;
   report?: Report;
   /** Every file written to the output folder, with its content, for secret scans. */
@@ -19,6 +22,25 @@ export interface CliRun {
 }
 
 const CLEAN_ENV_PREFIX = 'CONFORMANCE_';
+/** Set by GitHub Actions; a self-test's run must not append to the real job summary unless it asks to. */
+const STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
+
+/** Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings. */
+export function execCli(args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliOutput> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && name !== STEP_SUMMARY && !name.startsWith('VITEST'),
+    ),
+  );
+  return new Promise<CliOutput>((done) => {
+    execFile(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), CLI, ...args],
+      { cwd, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 function withOut(args: string[], outDir: string): string[] {
   const [first, ...rest] = args;
@@ -29,19 +51,7 @@ function withOut(args: string[], outDir: string): string[] {
 export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
   const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
   const outDir = join(workDir, 'out');
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && !name.startsWith('VITEST'),
-    ),
-  );
-  const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    execFile(
-      process.execPath,
-      ['--import', import.meta.resolve('tsx'), CLI, ...withOut(args, outDir)],
-      { cwd: workDir, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
+  const result = await execCli(withOut(args, outDir), workDir, env, timeoutMs);
   const report = await readFile(join(outDir, 'report.json'), 'utf8')
     .then((text) => JSON.parse(text) as Report)
     .catch(() => undefined);

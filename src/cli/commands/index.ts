@@ -1,6 +1,7 @@
 import { doctorCommand } from './doctor.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
+import { verifyCommand } from './verify.js';
 
 export type Command = (argv: string[]) => Promise<number>;
 
@@ -9,4 +10,5 @@ export const commands: Record<string, Command> = {
   run: runCommand,
   serve: serveCommand,
   doctor: doctorCommand,
+  verify: verifyCommand,
 };

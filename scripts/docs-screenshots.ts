@@ -1,0 +1,53 @@
+/**
+ * Regenerates the README's screenshots (docs/report-html.png, docs/allure-report.png) from a run against the
+ * reference server with the Authorization header stripped, the failure ops meet most. Needs /usr/bin/chromium.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { loadConfig } from '../src/config/load.js';
+import { packageRoot } from '../src/paths.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { runConformance } from '../src/runner/run.js';
+import { launchChromium } from '../test/helpers/chromium.js';
+
+const TOKEN = 'docs-screenshot-token';
+const docs = join(packageRoot, 'docs');
+
+const workDir = await mkdtemp(join(tmpdir(), 'conformance-docs-'));
+const server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
+const browser = await launchChromium();
+try {
+  const out = join(workDir, 'out');
+  await runConformance(loadConfig(['--base-url', server.url, '--token', TOKEN, '--out', out], {}, join(workDir, '.env')));
+  const allureReport = join(workDir, 'allure-report');
+  await promisify(execFile)(
+    join(packageRoot, 'node_modules', '.bin', 'allure'),
+    ['generate', join(out, 'allure-results'), '--config', 'allurerc.json', '--output', allureReport],
+    { cwd: packageRoot, env: { ...process.env, ALLURE_NO_ANALYTICS: 'true' } },
+  );
+
+  const page = await browser.newPage({ viewport: { width: 960, height: 1180 } });
+  await page.goto(pathToFileURL(join(out, 'report.html')).href);
+  await page.locator('#failure-AUTH-TOKEN-ACCEPTED > summary').click();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(docs, 'report-html.png') });
+
+  await page.setViewportSize({ width: 1280, height: 760 });
+  await page.goto(`${pathToFileURL(join(allureReport, 'index.html')).href}#behaviors`);
+  for (const label of ['selfservice', 'SELFSERVICE-ACCEPTED']) await page.getByText(label, { exact: true }).first().click();
+  await page.getByText('selfservice-reference-call', { exact: false }).first().click();
+  await page
+    .getByText(/^response 1: GET \/api\/selfservice\/type/)
+    .first()
+    .click();
+  await page.getByText('Basic realm', { exact: false }).first().waitFor();
+  await page.screenshot({ path: join(docs, 'allure-report.png') });
+  console.log(`Wrote ${join(docs, 'report-html.png')} and ${join(docs, 'allure-report.png')}`);
+} finally {
+  await Promise.all([browser.close(), server.close()]);
+  await rm(workDir, { recursive: true, force: true });
+}

@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ConfigError, HarnessError } from '../../errors.js';
+import { countsLine } from '../../report/failure-text.js';
+import { catalogHash, contentHash } from '../../report/integrity.js';
+import type { Report } from '../../report/types.js';
+
+const USAGE = 'Usage: ticketing-conformance verify REPORT.json [--expect sha256:HASH]';
+const HELP = `${USAGE}
+
+Says whether a report.json is as the run wrote it: the run records a hash of the report's content
+(integrity.content) and prints it; verify recomputes it. Anyone can recompute a hash, so to rule out
+a report that was edited and re-hashed, pass the hash the run printed in its log with --expect.
+
+Exit codes: 0 intact, 1 edited after the run, 2 unreadable (missing, not JSON, or no content hash).`;
+
+function unreadable(path: string, reason: string): HarnessError {
+  return new HarnessError(
+    'HARNESS_REPORT_UNREADABLE',
+    `${path} ${reason}`,
+    'Pass the report.json a run wrote (in its --out folder, reports/ by default)',
+    'environment',
+  );
+}
+
+function readArguments(argv: string[]): { path: string; expect?: string; help: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { expect: { type: 'string' }, help: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)).replace(/\.+$/, '');
+    throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the command line could not be read: ${detail}`, USAGE);
+  }
+  const help = parsed.values.help === true;
+  const [path, ...extra] = parsed.positionals;
+  if (!help && (path === undefined || extra.length > 0)) throw new ConfigError('CONFIG_INVALID', 'verify takes one report.json', USAGE);
+  return { path: path ?? '', expect: parsed.values.expect, help };
+}
+
+async function readReport(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw unreadable(path, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw unreadable(path, 'is not JSON');
+  }
+}
+
+/** What the report says about its run, so whoever checks it sees what was vouched for. */
+function describe(report: Partial<Report>): string[] {
+  const lines: string[] = [];
+  if (report.totals) {
+    lines.push(
+      `  Run:     ${report.startedAt ?? '?'}, ${report.verdict ?? '?'} (exit ${report.exitCode ?? '?'}), ${countsLine(report.totals)}`,
+    );
+  }
+  const catalog = report.integrity?.catalog;
+  const sameCatalog = catalog === catalogHash ? 'the same as this suite’s' : `this suite’s is ${catalogHash}`;
+  lines.push(`  Suite:   ${report.suite?.name ?? '?'} ${report.suite?.version ?? '?'}; catalog ${catalog ?? '?'} (${sameCatalog})`);
+  const fingerprint = report.target?.fingerprint;
+  const seen = [
+    fingerprint?.server.length ? `Server: ${fingerprint.server.join(', ')}` : '',
+    fingerprint?.tlsCertificateSha256.length ? `TLS certificate SHA-256 ${fingerprint.tlsCertificateSha256.join(', ')}` : '',
+  ].filter(Boolean);
+  lines.push(`  Target:  ${report.target?.baseUrl ?? '?'}${seen.length > 0 ? `; ${seen.join('; ')}` : ''}`);
+  return lines;
+}
+
+/** ticketing-conformance verify REPORT.json: 0 intact, 1 edited after the run, 2 unreadable. */
+export async function verifyCommand(argv: string[]): Promise<number> {
+  const { path, expect, help } = readArguments(argv);
+  if (help) {
+    console.log(HELP);
+    return 0;
+  }
+  const report = await readReport(path);
+  const recorded = (report as Partial<Report> | null)?.integrity?.content;
+  if (typeof recorded !== 'string') {
+    throw unreadable(path, 'carries no content hash (integrity.content), so it cannot be verified');
+  }
+  const actual = contentHash(report);
+  if (actual !== recorded) {
+    console.log(`EDITED: ${path} was changed after the run: its content hashes to ${actual}, the run recorded ${recorded}.`);
+    return 1;
+  }
+  if (expect !== undefined && expect !== recorded) {
+    console.log(
+      `EDITED: ${path} matches its own hash ${recorded}, but the run printed ${expect}: it was replaced, or edited and hashed again.`,
+    );
+    return 1;
+  }
+  console.log(`INTACT: ${path} is as the run wrote it (content hash ${recorded}${expect === undefined ? '' : ', as printed by the run'}).`);
+  for (const line of describe(report as Partial<Report>)) console.log(line);
+  return 0;
+}

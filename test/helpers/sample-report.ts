@@ -1,0 +1,71 @@
+import type { RecordedCheck } from '../../src/harness/scenario-result.js';
+import { buildReport } from '../../src/report/build.js';
+import type { Report } from '../../src/report/types.js';
+
+const BASE = 'http://127.0.0.1:9/';
+
+function exchange(body: string, status: number, serverHeader: string): Pick<RecordedCheck, 'request' | 'response' | 'repro'> {
+  return {
+    request: {
+      method: 'GET',
+      url: `${BASE}api/ticket/status/1`,
+      credentials: 'valid token, configured password',
+      headers: { accept: 'application/json', authorization: 'Basic <redacted>' },
+    },
+    response: { status, headers: { 'content-type': 'text/html', server: serverHeader }, body, bodyTruncated: false },
+    repro: `curl -sS -u '<API_TOKEN>:x' '${BASE}api/ticket/status/1'`,
+  };
+}
+
+/**
+ * A report built without a run: one MUST failed on an answer whose body, header and description the target
+ * chose (so a test can make them hostile), one SHOULD broken, one MUST passed.
+ */
+export function sampleReport(hostile = 'Unauthorized'): Report {
+  const now = new Date('2026-01-02T03:04:05Z');
+  const failed: RecordedCheck = {
+    requirement: 'AUTH-TOKEN-ACCEPTED',
+    scenario: 'auth-valid-token',
+    verdict: 'fail',
+    description: 'GET with valid token, configured password succeeds',
+    expected: 'HTTP 2xx with status "success"',
+    actual: `HTTP 401 (text/html) ${hostile}`,
+    ...exchange(hostile, 401, hostile),
+  };
+  return buildReport({
+    suite: { name: 'ticketing-conformance', version: 'test' },
+    target: { baseUrl: BASE, embeddedReference: false },
+    options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+    startedAt: now,
+    finishedAt: now,
+    complete: true,
+    scenarios: [
+      { id: 'auth-valid-token', title: 'valid token', requirements: ['AUTH-TOKEN-ACCEPTED'], requestsSent: 2, checks: [failed] },
+      {
+        id: 'status-open-first',
+        title: 'first status is Open',
+        requirements: ['STATUS-OPEN-FIRST'],
+        requestsSent: 2,
+        checks: [
+          {
+            requirement: 'STATUS-OPEN-FIRST',
+            scenario: 'status-open-first',
+            verdict: 'fail',
+            description: 'the first status is named "Open"',
+            expected: '"Open"',
+            actual: '"Offen"',
+            ...exchange('{"status":"success"}', 200, 'nginx'),
+          },
+        ],
+      },
+      {
+        id: 'env-json',
+        title: 'JSON body',
+        requirements: ['ENV-JSON'],
+        requestsSent: 2,
+        checks: [{ requirement: 'ENV-JSON', scenario: 'env-json', verdict: 'pass', description: 'the body parses as JSON' }],
+      },
+    ],
+    errors: [],
+  });
+}

@@ -1,0 +1,156 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import type { Report } from '../src/report/types.js';
+import { repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
+
+const TOKEN = 'artifacts-token-41d7aa';
+const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
+
+let server: RunningReferenceServer | undefined;
+let run: CliRun | undefined;
+let workDir = '';
+let stepSummary = '';
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'conformance-artifacts-'));
+  stepSummary = join(workDir, 'step-summary.md');
+  await writeFile(stepSummary, EARLIER_SUMMARY);
+  // A status without translations leaves the translation requirements unjudged: failures, skips and passes in one run.
+  server = await startReferenceServer({ token: TOKEN, variants: ['selfservice-missing'] });
+  run = await runCli(['--base-url', server.url, '--token', TOKEN, '--status-id', '3'], { GITHUB_STEP_SUMMARY: stepSummary });
+});
+
+afterAll(async () => {
+  await Promise.all([server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
+});
+
+function finished(): { run: CliRun; report: Report } {
+  if (!run?.report) throw new Error('the run wrote no report.json');
+  return { run, report: run.report };
+}
+
+const output = (name: string): Promise<string> => readFile(join(finished().run.outDir, name), 'utf8');
+
+const unescapeXml = (text: string): string =>
+  text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+
+function validateJunit(xml: string): ReturnType<typeof validateXML> {
+  return readFile(join(repoRoot, 'schemas', 'junit.xsd'), 'utf8').then((xsd) =>
+    validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: xsd }] }),
+  );
+}
+
+test('the run under test fails one requirement and skips others', () => {
+  const { run: finishedRun, report } = finished();
+  expect(finishedRun.code).toBe(1);
+  expect(report.totals.fail).toBeGreaterThan(0);
+  expect(report.totals.skip).toBeGreaterThan(0);
+  expect(report.totals.pass).toBeGreaterThan(0);
+});
+
+test('junit.xml is valid against the JUnit schema', async () => {
+  const result = await validateJunit(await output('junit.xml'));
+  expect(result.errors.map((error) => error.rawMessage)).toEqual([]);
+  expect(result.valid).toBe(true);
+});
+
+test.each([
+  ['a testcase with two outcomes', (xml: string) => xml.replace('<skipped ', '<failure message="x"/><skipped ')],
+  ['a testcase without a classname', (xml: string) => xml.replace(/<testcase classname="[^"]*"/, '<testcase')],
+  ['a negative count', (xml: string) => xml.replace(/tests="\d+"/, 'tests="-1"')],
+  ['an outcome outside a testcase', (xml: string) => xml.replace('  </testsuite>', '    <skipped/>\n  </testsuite>')],
+])('the JUnit schema rejects %s', async (_name, spoil) => {
+  const xml = await output('junit.xml');
+  const spoiled = spoil(xml);
+  expect(spoiled).not.toBe(xml);
+  expect((await validateJunit(spoiled)).valid).toBe(false);
+});
+
+test('one testcase per requirement: a skip is <skipped>, a failure <failure> with its message, a pass neither', async () => {
+  const { report } = finished();
+  const xml = await output('junit.xml');
+  const cases = new Map(
+    [...xml.matchAll(/<testcase classname="[^"]*" name="([A-Z0-9-]+) [^"]*">([\s\S]*?)<\/testcase>/g)].map((match) => [
+      match[1] ?? '',
+      match[2] ?? '',
+    ]),
+  );
+  expect([...cases.keys()]).toEqual(report.requirements.map((result) => result.id));
+  for (const result of report.requirements) {
+    const body = cases.get(result.id) ?? '';
+    const outcomes = [...body.matchAll(/<(skipped|failure|error)\b/g)].map((match) => match[1]);
+    if (result.verdict === 'skip') expect({ id: result.id, outcomes }).toEqual({ id: result.id, outcomes: ['skipped'] });
+    else if (result.verdict === 'fail') expect({ id: result.id, outcomes }).toEqual({ id: result.id, outcomes: ['failure'] });
+    else expect({ id: result.id, outcomes }).toEqual({ id: result.id, outcomes: [] });
+    if (result.verdict === 'skip') expect(unescapeXml(body)).toContain(`message="${result.checks[0]?.description ?? ''}"`);
+    if (result.verdict === 'fail') {
+      const check = result.checks.find((entry) => entry.verdict === 'fail');
+      const message = unescapeXml(/<failure message="([^"]*)"/.exec(body)?.[1] ?? '');
+      expect(message).toContain(`${result.id} (${result.level}): ${check?.description ?? '?'}`);
+      expect(message).toContain(`expected ${check?.expected ?? '?'}`);
+    }
+  }
+});
+
+test('with GITHUB_STEP_SUMMARY set, the Markdown summary is appended after what was there', async () => {
+  const summary = await readFile(stepSummary, 'utf8');
+  expect(summary).toBe(`${EARLIER_SUMMARY}${await output('report.md')}\n`);
+  expect(summary).toContain(finished().report.summary);
+});
+
+interface AllureResult {
+  status: string;
+  labels: { name: string; value: string }[];
+  steps: { attachments: { name: string; source: string }[] }[];
+}
+
+test('each Allure result carries its requests and responses as redacted attachments', async () => {
+  const dir = join(finished().run.outDir, 'allure-results');
+  const results = await Promise.all(
+    (await readdir(dir))
+      .filter((name) => name.endsWith('-result.json'))
+      .map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as AllureResult),
+  );
+  const selfservice = results.find((result) =>
+    result.labels.some((label) => label.name === 'story' && label.value === 'SELFSERVICE-ACCEPTED'),
+  );
+  expect(selfservice?.status).toBe('failed');
+  const attachments = (selfservice?.steps ?? []).flatMap((step) => step.attachments);
+  const read = async (prefix: string): Promise<string> => {
+    const attachment = attachments.find((entry) => entry.name.startsWith(prefix));
+    return attachment ? readFile(join(dir, attachment.source), 'utf8') : '';
+  };
+  const request = await read('request 1: GET /api/selfservice/type');
+  expect(request).toContain(`GET ${server?.url ?? ''}/api/selfservice/type`);
+  expect(request).toContain('authorization: Basic <redacted>');
+  expect(request).toContain("curl -sS -u '<API_TOKEN>:x'");
+  expect(await read('response 1: GET /api/selfservice/type: HTTP 404')).toMatch(/^HTTP 404\n/);
+});
+
+test('npm run report:allure makes a single-file report that calls nobody', async () => {
+  const { run: finishedRun } = finished();
+  const script = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[
+    'report:allure'
+  ];
+  expect(script).toContain('reports/allure-results');
+  const reportDir = join(workDir, 'allure-report');
+  const command = `${(script ?? '').replace('reports/allure-results', join(finishedRun.outDir, 'allure-results'))} --output ${reportDir}`;
+  await promisify(execFile)('sh', ['-c', command], {
+    cwd: repoRoot,
+    env: { ...process.env, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
+  const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8')) as { stats: Record<string, number> };
+  const results = (await readdir(join(finishedRun.outDir, 'allure-results'))).filter((name) => name.endsWith('-result.json'));
+  expect(summary.stats.total).toBe(results.length);
+  expect(summary.stats.failed).toBe(1);
+  const html = await readFile(join(reportDir, 'index.html'), 'utf8');
+  // Matched here rather than with toMatch: a failure message would print the whole multi-megabyte page.
+  expect(/googletagmanager|<script[^>]+src="https?:/i.exec(html)?.[0] ?? 'no outside script').toBe('no outside script');
+});

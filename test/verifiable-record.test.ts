@@ -1,0 +1,169 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { verifyCommand } from '../src/cli/commands/verify.js';
+import { HarnessError } from '../src/errors.js';
+import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { catalogHash, configurationHash, contentHash } from '../src/report/integrity.js';
+import type { Report } from '../src/report/types.js';
+import { execCli, runCli, type CliRun } from './helpers/run-cli.js';
+import { opensslMissing, startTlsFront, type TlsFront } from './helpers/tls-front.js';
+
+const TOKEN = 'record-token-0b9e21';
+const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
+
+let server: RunningReferenceServer | undefined;
+let run: CliRun | undefined;
+let workDir = '';
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'conformance-record-'));
+  server = await startReferenceServer({ token: TOKEN });
+  run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+});
+
+afterAll(async () => {
+  await Promise.all([server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
+});
+
+function written(): { run: CliRun; report: Report; path: string } {
+  if (!run?.report) throw new Error('the run wrote no report.json');
+  return { run, report: run.report, path: join(run.outDir, 'report.json') };
+}
+
+const flipped = (verdict: Report['verdict']): Report['verdict'] => (verdict === 'conformant' ? 'not-conformant' : 'conformant');
+
+/** Writes a variant of the report and verifies it in this process, as the CLI would (its own exit 2 path is run below). */
+async function verifyVariant(name: string, content: string, ...extra: string[]): Promise<{ code: number; out: string }> {
+  const path = join(workDir, name);
+  await writeFile(path, content);
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+  try {
+    return { code: await verifyCommand([path, ...extra]), out: lines.join('\n') };
+  } catch (error) {
+    if (error instanceof HarnessError) return { code: 2, out: error.oneLine() };
+    throw error;
+  } finally {
+    log.mockRestore();
+  }
+}
+
+test('report.json carries the suite version, catalog, configuration and content hashes, and matches its schema', async () => {
+  const { report, path } = written();
+  const onDisk = JSON.parse(await readFile(path, 'utf8')) as Report;
+  const validate = validator('report');
+  expect(validate(onDisk) ? 'valid' : formatSchemaErrors(validate.errors)).toBe('valid');
+  expect(report.suite.version).toMatch(/^\d+\.\d+\.\d+/);
+  expect(report.integrity?.catalog).toBe(catalogHash);
+  expect(report.integrity?.configuration).toBe(configurationHash(report));
+  expect(report.integrity?.content).toBe(contentHash(onDisk));
+  expect(JSON.stringify(report.integrity)).not.toContain(TOKEN);
+});
+
+test('the run prints the content hash; verify says intact (exit 0) untouched and edited (exit 1) after a hand edit', async () => {
+  const { run: finished, report, path } = written();
+  const hash = report.integrity?.content ?? 'missing';
+  expect(finished.stdout).toContain(`Content hash of ${path}: ${hash}`);
+  const result = await execCli(['verify', path, '--expect', hash], workDir);
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(result.stdout).toMatch(/^INTACT: /);
+  expect(result.stdout).toContain('(the same as this suite’s)');
+
+  const edited = join(workDir, 'edited-by-hand.json');
+  await writeFile(
+    edited,
+    (await readFile(path, 'utf8')).replace(`"verdict": "${report.verdict}"`, `"verdict": "${flipped(report.verdict)}"`),
+  );
+  expect(await execCli(['verify', edited], workDir)).toMatchObject({ code: 1, stdout: expect.stringMatching(/^EDITED: /) });
+});
+
+test('a report laid out differently but with the same content is still intact', async () => {
+  const reordered = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(reordered)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([key, item]) => [key, reordered(item)]),
+          )
+        : value;
+  const { report } = written();
+  expect(await verifyVariant('reordered.json', JSON.stringify(reordered(report)))).toMatchObject({ code: 0 });
+});
+
+describe('an edited report is caught (exit 1)', () => {
+  test.each([
+    ['a verdict', (report: Report) => void (report.verdict = flipped(report.verdict))],
+    ['a count', (report: Report) => void (report.totals.fail += 1)],
+    [
+      'a check deep inside',
+      (report: Report) => void (report.requirements[0]?.checks[0] ? (report.requirements[0].checks[0].description += ' ') : 0),
+    ],
+    ['a requirement removed', (report: Report) => void report.requirements.pop()],
+    ['the catalog hash', (report: Report) => void (report.integrity ? (report.integrity.catalog = `sha256:${'0'.repeat(64)}`) : 0)],
+  ])('changed: %s', async (name, edit) => {
+    const report = structuredClone(written().report);
+    edit(report);
+    const result = await verifyVariant(`edited-${name.replaceAll(' ', '-')}.json`, JSON.stringify(report, null, 2));
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/^EDITED: .* was changed after the run/);
+  });
+
+  test('edited and hashed again: caught only against the hash the run printed', async () => {
+    const { report } = written();
+    const printed = report.integrity?.content ?? 'missing';
+    const forged = structuredClone(report);
+    forged.verdict = flipped(forged.verdict);
+    if (forged.integrity) forged.integrity.content = contentHash(forged);
+    const text = JSON.stringify(forged);
+    expect(await verifyVariant('forged.json', text)).toMatchObject({ code: 0 });
+    const result = await verifyVariant('forged-expect.json', text, '--expect', printed);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`but the run printed ${printed}`);
+  });
+});
+
+test.each([
+  ['not JSON', '{"verdict": "conformant"', /is not JSON/],
+  ['no content hash', '{"verdict": "conformant"}', /carries no content hash/],
+  ['an empty file', '', /is not JSON/],
+])('a report that is %s cannot be verified (exit 2)', async (_name, content, reason) => {
+  const result = await verifyVariant(`unreadable-${content.length}.json`, content);
+  expect(result.code).toBe(2);
+  expect(result.out).toMatch(/^HARNESS_REPORT_UNREADABLE: /);
+  expect(result.out).toMatch(reason);
+});
+
+test('a missing report, or no report named, cannot be verified (exit 2)', async () => {
+  const [absent, unnamed] = await Promise.all([execCli(['verify', join(workDir, 'absent.json')], workDir), execCli(['verify'], workDir)]);
+  expect(absent).toMatchObject({ code: 2, stderr: expect.stringMatching(/^HARNESS_REPORT_UNREADABLE: .*ENOENT/) });
+  expect(unnamed).toMatchObject({ code: 2, stderr: expect.stringMatching(/^CONFIG_INVALID: verify takes one/) });
+});
+
+describe.skipIf(opensslMissing !== undefined)(
+  `the fingerprint of an https target${opensslMissing ? ` (skipped: ${opensslMissing})` : ''}`,
+  () => {
+    let front: TlsFront | undefined;
+    afterAll(async () => {
+      await front?.close();
+    });
+
+    test('records the Server header and the certificate fingerprint, with no request of its own', async () => {
+      const { report: plain } = written();
+      front = await startTlsFront(server?.url ?? '', SERVER_HEADER, workDir);
+      const secure = await runCli(['--base-url', front.url, '--token', TOKEN], { NODE_EXTRA_CA_CERTS: front.certificateFile });
+      try {
+        expect(secure.code).toBe(0);
+        expect(secure.report?.target.fingerprint).toEqual({ server: [SERVER_HEADER], tlsCertificateSha256: [front.fingerprint] });
+        expect(secure.report?.requests.sent).toBe(plain.requests.sent);
+        expect(plain.target.fingerprint).toEqual({ server: [], tlsCertificateSha256: [] });
+      } finally {
+        await secure.cleanup();
+      }
+    });
+  },
+);
