@@ -12,7 +12,10 @@ export type HarnessErrorCode =
   | 'HARNESS_METHOD_REFUSED'
   | 'HARNESS_REQUEST_BUDGET'
   | 'HARNESS_SECRET_LEAK'
-  | 'HARNESS_INTERNAL';
+  | 'HARNESS_INTERNAL'
+  | 'HARNESS_HEADERS_TOO_LARGE'
+  | 'HARNESS_RATE_LIMITED'
+  | 'HARNESS_DEADLINE';
 
 export type FaultParty = 'target' | 'environment' | 'suite';
 

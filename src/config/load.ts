@@ -1,4 +1,6 @@
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
@@ -17,6 +19,11 @@ export interface Config {
   maxRequests: number;
   help: boolean;
   version: boolean;
+  deadlineMs: number;
+  concurrency: number;
+  /** CA certificates to trust instead of the system's, read from --ca. */
+  ca?: { path: string; pem: string };
+  insecure: boolean;
 }
 
 type Source = Record<string, string | undefined>;
@@ -62,6 +69,39 @@ function locale(name: OptionName, raw: string | undefined): string | undefined {
     );
   }
   return raw;
+}
+
+function token(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  // Never quote the value: it is the secret.
+  if (raw.trim() === '') {
+    throw new ConfigError('CONFIG_INVALID', '--token is empty', 'Pass the API token with --token TOKEN or set CONFORMANCE_TOKEN');
+  }
+  if (raw.includes(':')) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--token contains ":", which a Basic user name cannot hold',
+      'Pass the token alone; the password part goes in --password',
+    );
+  }
+  return raw;
+}
+
+function caFile(raw: string | undefined): Config['ca'] {
+  if (raw === undefined) return undefined;
+  const hint = "Pass a readable PEM file holding the CA certificate that signed the target's certificate";
+  let pem: string;
+  try {
+    pem = readFileSync(raw, 'utf8');
+  } catch (error) {
+    throw new ConfigError('CONFIG_INVALID', `--ca "${raw}" cannot be read (${(error as { code?: string }).code ?? 'unreadable'})`, hint);
+  }
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw new ConfigError('CONFIG_INVALID', `--ca "${raw}" holds no PEM certificate`, hint);
+  }
+  return { path: resolve(raw), pem };
 }
 
 function baseUrl(raw: string | undefined): string | undefined {
@@ -120,7 +160,7 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
 
   const config: Config = {
     baseUrl: baseUrl(value('baseUrl')),
-    token: value('token'),
+    token: token(value('token')),
     password: value('password') ?? 'x',
     statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
     lang: locale('lang', value('lang')),
@@ -131,6 +171,10 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),
     help: enabled('help'),
     version: enabled('version'),
+    deadlineMs: positiveInteger('deadlineMs', value('deadlineMs') ?? '60000', 86_400_000),
+    concurrency: positiveInteger('concurrency', value('concurrency') ?? '4', 32),
+    ca: caFile(value('ca')),
+    insecure: enabled('insecure'),
   };
   if (config.help || config.version) return config;
   if (config.baseUrl && !config.token) {
@@ -145,6 +189,13 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
       'CONFIG_INVALID',
       `--lang and --missing-lang are both "${config.lang}"`,
       '--missing-lang must name a code the status has no translation for',
+    );
+  }
+  if (config.ca && config.insecure) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--ca and --insecure are both set',
+      '--insecure turns certificate checks off, so --ca would be ignored: keep only --ca',
     );
   }
   if (config.out.trim() === '') throw new ConfigError('CONFIG_INVALID', '--out is empty', 'Pass a folder, e.g. --out reports');

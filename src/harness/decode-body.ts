@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'n
 import { HarnessError } from '../errors.js';
 
 /** Undo Content-Encoding with the same size cap as the wire, so a small compressed bomb cannot exhaust memory. */
-export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, path: string): string {
+export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, path: string): Buffer {
   const codings = (encoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
@@ -20,9 +20,9 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: 
       );
     }
     // A body that does not decompress is shown as received; the JSON checks then say what is wrong with it.
-    return raw.toString('utf8');
+    return raw;
   }
-  return body.toString('utf8');
+  return body;
 }
 
 function decompress(body: Buffer, coding: string, maxOutputLength: number): Buffer {

@@ -1,20 +1,33 @@
-import { Agent, request } from 'undici';
+import { setMaxListeners } from 'node:events';
+import { request, type Dispatcher } from 'undici';
 import { HarnessError } from '../errors.js';
+import { bodyText, parseJson } from './body-text.js';
 import { decodeBody } from './decode-body.js';
-import type { Exchange, ParsedBody } from './exchange.js';
+import { createDispatcher } from './dispatcher.js';
+import type { Exchange, RecordedRequest } from './exchange.js';
 import type { CredentialVariant } from './credentials.js';
 import { authorizationHeader, curlCredentials, shellQuoted } from './credentials.js';
+import { Limiter } from './limiter.js';
+import { MAX_RETRIES_PER_REQUEST, RATE_LIMIT_WAIT_CAP_MS, RateLimitPause } from './rate-limit.js';
+import { readBody } from './read-body.js';
 import { createRedactor, REDACTED } from './redact.js';
-import { classifyTransportError } from './transport-errors.js';
+import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
 export interface HttpClientOptions {
   baseUrl: string;
   token: string;
   password: string;
+  /** Each phase of a request (connect, headers, body) gets this long on its own. */
   timeoutMs: number;
   maxBodyBytes: number;
   maxRequests: number;
   userAgent: string;
+  /** Epoch milliseconds; past it nothing is sent and what is in flight is abandoned. */
+  deadlineAt?: number;
+  concurrency?: number;
+  ca?: string;
+  insecure?: boolean;
+  proxyFromEnvironment?: boolean;
 }
 
 export interface GetOptions {
@@ -23,27 +36,41 @@ export interface GetOptions {
   credentials: CredentialVariant;
 }
 
+export interface TrafficCounts {
+  sent: number;
+  rateLimited: number;
+  waitedMs: number;
+}
+
 const REPORTED_BODY_CHARS = 4000;
 const ALLOWED_METHODS = new Set(['GET', 'HEAD']);
+const DEFAULT_CONCURRENCY = 4;
 
-/** The only way the suite talks to a target: GET, bounded in time, size and count, secrets kept out of records. */
+/** The only way the suite talks to a target: GET, bounded in time, size, count and concurrency, secrets kept out of records. */
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
   private readonly redact: (text: string) => string;
+  private readonly limiter: Limiter;
+  private readonly pause = new RateLimitPause();
+  private readonly deadline?: AbortSignal;
   private sent = 0;
+  /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
+  private originFailure?: HarnessError;
 
   constructor(private readonly options: HttpClientOptions) {
-    this.agent = new Agent({
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connections: 4,
-    });
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.dispatcher = createDispatcher({ ...options, concurrency });
+    this.limiter = new Limiter(concurrency);
     this.redact = createRedactor(options.token);
+    if (options.deadlineAt !== undefined) {
+      this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
+      // Every queued and in-flight request listens to it; that is expected, not a leak.
+      setMaxListeners(Math.max(10, options.maxRequests * 2), this.deadline);
+    }
   }
 
-  get requestsSent(): number {
-    return this.sent;
+  get traffic(): TrafficCounts {
+    return { sent: this.sent, rateLimited: this.pause.rateLimitedAnswers, waitedMs: this.pause.waitedMs };
   }
 
   urlFor(path: string, query: Record<string, string> = {}): URL {
@@ -66,14 +93,6 @@ export class HttpClient {
         'Only GET and HEAD requests may be made; change the scenario',
       );
     }
-    if (this.sent >= this.options.maxRequests) {
-      throw new HarnessError(
-        'HARNESS_REQUEST_BUDGET',
-        `the request budget of ${this.options.maxRequests} was spent before ${options.path}`,
-        'Raise the request budget or make fewer requests',
-      );
-    }
-    this.sent += 1;
     const url = this.urlFor(options.path, options.query);
     const authorization = authorizationHeader(options.credentials, this.options.token, this.options.password);
     const headers: Record<string, string> = {
@@ -82,9 +101,8 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
     };
     if (authorization !== undefined) headers.authorization = authorization;
-
-    const recordedRequest = {
-      method: 'GET' as const,
+    const recorded: RecordedRequest = {
+      method: 'GET',
       url: url.toString(),
       path: `${url.pathname}${url.search}`,
       credentials: options.credentials,
@@ -94,39 +112,94 @@ export class HttpClient {
         .join(' '),
     };
 
-    const started = performance.now();
-    try {
-      const response = await request(url, {
-        method: 'GET',
-        headers,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      const raw = await readCapped(response.body, this.options.maxBodyBytes, recordedRequest.path);
-      const responseHeaders = flattenHeaders(response.headers);
-      const text = decodeBody(raw, responseHeaders['content-encoding'], this.options.maxBodyBytes, recordedRequest.path);
-      const bodyText = this.redact(text);
-      return {
-        request: recordedRequest,
-        response: {
-          status: response.statusCode,
-          headers: mapValues(responseHeaders, this.redact),
-          bodyText: bodyText.slice(0, REPORTED_BODY_CHARS),
-          bodyTruncated: bodyText.length > REPORTED_BODY_CHARS,
-          bytes: raw.byteLength,
-          json: parseJson(bodyText),
-          durationMs: Math.round(performance.now() - started),
-        },
-      };
-    } catch (error) {
-      if (error instanceof HarnessError) throw error;
-      throw classifyTransportError(error, recordedRequest.path, this.options.timeoutMs);
+    for (let retries = 0; ; retries += 1) {
+      const exchange = await this.attempt(url, headers, recorded);
+      if (exchange.response.status !== 429) return exchange;
+      const retryAfter = exchange.response.headers['retry-after'];
+      if (!this.pause.onTooManyRequests(retryAfter, retries)) throw rateLimited(recorded.path, retries, retryAfter);
     }
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  private async attempt(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    try {
+      await this.pause.wait(this.deadline);
+      return await this.limiter.run(async () => {
+        this.spend(recorded.path);
+        return this.exchange(url, headers, recorded);
+      }, this.deadline);
+    } catch (error) {
+      if (this.deadline?.aborted) throw this.deadlinePassed(recorded.path);
+      if (error instanceof HarnessError) throw error;
+      const classified = classifyTransportError(error, recorded.path, this.options.timeoutMs);
+      if (failsEveryRequest(error)) this.originFailure ??= classified;
+      throw classified;
+    }
   }
+
+  /** Counts one request against the budget, or refuses it when the budget, the deadline or the origin says no. */
+  private spend(path: string): void {
+    if (this.originFailure) {
+      const { code, message, hint, party } = this.originFailure;
+      throw new HarnessError(code, `GET ${path} was not sent, since an earlier request failed: ${message}`, hint, party);
+    }
+    if (this.sent >= this.options.maxRequests) {
+      throw new HarnessError(
+        'HARNESS_REQUEST_BUDGET',
+        `the request budget of ${this.options.maxRequests} was spent before GET ${path}`,
+        'Raise --max-requests, or find out why the target needed retries (HTTP 429)',
+      );
+    }
+    this.sent += 1;
+  }
+
+  private async exchange(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    const started = performance.now();
+    const response = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.deadline });
+    const responseHeaders = flattenHeaders(response.headers);
+    const raw = await readBody(
+      response.body,
+      responseHeaders['content-length'],
+      { maxBytes: this.options.maxBodyBytes, timeoutMs: this.options.timeoutMs },
+      recorded.path,
+    );
+    const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.options.maxBodyBytes, recorded.path);
+    const { text, unreadable } = bodyText(decoded);
+    const redacted = this.redact(text);
+    return {
+      request: recorded,
+      response: {
+        status: response.statusCode,
+        headers: mapValues(responseHeaders, this.redact),
+        bodyText: redacted.slice(0, REPORTED_BODY_CHARS),
+        bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
+        bytes: raw.byteLength,
+        json: parseJson({ text: redacted, unreadable }),
+        durationMs: Math.round(performance.now() - started),
+      },
+    };
+  }
+
+  private deadlinePassed(path: string): HarnessError {
+    return new HarnessError(
+      'HARNESS_DEADLINE',
+      `the run deadline passed before GET ${path} was answered`,
+      'The target answers too slowly for the whole run to fit: raise --deadline-ms, or find out why it is slow',
+      'environment',
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function rateLimited(path: string, retries: number, retryAfter: string | undefined): HarnessError {
+  return new HarnessError(
+    'HARNESS_RATE_LIMITED',
+    `GET ${path} was still answered HTTP 429 (Too Many Requests) after ${retries} retries (Retry-After: ${retryAfter ?? 'none'}); the suite retries a request at most ${MAX_RETRIES_PER_REQUEST} times and waits at most ${RATE_LIMIT_WAIT_CAP_MS} ms in a run`,
+    'The target limits how fast this client may ask: run again later, raise its limit for this client, or lower --concurrency',
+    'environment',
+  );
 }
 
 function redactedScheme(authorization: string): string {
@@ -144,30 +217,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 
 function mapValues(record: Record<string, string>, map: (value: string) => string): Record<string, string> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
-}
-
-function parseJson(text: string): ParsedBody {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number, path: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      throw new HarnessError(
-        'HARNESS_BODY_TOO_LARGE',
-        `the response to ${path} is larger than ${maxBytes} bytes`,
-        'The target sent more than a ticket status can need; check what it serves at that path',
-        'target',
-      );
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

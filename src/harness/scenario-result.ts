@@ -22,6 +22,9 @@ export interface ScenarioResult {
   requirements: string[];
   checks: RecordedCheck[];
   requestsSent: number;
+  /** HTTP 429 answers met so far in the run, and the time paused for them. */
+  rateLimited?: number;
+  waitedMs?: number;
 }
 
 declare module '@vitest/runner' {

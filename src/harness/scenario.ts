@@ -119,7 +119,9 @@ export function scenario(definition: ScenarioDefinition): void {
       title: definition.title,
       requirements: definition.requirements,
       checks,
-      requestsSent: target.requestsSent,
+      requestsSent: target.traffic.sent,
+      rateLimited: target.traffic.rateLimited,
+      waitedMs: target.traffic.waitedMs,
     };
     vitestContext.task.meta.conformance = result;
     await labelForAllure(definition, checks);

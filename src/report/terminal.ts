@@ -1,7 +1,11 @@
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
-import type { Report, Verdict } from './types.js';
+import type { Report, RunWarning, Verdict } from './types.js';
 
 const LABEL: Record<Verdict, string> = { pass: 'PASS ', fail: 'FAIL ', warn: 'WARN ', info: 'INFO ', skip: 'SKIP ', error: 'ERROR' };
+
+export function warningLine(warning: RunWarning): string {
+  return `WARNING ${warning.code}: ${warning.message}`;
+}
 
 export function renderTerminal(report: Report, writtenFiles: string[]): string {
   const lines: string[] = [];
@@ -31,12 +35,17 @@ export function renderTerminal(report: Report, writtenFiles: string[]): string {
     for (const advice of diagnosis.advice) lines.push(`  Fix:      ${advice}`);
   }
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  for (const warning of report.warnings ?? []) lines.push('', warningLine(warning));
 
   lines.push('', `Verdict: ${report.summary}`);
   if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
   lines.push(
-    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error; ${report.requests.sent} requests in ${report.durationMs} ms`,
+    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error; ${report.requests.sent} requests in ${report.durationMs} ms${rateLimitNote(report)}`,
   );
   lines.push(countsLine(report.totals));
   return lines.join('\n');
+}
+
+function rateLimitNote({ requests }: Report): string {
+  return requests.rateLimited ? ` (${requests.rateLimited} answered HTTP 429; paused ${requests.waitedMs ?? 0} ms)` : '';
 }

@@ -31,11 +31,29 @@ export interface RunError {
   party: FaultParty;
 }
 
+/** Something the user chose or allowed that weakens what the suite promises about the token. */
+export interface RunWarning {
+  code: 'TLS_NOT_VERIFIED' | 'TOKEN_OVER_PLAIN_HTTP';
+  message: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   suite: { name: string; version: string };
   target: { baseUrl: string; embeddedReference: boolean };
-  options: { statusId: number; lang?: string; missingLang?: string; strict: boolean; timeoutMs: number; maxRequests: number };
+  options: {
+    statusId: number;
+    lang?: string;
+    missingLang?: string;
+    strict: boolean;
+    timeoutMs: number;
+    maxRequests: number;
+    deadlineMs?: number;
+    concurrency?: number;
+    /** Path of the --ca file trusted instead of the system's CAs. */
+    ca?: string;
+    insecure?: boolean;
+  };
   startedAt: string;
   finishedAt: string;
   durationMs: number;
@@ -44,8 +62,10 @@ export interface Report {
   exitCode: ExitCode;
   summary: string;
   totals: Record<Verdict, number>;
-  requests: { sent: number };
+  /** rateLimited: HTTP 429 answers met; waitedMs: time paused for them. */
+  requests: { sent: number; rateLimited?: number; waitedMs?: number };
   requirements: RequirementResult[];
   diagnoses: Diagnosis[];
   errors: RunError[];
+  warnings?: RunWarning[];
 }

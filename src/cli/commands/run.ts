@@ -1,8 +1,10 @@
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
-import { renderTerminal } from '../../report/terminal.js';
+import { leakError } from '../../report/write.js';
+import { renderTerminal, warningLine } from '../../report/terminal.js';
 import { runConformance } from '../../runner/run.js';
 import { suiteVersion } from '../../runner/version.js';
+import { safetyWarnings } from '../../runner/warnings.js';
 
 /** The default command: one conformance run against one target. */
 export async function runCommand(argv: string[]): Promise<number> {
@@ -15,10 +17,18 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.log(suiteVersion);
     return 0;
   }
-  const { report, writtenFiles } = await runConformance(config, {
+  for (const warning of safetyWarnings(config)) console.error(warningLine(warning));
+  const { report, writtenFiles, findLeak } = await runConformance(config, {
     onReferenceServer: (url) => console.log(`No --base-url given: testing the embedded reference server at ${url}`),
   });
   if (!report.target.embeddedReference) console.log(`Target: ${report.target.baseUrl}`);
-  console.log(renderTerminal(report, writtenFiles));
+  const output = renderTerminal(report, writtenFiles);
+  const secret = findLeak(output);
+  if (secret) {
+    const { code, message, hint } = leakError('the terminal summary', secret);
+    console.log(`${code}: ${message}. ${hint}`);
+    return 2;
+  }
+  console.log(output);
   return report.exitCode;
 }

@@ -1,0 +1,32 @@
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+
+export interface TransportOptions {
+  /** Bounds connecting (TLS handshake included) and waiting for the headers, each on its own. */
+  timeoutMs: number;
+  concurrency: number;
+  ca?: string;
+  insecure?: boolean;
+  proxyFromEnvironment?: boolean;
+}
+
+/** Far more than any API answer needs, small enough that a flood of headers is refused early. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** The undici dispatcher: time-outs per phase, a bounded pool, the TLS trust asked for, and proxies from the environment. */
+export function createDispatcher(options: TransportOptions): Dispatcher {
+  const tls = { ...(options.ca ? { ca: options.ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
+  const agentOptions = {
+    connect: { timeout: options.timeoutMs, ...tls },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connections: options.concurrency,
+    maxHeaderSize: MAX_HEADER_BYTES,
+  };
+  if (!options.proxyFromEnvironment) return new Agent(agentOptions);
+  // Through a proxy, the connection to the target is built from requestTls, not from connect.
+  return new EnvHttpProxyAgent({
+    ...agentOptions,
+    requestTls: { timeout: options.timeoutMs, ...tls },
+    proxyTls: { timeout: options.timeoutMs },
+  });
+}
