@@ -14,7 +14,7 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: 
     if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new HarnessError(
         'HARNESS_BODY_TOO_LARGE',
-        `the ${codings.join(', ')} response to ${path} unpacks to more than ${maxBytes} bytes`,
+        `the ${codings.join(', ')} response to GET ${path} unpacks to more than ${maxBytes} bytes`,
         'The target sent a compressed body far larger than a ticket status can need',
         'target',
       );

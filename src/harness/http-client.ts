@@ -125,15 +125,24 @@ export class HttpClient {
       await this.pause.wait(this.deadline);
       return await this.limiter.run(async () => {
         this.spend(recorded.path);
-        return this.exchange(url, headers, recorded);
+        try {
+          return await this.exchange(url, headers, recorded);
+        } catch (error) {
+          // Explained before the slot is freed, so a failed origin stops the next request from being sent.
+          throw this.explain(error, recorded.path);
+        }
       }, this.deadline);
     } catch (error) {
-      if (this.deadline?.aborted) throw this.deadlinePassed(recorded.path);
-      if (error instanceof HarnessError) throw error;
-      const classified = classifyTransportError(error, recorded.path, this.options.timeoutMs);
-      if (failsEveryRequest(error)) this.originFailure ??= classified;
-      throw classified;
+      throw this.explain(error, recorded.path);
     }
+  }
+
+  private explain(error: unknown, path: string): HarnessError {
+    if (this.deadline?.aborted) return this.deadlinePassed(path);
+    if (error instanceof HarnessError) return error;
+    const classified = classifyTransportError(error, path, this.options.timeoutMs);
+    if (failsEveryRequest(error)) this.originFailure ??= classified;
+    return classified;
   }
 
   /** Counts one request against the budget, or refuses it when the budget, the deadline or the origin says no. */

@@ -1,4 +1,5 @@
 import type { RecordedCheck } from '../harness/scenario-result.js';
+import { diagnoseAnswer } from './diagnose-answers.js';
 import type { Diagnosis, RequirementResult } from './types.js';
 
 const APACHE_ADVICE = [
@@ -26,6 +27,7 @@ export function diagnose(results: RequirementResult[]): Diagnosis[] {
 
   if (verdictOf('AUTH-TOKEN-ACCEPTED') === 'fail' && valid?.response) {
     const html = (valid.response.headers['content-type'] ?? '').includes('html');
+    const unusualAnswer = diagnoseAnswer(results, valid);
     if (html && valid.response.status >= 200 && valid.response.status < 300) {
       diagnoses.push({
         id: 'api-path-serves-html',
@@ -38,6 +40,8 @@ export function diagnose(results: RequirementResult[]): Diagnosis[] {
           "Check the web server's rewrite rules: a catch-all for a front end must not take /api/ paths.",
         ],
       });
+    } else if (unusualAnswer) {
+      diagnoses.push(unusualAnswer);
     } else if (sameAnswer(valid, noHeader)) {
       diagnoses.push({
         id: 'authorization-header-stripped',
@@ -60,7 +64,13 @@ export function diagnose(results: RequirementResult[]): Diagnosis[] {
     }
   }
 
-  const transportErrors = results.flatMap((result) => result.checks).filter((check) => check.error && check.error.party === 'environment');
+  // The deadline and rate limits are not a failure to reach the target; their own errors say what happened.
+  const transportErrors = results
+    .flatMap((result) => result.checks)
+    .filter(
+      (check) =>
+        check.error?.party === 'environment' && check.error.code !== 'HARNESS_DEADLINE' && check.error.code !== 'HARNESS_RATE_LIMITED',
+    );
   const firstError = transportErrors[0]?.error;
   if (firstError) {
     diagnoses.push({

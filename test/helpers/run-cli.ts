@@ -9,6 +9,8 @@ const CLI = join(repoRoot, 'src', 'cli', 'main.ts');
 
 export interface CliRun {
   code: number;
+  /** The signal that ended the CLI, when the helper had to kill it; null when it exited by itself. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   outDir: string;
@@ -19,6 +21,8 @@ export interface CliRun {
 }
 
 const CLEAN_ENV_PREFIX = 'CONFORMANCE_';
+/** A proxy of the machine would stand between the CLI and the loopback targets; tests that want one pass it. */
+const PROXY_VARIABLES = /^(https?|no)_proxy$/i;
 
 /** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. */
 export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
@@ -26,15 +30,17 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   const outDir = join(workDir, 'out');
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && !name.startsWith('VITEST'),
+      ([name]) =>
+        !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && !name.startsWith('VITEST') && !PROXY_VARIABLES.test(name),
     ),
   );
-  const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+  const result = await new Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) => {
     execFile(
       process.execPath,
       ['--import', import.meta.resolve('tsx'), CLI, '--out', outDir, ...args],
       { cwd: workDir, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, signal: error?.signal ?? null, stdout, stderr }),
     );
   });
   const report = await readFile(join(outDir, 'report.json'), 'utf8')
