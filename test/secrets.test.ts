@@ -2,10 +2,12 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { findSecret, secretForms } from '../src/harness/redact.js';
+import { screenOutput } from '../src/cli/screen-output.js';
+import { findLeak, findSecret, secretForms } from '../src/harness/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { buildReport } from '../src/report/build.js';
 import { writeReports } from '../src/report/write.js';
+import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
 import { runCli } from './helpers/run-cli.js';
 
 const TOKEN = 'Sup3r-Secret-Token-93f1c2';
@@ -41,6 +43,41 @@ test('secret forms include the base64 of any Basic credential built from the tok
     expect(findSecret(`Authorization: Basic ${header}`, TOKEN)).toBeDefined();
   }
   expect(findSecret('nothing to see', TOKEN)).toBeUndefined();
+});
+
+test('any Authorization value with a credential is a leak; placeholders and the malformed values the suite sends are not', () => {
+  const foreign = Buffer.from('someone:else').toString('base64');
+  for (const text of [
+    `Authorization: Basic ${foreign}`,
+    `{"authorization": "Bearer ${FOREIGN_CREDENTIAL}"}`,
+    `proxy-authorization: Basic ${foreign}`,
+  ])
+    expect({ text, leak: findLeak(text, TOKEN) }).toEqual({ text, leak: 'an Authorization value' });
+  for (const text of [
+    'Authorization: Basic <redacted>',
+    `-H 'Authorization: Bearer <API_TOKEN>'`,
+    `-H 'Authorization: Basic %%%not-base64%%%'`,
+    `-H "Authorization: Basic $(printf '%s' '<API_TOKEN>' | base64)"`,
+    'Authorization: Basic &lt;redacted&gt;',
+    'www-authenticate: Basic realm="API"',
+  ])
+    expect({ text, leak: findLeak(text, TOKEN) }).toEqual({ text, leak: undefined });
+  expect(findLeak(`sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}`, TOKEN)).toBe('the API token');
+});
+
+test('credentials a target echoes back are redacted, so the report is still written', async () => {
+  const target = await hostileTargets['echoes-credentials'](TOKEN);
+  const run = await runCli(['--base-url', target.url, '--token', TOKEN]);
+  try {
+    expect(run.code).toBe(0);
+    const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
+    expect(report).toContain('"x-upstream-authorization": "Bearer <redacted>"');
+    expect(report).toContain('Authorization: Bearer <redacted>');
+    expect(leaksIn(report)).toEqual([]);
+    expect(report).not.toContain(FOREIGN_CREDENTIAL);
+  } finally {
+    await Promise.all([target.close(), run.cleanup()]);
+  }
 });
 
 test('a report that would carry the token is not written, and the run gives no verdict', async () => {
@@ -85,4 +122,53 @@ test('a report that would carry the token is not written, and the run gives no v
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
+});
+
+test('a report that would carry an Authorization value is not written either', async () => {
+  const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
+  try {
+    const now = new Date();
+    const report = buildReport({
+      suite: { name: 'ticketing-conformance', version: 'test' },
+      target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
+      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40 },
+      startedAt: now,
+      finishedAt: now,
+      complete: true,
+      scenarios: [
+        {
+          id: 'leaky',
+          title: 'a scenario that copied a raw header into its record',
+          requirements: ['AUTH-TOKEN-ACCEPTED'],
+          requestsSent: 1,
+          checks: [
+            {
+              requirement: 'AUTH-TOKEN-ACCEPTED',
+              scenario: 'leaky',
+              verdict: 'pass',
+              description: 'sent it',
+              request: { method: 'GET', url: 'http://127.0.0.1:9/', headers: { authorization: `Bearer ${FOREIGN_CREDENTIAL}` } },
+            },
+          ],
+        },
+      ],
+      errors: [],
+    });
+    await writeReports(report, outDir, TOKEN);
+    expect(await readdir(outDir)).not.toContain('report.json');
+    expect(report.errors[0]?.message).toMatch(/report\.json would have contained an Authorization value, so it was not written/);
+    expect(report.exitCode).toBe(2);
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+});
+
+test('terminal output that would show a secret is replaced by one line naming the leak, not the secret', () => {
+  const leaking = `Request: GET /  Authorization: Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}`;
+  const screened = screenOutput(leaking, (text) => findLeak(text, TOKEN));
+  expect(screened).toEqual({
+    leaked: true,
+    text: 'HARNESS_SECRET_LEAK: the terminal summary would have contained the API token, so it was not written. This is a bug in the suite; report it without the file',
+  });
+  expect(screenOutput('Verdict: fine', (text) => findLeak(text, TOKEN))).toEqual({ leaked: false, text: 'Verdict: fine' });
 });

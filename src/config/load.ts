@@ -158,6 +158,13 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     return fromEnv !== undefined && ['1', 'true', 'yes'].includes(fromEnv.toLowerCase());
   };
 
+  if (value('ca') !== undefined && enabled('insecure')) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--ca and --insecure are both set',
+      '--insecure turns certificate checks off, so --ca would be ignored: keep only --ca',
+    );
+  }
   const config: Config = {
     baseUrl: baseUrl(value('baseUrl')),
     token: token(value('token')),
@@ -189,13 +196,6 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
       'CONFIG_INVALID',
       `--lang and --missing-lang are both "${config.lang}"`,
       '--missing-lang must name a code the status has no translation for',
-    );
-  }
-  if (config.ca && config.insecure) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      '--ca and --insecure are both set',
-      '--insecure turns certificate checks off, so --ca would be ignored: keep only --ca',
     );
   }
   if (config.out.trim() === '') throw new ConfigError('CONFIG_INVALID', '--out is empty', 'Pass a folder, e.g. --out reports');

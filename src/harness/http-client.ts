@@ -178,7 +178,7 @@ export class HttpClient {
       request: recorded,
       response: {
         status: response.statusCode,
-        headers: mapValues(responseHeaders, this.redact),
+        headers: this.recordedHeaders(responseHeaders),
         bodyText: redacted.slice(0, REPORTED_BODY_CHARS),
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
@@ -186,6 +186,13 @@ export class HttpClient {
         durationMs: Math.round(performance.now() - started),
       },
     };
+  }
+
+  /** Response headers as recorded: the token removed, and the credential of any *-Authorization header a target echoes. */
+  private recordedHeaders(headers: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, name.includes('authorization') ? redactedScheme(value) : this.redact(value)]),
+    );
   }
 
   private deadlinePassed(path: string): HarnessError {
@@ -211,9 +218,10 @@ function rateLimited(path: string, retries: number, retryAfter: string | undefin
   );
 }
 
+/** Keeps the scheme of an Authorization value, so a reader sees Basic or Bearer, and nothing of the credential. */
 function redactedScheme(authorization: string): string {
-  const scheme = authorization.split(' ')[0] ?? '';
-  return `${scheme} ${REDACTED}`;
+  const scheme = /^([A-Za-z][\w-]*)\s/.exec(authorization)?.[1];
+  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -222,8 +230,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-function mapValues(record: Record<string, string>, map: (value: string) => string): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
 }

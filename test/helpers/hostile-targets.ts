@@ -18,6 +18,8 @@ export interface HostileTarget {
 }
 
 const MB = 1024 * 1024;
+/** A credential that is not the suite's token, for targets that echo what they hold. */
+export const FOREIGN_CREDENTIAL = 'foreign-credential-7Hq2xZ';
 const ENVELOPE = JSON.stringify({ status: 'success', message: null, data: statuses[0] });
 
 function answer(response: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
@@ -172,6 +174,20 @@ export const hostileTargets = {
     single(await serveHttp((_request, response) => answer(response, 429, '{"status":"error"}', { 'retry-after': '1' }))),
   'rate-limited-for-an-hour': async () =>
     single(await serveHttp((_request, response) => answer(response, 429, '{"status":"error"}', { 'retry-after': '3600' }))),
+  /** Conformant, but echoes credentials back: the token it was sent, and someone else's, in headers and a body. */
+  'echoes-credentials': (token) =>
+    inFrontOfReference(token, (request, response) => {
+      response.setHeader('x-seen-authorization', request.headers.authorization ?? '');
+      response.setHeader('x-upstream-authorization', `Bearer ${FOREIGN_CREDENTIAL}`);
+      const credentials = Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+      if (!request.url?.endsWith('/api/selfservice/type') || !credentials.startsWith(`${token}:`)) return false;
+      const debug = {
+        received: `Authorization: ${request.headers.authorization}`,
+        upstream: `Authorization: Bearer ${FOREIGN_CREDENTIAL}`,
+      };
+      answer(response, 200, JSON.stringify({ status: 'success', message: null, data: [], debug }));
+      return true;
+    }),
   /** The reference server, each answer 150 ms late, so concurrent requests overlap. */
   'slow-reference': (token) => inFrontOfReference(token, undefined, 150),
 } satisfies Record<string, Factory>;

@@ -1,10 +1,10 @@
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
-import { leakError } from '../../report/write.js';
 import { renderTerminal, warningLine } from '../../report/terminal.js';
 import { runConformance } from '../../runner/run.js';
 import { suiteVersion } from '../../runner/version.js';
 import { safetyWarnings } from '../../runner/warnings.js';
+import { screenOutput } from '../screen-output.js';
 
 /** The default command: one conformance run against one target. */
 export async function runCommand(argv: string[]): Promise<number> {
@@ -22,13 +22,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     onReferenceServer: (url) => console.log(`No --base-url given: testing the embedded reference server at ${url}`),
   });
   if (!report.target.embeddedReference) console.log(`Target: ${report.target.baseUrl}`);
-  const output = renderTerminal(report, writtenFiles);
-  const secret = findLeak(output);
-  if (secret) {
-    const { code, message, hint } = leakError('the terminal summary', secret);
-    console.log(`${code}: ${message}. ${hint}`);
-    return 2;
-  }
-  console.log(output);
-  return report.exitCode;
+  const output = screenOutput(renderTerminal(report, writtenFiles), findLeak);
+  console.log(output.text);
+  return output.leaked ? 2 : report.exitCode;
 }
