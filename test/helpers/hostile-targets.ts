@@ -96,8 +96,7 @@ async function inFrontOfReference(token: string, intercept?: Parameters<typeof f
 
 type Factory = (token: string) => Promise<HostileTarget>;
 
-/** Every kind of bad target the suite must survive, by name. */
-export const hostileTargets = {
+const catalog = {
   'accepts-never-answers': async () => single(await serveHttp(() => undefined)),
   'tls-never-handshakes': async () => single(await serveSockets((socket) => socket.resume(), { scheme: 'https' })),
   'headers-then-stall': async () =>
@@ -192,7 +191,9 @@ export const hostileTargets = {
   'slow-reference': (token) => inFrontOfReference(token, undefined, 150),
 } satisfies Record<string, Factory>;
 
-export type HostileTargetName = keyof typeof hostileTargets;
+export type HostileTargetName = keyof typeof catalog;
+/** Every kind of bad target the suite must survive, by name; each takes the token its reference server accepts. */
+export const hostileTargets: Record<HostileTargetName, Factory> = catalog;
 
 /** The reference server behind a TLS front with the given certificate. */
 export async function selfSignedReference(token: string, identity: TlsIdentity): Promise<HostileTarget> {
