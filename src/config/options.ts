@@ -59,7 +59,7 @@ export const OPTIONS = {
     env: 'CONFORMANCE_TIMEOUT_MS',
     kind: 'string',
     default: '10000',
-    help: 'time-out of each request, in milliseconds',
+    help: 'time-out of each phase of a request (connect, headers, body), in milliseconds',
   },
   maxRequests: {
     flag: 'max-requests',
