@@ -5,7 +5,9 @@ import { expect, test } from 'vitest';
 import { screenOutput } from '../src/cli/screen-output.js';
 import { findLeak, findSecret, secretForms } from '../src/harness/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import type { RecordedCheck } from '../src/harness/scenario-result.js';
 import { buildReport } from '../src/report/build.js';
+import type { Report } from '../src/report/types.js';
 import { writeReports } from '../src/report/write.js';
 import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
 import { runCli } from './helpers/run-cli.js';
@@ -80,87 +82,61 @@ test('credentials a target echoes back are redacted, so the report is still writ
   }
 });
 
-test('a report that would carry the token is not written, and the run gives no verdict', async () => {
+/** A report whose one check carries whatever a buggy scenario copied into it. */
+function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>): Report {
+  const now = new Date();
+  return buildReport({
+    suite: { name: 'ticketing-conformance', version: 'test' },
+    target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
+    options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40 },
+    startedAt: now,
+    finishedAt: now,
+    complete: true,
+    scenarios: [
+      {
+        id: 'leaky',
+        title: 'a scenario that copied a secret into its record',
+        requirements: ['AUTH-TOKEN-ACCEPTED'],
+        requestsSent: 1,
+        checks: [{ requirement: 'AUTH-TOKEN-ACCEPTED', scenario: 'leaky', ...check }],
+      },
+    ],
+    errors: [],
+  });
+}
+
+async function written(report: Report): Promise<{ files: string[]; written: string[] }> {
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
-    const now = new Date();
-    const report = buildReport({
-      suite: { name: 'ticketing-conformance', version: 'test' },
-      target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
-      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40 },
-      startedAt: now,
-      finishedAt: now,
-      complete: true,
-      scenarios: [
-        {
-          id: 'leaky',
-          title: 'a scenario that copied the token into its record',
-          requirements: ['AUTH-TOKEN-ACCEPTED'],
-          requestsSent: 1,
-          checks: [
-            {
-              requirement: 'AUTH-TOKEN-ACCEPTED',
-              scenario: 'leaky',
-              verdict: 'fail',
-              description: `sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}`,
-            },
-          ],
-        },
-      ],
-      errors: [],
-    });
-    expect(report.exitCode).toBe(1);
-    const written = await writeReports(report, outDir, TOKEN);
-    const present = await readdir(outDir);
-    expect(present).not.toContain('report.json');
-    expect(present).not.toContain('report.md');
-    expect(present).not.toContain('junit.xml');
-    expect(written.some((path) => path.endsWith('report.json'))).toBe(false);
-    expect(report.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK']);
-    expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
-    expect(report.exitCode).toBe(2);
+    const paths = await writeReports(report, outDir, TOKEN);
+    return { files: await readdir(outDir), written: paths };
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
+}
+
+test('a report that would carry the token is not written, and the run gives no verdict', async () => {
+  const report = reportWith({ verdict: 'fail', description: `sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}` });
+  expect(report.exitCode).toBe(1);
+  const { files, written: paths } = await written(report);
+  expect(files).not.toContain('report.json');
+  expect(files).not.toContain('report.md');
+  expect(files).not.toContain('junit.xml');
+  expect(paths.some((path) => path.endsWith('report.json'))).toBe(false);
+  expect(report.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK']);
+  expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
+  expect(report.exitCode).toBe(2);
 });
 
 test('a report that would carry an Authorization value is not written either', async () => {
-  const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
-  try {
-    const now = new Date();
-    const report = buildReport({
-      suite: { name: 'ticketing-conformance', version: 'test' },
-      target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
-      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40 },
-      startedAt: now,
-      finishedAt: now,
-      complete: true,
-      scenarios: [
-        {
-          id: 'leaky',
-          title: 'a scenario that copied a raw header into its record',
-          requirements: ['AUTH-TOKEN-ACCEPTED'],
-          requestsSent: 1,
-          checks: [
-            {
-              requirement: 'AUTH-TOKEN-ACCEPTED',
-              scenario: 'leaky',
-              verdict: 'pass',
-              description: 'sent it',
-              request: { method: 'GET', url: 'http://127.0.0.1:9/', headers: { authorization: `Bearer ${FOREIGN_CREDENTIAL}` } },
-            },
-          ],
-        },
-      ],
-      errors: [],
-    });
-    await writeReports(report, outDir, TOKEN);
-    expect(await readdir(outDir)).not.toContain('report.json');
-    expect(report.errors[0]?.message).toMatch(/report\.json would have contained an Authorization value, so it was not written/);
-    expect(report.exitCode).toBe(2);
-  } finally {
-    await rm(outDir, { recursive: true, force: true });
-  }
+  const report = reportWith({
+    verdict: 'pass',
+    description: 'sent it',
+    request: { method: 'GET', url: 'http://127.0.0.1:9/', headers: { authorization: `Bearer ${FOREIGN_CREDENTIAL}` } },
+  });
+  expect((await written(report)).files).not.toContain('report.json');
+  expect(report.errors[0]?.message).toMatch(/report\.json would have contained an Authorization value, so it was not written/);
+  expect(report.exitCode).toBe(2);
 });
 
 test('terminal output that would show a secret is replaced by one line naming the leak, not the secret', () => {

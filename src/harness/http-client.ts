@@ -8,9 +8,9 @@ import type { Exchange, RecordedRequest } from './exchange.js';
 import type { CredentialVariant } from './credentials.js';
 import { authorizationHeader, curlCredentials, shellQuoted } from './credentials.js';
 import { Limiter } from './limiter.js';
-import { MAX_RETRIES_PER_REQUEST, RATE_LIMIT_WAIT_CAP_MS, RateLimitPause } from './rate-limit.js';
+import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
-import { createRedactor, REDACTED } from './redact.js';
+import { createRedactor, redactedScheme } from './redact.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
 export interface HttpClientOptions {
@@ -116,7 +116,7 @@ export class HttpClient {
       const exchange = await this.attempt(url, headers, recorded);
       if (exchange.response.status !== 429) return exchange;
       const retryAfter = exchange.response.headers['retry-after'];
-      if (!this.pause.onTooManyRequests(retryAfter, retries)) throw rateLimited(recorded.path, retries, retryAfter);
+      if (!this.pause.onTooManyRequests(retryAfter, retries)) throw rateLimitedError(recorded.path, retries, retryAfter);
     }
   }
 
@@ -155,7 +155,9 @@ export class HttpClient {
       throw new HarnessError(
         'HARNESS_REQUEST_BUDGET',
         `the request budget of ${this.options.maxRequests} was spent before GET ${path}`,
-        'Raise --max-requests, or find out why the target needed retries (HTTP 429)',
+        this.pause.rateLimitedAnswers > 0
+          ? 'Retries after HTTP 429 used it up: run when the target is less busy, or raise --max-requests'
+          : 'Raise --max-requests',
       );
     }
     this.sent += 1;
@@ -207,21 +209,6 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
-}
-
-function rateLimited(path: string, retries: number, retryAfter: string | undefined): HarnessError {
-  return new HarnessError(
-    'HARNESS_RATE_LIMITED',
-    `GET ${path} was still answered HTTP 429 (Too Many Requests) after ${retries} retries (Retry-After: ${retryAfter ?? 'none'}); the suite retries a request at most ${MAX_RETRIES_PER_REQUEST} times and waits at most ${RATE_LIMIT_WAIT_CAP_MS} ms in a run`,
-    'The target limits how fast this client may ask: run again later, raise its limit for this client, or lower --concurrency',
-    'environment',
-  );
-}
-
-/** Keeps the scheme of an Authorization value, so a reader sees Basic or Bearer, and nothing of the credential. */
-function redactedScheme(authorization: string): string {
-  const scheme = /^([A-Za-z][\w-]*)\s/.exec(authorization)?.[1];
-  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

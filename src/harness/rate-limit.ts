@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HarnessError } from '../errors.js';
 
 /** Longest the suite pauses in one run for HTTP 429 answers, all of them together. */
 export const RATE_LIMIT_WAIT_CAP_MS = 5000;
@@ -51,4 +52,13 @@ export class RateLimitPause {
     const remaining = this.until - Date.now();
     if (remaining > 0) await sleep(remaining, undefined, { signal });
   }
+}
+
+export function rateLimitedError(path: string, retries: number, retryAfter: string | undefined): HarnessError {
+  return new HarnessError(
+    'HARNESS_RATE_LIMITED',
+    `GET ${path} was still answered HTTP 429 (Too Many Requests) after ${retries} retries (Retry-After: ${retryAfter ?? 'none'}); the suite retries a request at most ${MAX_RETRIES_PER_REQUEST} times and waits at most ${RATE_LIMIT_WAIT_CAP_MS} ms in a run`,
+    'The target limits how fast this client may ask: run again later, raise its limit for this client, or lower --concurrency',
+    'environment',
+  );
 }

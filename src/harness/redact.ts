@@ -7,6 +7,12 @@ export const REDACTED = '<redacted>';
 const AUTHORIZATION_VALUE = /(authorization[\s"':=]{1,6}(?:basic|bearer|digest|token|negotiate)\s+)([A-Za-z0-9._~+/=-]{6,})/i;
 const EVERY_AUTHORIZATION_VALUE = new RegExp(AUTHORIZATION_VALUE.source, 'gi');
 
+/** Keeps the scheme of an Authorization value, so a reader sees Basic or Bearer, and nothing of the credential. */
+export function redactedScheme(authorization: string): string {
+  const scheme = /^([A-Za-z][\w-]*)\s/.exec(authorization)?.[1];
+  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+}
+
 /** Every form in which the token could show up in text the suite records or writes. */
 export function secretForms(token: string): string[] {
   if (token.length === 0) return [];
