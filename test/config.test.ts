@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
+import { safetyWarnings } from '../src/runner/warnings.js';
 import { runCli } from './helpers/run-cli.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'conformance-config-'));
@@ -140,4 +141,20 @@ test('--help lists every option with its environment variable and default', asyn
   } finally {
     await run.cleanup();
   }
+});
+
+describe('settings that weaken what is promised about the token are warned about', () => {
+  test.each([
+    ['http://help.example.com', false, ['TOKEN_OVER_PLAIN_HTTP']],
+    ['http://10.0.0.7:8080/support', false, ['TOKEN_OVER_PLAIN_HTTP']],
+    ['https://help.example.com', true, ['TLS_NOT_VERIFIED']],
+    ['https://help.example.com', false, []],
+    ['http://127.0.0.1:8080', false, []],
+    ['http://127.8.9.10', false, []],
+    ['http://[::1]:8080', false, []],
+    ['http://localhost:8080', false, []],
+    ['http://api.localhost', false, []],
+  ])('%s (insecure: %s)', (baseUrl, insecure, codes) => {
+    expect(safetyWarnings({ baseUrl, insecure }).map((warning) => warning.code)).toEqual(codes);
+  });
 });
