@@ -14,7 +14,10 @@ export type HarnessErrorCode =
   | 'HARNESS_REQUEST_BUDGET'
   | 'HARNESS_SECRET_LEAK'
   | 'HARNESS_INTERNAL'
-  | 'HARNESS_REPORT_UNREADABLE';
+  | 'HARNESS_REPORT_UNREADABLE'
+  | 'HARNESS_HEADERS_TOO_LARGE'
+  | 'HARNESS_RATE_LIMITED'
+  | 'HARNESS_DEADLINE';
 
 export type FaultParty = 'target' | 'environment' | 'suite';
 

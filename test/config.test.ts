@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
+import { safetyWarnings } from '../src/runner/warnings.js';
 import { runCli } from './helpers/run-cli.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'conformance-config-'));
 const dotenvPath = join(dir, '.env');
 await writeFile(dotenvPath, 'CONFORMANCE_BASE_URL=https://from-dotenv.example\nCONFORMANCE_TOKEN=dotenv-token\nCONFORMANCE_STATUS_ID=3\n');
+const notPem = join(dir, 'not-a-certificate.pem');
+await writeFile(notPem, 'this is not a certificate\n');
+const unreadable = join(dir, 'absent-ca.pem');
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('flags beat the environment, which beats .env', () => {
@@ -21,7 +25,11 @@ describe('flags beat the environment, which beats .env', () => {
       password: 'x',
       out: 'reports',
       timeoutMs: 10000,
+      deadlineMs: 60000,
+      concurrency: 4,
+      insecure: false,
     });
+    expect(config.ca).toBeUndefined();
   });
   test('environment over .env', () => {
     const config = loadConfig([], { CONFORMANCE_STATUS_ID: '2', CONFORMANCE_TOKEN: 'env-token' }, dotenvPath);
@@ -57,6 +65,26 @@ describe('every bad setting is one ConfigError naming the setting and the fix', 
     ['lang of three letters', ['--lang', 'fra'], {}, /--lang "fra" is not a two-letter language code/],
     ['lang equal to missing-lang', ['--lang', 'fr', '--missing-lang', 'FR'], {}, /--missing-lang must name a code/],
     ['unknown flag', ['--bse-url', 'x'], {}, /CONFIG_UNKNOWN_OPTION.*--help/],
+    ['empty token', ['--base-url', 'https://x.example', '--token', ''], {}, /CONFIG_INVALID: --token is empty\. Pass the API token/],
+    ['blank token from the environment', [], { CONFORMANCE_TOKEN: '   ' }, /--token is empty/],
+    ['token with a colon', ['--token', 'abc:def'], {}, /--token contains ":".*--password/],
+    [
+      'deadline not a number',
+      ['--deadline-ms', 'soon'],
+      {},
+      /--deadline-ms "soon" is not a whole number from 1 to \d+\. Pass e\.g\. --deadline-ms 60000/,
+    ],
+    ['deadline negative', [], { CONFORMANCE_DEADLINE_MS: '-1' }, /--deadline-ms "-1" is not a whole number.*CONFORMANCE_DEADLINE_MS/],
+    ['concurrency zero', ['--concurrency', '0'], {}, /--concurrency "0" is not a whole number from 1 to 32/],
+    ['concurrency too high', ['--concurrency', '1000'], {}, /--concurrency "1000" is not a whole number from 1 to 32/],
+    [
+      'CA file that cannot be read',
+      ['--ca', unreadable],
+      {},
+      /CONFIG_INVALID: --ca ".*absent-ca\.pem" cannot be read \(ENOENT\)\. Pass a readable PEM file/,
+    ],
+    ['CA file that holds no certificate', ['--ca', notPem], {}, /--ca ".*not-a-certificate\.pem" holds no PEM certificate/],
+    ['CA file and --insecure together', ['--ca', notPem, '--insecure'], {}, /--ca and --insecure are both set\. .*keep only --ca/],
   ];
   test.each(cases)('%s', (_name, argv, env, message) => {
     let thrown: unknown;
@@ -101,10 +129,32 @@ test('--help lists every option with its environment variable and default', asyn
       '--strict',
       '--timeout-ms',
       'default 10000',
+      '--deadline-ms',
+      'default 60000',
+      '--concurrency',
+      '--ca',
+      'CONFORMANCE_CA',
+      '--insecure',
     ]) {
       expect(run.stdout).toContain(text);
     }
   } finally {
     await run.cleanup();
   }
+});
+
+describe('settings that weaken what is promised about the token are warned about', () => {
+  test.each([
+    ['http://help.example.com', false, ['TOKEN_OVER_PLAIN_HTTP']],
+    ['http://10.0.0.7:8080/support', false, ['TOKEN_OVER_PLAIN_HTTP']],
+    ['https://help.example.com', true, ['TLS_NOT_VERIFIED']],
+    ['https://help.example.com', false, []],
+    ['http://127.0.0.1:8080', false, []],
+    ['http://127.8.9.10', false, []],
+    ['http://[::1]:8080', false, []],
+    ['http://localhost:8080', false, []],
+    ['http://api.localhost', false, []],
+  ])('%s (insecure: %s)', (baseUrl, insecure, codes) => {
+    expect(safetyWarnings({ baseUrl, insecure }).map((warning) => warning.code)).toEqual(codes);
+  });
 });

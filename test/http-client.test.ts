@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, expect, test } from 'vitest';
 import { HarnessError } from '../src/errors.js';
+import { jsonDepth, MAX_JSON_DEPTH, parseJson } from '../src/harness/body-text.js';
 import { HttpClient } from '../src/harness/http-client.js';
+import { retryAfterMs } from '../src/harness/rate-limit.js';
 
 const TOKEN = 'client-token-abc123';
 const servers: Server[] = [];
@@ -86,7 +88,44 @@ test('a server that never answers times out with the phase named', async () => {
   const target = await serve(() => undefined);
   const error = await harnessError(client(target.url, { timeoutMs: 300 }).get({ path: '/slow', credentials: 'valid' }));
   expect(error.code).toBe('HARNESS_TIMEOUT');
+  expect(error.message).toMatch(/timed out after 300 ms waiting for the response headers \(headers time-out\)/);
   expect(error.party).toBe('environment');
+});
+
+test('a body that declares more than the cap is refused before any of it is read', async () => {
+  const target = await serve((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) });
+    response.flushHeaders();
+  });
+  const error = await harnessError(client(target.url).get({ path: '/declared', credentials: 'valid' }));
+  expect(error.code).toBe('HARNESS_BODY_TOO_LARGE');
+  expect(error.message).toMatch(/declares 52428800 bytes, more than the 65536 the suite reads/);
+});
+
+test('the deadline stops a request in flight and refuses the next', async () => {
+  const target = await serve(() => undefined);
+  const limited = client(target.url, { timeoutMs: 60_000, deadlineAt: Date.now() + 300 });
+  const inFlight = await harnessError(limited.get({ path: '/hangs', credentials: 'valid' }));
+  expect(inFlight.code).toBe('HARNESS_DEADLINE');
+  expect((await harnessError(limited.get({ path: '/next', credentials: 'valid' }))).code).toBe('HARNESS_DEADLINE');
+  expect(target.seen).toHaveLength(1);
+});
+
+test('Retry-After is read as seconds or as an HTTP date', () => {
+  const now = Date.parse('2025-01-01T00:00:00Z');
+  expect(retryAfterMs('2', now)).toBe(2000);
+  expect(retryAfterMs('Wed, 01 Jan 2025 00:00:03 GMT', now)).toBe(3000);
+  expect(retryAfterMs('Tue, 31 Dec 2024 00:00:00 GMT', now)).toBe(0);
+  expect(retryAfterMs('soon', now)).toBeUndefined();
+  expect(retryAfterMs(undefined, now)).toBeUndefined();
+});
+
+test('JSON depth counts nesting, not brackets inside strings', () => {
+  expect(jsonDepth('{"a":[1,{"b":"[[[[\\"{{"}]}')).toBe(3);
+  const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+  expect(parseJson({ text: deep })).toEqual({ ok: false, error: expect.stringMatching(/nested more than 256 levels/) as string });
+  const allowed = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
+  expect(parseJson({ text: allowed }).ok).toBe(true);
 });
 
 test('the request budget is enforced', async () => {

@@ -2,12 +2,16 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { findSecret, secretForms } from '../src/harness/redact.js';
+import { screenOutput } from '../src/cli/screen-output.js';
+import { findLeak, findSecret, secretForms } from '../src/harness/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import type { RecordedCheck } from '../src/harness/scenario-result.js';
 import { buildReport } from '../src/report/build.js';
+import type { Report } from '../src/report/types.js';
 import { writeReports } from '../src/report/write.js';
-import { runCli } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
+import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
+import { runCli } from './helpers/run-cli.js';
 
 const TOKEN = 'Sup3r-Secret-Token-93f1c2';
 
@@ -44,49 +48,112 @@ test('secret forms include the base64 of any Basic credential built from the tok
   expect(findSecret('nothing to see', TOKEN)).toBeUndefined();
 });
 
-test('a report that would carry the token is not written, and the run gives no verdict', async () => {
+test('any Authorization value with a credential is a leak; placeholders and the malformed values the suite sends are not', () => {
+  const foreign = Buffer.from('someone:else').toString('base64');
+  for (const text of [
+    `Authorization: Basic ${foreign}`,
+    `{"authorization": "Bearer ${FOREIGN_CREDENTIAL}"}`,
+    `proxy-authorization: Basic ${foreign}`,
+  ])
+    expect({ text, leak: findLeak(text, TOKEN) }).toEqual({ text, leak: 'an Authorization value' });
+  for (const text of [
+    'Authorization: Basic <redacted>',
+    `-H 'Authorization: Bearer <API_TOKEN>'`,
+    `-H 'Authorization: Basic %%%not-base64%%%'`,
+    `-H "Authorization: Basic $(printf '%s' '<API_TOKEN>' | base64)"`,
+    'Authorization: Basic &lt;redacted&gt;',
+    'www-authenticate: Basic realm="API"',
+  ])
+    expect({ text, leak: findLeak(text, TOKEN) }).toEqual({ text, leak: undefined });
+  expect(findLeak(`sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}`, TOKEN)).toBe('the API token');
+});
+
+test('credentials a target echoes back are redacted, so the report is still written', async () => {
+  const target = await hostileTargets['echoes-credentials'](TOKEN);
+  const run = await runCli(['--base-url', target.url, '--token', TOKEN]);
+  try {
+    expect(run.code).toBe(0);
+    const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
+    expect(report).toContain('"x-upstream-authorization": "Bearer <redacted>"');
+    expect(report).toContain('Authorization: Bearer <redacted>');
+    expect(leaksIn(report)).toEqual([]);
+    expect(report).not.toContain(FOREIGN_CREDENTIAL);
+  } finally {
+    await Promise.all([target.close(), run.cleanup()]);
+  }
+});
+
+/** A report whose one check carries whatever a buggy scenario copied into it. */
+function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>): Report {
+  const now = new Date();
+  return buildReport({
+    suite: { name: 'ticketing-conformance', version: 'test' },
+    target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
+    options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+    startedAt: now,
+    finishedAt: now,
+    complete: true,
+    scenarios: [
+      {
+        id: 'leaky',
+        title: 'a scenario that copied a secret into its record',
+        requirements: ['AUTH-TOKEN-ACCEPTED'],
+        requestsSent: 1,
+        checks: [{ requirement: 'AUTH-TOKEN-ACCEPTED', scenario: 'leaky', ...check }],
+      },
+    ],
+    errors: [],
+  });
+}
+
+async function written(report: Report): Promise<{ files: string[]; written: string[] }> {
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
-    const now = new Date();
-    const report = buildReport({
-      suite: { name: 'ticketing-conformance', version: 'test' },
-      target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
-      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
-      startedAt: now,
-      finishedAt: now,
-      complete: true,
-      scenarios: [
-        {
-          id: 'leaky',
-          title: 'a scenario that copied the token into its record',
-          requirements: ['AUTH-TOKEN-ACCEPTED'],
-          requestsSent: 1,
-          checks: [
-            {
-              requirement: 'AUTH-TOKEN-ACCEPTED',
-              scenario: 'leaky',
-              verdict: 'fail',
-              description: `sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}`,
-            },
-          ],
-        },
-      ],
-      errors: [],
-    });
-    expect(report.exitCode).toBe(1);
-    const written = await writeReports(report, outDir, TOKEN);
-    const present = await readdir(outDir);
-    expect(present).not.toContain('report.json');
-    expect(present).not.toContain('report.md');
-    expect(present).not.toContain('report.html');
-    expect(present).not.toContain('junit.xml');
-    expect(written.some((path) => path.endsWith('report.json'))).toBe(false);
-    expect(report.errors.map((error) => error.code)).toEqual(Array(4).fill('HARNESS_SECRET_LEAK'));
-    expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
-    expect(report.exitCode).toBe(2);
+    const paths = await writeReports(report, outDir, TOKEN);
+    return { files: await readdir(outDir), written: paths };
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
+}
+
+test('a report that would carry the token is not written, and the run gives no verdict', async () => {
+  const report = reportWith({ verdict: 'fail', description: `sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}` });
+  expect(report.exitCode).toBe(1);
+  const { files, written: paths } = await written(report);
+  expect(files).not.toContain('report.json');
+  expect(files).not.toContain('report.md');
+  expect(files).not.toContain('report.html');
+  expect(files).not.toContain('junit.xml');
+  expect(paths.some((path) => path.endsWith('report.json'))).toBe(false);
+  expect(report.errors.map((error) => error.code)).toEqual(Array(4).fill('HARNESS_SECRET_LEAK'));
+  expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
+  expect(report.exitCode).toBe(2);
+});
+
+test('a report that would carry an Authorization value is not written either', async () => {
+  const report = reportWith({
+    verdict: 'pass',
+    description: 'sent it',
+    request: {
+      method: 'GET',
+      url: 'http://127.0.0.1:9/',
+      credentials: 'a foreign credential',
+      headers: { authorization: `Bearer ${FOREIGN_CREDENTIAL}` },
+    },
+  });
+  expect((await written(report)).files).not.toContain('report.json');
+  expect(report.errors[0]?.message).toMatch(/report\.json would have contained an Authorization value, so it was not written/);
+  expect(report.exitCode).toBe(2);
+});
+
+test('terminal output that would show a secret is replaced by one line naming the leak, not the secret', () => {
+  const leaking = `Request: GET /  Authorization: Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}`;
+  const screened = screenOutput(leaking, (text) => findLeak(text, TOKEN));
+  expect(screened).toEqual({
+    leaked: true,
+    text: 'HARNESS_SECRET_LEAK: the terminal summary would have contained the API token, so it was not written. This is a bug in the suite; report it without the file',
+  });
+  expect(screenOutput('Verdict: fine', (text) => findLeak(text, TOKEN))).toEqual({ leaked: false, text: 'Verdict: fine' });
 });
 
 test('a token with markup characters is also found where a view escapes it', async () => {

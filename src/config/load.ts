@@ -1,4 +1,6 @@
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
@@ -22,6 +24,11 @@ export interface Config {
   version: boolean;
   compareTo?: string;
   compareToken?: string;
+  deadlineMs: number;
+  concurrency: number;
+  /** CA certificates to trust instead of the system's, read from --ca. */
+  ca?: { path: string; pem: string };
+  insecure: boolean;
 }
 
 type Source = Record<string, string | undefined>;
@@ -67,6 +74,39 @@ function locale(name: OptionName, raw: string | undefined): string | undefined {
     );
   }
   return raw;
+}
+
+function token(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  // Never quote the value: it is the secret.
+  if (raw.trim() === '') {
+    throw new ConfigError('CONFIG_INVALID', '--token is empty', 'Pass the API token with --token TOKEN or set CONFORMANCE_TOKEN');
+  }
+  if (raw.includes(':')) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--token contains ":", which a Basic user name cannot hold',
+      'Pass the token alone; the password part goes in --password',
+    );
+  }
+  return raw;
+}
+
+function caFile(raw: string | undefined): Config['ca'] {
+  if (raw === undefined) return undefined;
+  const hint = "Pass a readable PEM file holding the CA certificate that signed the target's certificate";
+  let pem: string;
+  try {
+    pem = readFileSync(raw, 'utf8');
+  } catch (error) {
+    throw new ConfigError('CONFIG_INVALID', `--ca "${raw}" cannot be read (${(error as { code?: string }).code ?? 'unreadable'})`, hint);
+  }
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw new ConfigError('CONFIG_INVALID', `--ca "${raw}" holds no PEM certificate`, hint);
+  }
+  return { path: resolve(raw), pem };
 }
 
 /** An http(s) address of a server to test: --base-url, or --compare-to with its own token option. */
@@ -126,9 +166,16 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     return fromEnv !== undefined && ['1', 'true', 'yes'].includes(fromEnv.toLowerCase());
   };
 
+  if (value('ca') !== undefined && enabled('insecure')) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--ca and --insecure are both set',
+      '--insecure turns certificate checks off, so --ca would be ignored: keep only --ca',
+    );
+  }
   const config: Config = {
     baseUrl: serverUrl(value('baseUrl')),
-    token: value('token'),
+    token: token(value('token')),
     password: value('password') ?? 'x',
     statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
     lang: locale('lang', value('lang')),
@@ -144,6 +191,10 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     version: enabled('version'),
     compareTo: serverUrl(value('compareTo'), 'compareTo'),
     compareToken: value('compareToken'),
+    deadlineMs: positiveInteger('deadlineMs', value('deadlineMs') ?? '60000', 86_400_000),
+    concurrency: positiveInteger('concurrency', value('concurrency') ?? '4', 32),
+    ca: caFile(value('ca')),
+    insecure: enabled('insecure'),
   };
   if (config.help || config.version) return config;
   if (config.quiet && config.verbose) throw new ConfigError('CONFIG_INVALID', '--quiet and --verbose were both given', 'Pass one of them');

@@ -59,7 +59,7 @@ export const OPTIONS = {
     env: 'CONFORMANCE_TIMEOUT_MS',
     kind: 'string',
     default: '10000',
-    help: 'time-out of each request, in milliseconds',
+    help: 'time-out of each phase of a request (connect, headers, body), in milliseconds',
   },
   maxRequests: {
     flag: 'max-requests',
@@ -90,6 +90,32 @@ export const OPTIONS = {
     env: 'CONFORMANCE_COMPARE_TOKEN',
     kind: 'string',
     help: 'API token of the --compare-to server; never printed or written',
+  },
+  deadlineMs: {
+    flag: 'deadline-ms',
+    env: 'CONFORMANCE_DEADLINE_MS',
+    kind: 'string',
+    default: '60000',
+    help: 'time the whole run may take, in milliseconds; then it stops and reports what it learned',
+  },
+  concurrency: {
+    flag: 'concurrency',
+    env: 'CONFORMANCE_CONCURRENCY',
+    kind: 'string',
+    default: '4',
+    help: 'most requests in flight at once',
+  },
+  ca: {
+    flag: 'ca',
+    env: 'CONFORMANCE_CA',
+    kind: 'string',
+    help: "PEM file of the CA certificate(s) to trust for the target's TLS certificate, instead of the system's",
+  },
+  insecure: {
+    flag: 'insecure',
+    env: 'CONFORMANCE_INSECURE',
+    kind: 'boolean',
+    help: 'do not verify the TLS certificate (warned about in the terminal and the report)',
   },
 } as const satisfies Record<string, OptionSpec>;
 

@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'n
 import { HarnessError } from '../errors.js';
 
 /** Undo Content-Encoding with the same size cap as the wire, so a small compressed bomb cannot exhaust memory. */
-export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, path: string): string {
+export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, path: string): Buffer {
   const codings = (encoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
@@ -14,20 +14,15 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: 
     if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new HarnessError(
         'HARNESS_BODY_TOO_LARGE',
-        `the ${codings.join(', ')} response to ${path} unpacks to more than ${maxBytes} bytes`,
+        `the ${codings.join(', ')} response to GET ${path} unpacks to more than ${maxBytes} bytes`,
         'The target sent a compressed body far larger than a ticket status can need',
         'target',
       );
     }
     // A body that does not decompress is shown as received; the JSON checks then say what is wrong with it.
-    return utf8(raw);
+    return raw;
   }
-  return utf8(body);
-}
-
-/** As browsers and most JSON clients decode: a leading byte order mark is dropped, bad bytes become U+FFFD. */
-function utf8(bytes: Buffer): string {
-  return new TextDecoder('utf-8').decode(bytes);
+  return body;
 }
 
 function decompress(body: Buffer, coding: string, maxOutputLength: number): Buffer {

@@ -1,21 +1,33 @@
-import { TLSSocket } from 'node:tls';
-import { Agent, buildConnector, request } from 'undici';
+import { setMaxListeners } from 'node:events';
+import { request, type Dispatcher } from 'undici';
 import { HarnessError } from '../errors.js';
+import { bodyText, parseJson } from './body-text.js';
 import { decodeBody } from './decode-body.js';
-import type { Exchange, ParsedBody } from './exchange.js';
+import { createDispatcher } from './dispatcher.js';
+import type { Exchange, RecordedRequest } from './exchange.js';
 import type { CredentialVariant } from './credentials.js';
 import { authorizationHeader, curlCredentials, shellQuoted } from './credentials.js';
-import { createRedactor, REDACTED } from './redact.js';
-import { classifyTransportError } from './transport-errors.js';
+import { Limiter } from './limiter.js';
+import { RateLimitPause, rateLimitedError } from './rate-limit.js';
+import { readBody } from './read-body.js';
+import { createRedactor, redactedScheme } from './redact.js';
+import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
 export interface HttpClientOptions {
   baseUrl: string;
   token: string;
   password: string;
+  /** Each phase of a request (connect, headers, body) gets this long on its own. */
   timeoutMs: number;
   maxBodyBytes: number;
   maxRequests: number;
   userAgent: string;
+  /** Epoch milliseconds; past it nothing is sent and what is in flight is abandoned. */
+  deadlineAt?: number;
+  concurrency?: number;
+  ca?: string;
+  insecure?: boolean;
+  proxyFromEnvironment?: boolean;
 }
 
 export interface GetOptions {
@@ -24,46 +36,47 @@ export interface GetOptions {
   credentials: CredentialVariant;
 }
 
+export interface TrafficCounts {
+  sent: number;
+  rateLimited: number;
+  waitedMs: number;
+}
+
 const REPORTED_BODY_CHARS = 4000;
 const ALLOWED_METHODS = new Set(['GET', 'HEAD']);
+const DEFAULT_CONCURRENCY = 4;
 
-/** The only way the suite talks to a target: GET, bounded in time, size and count, secrets kept out of records. */
+/** The only way the suite talks to a target: GET, bounded in time, size, count and concurrency, secrets kept out of records. */
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
   private readonly redact: (text: string) => string;
   private readonly certificates = new Set<string>();
+  private readonly limiter: Limiter;
+  private readonly pause = new RateLimitPause();
+  private readonly deadline?: AbortSignal;
   private sent = 0;
+  /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
+  private originFailure?: HarnessError;
 
   constructor(private readonly options: HttpClientOptions) {
-    this.agent = new Agent({
-      connect: this.noteCertificates(buildConnector({ timeout: options.timeoutMs })),
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connections: 4,
-    });
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
+    this.limiter = new Limiter(concurrency);
     this.redact = createRedactor(options.token);
+    if (options.deadlineAt !== undefined) {
+      this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
+      // Every queued and in-flight request listens to it; that is expected, not a leak.
+      setMaxListeners(Math.max(10, options.maxRequests * 2), this.deadline);
+    }
   }
 
-  get requestsSent(): number {
-    return this.sent;
+  get traffic(): TrafficCounts {
+    return { sent: this.sent, rateLimited: this.pause.rateLimitedAnswers, waitedMs: this.pause.waitedMs };
   }
 
   /** SHA-256 fingerprints of the TLS certificates the target presented on the connections already made. */
   get tlsCertificates(): string[] {
     return [...this.certificates];
-  }
-
-  /** Reads the certificate off each TLS connection as it opens, so the fingerprint costs no request of its own. */
-  private noteCertificates(connect: buildConnector.connector): buildConnector.connector {
-    return (connectOptions, callback) =>
-      connect(connectOptions, (...args) => {
-        const socket = args[1];
-        if (socket instanceof TLSSocket) {
-          const fingerprint = socket.getPeerCertificate().fingerprint256;
-          if (fingerprint) this.certificates.add(fingerprint);
-        }
-        callback(...args);
-      });
   }
 
   urlFor(path: string, query: Record<string, string> = {}): URL {
@@ -86,14 +99,6 @@ export class HttpClient {
         'Only GET and HEAD requests may be made; change the scenario',
       );
     }
-    if (this.sent >= this.options.maxRequests) {
-      throw new HarnessError(
-        'HARNESS_REQUEST_BUDGET',
-        `the request budget of ${this.options.maxRequests} was spent before ${options.path}`,
-        'Raise the request budget or make fewer requests',
-      );
-    }
-    this.sent += 1;
     const url = this.urlFor(options.path, options.query);
     const authorization = authorizationHeader(options.credentials, this.options.token, this.options.password);
     const headers: Record<string, string> = {
@@ -102,9 +107,8 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
     };
     if (authorization !== undefined) headers.authorization = authorization;
-
-    const recordedRequest = {
-      method: 'GET' as const,
+    const recorded: RecordedRequest = {
+      method: 'GET',
       url: url.toString(),
       path: `${url.pathname}${url.search}`,
       credentials: options.credentials,
@@ -114,44 +118,103 @@ export class HttpClient {
         .join(' '),
     };
 
-    const started = performance.now();
-    try {
-      const response = await request(url, {
-        method: 'GET',
-        headers,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      const raw = await readCapped(response.body, this.options.maxBodyBytes, recordedRequest.path);
-      const responseHeaders = flattenHeaders(response.headers);
-      const text = decodeBody(raw, responseHeaders['content-encoding'], this.options.maxBodyBytes, recordedRequest.path);
-      const bodyText = this.redact(text);
-      return {
-        request: recordedRequest,
-        response: {
-          status: response.statusCode,
-          headers: mapValues(responseHeaders, this.redact),
-          bodyText: bodyText.slice(0, REPORTED_BODY_CHARS),
-          bodyTruncated: bodyText.length > REPORTED_BODY_CHARS,
-          bytes: raw.byteLength,
-          json: parseJson(bodyText),
-          durationMs: Math.round(performance.now() - started),
-        },
-      };
-    } catch (error) {
-      if (error instanceof HarnessError) throw error;
-      throw classifyTransportError(error, recordedRequest.path, this.options.timeoutMs);
+    for (let retries = 0; ; retries += 1) {
+      const exchange = await this.attempt(url, headers, recorded);
+      if (exchange.response.status !== 429) return exchange;
+      const retryAfter = exchange.response.headers['retry-after'];
+      if (!this.pause.onTooManyRequests(retryAfter, retries)) throw rateLimitedError(recorded.path, retries, retryAfter);
     }
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  private async attempt(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    try {
+      await this.pause.wait(this.deadline);
+      return await this.limiter.run(async () => {
+        this.spend(recorded.path);
+        try {
+          return await this.exchange(url, headers, recorded);
+        } catch (error) {
+          // Explained before the slot is freed, so a failed origin stops the next request from being sent.
+          throw this.explain(error, recorded.path);
+        }
+      }, this.deadline);
+    } catch (error) {
+      throw this.explain(error, recorded.path);
+    }
   }
-}
 
-function redactedScheme(authorization: string): string {
-  const scheme = authorization.split(' ')[0] ?? '';
-  return `${scheme} ${REDACTED}`;
+  private explain(error: unknown, path: string): HarnessError {
+    if (this.deadline?.aborted) return this.deadlinePassed(path);
+    if (error instanceof HarnessError) return error;
+    const classified = classifyTransportError(error, path, this.options.timeoutMs);
+    if (failsEveryRequest(error)) this.originFailure ??= classified;
+    return classified;
+  }
+
+  /** Counts one request against the budget, or refuses it when the budget, the deadline or the origin says no. */
+  private spend(path: string): void {
+    if (this.originFailure) {
+      const { code, message, hint, party } = this.originFailure;
+      throw new HarnessError(code, `GET ${path} was not sent, since an earlier request failed: ${message}`, hint, party);
+    }
+    if (this.sent >= this.options.maxRequests) {
+      throw new HarnessError(
+        'HARNESS_REQUEST_BUDGET',
+        `the request budget of ${this.options.maxRequests} was spent before GET ${path}`,
+        this.pause.rateLimitedAnswers > 0
+          ? 'Retries after HTTP 429 used it up: run when the target is less busy, or raise --max-requests'
+          : 'Raise --max-requests',
+      );
+    }
+    this.sent += 1;
+  }
+
+  private async exchange(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    const started = performance.now();
+    const response = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.deadline });
+    const responseHeaders = flattenHeaders(response.headers);
+    const raw = await readBody(
+      response.body,
+      responseHeaders['content-length'],
+      { maxBytes: this.options.maxBodyBytes, timeoutMs: this.options.timeoutMs },
+      recorded.path,
+    );
+    const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.options.maxBodyBytes, recorded.path);
+    const { text, unreadable } = bodyText(decoded);
+    const redacted = this.redact(text);
+    return {
+      request: recorded,
+      response: {
+        status: response.statusCode,
+        headers: this.recordedHeaders(responseHeaders),
+        bodyText: redacted.slice(0, REPORTED_BODY_CHARS),
+        bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
+        bytes: raw.byteLength,
+        json: parseJson({ text: redacted, unreadable }),
+        durationMs: Math.round(performance.now() - started),
+      },
+    };
+  }
+
+  /** Response headers as recorded: the token removed, and the credential of any *-Authorization header a target echoes. */
+  private recordedHeaders(headers: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, name.includes('authorization') ? redactedScheme(value) : this.redact(value)]),
+    );
+  }
+
+  private deadlinePassed(path: string): HarnessError {
+    return new HarnessError(
+      'HARNESS_DEADLINE',
+      `the run deadline passed before GET ${path} was answered`,
+      'The target answers too slowly for the whole run to fit: raise --deadline-ms, or find out why it is slow',
+      'environment',
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -160,34 +223,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-function mapValues(record: Record<string, string>, map: (value: string) => string): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
-}
-
-function parseJson(text: string): ParsedBody {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number, path: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      throw new HarnessError(
-        'HARNESS_BODY_TOO_LARGE',
-        `the response to ${path} is larger than ${maxBytes} bytes`,
-        'The target sent more than a ticket status can need; check what it serves at that path',
-        'target',
-      );
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

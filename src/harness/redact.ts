@@ -1,5 +1,18 @@
 export const REDACTED = '<redacted>';
 
+/**
+ * An Authorization (or Proxy-Authorization) value that carries a credential: a scheme, then a token-like string.
+ * Placeholders such as <redacted> or <API_TOKEN>, and the deliberately malformed values the suite sends, do not match.
+ */
+const AUTHORIZATION_VALUE = /(authorization[\s"':=]{1,6}(?:basic|bearer|digest|token|negotiate)\s+)([A-Za-z0-9._~+/=-]{6,})/i;
+const EVERY_AUTHORIZATION_VALUE = new RegExp(AUTHORIZATION_VALUE.source, 'gi');
+
+/** Keeps the scheme of an Authorization value, so a reader sees Basic or Bearer, and nothing of the credential. */
+export function redactedScheme(authorization: string): string {
+  const scheme = /^([A-Za-z][\w-]*)\s/.exec(authorization)?.[1];
+  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+}
+
 /** Every form in which the token could show up in text the suite records or writes. */
 export function secretForms(token: string): string[] {
   if (token.length === 0) return [];
@@ -12,12 +25,20 @@ export function secretForms(token: string): string[] {
   return [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
 }
 
+/** Removes the token in every form, and the credential of any Authorization value, such as one a target echoes back. */
 export function createRedactor(token: string): (text: string) => string {
   const forms = secretForms(token);
-  return (text) => forms.reduce((result, form) => result.replaceAll(form, REDACTED), text);
+  return (text) =>
+    forms.reduce((result, form) => result.replaceAll(form, REDACTED), text).replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`);
 }
 
 /** Returns the first secret form found in the text, so the caller can refuse to write it. */
 export function findSecret(text: string, token: string): string | undefined {
   return secretForms(token).find((form) => text.includes(form));
+}
+
+/** Names what secret the text would expose, without repeating it, or undefined when it is clean. */
+export function findLeak(text: string, token: string): string | undefined {
+  if (findSecret(text, token)) return 'the API token';
+  return AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined;
 }

@@ -24,6 +24,9 @@ export interface ScenarioResult {
   requestsSent: number;
   /** Fingerprints of the TLS certificates seen so far in the run (https targets only). */
   tlsCertificates?: string[];
+  /** HTTP 429 answers met so far in the run, and the time paused for them. */
+  rateLimited?: number;
+  waitedMs?: number;
 }
 
 declare module '@vitest/runner' {

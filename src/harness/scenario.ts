@@ -121,7 +121,9 @@ export function scenario(definition: ScenarioDefinition): void {
       title: definition.title,
       requirements: definition.requirements,
       checks,
-      requestsSent: target.requestsSent,
+      requestsSent: target.traffic.sent,
+      rateLimited: target.traffic.rateLimited,
+      waitedMs: target.traffic.waitedMs,
       tlsCertificates: target.tlsCertificates,
     };
     vitestContext.task.meta.conformance = result;

@@ -10,6 +10,14 @@ export interface TargetSettings {
   maxBodyBytes: number;
   maxRequests: number;
   userAgent: string;
+  /** Epoch milliseconds after which no request is sent and any in flight is abandoned. */
+  deadlineAt: number;
+  concurrency: number;
+  /** PEM CA certificates to trust instead of the system's. */
+  ca?: string;
+  insecure: boolean;
+  /** Route requests through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY excludes the target. */
+  proxyFromEnvironment: boolean;
 }
 
 declare module 'vitest' {

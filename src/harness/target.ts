@@ -1,6 +1,6 @@
 import type { CredentialVariant } from './credentials.js';
 import type { Exchange } from './exchange.js';
-import { HttpClient } from './http-client.js';
+import { HttpClient, type TrafficCounts } from './http-client.js';
 import type { TargetSettings } from './settings.js';
 import { translationsOf, type Translation } from '../assertions/status.js';
 
@@ -25,8 +25,8 @@ export class Target {
     this.client = new HttpClient(settings);
   }
 
-  get requestsSent(): number {
-    return this.client.requestsSent;
+  get traffic(): TrafficCounts {
+    return this.client.traffic;
   }
 
   get tlsCertificates(): string[] {

@@ -21,23 +21,42 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+const isTls = (code: string): boolean => TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL');
+
+/** Failures of the origin itself (name, port, certificate): every later request would meet them too. */
+export function failsEveryRequest(error: unknown): boolean {
+  return codesOf(error).some(
+    (code) => isTls(code) || ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'UND_ERR_CONNECT_TIMEOUT'].includes(code),
+  );
+}
+
 /** Turns what undici and the socket throw into a coded error that says whose problem it is and what to do. */
 export function classifyTransportError(error: unknown, path: string, timeoutMs: number): HarnessError {
   const codes = codesOf(error);
-  const name = (error as { name?: string }).name;
   const detail = error instanceof Error ? error.message : String(error);
   const has = (...wanted: string[]): boolean => codes.some((code) => wanted.includes(code));
 
-  if (name === 'TimeoutError' || has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT')) {
-    const phase = has('UND_ERR_CONNECT_TIMEOUT')
-      ? 'connecting'
-      : has('UND_ERR_HEADERS_TIMEOUT')
-        ? 'waiting for headers'
-        : 'waiting for the response';
+  if (has('UND_ERR_CONNECT_TIMEOUT')) {
     return new HarnessError(
       'HARNESS_TIMEOUT',
-      `GET ${path} timed out after ${timeoutMs} ms ${phase}`,
-      'Check that the target is up and reachable from here, or raise --timeout-ms',
+      `GET ${path} timed out after ${timeoutMs} ms connecting (connect time-out)`,
+      'Nothing answered the connection: check the host and port, firewalls, VPN or proxy, or raise --timeout-ms',
+      'environment',
+    );
+  }
+  if (has('UND_ERR_HEADERS_TIMEOUT')) {
+    return new HarnessError(
+      'HARNESS_TIMEOUT',
+      `GET ${path} timed out after ${timeoutMs} ms waiting for the response headers (headers time-out)`,
+      'The target took the request but did not answer: check the application and anything in front of it, or raise --timeout-ms',
+      'environment',
+    );
+  }
+  if (has('UND_ERR_BODY_TIMEOUT')) {
+    return new HarnessError(
+      'HARNESS_TIMEOUT',
+      `GET ${path} timed out after ${timeoutMs} ms reading the body (body time-out)`,
+      'The target sent its headers, then stalled the body: check the application and anything in front of it, or raise --timeout-ms',
       'environment',
     );
   }
@@ -57,12 +76,20 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       'environment',
     );
   }
-  if (codes.some((code) => TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))) {
+  if (codes.some(isTls)) {
     return new HarnessError(
       'HARNESS_TLS',
       `TLS failed for GET ${path}: ${detail}`,
-      'The certificate is not trusted from here: fix the certificate or pass its CA',
+      'The certificate is not trusted from here: fix it, or pass the CA that signed it with --ca FILE (--insecure skips the check, loudly)',
       'environment',
+    );
+  }
+  if (has('UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW')) {
+    return new HarnessError(
+      'HARNESS_HEADERS_TOO_LARGE',
+      `the response headers for GET ${path} exceed the size the suite reads`,
+      'The target sent far more header data than an API response needs',
+      'target',
     );
   }
   if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED')) {
@@ -71,14 +98,6 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       `the connection closed before the response to GET ${path} was complete`,
       'Something between here and the application cut the connection: check the web server and proxy logs',
       'environment',
-    );
-  }
-  if (has('UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW')) {
-    return new HarnessError(
-      'HARNESS_BODY_TOO_LARGE',
-      `the response headers for GET ${path} exceed the size the suite reads`,
-      'The target sent far more header data than an API response needs',
-      'target',
     );
   }
   return new HarnessError(

@@ -47,8 +47,13 @@ function summarise(report: Pick<Report, 'verdict' | 'requirements' | 'diagnoses'
     const more = failed.length > 3 ? ` and ${failed.length - 3} more` : '';
     return `Not conformant: ${failed.length || 'a'} requirement(s) failed (${named || 'SHOULD under --strict'}${more})${cause ? `; ${cause}` : ''}.`;
   }
-  const reason = report.errors[0]?.message ?? cause ?? 'no MUST requirement could be judged';
-  return `No verdict: ${reason}.`;
+  const checkError = report.requirements.flatMap((result) => result.checks).find((check) => check.error)?.error;
+  const reason =
+    report.errors[0]?.message ??
+    (checkError ? `${checkError.message} (${checkError.code})` : (cause ?? 'no MUST requirement could be judged'));
+  const failedSoFar =
+    failed.length > 0 ? ` ${failed.length} requirement(s) had failed by then (${failed.map((result) => result.id).join(', ')}).` : '';
+  return `No verdict: ${reason}.${failedSoFar}`;
 }
 
 /** The target's fingerprint from the answers already recorded: no request is made for it. */
@@ -96,7 +101,7 @@ export function buildReport(input: ReportInput): Report {
     exitCode: 2,
     summary: '',
     totals,
-    requests: { sent: Math.max(0, ...input.scenarios.map((scenario) => scenario.requestsSent)) },
+    requests: requestCounts(input.scenarios),
     requirements,
     diagnoses,
     errors: input.errors,
@@ -104,6 +109,17 @@ export function buildReport(input: ReportInput): Report {
   };
   settleOutcome(report);
   return report;
+}
+
+/** Counters grow through the run, so the largest any scenario saw is the run's. */
+function requestCounts(scenarios: ScenarioResult[]): Report['requests'] {
+  const most = (count: (scenario: ScenarioResult) => number | undefined): number =>
+    Math.max(0, ...scenarios.map((scenario) => count(scenario) ?? 0));
+  const rateLimited = most((scenario) => scenario.rateLimited);
+  return {
+    sent: most((scenario) => scenario.requestsSent),
+    ...(rateLimited > 0 ? { rateLimited, waitedMs: most((scenario) => scenario.waitedMs) } : {}),
+  };
 }
 
 /** Sets verdict, exit code and summary from the requirements and errors; call again after adding errors. */

@@ -1,5 +1,6 @@
 import type { ObservedAnswer, StackObservations } from '../doctor/answers.js';
 import { diagnoseStack } from '../doctor/rules.js';
+import { diagnoseAnswer } from './diagnose-answers.js';
 import type { Diagnosis, RequirementResult } from './types.js';
 
 function answerOf(results: RequirementResult[], id: string): ObservedAnswer | undefined {
@@ -20,7 +21,18 @@ function observationsOf(results: RequirementResult[]): StackObservations {
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: RequirementResult[]): Diagnosis[] {
   const diagnoses = diagnoseStack(observationsOf(results));
-  const transportErrors = results.flatMap((result) => result.checks).filter((check) => check.error && check.error.party === 'environment');
+  const valid = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.checks.find((check) => check.response);
+  // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.
+  const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid) : undefined;
+  if (unusualAnswer) diagnoses.push(unusualAnswer);
+
+  // The deadline and rate limits are not a failure to reach the target; their own errors say what happened.
+  const transportErrors = results
+    .flatMap((result) => result.checks)
+    .filter(
+      (check) =>
+        check.error?.party === 'environment' && check.error.code !== 'HARNESS_DEADLINE' && check.error.code !== 'HARNESS_RATE_LIMITED',
+    );
   const firstError = transportErrors[0]?.error;
   if (firstError) {
     diagnoses.push({

@@ -14,6 +14,7 @@ export function renderMarkdown(report: Report): string {
     `- Totals: ${countsLine(report.totals)}; ${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error`,
     '',
   ];
+  for (const warning of report.warnings ?? []) lines.push(`> **Warning** (${warning.code}): ${warning.message}`, '');
   for (const diagnosis of report.diagnoses) {
     lines.push(
       `> **Diagnosis** (${diagnosis.party}, ${diagnosis.confidence} confidence): ${diagnosis.summary}`,

@@ -2,7 +2,7 @@ import { paint } from './colour.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import { verdictLine } from './next-step.js';
-import type { Report, Verdict } from './types.js';
+import type { Report, RunWarning, Verdict } from './types.js';
 
 const LABEL: Record<Verdict, string> = {
   pass: 'PASS ',
@@ -13,6 +13,10 @@ const LABEL: Record<Verdict, string> = {
   error: 'ERROR',
   flaky: 'FLAKY',
 };
+
+export function warningLine(warning: RunWarning): string {
+  return `WARNING ${warning.code}: ${warning.message}`;
+}
 
 export interface TerminalOptions {
   colour: boolean;
@@ -61,6 +65,7 @@ export function renderTerminal(
   }
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  for (const warning of report.warnings ?? []) lines.push('', warningLine(warning));
 
   if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
   lines.push('', verdictLine(report));
@@ -69,8 +74,12 @@ export function renderTerminal(
   // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
   if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
   lines.push(
-    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms`,
+    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms${rateLimitNote(report)}`,
   );
   lines.push(countsLine(report.totals));
   return lines.join('\n');
+}
+
+function rateLimitNote({ requests }: Report): string {
+  return requests.rateLimited ? ` (${requests.rateLimited} answered HTTP 429; paused ${requests.waitedMs ?? 0} ms)` : '';
 }

@@ -59,6 +59,12 @@ export interface Integrity {
   content?: string;
 }
 
+/** Something the user chose or allowed that weakens what the suite promises about the token. */
+export interface RunWarning {
+  code: 'TLS_NOT_VERIFIED' | 'TOKEN_OVER_PLAIN_HTTP';
+  message: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   suite: { name: string; version: string };
@@ -71,6 +77,11 @@ export interface Report {
     timeoutMs: number;
     maxRequests: number;
     repeat: number;
+    deadlineMs?: number;
+    concurrency?: number;
+    /** Path of the --ca file trusted instead of the system's CAs. */
+    ca?: string;
+    insecure?: boolean;
   };
   startedAt: string;
   finishedAt: string;
@@ -80,9 +91,11 @@ export interface Report {
   exitCode: ExitCode;
   summary: string;
   totals: Record<Verdict, number>;
-  requests: { sent: number };
+  /** rateLimited: HTTP 429 answers met; waitedMs: time paused for them. */
+  requests: { sent: number; rateLimited?: number; waitedMs?: number };
   requirements: RequirementResult[];
   diagnoses: Diagnosis[];
   errors: RunError[];
   integrity?: Integrity;
+  warnings?: RunWarning[];
 }

@@ -18,7 +18,10 @@ export function runOutcome(
   runErrors: RunError[],
 ): { verdict: RunVerdict; exitCode: ExitCode } {
   // A report that could not be written safely gives no verdict, whatever it found.
-  if (runErrors.some((error) => error.code === 'HARNESS_SECRET_LEAK')) return { verdict: 'inconclusive', exitCode: 2 };
+  // Nor does a run the deadline cut short: what it found is in the report, but the verdict would be on part of the API.
+  if (runErrors.some((error) => error.code === 'HARNESS_SECRET_LEAK' || error.code === 'HARNESS_DEADLINE')) {
+    return { verdict: 'inconclusive', exitCode: 2 };
+  }
   const failedOnce = (result: RequirementResult): boolean =>
     result.verdict === 'flaky' &&
     result.checks.some((check) => check.verdict === 'fail') &&

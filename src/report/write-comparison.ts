@@ -32,7 +32,7 @@ export async function writeComparison(
 
   const json = `${JSON.stringify(comparison, null, 2)}\n`;
   if (leaks(json)) {
-    errors.push(leakError(COMPARISON_FILE));
+    errors.push(leakError(COMPARISON_FILE, 'the API token'));
   } else {
     await writeFile(join(outDir, COMPARISON_FILE), json);
     written.push(join(outDir, COMPARISON_FILE));
@@ -40,7 +40,7 @@ export async function writeComparison(
 
   const markdown = join(outDir, 'report.md');
   const section = renderComparisonMarkdown(comparison);
-  if (leaks(section)) errors.push(leakError('the comparison section of report.md'));
+  if (leaks(section)) errors.push(leakError('the comparison section of report.md', 'the API token'));
   else if (existsSync(markdown)) await appendFile(markdown, section);
   return { written, errors };
 }

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
-import { findSecret, secretForms } from '../harness/redact.js';
+import { findLeak, secretForms } from '../harness/redact.js';
 import { escapeHtml, renderHtml } from './html.js';
 import { sealReport } from './integrity.js';
 import { escapeXml, renderJunit } from './junit.js';
@@ -21,32 +21,33 @@ export async function clearOwnOutputs(outDir: string): Promise<void> {
   await Promise.all(OWN_OUTPUTS.map((name) => rm(join(outDir, name), { recursive: true, force: true })));
 }
 
-export function leakError(artifact: string): RunError {
+export function leakError(artifact: string, secret: string): RunError {
   return {
     code: 'HARNESS_SECRET_LEAK',
-    message: `${artifact} would have contained the API token, so it was not written`,
+    message: `${artifact} would have contained ${secret}, so it was not written`,
     hint: 'This is a bug in the suite; report it without the file',
     party: 'suite',
   };
 }
 
-/** Drops any Allure result that holds the token; returns an error per file dropped. */
+/** Drops any Allure result that holds a secret; returns an error per file dropped. */
 async function scrubAllure(outDir: string, token: string): Promise<RunError[]> {
   const dir = join(outDir, ALLURE_DIR);
   const files = await readdir(dir).catch(() => [] as string[]);
   const errors: RunError[] = [];
   for (const file of files) {
     const path = join(dir, file);
-    if (findSecret(await readFile(path, 'latin1'), token) || findSecret(await readFile(path, 'utf8'), token)) {
+    const secret = findLeak(await readFile(path, 'latin1'), token) ?? findLeak(await readFile(path, 'utf8'), token);
+    if (secret) {
       await rm(path, { force: true });
-      errors.push(leakError(join(ALLURE_DIR, file)));
+      errors.push(leakError(join(ALLURE_DIR, file), secret));
     }
   }
   return errors;
 }
 
 /**
- * Writes every view of the report, refusing any artifact that would carry the token.
+ * Writes every view of the report, refusing any artifact that would carry the token or an Authorization value.
  * A refused artifact becomes an error in the report (and so exit 2).
  * The Markdown view is also appended to stepSummary, the file GitHub Actions shows on the job's page.
  */
@@ -77,22 +78,24 @@ export async function writeReports(
     ['report.html', renderHtml, escapeHtml],
     ['junit.xml', renderJunit, escapeXml],
   ];
-  const leaking = views.filter(([, render, encode]) => {
+  const leaking = views.flatMap(([name, render, encode]) => {
     const text = render(report);
-    return secretForms(token).some((form) => text.includes(form) || text.includes(encode(form)));
+    const escaped = secretForms(token).some((form) => !text.includes(form) && text.includes(encode(form)));
+    const secret = findLeak(text, token) ?? (escaped ? 'the API token' : undefined);
+    return secret ? [{ name, secret }] : [];
   });
-  report.errors.push(...leaking.map(([name]) => leakError(name)));
+  report.errors.push(...leaking.map(({ name, secret }) => leakError(name, secret)));
   settleOutcome(report);
   sealReport(report);
 
   const written: string[] = [];
   for (const [name, render] of views) {
-    if (leaking.some(([leaked]) => leaked === name)) continue;
+    if (leaking.some((leak) => leak.name === name)) continue;
     await writeFile(join(outDir, name), render(report));
     written.push(join(outDir, name));
   }
   written.push(join(outDir, ALLURE_DIR));
-  if (stepSummary && !leaking.some(([leaked]) => leaked === 'report.md')) {
+  if (stepSummary && !leaking.some((leak) => leak.name === 'report.md')) {
     await appendFile(stepSummary, `${renderMarkdown(report)}\n`);
     written.push(stepSummary);
   }

@@ -6,19 +6,26 @@ import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
 import { packageRoot } from '../paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.js';
+import { findLeak } from '../harness/redact.js';
 import { buildReport } from '../report/build.js';
 import { mergeRepeatedRuns } from '../report/repeat.js';
 import type { Report, RunError } from '../report/types.js';
 import { ALLURE_DIR, clearOwnOutputs, writeReports } from '../report/write.js';
 import { ScenarioCollector } from './collector.js';
 import { suiteVersion } from './version.js';
+import { safetyWarnings } from './warnings.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface RunResult {
   report: Report;
   writtenFiles: string[];
+  /** Names the secret a text would expose (without repeating it), so the terminal output is held to the artifacts' rule. */
+  findLeak(text: string): string | undefined;
 }
+
+/** Time the spec runner gets past the deadline to record what the deadline cut short. */
+const DEADLINE_GRACE_MS = 5000;
 
 export interface RunHooks {
   /** Told once, before any request, when the embedded reference server stands in for a target. */
@@ -51,7 +58,8 @@ async function runSpecs(
         fileParallelism: false,
         reporters: [collector, ['allure-vitest/reporter', { resultsDir: resolve(outDir, ALLURE_DIR) }]],
         provide: { conformance: settings },
-        testTimeout: settings.timeoutMs * 4 + 5000,
+        // Requests give up at the deadline, so a scenario only outlives it if the suite itself hangs.
+        testTimeout: Math.max(1, settings.deadlineAt - Date.now()) + DEADLINE_GRACE_MS,
       },
       { logLevel: 'silent' },
     );
@@ -73,6 +81,8 @@ async function runOnce(settings: TargetSettings, config: Config, target: Report[
   const { collector, errors } = await runSpecs(settings, config.out, hooks);
   // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
   process.exitCode = previousExitCode;
+  const deadlineError = deadlinePassed(config.deadlineMs, collector);
+  if (deadlineError) errors.push(deadlineError);
   return buildReport({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
     target,
@@ -84,6 +94,10 @@ async function runOnce(settings: TargetSettings, config: Config, target: Report[
       timeoutMs: config.timeoutMs,
       maxRequests: config.maxRequests,
       repeat: config.repeat,
+      deadlineMs: config.deadlineMs,
+      concurrency: config.concurrency,
+      ...(config.ca ? { ca: config.ca.path } : {}),
+      ...(config.insecure ? { insecure: true } : {}),
     },
     startedAt,
     finishedAt: new Date(),
@@ -95,6 +109,7 @@ async function runOnce(settings: TargetSettings, config: Config, target: Report[
 
 /** One conformance run (or --repeat runs): reference server if needed, specs, report built and written. */
 export async function runConformance(config: Config, hooks: RunHooks = {}): Promise<RunResult> {
+  const startedAt = new Date();
   let reference: RunningReferenceServer | undefined;
   let token = config.token ?? '';
   let baseUrl = config.baseUrl;
@@ -115,6 +130,12 @@ export async function runConformance(config: Config, hooks: RunHooks = {}): Prom
     maxBodyBytes: MAX_BODY_BYTES,
     maxRequests: config.maxRequests,
     userAgent: `ticketing-conformance/${suiteVersion}`,
+    deadlineAt: startedAt.getTime() + config.deadlineMs,
+    concurrency: config.concurrency,
+    ca: config.ca?.pem,
+    insecure: config.insecure,
+    // The embedded server is on loopback, where a proxy from the environment could not reach it.
+    proxyFromEnvironment: reference === undefined,
   };
 
   await clearOwnOutputs(config.out);
@@ -126,6 +147,19 @@ export async function runConformance(config: Config, hooks: RunHooks = {}): Prom
     await reference?.close();
   }
   const report = mergeRepeatedRuns(reports);
+  const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
+  if (warnings.length > 0) report.warnings = warnings;
   const writtenFiles = await writeReports(report, config.out, token);
-  return { report, writtenFiles };
+  return { report, writtenFiles, findLeak: (text) => findLeak(text, token) };
+}
+
+function deadlinePassed(deadlineMs: number, collector: ScenarioCollector): RunError | undefined {
+  const cut = collector.scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
+  if (!cut) return undefined;
+  return {
+    code: 'HARNESS_DEADLINE',
+    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
+    hint: 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
+    party: 'environment',
+  };
 }

@@ -9,6 +9,8 @@ const CLI = join(repoRoot, 'src', 'cli', 'main.ts');
 
 export interface CliOutput {
   code: number;
+  /** The signal that ended the CLI, when the helper had to kill it; null when it exited by itself. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -24,12 +26,19 @@ export interface CliRun extends CliOutput {
 const CLEAN_ENV_PREFIX = 'CONFORMANCE_';
 /** Set by GitHub Actions; a self-test's run must not append to the real job summary unless it asks to. */
 const STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
+/** A proxy of the machine would stand between the CLI and the loopback targets; tests that want one pass it. */
+const PROXY_VARIABLES = /^(https?|no)_proxy$/i;
 
-/** Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings. */
+/** Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings, proxies or step summary. */
 export function execCli(args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliOutput> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && name !== STEP_SUMMARY && !name.startsWith('VITEST'),
+      ([name]) =>
+        !name.startsWith(CLEAN_ENV_PREFIX) &&
+        name !== 'NODE_OPTIONS' &&
+        name !== STEP_SUMMARY &&
+        !name.startsWith('VITEST') &&
+        !PROXY_VARIABLES.test(name),
     ),
   );
   return new Promise<CliOutput>((done) => {
@@ -37,7 +46,8 @@ export function execCli(args: string[], cwd: string, env: Record<string, string>
       process.execPath,
       ['--import', import.meta.resolve('tsx'), CLI, ...args],
       { cwd, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, signal: error?.signal ?? null, stdout, stderr }),
     );
   });
 }

@@ -4,10 +4,12 @@ import { requirement } from '../../requirements/catalog.js';
 import { colourWanted } from '../../report/colour.js';
 import { countsLine } from '../../report/failure-text.js';
 import { verdictLine } from '../../report/next-step.js';
-import { renderTerminal } from '../../report/terminal.js';
+import { renderTerminal, warningLine } from '../../report/terminal.js';
 import { runConformance, type RunHooks } from '../../runner/run.js';
 import { suiteVersion } from '../../runner/version.js';
+import { safetyWarnings } from '../../runner/warnings.js';
 import { runDifferentialCommand } from '../differential.js';
+import { screenOutput } from '../screen-output.js';
 
 /** A live line on a terminal (stderr, so stdout stays clean for logs and pipes); nothing elsewhere. */
 function progressHooks(live: boolean, quiet: boolean): RunHooks {
@@ -38,15 +40,18 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (config.compareTo && config.compareToken) {
     return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken });
   }
+  for (const warning of safetyWarnings(config)) console.error(warningLine(warning));
   const colour = colourWanted(process.stdout);
   const live = !config.quiet && colourWanted(process.stderr);
-  const { report, writtenFiles } = await runConformance(config, progressHooks(live, config.quiet));
+  const { report, writtenFiles, findLeak } = await runConformance(config, progressHooks(live, config.quiet));
   if (live) process.stderr.write('\r\u001b[2K');
-  if (config.quiet) {
-    console.log(`${verdictLine(report)} (${countsLine(report.totals)})`);
-    return report.exitCode;
-  }
-  if (!report.target.embeddedReference) console.log(`Target: ${report.target.baseUrl}`);
-  console.log(renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }));
-  return report.exitCode;
+  const text = config.quiet
+    ? `${verdictLine(report)} (${countsLine(report.totals)})`
+    : [
+        ...(report.target.embeddedReference ? [] : [`Target: ${report.target.baseUrl}`]),
+        renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }),
+      ].join('\n');
+  const output = screenOutput(text, findLeak);
+  console.log(output.text);
+  return output.leaked ? 2 : report.exitCode;
 }

@@ -1,0 +1,46 @@
+/** Bounds how many tasks run at once; waiting tasks start in the order they asked. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting = new Set<() => void>();
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.active < this.limit) {
+      this.active += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.waiting.delete(grant);
+        reject(signal?.reason);
+      };
+      const grant = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        this.active += 1;
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.add(grant);
+    });
+  }
+
+  private release(): void {
+    this.active -= 1;
+    const next = this.waiting.values().next();
+    if (!next.done) {
+      this.waiting.delete(next.value);
+      next.value();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { Readable } from 'node:stream';
+import { HarnessError } from '../errors.js';
+
+export interface BodyLimits {
+  maxBytes: number;
+  /** Time the whole body may take once the headers are in: a slow drip is cut as surely as a stall. */
+  timeoutMs: number;
+}
+
+function tooLarge(path: string, detail: string): HarnessError {
+  return new HarnessError(
+    'HARNESS_BODY_TOO_LARGE',
+    `the response to GET ${path} ${detail}`,
+    'The target sent more than a ticket status can need; check what it serves at that path',
+    'target',
+  );
+}
+
+/** Reads a response body within a byte cap and a time limit, dropping the connection as soon as either is passed. */
+export async function readBody(body: Readable, declaredLength: string | undefined, limits: BodyLimits, path: string): Promise<Buffer> {
+  if (declaredLength !== undefined && Number(declaredLength) > limits.maxBytes) {
+    body.destroy();
+    throw tooLarge(path, `declares ${declaredLength} bytes, more than the ${limits.maxBytes} the suite reads`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const timer = setTimeout(() => {
+    body.destroy(
+      new HarnessError(
+        'HARNESS_TIMEOUT',
+        `GET ${path} timed out after ${limits.timeoutMs} ms reading the body (${total} bytes received; body time-out)`,
+        'The target sent its headers, then stalled or trickled the body: check the application and anything in front of it, or raise --timeout-ms',
+        'environment',
+      ),
+    );
+  }, limits.timeoutMs);
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > limits.maxBytes) throw tooLarge(path, `is larger than ${limits.maxBytes} bytes`);
+      chunks.push(chunk);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks);
+}

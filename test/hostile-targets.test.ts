@@ -1,0 +1,135 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import type { HarnessErrorCode } from '../src/errors.js';
+import { errorCodes, expectSettledRun } from './helpers/expect-run.js';
+import { hostileTargets, type HostileTarget, type HostileTargetName } from './helpers/hostile-targets.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
+
+const TOKEN = 'hostile-token-4c8e1b77';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+interface HostileCase {
+  target: HostileTargetName;
+  args?: string[];
+  exit: 1 | 2;
+  line: RegExp;
+  code?: HarnessErrorCode;
+  also?(run: CliRun, target: HostileTarget): void;
+}
+
+const SHORT_TIMEOUT = ['--timeout-ms', '1000'];
+
+const cases: HostileCase[] = [
+  {
+    target: 'accepts-never-answers',
+    args: SHORT_TIMEOUT,
+    exit: 2,
+    code: 'HARNESS_TIMEOUT',
+    line: /timed out after 1000 ms waiting for the response headers \(headers time-out\)/,
+  },
+  {
+    target: 'tls-never-handshakes',
+    args: SHORT_TIMEOUT,
+    exit: 2,
+    code: 'HARNESS_TIMEOUT',
+    line: /timed out after 1000 ms connecting \(connect time-out\)/,
+    // Once connecting failed, the rest is not sent to meet the same fate: only the first wave connects.
+    also: (_run, target) => expect(target.front.connections).toBeLessThanOrEqual(4),
+  },
+  {
+    target: 'headers-then-stall',
+    args: SHORT_TIMEOUT,
+    exit: 2,
+    code: 'HARNESS_TIMEOUT',
+    line: /timed out after 1000 ms reading the body \(0 bytes received; body time-out\)/,
+  },
+  {
+    // A byte a second never trips an idle timer; the body as a whole must still finish in time.
+    target: 'slow-drip',
+    args: ['--timeout-ms', '2500'],
+    exit: 2,
+    code: 'HARNESS_TIMEOUT',
+    line: /timed out after 2500 ms reading the body \([1-9]\d* bytes received; body time-out\)/,
+  },
+  { target: 'body-50mb', exit: 2, code: 'HARNESS_BODY_TOO_LARGE', line: /is larger than 1048576 bytes/ },
+  { target: 'gzip-bomb', exit: 2, code: 'HARNESS_BODY_TOO_LARGE', line: /gzip response to GET .* unpacks to more than 1048576 bytes/ },
+  {
+    target: 'not-json',
+    exit: 1,
+    line: /^Diagnosis \(target, high confidence\): the API answers HTTP 2xx with a body the suite cannot read as JSON$/m,
+    also: (run) => expect(run.report?.requirements.find((result) => result.id === 'ENV-JSON')?.verdict).toBe('fail'),
+  },
+  { target: 'invalid-utf8', exit: 1, line: /Actual: .*\(the body is not valid UTF-8\)/ },
+  { target: 'nested-100000', exit: 1, line: /Actual: .*\(the JSON is nested more than 256 levels deep, so the suite does not read it\)/ },
+  { target: 'headers-10000', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
+  { target: 'header-1mb', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
+  {
+    target: 'redirect-elsewhere',
+    exit: 1,
+    line: /^Diagnosis \(environment, medium confidence\): the API paths answer with a redirect \(HTTP 302 to http:\/\/127\.0\.0\.1:\d+\//m,
+    also: (_run, target) => expect(target.elsewhere?.requests).toEqual([]),
+  },
+  {
+    // Not followed, so a loop is one answer per request: the target saw exactly what the report counts.
+    target: 'redirect-loop',
+    exit: 1,
+    line: /the API paths answer with a redirect \(HTTP 302/,
+    also: (run, target) => expect(target.front.requests.length).toBe(run.report?.requests.sent),
+  },
+  {
+    target: 'error-500',
+    exit: 1,
+    line: /^Diagnosis \(target, high confidence\): the API answers a valid request with HTTP 500/m,
+    also: (run) => expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['server-error']),
+  },
+  {
+    target: 'closes-mid-body',
+    exit: 2,
+    code: 'HARNESS_CONNECTION_RESET',
+    line: /the connection closed before the response to GET .* was complete/,
+  },
+  {
+    // The deadline cuts a run whose lang requests hang; what was judged before it stays in the report.
+    target: 'lang-stalls',
+    args: ['--deadline-ms', '8000', '--timeout-ms', '60000'],
+    exit: 2,
+    code: 'HARNESS_DEADLINE',
+    line: /^Verdict for \S+: No verdict: the run deadline of 8000 ms passed before every scenario finished/m,
+    also: (run) => {
+      const verdictOf = (id: string): string | undefined => run.report?.requirements.find((result) => result.id === id)?.verdict;
+      expect(run.report?.complete).toBe(false);
+      expect([verdictOf('AUTH-TOKEN-ACCEPTED'), verdictOf('STATUS-COLOUR')]).toEqual(['pass', 'pass']);
+      expect(verdictOf('LANG-TRANSLATION-REPLACES')).toBe('error');
+    },
+  },
+];
+
+describe.concurrent('a misbehaving target ends the run cleanly, with the problem named', () => {
+  test.each(cases.map((entry) => [entry.target, entry] as const))('%s', async (_name, entry) => {
+    const target = await hostileTargets[entry.target](TOKEN);
+    cleanups.push(target.close);
+    const run = await runCli(['--base-url', target.url, '--token', TOKEN, ...(entry.args ?? [])]);
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, { exit: entry.exit, line: entry.line, code: entry.code, token: TOKEN, servers: target.servers });
+    if (entry.exit === 2) expect(run.report?.verdict).toBe('inconclusive');
+    entry.also?.(run, target);
+  });
+
+  test('a host name that does not resolve', async () => {
+    const run = await runCli(['--base-url', 'http://conformance-target.invalid', '--token', TOKEN]);
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, {
+      exit: 2,
+      code: 'HARNESS_DNS',
+      line: /the host name of the target could not be resolved/,
+      token: TOKEN,
+      servers: [],
+    });
+    // Plain http:// to a host other than this machine: the token would cross the network readable.
+    expect(run.stderr).toMatch(/^WARNING TOKEN_OVER_PLAIN_HTTP: the token travels unencrypted to conformance-target\.invalid/m);
+    expect(run.report?.warnings?.map((warning) => warning.code)).toEqual(['TOKEN_OVER_PLAIN_HTTP']);
+    expect(errorCodes(run.report)).toEqual(['HARNESS_DNS']);
+  });
+});

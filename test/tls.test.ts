@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expectSettledRun } from './helpers/expect-run.js';
+import { selfSignedReference, type HostileTarget } from './helpers/hostile-targets.js';
+import { runCli } from './helpers/run-cli.js';
+import { selfSignedCertificate, type SelfSigned } from './helpers/self-signed.js';
+
+const TOKEN = 'tls-token-9a3f0c61';
+let certificate: SelfSigned;
+const cleanups: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  certificate = await selfSignedCertificate();
+  cleanups.push(certificate.cleanup);
+});
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+async function target(): Promise<HostileTarget> {
+  const started = await selfSignedReference(TOKEN, certificate);
+  cleanups.push(started.close);
+  return started;
+}
+
+describe.concurrent('a self-signed certificate', () => {
+  test('is refused by default, and the origin is not tried again', async () => {
+    const front = await target();
+    const run = await runCli(['--base-url', front.url, '--token', TOKEN]);
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, {
+      exit: 2,
+      code: 'HARNESS_TLS',
+      line: /TLS failed for GET .*self-signed certificate/,
+      token: TOKEN,
+      servers: front.servers,
+    });
+    expect(run.stdout).toMatch(/--ca FILE/);
+    // The certificate is the origin's: once refused, no further connection is tried beyond the first wave.
+    expect(front.front.connections).toBeLessThanOrEqual(4);
+  });
+
+  test('is trusted with --ca naming it', async () => {
+    const front = await target();
+    const run = await runCli(['--base-url', front.url, '--token', TOKEN, '--ca', certificate.certPath]);
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
+    expect(run.report?.options.ca).toBe(certificate.certPath);
+    expect(run.report?.warnings).toBeUndefined();
+  });
+
+  test('is accepted with --insecure, loudly, in the terminal and the report', async () => {
+    const front = await target();
+    const run = await runCli(['--base-url', front.url, '--token', TOKEN, '--insecure']);
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
+    const warning = /WARNING TLS_NOT_VERIFIED: --insecure: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/;
+    expect(run.stderr).toMatch(warning);
+    expect(run.stdout).toMatch(warning);
+    expect(run.report?.warnings?.map((entry) => entry.code)).toEqual(['TLS_NOT_VERIFIED']);
+    expect(run.report?.options.insecure).toBe(true);
+    const markdown = (await run.files()).find((file) => file.path.endsWith('report.md'))?.content.toString();
+    expect(markdown).toMatch(/\*\*Warning\*\* \(TLS_NOT_VERIFIED\)/);
+  });
+});

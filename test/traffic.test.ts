@@ -1,0 +1,114 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { RATE_LIMIT_WAIT_CAP_MS } from '../src/harness/rate-limit.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { startConnectProxy } from './helpers/connect-proxy.js';
+import { expectSettledRun } from './helpers/expect-run.js';
+import { hostileTargets, type HostileTarget, type HostileTargetName } from './helpers/hostile-targets.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
+
+const TOKEN = 'traffic-token-51be7d09';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+async function runAgainst(name: HostileTargetName, args: string[] = []): Promise<{ run: CliRun; target: HostileTarget }> {
+  const target = await hostileTargets[name](TOKEN);
+  cleanups.push(target.close);
+  const run = await runCli(['--base-url', target.url, '--token', TOKEN, ...args]);
+  cleanups.push(run.cleanup);
+  return { run, target };
+}
+
+/** Requests the target saw twice, same credentials and same URL: retries. */
+const repeated = (target: HostileTarget): string[] => {
+  const keys = target.front.requests.map((request) => `${request.authorization ?? 'none'} ${request.url}`);
+  return keys.filter((key, index) => keys.indexOf(key) !== index);
+};
+
+describe.concurrent('HTTP 429', () => {
+  test('Retry-After is honoured, the retries are counted, and the run still judges the target', async () => {
+    const { run, target } = await runAgainst('rate-limited-once');
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: target.servers });
+    expect(run.report?.requests.rateLimited).toBeGreaterThan(0);
+    expect(run.report?.requests.waitedMs).toBeLessThanOrEqual(RATE_LIMIT_WAIT_CAP_MS);
+    expect(target.front.requests.length).toBe(run.report?.requests.sent);
+    expect(repeated(target).length).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/requests in \d+ ms \(\d+ answered HTTP 429; paused \d+ ms\)/);
+  });
+
+  test('retries count against the request budget', async () => {
+    const { run, target } = await runAgainst('rate-limited-once', ['--max-requests', '20']);
+    await expectSettledRun(run, { exit: 2, code: 'HARNESS_REQUEST_BUDGET', token: TOKEN, servers: target.servers });
+    expect(target.front.requests.length).toBeLessThanOrEqual(20);
+  });
+
+  test('a target that keeps answering 429 is waited for up to the cap, then reported', async () => {
+    // A budget large enough that the cap on waiting, not the budget, is what ends it.
+    const { run, target } = await runAgainst('rate-limited-always', ['--max-requests', '500']);
+    await expectSettledRun(run, {
+      exit: 2,
+      code: 'HARNESS_RATE_LIMITED',
+      line: /was still answered HTTP 429 \(Too Many Requests\) after \d+ retries \(Retry-After: 1\)/,
+      token: TOKEN,
+      servers: target.servers,
+    });
+    expect(run.report?.requests.waitedMs).toBeGreaterThan(0);
+    expect(run.report?.requests.waitedMs).toBeLessThanOrEqual(RATE_LIMIT_WAIT_CAP_MS);
+    expect(target.front.requests.length).toBe(run.report?.requests.sent);
+  });
+
+  test('a Retry-After beyond the cap is reported at once, without a retry', async () => {
+    const { run, target } = await runAgainst('rate-limited-for-an-hour');
+    await expectSettledRun(run, {
+      exit: 2,
+      code: 'HARNESS_RATE_LIMITED',
+      line: /after 0 retries \(Retry-After: 3600\)/,
+      token: TOKEN,
+      servers: target.servers,
+    });
+    expect(run.report?.requests.waitedMs).toBe(0);
+    expect(target.front.requests.length).toBeGreaterThan(0);
+    expect(repeated(target)).toEqual([]);
+  });
+});
+
+describe.concurrent('--concurrency bounds the requests in flight', () => {
+  test.each([
+    [['--concurrency', '2'], 2],
+    [[], 4],
+  ])('%j: at most %i at once', async (args, most) => {
+    const { run, target } = await runAgainst('slow-reference', args);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: target.servers });
+    expect(target.front.maxInFlight).toBeLessThanOrEqual(most);
+    expect(run.report?.options.concurrency).toBe(most);
+  });
+
+  test('a higher setting does overlap requests, so the bound above is what held them back', async () => {
+    const { run, target } = await runAgainst('slow-reference', ['--concurrency', '8']);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: target.servers });
+    expect(target.front.maxInFlight).toBeGreaterThan(4);
+  });
+});
+
+describe.concurrent('proxies from the environment', () => {
+  test('HTTP_PROXY carries every request, through a tunnel that sees no credentials', async () => {
+    const [proxy, reference] = await Promise.all([startConnectProxy(), startReferenceServer({ token: TOKEN })]);
+    cleanups.push(proxy.close, reference.close);
+    const run = await runCli(['--base-url', reference.url, '--token', TOKEN], { HTTP_PROXY: proxy.url });
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: [] });
+    const origin = new URL(reference.url).host;
+    expect(proxy.tunnels.length).toBeGreaterThan(0);
+    expect(proxy.tunnels.filter((tunnel) => tunnel.target !== origin || tunnel.credentials)).toEqual([]);
+  });
+
+  test('NO_PROXY keeps the target direct', async () => {
+    const [proxy, reference] = await Promise.all([startConnectProxy(), startReferenceServer({ token: TOKEN })]);
+    cleanups.push(proxy.close, reference.close);
+    const run = await runCli(['--base-url', reference.url, '--token', TOKEN], { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: [] });
+    expect(proxy.tunnels).toEqual([]);
+  });
+});
