@@ -27,3 +27,32 @@ export function failingChecks(result: RequirementResult): RecordedCheck[] {
 export function countsLine(totals: Record<string, number>): string {
   return `${totals.pass ?? 0} passed, ${totals.fail ?? 0} failed, ${totals.skip ?? 0} skipped`;
 }
+
+export interface ErrorGroup {
+  error: NonNullable<RecordedCheck['error']>;
+  requirements: string[];
+}
+
+/** Suite errors that stopped many requirements for one cause (an unreachable target, say), told once each. */
+export function errorGroups(results: RequirementResult[]): ErrorGroup[] {
+  const groups = new Map<string, ErrorGroup>();
+  for (const result of results) {
+    for (const check of result.checks) {
+      if (check.verdict !== 'error' || !check.error) continue;
+      const key = `${check.error.code} ${check.error.message}`;
+      const group = groups.get(key) ?? { error: check.error, requirements: [] };
+      if (!group.requirements.includes(result.id)) group.requirements.push(result.id);
+      groups.set(key, group);
+    }
+  }
+  return [...groups.values()];
+}
+
+export function errorGroupLines({ error, requirements }: ErrorGroup): string[] {
+  return [
+    `Could not judge ${requirements.length} requirement(s): ${requirements.join(', ')}`,
+    `  Error:    ${error.code}: ${error.message}`,
+    `  Fix:      ${error.hint}`,
+    `  Fault:    most likely the ${error.party}`,
+  ];
+}

@@ -1,6 +1,6 @@
 import { paint } from './colour.js';
 import { diagnosisLines } from './diagnosis-text.js';
-import { countsLine, failingChecks, failureLines } from './failure-text.js';
+import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines } from './failure-text.js';
 import { verdictLine } from './next-step.js';
 import type { Report, RunWarning, Verdict } from './types.js';
 
@@ -60,8 +60,11 @@ export function renderTerminal(
   if (failing.length > 0) {
     lines.push('', 'Failures');
     for (const result of failing) {
-      for (const check of failingChecks(result)) lines.push('', ...failureLines(result, check));
+      for (const check of failingChecks(result).filter((candidate) => candidate.verdict === 'fail')) {
+        lines.push('', ...failureLines(result, check));
+      }
     }
+    for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
   }
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
