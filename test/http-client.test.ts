@@ -47,9 +47,9 @@ async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
   return error as HarnessError;
 }
 
-test('any method but GET or HEAD is refused before anything is sent', async () => {
+test.each(['POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'])('%s is refused before anything is sent: the suite only reads', async (method) => {
   const target = await serve((_request, response) => response.end('{}'));
-  const error = await harnessError(client(target.url).send('POST', { path: '/api/ticket/status/1', credentials: 'valid' }));
+  const error = await harnessError(client(target.url).send(method, { path: '/api/ticket/status/1', credentials: 'valid' }));
   expect(error.code).toBe('HARNESS_METHOD_REFUSED');
   expect(target.seen).toHaveLength(0);
 });

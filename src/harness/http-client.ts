@@ -43,7 +43,8 @@ export interface TrafficCounts {
 }
 
 const REPORTED_BODY_CHARS = 4000;
-const ALLOWED_METHODS = new Set(['GET', 'HEAD']);
+// Every check reads a body, so GET is the only method the suite has any use for.
+const ALLOWED_METHODS = new Set(['GET']);
 const DEFAULT_CONCURRENCY = 4;
 
 /** The only way the suite talks to a target: GET, bounded in time, size, count and concurrency, secrets kept out of records. */
@@ -96,7 +97,7 @@ export class HttpClient {
       throw new HarnessError(
         'HARNESS_METHOD_REFUSED',
         `${method} ${options.path} was refused before sending: the suite is read-only`,
-        'Only GET and HEAD requests may be made; change the scenario',
+        'Only GET requests may be made; change the scenario',
       );
     }
     const url = this.urlFor(options.path, options.query);
