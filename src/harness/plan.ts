@@ -7,8 +7,9 @@ export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'b
 /**
  * Sends every request the specs will ask for, so the critical path is two round trips:
  * the plain status (which names the locales), then everything else at once.
+ * Settles when every answer is in.
  */
-export function prefetch(target: Target): void {
+export async function prefetch(target: Target): Promise<void> {
   const independent = [
     target.status(),
     target.status({ id: FIRST_STATUS_ID }),
@@ -24,8 +25,10 @@ export function prefetch(target: Target): void {
   const dependent = (async () => {
     const translation = await target.translatedLocale();
     const missing = await target.missingLocale();
-    if (translation) void target.status({ lang: String(translation.locale) });
-    void target.status({ lang: missing });
+    await Promise.allSettled([
+      ...(translation ? [target.status({ lang: String(translation.locale) })] : []),
+      target.status({ lang: missing }),
+    ]);
   })();
-  for (const pending of [...independent, dependent]) pending.catch(() => undefined);
+  await Promise.allSettled([...independent, dependent]);
 }

@@ -22,6 +22,8 @@ export interface ScenarioResult {
   requirements: string[];
   checks: RecordedCheck[];
   requestsSent: number;
+  /** Which target of a batch this scenario judged; absent for the only target of a single run. */
+  targetIndex?: number;
 }
 
 declare module '@vitest/runner' {

@@ -1,3 +1,5 @@
+import type { Recording } from './recording.js';
+
 /** What a spec run needs to know about its target; handed from the CLI to the Vitest worker. */
 export interface TargetSettings {
   baseUrl: string;
@@ -12,8 +14,15 @@ export interface TargetSettings {
   userAgent: string;
 }
 
+/** One target of a spec run: its settings, what it answered, and a label when the run judges several targets. */
+export interface TargetRun {
+  settings: TargetSettings;
+  recording: Recording;
+  label?: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    conformance: TargetSettings;
+    conformance: TargetRun[];
   }
 }

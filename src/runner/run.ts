@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { startVitest } from 'vitest/node';
+import { resolve } from 'node:path';
 import type { Config } from '../config/load.js';
+import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
-import { packageRoot } from '../paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.js';
 import { buildReport } from '../report/build.js';
 import type { Report, RunError } from '../report/types.js';
 import { ALLURE_DIR, clearOwnOutputs, writeReports } from '../report/write.js';
-import { ScenarioCollector } from './collector.js';
+import { recordTarget } from './record.js';
+import { SpecRunner, type Judged } from './spec-runner.js';
 import { suiteVersion } from './version.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -23,40 +23,77 @@ export interface RunHooks {
   onReferenceServer?(url: string): void;
 }
 
-async function runSpecs(settings: TargetSettings, outDir: string): Promise<{ collector: ScenarioCollector; errors: RunError[] }> {
-  const collector = new ScenarioCollector();
-  const errors: RunError[] = [];
+/** The settings a target can have on its own; in a matrix each target may set them. */
+export type TargetOptions = Pick<Config, 'password' | 'statusId' | 'lang' | 'missingLang' | 'strict' | 'timeoutMs' | 'maxRequests'>;
+
+export function targetSettings(options: TargetOptions, baseUrl: string, token: string): TargetSettings {
+  return {
+    baseUrl,
+    token,
+    password: options.password,
+    statusId: options.statusId,
+    lang: options.lang,
+    missingLang: options.missingLang,
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: MAX_BODY_BYTES,
+    maxRequests: options.maxRequests,
+    userAgent: `ticketing-conformance/${suiteVersion}`,
+  };
+}
+
+export interface TargetReportInput {
+  options: TargetOptions;
+  baseUrl: string;
+  embeddedReference: boolean;
+  startedAt: Date;
+  scenarios: ScenarioResult[];
+  errors: RunError[];
+}
+
+export function targetReport(input: TargetReportInput): Report {
+  const { options } = input;
+  return buildReport({
+    suite: { name: 'ticketing-conformance', version: suiteVersion },
+    target: { baseUrl: input.baseUrl, embeddedReference: input.embeddedReference },
+    options: {
+      statusId: options.statusId,
+      ...(options.lang ? { lang: options.lang } : {}),
+      ...(options.missingLang ? { missingLang: options.missingLang } : {}),
+      strict: options.strict,
+      timeoutMs: options.timeoutMs,
+      maxRequests: options.maxRequests,
+    },
+    startedAt: input.startedAt,
+    finishedAt: new Date(),
+    complete: input.scenarios.length > 0 && input.errors.length === 0,
+    scenarios: input.scenarios,
+    errors: input.errors,
+  });
+}
+
+export function suiteFailure(what: string, error: unknown): RunError {
+  return {
+    code: 'HARNESS_INTERNAL',
+    message: `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+    hint: 'This is a bug in the suite; please report it',
+    party: 'suite',
+  };
+}
+
+/** Records the target while Vitest starts, then judges the recording: network time hides behind start-up time. */
+async function recordAndJudge(settings: TargetSettings, outDir: string): Promise<Judged> {
+  const recording = recordTarget(settings);
   try {
-    const vitest = await startVitest(
-      'test',
-      [],
-      {
-        config: false,
-        root: packageRoot,
-        dir: join(packageRoot, 'specs'),
-        include: ['**/*.spec.ts'],
-        watch: false,
-        // One worker that keeps modules across spec files, so every request is sent once and shared.
-        pool: 'threads',
-        isolate: false,
-        maxWorkers: 1,
-        fileParallelism: false,
-        reporters: [collector, ['allure-vitest/reporter', { resultsDir: resolve(outDir, ALLURE_DIR) }]],
-        provide: { conformance: settings },
-        testTimeout: settings.timeoutMs * 4 + 5000,
-      },
-      { logLevel: 'silent' },
-    );
-    await vitest.close();
+    const runner = await SpecRunner.start({ allureDir: resolve(outDir, ALLURE_DIR), timeoutMs: settings.timeoutMs });
+    try {
+      return await runner.judge([{ settings, recording: await recording }]);
+    } finally {
+      await runner.close();
+    }
   } catch (error) {
-    errors.push({
-      code: 'HARNESS_INTERNAL',
-      message: `the spec runner failed: ${error instanceof Error ? error.message : String(error)}`,
-      hint: 'This is a bug in the suite; please report it',
-      party: 'suite',
-    });
+    await recording.catch(() => undefined);
+    return { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] };
   }
-  return { collector, errors };
 }
 
 /** One conformance run: reference server if needed, specs, report built and written. */
@@ -71,42 +108,15 @@ export async function runConformance(config: Config, hooks: RunHooks = {}): Prom
     baseUrl = reference.url;
     hooks.onReferenceServer?.(baseUrl);
   }
-  const settings: TargetSettings = {
-    baseUrl,
-    token,
-    password: config.password,
-    statusId: config.statusId,
-    lang: config.lang,
-    missingLang: config.missingLang,
-    timeoutMs: config.timeoutMs,
-    maxBodyBytes: MAX_BODY_BYTES,
-    maxRequests: config.maxRequests,
-    userAgent: `ticketing-conformance/${suiteVersion}`,
-  };
-
   await clearOwnOutputs(config.out);
-  const previousExitCode = process.exitCode;
-  const { collector, errors } = await runSpecs(settings, config.out).finally(() => reference?.close());
-  // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
-  process.exitCode = previousExitCode;
-
-  const scenarioCount = collector.scenarios.length;
-  const report = buildReport({
-    suite: { name: 'ticketing-conformance', version: suiteVersion },
-    target: { baseUrl, embeddedReference: reference !== undefined },
-    options: {
-      statusId: config.statusId,
-      ...(config.lang ? { lang: config.lang } : {}),
-      ...(config.missingLang ? { missingLang: config.missingLang } : {}),
-      strict: config.strict,
-      timeoutMs: config.timeoutMs,
-      maxRequests: config.maxRequests,
-    },
+  const judged = await recordAndJudge(targetSettings(config, baseUrl, token), config.out).finally(() => reference?.close());
+  const report = targetReport({
+    options: config,
+    baseUrl,
+    embeddedReference: reference !== undefined,
     startedAt,
-    finishedAt: new Date(),
-    complete: scenarioCount > 0 && errors.length === 0 && collector.errors.length === 0,
-    scenarios: collector.scenarios,
-    errors: [...errors, ...collector.errors],
+    scenarios: judged.scenarios[0] ?? [],
+    errors: judged.errors,
   });
   const writtenFiles = await writeReports(report, config.out, token);
   return { report, writtenFiles };

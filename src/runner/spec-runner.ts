@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import type { ScenarioResult } from '../harness/scenario-result.js';
+import type { TargetRun } from '../harness/settings.js';
+import { packageRoot } from '../paths.js';
+import type { RunError } from '../report/types.js';
+import { ScenarioCollector } from './collector.js';
+
+export interface SpecRunnerOptions {
+  /** Where allure-vitest writes its results; without it no Allure results are written. */
+  allureDir?: string;
+  timeoutMs: number;
+}
+
+/** What one spec run found: the scenarios of each target, in the order of the batch, and errors that hit them all. */
+export interface Judged {
+  scenarios: ScenarioResult[][];
+  errors: RunError[];
+}
+
+function suiteError(message: string): RunError {
+  return { code: 'HARNESS_INTERNAL', message, hint: 'This is a bug in the suite; please report it', party: 'suite' };
+}
+
+/**
+ * One Vitest instance, started once and reused for every batch of recorded targets.
+ * Each batch is one spec run in one worker that keeps modules across spec files (isolate false),
+ * so a batch costs a worker start and the judging, not a Vitest start.
+ */
+export class SpecRunner {
+  private constructor(
+    private readonly vitest: Vitest,
+    private readonly specs: TestSpecification[],
+    private readonly collector: ScenarioCollector,
+  ) {}
+
+  static async start(options: SpecRunnerOptions): Promise<SpecRunner> {
+    // Loaded here, not at the top: the CLI sends its first requests while Vitest loads.
+    const { createVitest } = await import('vitest/node');
+    const collector = new ScenarioCollector();
+    const vitest = await createVitest(
+      'test',
+      {
+        config: false,
+        root: packageRoot,
+        dir: join(packageRoot, 'specs'),
+        include: ['**/*.spec.ts'],
+        watch: false,
+        pool: 'threads',
+        isolate: false,
+        maxWorkers: 1,
+        fileParallelism: false,
+        reporters: options.allureDir ? [collector, ['allure-vitest/reporter', { resultsDir: options.allureDir }]] : [collector],
+        testTimeout: options.timeoutMs * 4 + 5000,
+        includeTaskLocation: false,
+      },
+      { logLevel: 'silent' },
+    );
+    // Tells the reporters the run begins (allure-vitest needs it) without running anything yet.
+    await vitest.standalone();
+    return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector);
+  }
+
+  async judge(batch: TargetRun[]): Promise<Judged> {
+    this.collector.reset();
+    const errors: RunError[] = [];
+    const previousExitCode = process.exitCode;
+    try {
+      this.vitest.provide('conformance', batch);
+      await this.vitest.runTestSpecifications(this.specs, true);
+    } catch (error) {
+      errors.push(suiteError(`the spec runner failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
+    process.exitCode = previousExitCode;
+    if (this.specs.length === 0) errors.push(suiteError(`no spec file was found under ${join(packageRoot, 'specs')}`));
+    errors.push(...this.collector.errors);
+    return {
+      scenarios: batch.map((_, index) => this.collector.scenarios.filter((scenario) => (scenario.targetIndex ?? 0) === index)),
+      errors,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.vitest.close();
+  }
+}
