@@ -17,6 +17,18 @@ export interface Config {
   maxRequests: number;
   help: boolean;
   version: boolean;
+  /** Path of the targets file; its contents are read by loadTargets. */
+  targets?: string;
+  targetConcurrency: number;
+  shard?: Shard;
+  /** Path of the baseline file; its contents are read by loadBaseline. */
+  baseline?: string;
+}
+
+/** Shard `index` of `count` (1-based), as in --shard 2/4. */
+export interface Shard {
+  index: number;
+  count: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -37,6 +49,12 @@ function readFlags(argv: string[]): Record<string, string | boolean | undefined>
 function readDotenv(path: string): Source {
   if (!existsSync(path)) return {};
   return parseDotenv(readFileSync(path));
+}
+
+/** Looks a variable up in the environment, then in the .env file, as every setting is. */
+export function variableLookup(env: Source = process.env, dotenvPath = '.env'): (name: string) => string | undefined {
+  const dotenv = readDotenv(dotenvPath);
+  return (name) => env[name] ?? dotenv[name];
 }
 
 function positiveInteger(name: OptionName, raw: string, max: number): number {
@@ -64,7 +82,8 @@ function locale(name: OptionName, raw: string | undefined): string | undefined {
   return raw;
 }
 
-function baseUrl(raw: string | undefined): string | undefined {
+/** Checks a base URL; `label` names where it came from (--base-url, or a target of the targets file). */
+export function baseUrl(raw: string | undefined, label = '--base-url'): string | undefined {
   if (raw === undefined) return undefined;
   let url: URL;
   try {
@@ -72,32 +91,47 @@ function baseUrl(raw: string | undefined): string | undefined {
   } catch {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `--base-url "${raw}" is not a URL`,
+      `${label} "${raw}" is not a URL`,
       'Pass the address the API is served at, e.g. --base-url https://help.example.com',
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `--base-url "${raw}" is not an http(s) address`,
+      `${label} "${raw}" is not an http(s) address`,
       'Pass the address the API is served at, e.g. --base-url https://help.example.com',
     );
   }
   if (url.username || url.password) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      '--base-url carries credentials',
+      `${label} carries credentials`,
       'Remove them from the URL and pass the token with --token or CONFORMANCE_TOKEN',
     );
   }
   if (url.search || url.hash) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `--base-url "${url.origin}${url.pathname}" has a query or fragment`,
+      `${label} "${url.origin}${url.pathname}" has a query or fragment`,
       'Pass only the scheme, host and path prefix, e.g. https://example.com/support',
     );
   }
   return url.toString();
+}
+
+function shard(raw: string | undefined): Shard | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || count > 10_000 || index < 1 || index > count) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--shard "${raw}" is not I/N with 1 <= I <= N`,
+      'Pass e.g. --shard 2/4 for the second of four shards',
+    );
+  }
+  return { index, count };
 }
 
 /** Flags beat the environment, which beats .env; every bad setting becomes one ConfigError. */
@@ -131,8 +165,26 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),
     help: enabled('help'),
     version: enabled('version'),
+    targets: value('targets'),
+    targetConcurrency: positiveInteger('targetConcurrency', value('targetConcurrency') ?? '4', 64),
+    shard: shard(value('shard')),
+    baseline: value('baseline'),
   };
   if (config.help || config.version) return config;
+  if (config.targets !== undefined && config.baseUrl !== undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--targets and --base-url are both set',
+      'Give every target in the targets file, or drop --targets to test one --base-url',
+    );
+  }
+  if (config.shard && config.targets === undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--shard is set without --targets',
+      'Shards split the targets of a targets file; pass --targets FILE',
+    );
+  }
   if (config.baseUrl && !config.token) {
     throw new ConfigError(
       'CONFIG_MISSING_TOKEN',

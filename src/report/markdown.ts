@@ -1,3 +1,4 @@
+import { baselineLines } from './baseline-text.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import type { Report } from './types.js';
 
@@ -28,6 +29,8 @@ export function renderMarkdown(report: Report): string {
   for (const result of report.requirements) {
     lines.push(`| ${result.verdict.toUpperCase()} | ${result.level} | ${result.id} | ${escapeCell(result.title)} |`);
   }
+  const baseline = baselineLines(report);
+  if (baseline.length > 0) lines.push('', '## Known failures', '', '```', ...baseline, '```');
   const failing = report.requirements.filter((result) => failingChecks(result).length > 0);
   if (failing.length > 0) {
     lines.push('', '## Failures');

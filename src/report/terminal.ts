@@ -1,3 +1,4 @@
+import { baselineLines } from './baseline-text.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import type { Report, Verdict } from './types.js';
 
@@ -31,6 +32,8 @@ export function renderTerminal(report: Report, writtenFiles: string[]): string {
     for (const advice of diagnosis.advice) lines.push(`  Fix:      ${advice}`);
   }
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  const baseline = baselineLines(report);
+  if (baseline.length > 0) lines.push('', ...baseline);
 
   lines.push('', `Verdict: ${report.summary}`);
   if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);

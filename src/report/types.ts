@@ -31,6 +31,20 @@ export interface RunError {
   party: FaultParty;
 }
 
+export type BaselineOutcome = 'known' | 'expired' | 'fixed' | 'not-judged';
+
+/** One known failure of the baseline, as it turned out in this run. */
+export interface BaselineResult {
+  requirement: string;
+  target?: string;
+  reason: string;
+  owner: string;
+  expires: string;
+  /** known: still failing, waived; expired: still failing, no longer waived; fixed: passes now; not-judged: skipped or errored. */
+  outcome: BaselineOutcome;
+  note: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   suite: { name: string; version: string };
@@ -48,4 +62,6 @@ export interface Report {
   requirements: RequirementResult[];
   diagnoses: Diagnosis[];
   errors: RunError[];
+  /** Set when the run was given a baseline of known failures. */
+  baseline?: { file: string; entries: BaselineResult[] };
 }

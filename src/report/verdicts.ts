@@ -1,6 +1,6 @@
 import type { RecordedCheck } from '../harness/scenario-result.js';
 import type { Requirement } from '../requirements/types.js';
-import type { ExitCode, RequirementResult, RunError, RunVerdict, Verdict } from './types.js';
+import type { ExitCode, Report, RequirementResult, RunError, RunVerdict, Verdict } from './types.js';
 
 /** Folds every check of one requirement into its verdict: a failure outweighs an error, which outweighs a pass. */
 export function requirementVerdict(requirement: Requirement, checks: RecordedCheck[]): Verdict {
@@ -12,16 +12,29 @@ export function requirementVerdict(requirement: Requirement, checks: RecordedChe
   return 'skip';
 }
 
+/** Whether a requirement's verdict fails the run by itself, before any baseline. */
+export function failsRun(result: Pick<RequirementResult, 'verdict'>, strict: boolean): boolean {
+  return result.verdict === 'fail' || (strict && result.verdict === 'warn');
+}
+
+/** Requirements whose failure a baseline waives: known failures before their expiry. */
+export function waivedRequirements(report: Pick<Report, 'baseline'>): Set<string> {
+  return new Set((report.baseline?.entries ?? []).filter((entry) => entry.outcome === 'known').map((entry) => entry.requirement));
+}
+
 export function runOutcome(
   results: RequirementResult[],
   strict: boolean,
   runErrors: RunError[],
+  waived: ReadonlySet<string> = new Set(),
 ): { verdict: RunVerdict; exitCode: ExitCode } {
   // A report that could not be written safely gives no verdict, whatever it found.
   if (runErrors.some((error) => error.code === 'HARNESS_SECRET_LEAK')) return { verdict: 'inconclusive', exitCode: 2 };
-  const failed = results.some((result) => result.verdict === 'fail' || (strict && result.verdict === 'warn'));
-  if (failed) return { verdict: 'not-conformant', exitCode: 1 };
+  const failing = results.filter((result) => failsRun(result, strict));
+  if (failing.some((result) => !waived.has(result.id))) return { verdict: 'not-conformant', exitCode: 1 };
   const errored = runErrors.length > 0 || results.some((result) => result.verdict === 'error');
+  // Every failure is a known one: still not conformant, but nothing new for the gate.
+  if (failing.length > 0) return errored ? { verdict: 'inconclusive', exitCode: 2 } : { verdict: 'not-conformant', exitCode: 0 };
   const mustPassed = results.some((result) => result.level === 'MUST' && result.verdict === 'pass');
   if (errored || !mustPassed) return { verdict: 'inconclusive', exitCode: 2 };
   return { verdict: 'conformant', exitCode: 0 };

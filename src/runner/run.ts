@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
+import type { TargetOptions } from '../config/targets.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.js';
+import { applyBaseline } from '../report/baseline.js';
 import { buildReport } from '../report/build.js';
 import type { Report, RunError } from '../report/types.js';
 import { ALLURE_DIR, clearOwnOutputs, writeReports } from '../report/write.js';
@@ -22,9 +25,6 @@ export interface RunHooks {
   /** Told once, before any request, when the embedded reference server stands in for a target. */
   onReferenceServer?(url: string): void;
 }
-
-/** The settings a target can have on its own; in a matrix each target may set them. */
-export type TargetOptions = Pick<Config, 'password' | 'statusId' | 'lang' | 'missingLang' | 'strict' | 'timeoutMs' | 'maxRequests'>;
 
 export function targetSettings(options: TargetOptions, baseUrl: string, token: string): TargetSettings {
   return {
@@ -96,8 +96,8 @@ async function recordAndJudge(settings: TargetSettings, outDir: string): Promise
   }
 }
 
-/** One conformance run: reference server if needed, specs, report built and written. */
-export async function runConformance(config: Config, hooks: RunHooks = {}): Promise<RunResult> {
+/** One conformance run: reference server if needed, specs, report built (and judged against a baseline) and written. */
+export async function runConformance(config: Config, hooks: RunHooks = {}, baseline?: LoadedBaseline): Promise<RunResult> {
   const startedAt = new Date();
   let reference: RunningReferenceServer | undefined;
   let token = config.token ?? '';
@@ -118,6 +118,7 @@ export async function runConformance(config: Config, hooks: RunHooks = {}): Prom
     scenarios: judged.scenarios[0] ?? [],
     errors: judged.errors,
   });
+  if (baseline) applyBaseline(report, baseline);
   const writtenFiles = await writeReports(report, config.out, token);
   return { report, writtenFiles };
 }

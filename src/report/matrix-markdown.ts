@@ -1,0 +1,59 @@
+import { countsLine } from './failure-text.js';
+import type { Matrix, MatrixTarget } from './matrix-types.js';
+import type { Verdict } from './types.js';
+
+/** Past this many targets the requirement grid is left to matrix.html and matrix.json. */
+export const GRID_MAX_TARGETS = 12;
+const NOT_PASSING: Verdict[] = ['fail', 'warn', 'error', 'skip'];
+
+const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+function notPassing(target: MatrixTarget): string {
+  const ids = Object.entries(target.verdicts)
+    .filter(([, verdict]) => NOT_PASSING.includes(verdict))
+    .map(([id, verdict]) => `${id} (${verdict})`);
+  return ids.length === 0 ? '-' : ids.join(', ');
+}
+
+function scopeLine(matrix: Matrix): string {
+  if (matrix.shard) return `; shard ${matrix.shard.index}/${matrix.shard.count} of a file of ${matrix.shard.targetsInFile} targets`;
+  if (matrix.mergedShards) return `; merged from ${matrix.mergedShards} shards`;
+  return '';
+}
+
+export function renderMatrixMarkdown(matrix: Matrix): string {
+  const lines = [
+    '# Ticketing API conformance matrix',
+    '',
+    `**${matrix.summary}**`,
+    '',
+    `- Suite: ${matrix.suite.name} ${matrix.suite.version}; started ${matrix.startedAt}; ${matrix.durationMs} ms; ${matrix.targetConcurrency} targets at once${scopeLine(matrix)}`,
+    `- Exit code: ${matrix.exitCode}`,
+    '',
+    '| Target | Verdict | Exit | Counts | Not passing | Reports |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const target of matrix.targets) {
+    const known = target.baseline && target.baseline.known > 0 ? ` (${target.baseline.known} known)` : '';
+    lines.push(
+      `| ${escapeCell(target.name)} | ${target.verdict}${known} | ${target.exitCode} | ${countsLine(target.totals)} | ${escapeCell(notPassing(target))} | [${target.reportDir}](${target.reportDir}/report.md) |`,
+    );
+  }
+  for (const error of matrix.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  if (matrix.targets.length > 0 && matrix.targets.length <= GRID_MAX_TARGETS) {
+    lines.push(
+      '',
+      '## Requirements by target',
+      '',
+      `| Requirement | Level | ${matrix.targets.map((target) => escapeCell(target.name)).join(' | ')} |`,
+      `|---|---|${matrix.targets.map(() => '---|').join('')}`,
+    );
+    for (const requirement of matrix.requirements) {
+      const cells = matrix.targets.map((target) => (target.verdicts[requirement.id] ?? '-').toUpperCase());
+      lines.push(`| ${requirement.id} | ${requirement.level} | ${cells.join(' | ')} |`);
+    }
+  } else if (matrix.targets.length > GRID_MAX_TARGETS) {
+    lines.push('', `The requirement-by-target grid of ${matrix.targets.length} targets is in matrix.html and matrix.json.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
