@@ -3,8 +3,8 @@ import { parse as parseYaml } from 'yaml';
 import { formatSchemaErrors, validator, type SchemaName } from '../assertions/schemas.js';
 import { ConfigError } from '../errors.js';
 
-/** Reads a JSON or YAML file (by its extension) and checks it against one of our schemas; any problem is one ConfigError. */
-export function readDataFile(path: string, schema: SchemaName, what: string): unknown {
+/** Reads a JSON or YAML file (by its extension); any problem is one ConfigError. */
+export function parseDataFile(path: string, what: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -12,13 +12,15 @@ export function readDataFile(path: string, schema: SchemaName, what: string): un
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     throw new ConfigError('CONFIG_INVALID', `the ${what} ${path} could not be read (${reason})`, 'Check the path');
   }
-  let data: unknown;
   try {
-    data = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+    return /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
     throw new ConfigError('CONFIG_INVALID', `the ${what} ${path} is not valid JSON or YAML: ${reason}`, 'Fix the syntax');
   }
+}
+
+export function checkAgainstSchema(data: unknown, schema: SchemaName, path: string, what: string): void {
   const validate = validator(schema);
   if (!validate(data)) {
     throw new ConfigError(
@@ -27,5 +29,11 @@ export function readDataFile(path: string, schema: SchemaName, what: string): un
       `See schemas/${schema}.schema.json and the README`,
     );
   }
+}
+
+/** Reads a JSON or YAML file and checks it against one of our schemas. */
+export function readDataFile(path: string, schema: SchemaName, what: string): unknown {
+  const data = parseDataFile(path, what);
+  checkAgainstSchema(data, schema, path, what);
   return data;
 }

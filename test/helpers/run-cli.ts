@@ -20,23 +20,33 @@ export interface CliRun {
 
 const CLEAN_ENV_PREFIX = 'CONFORMANCE_';
 
-/** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
-  const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
-  const outDir = join(workDir, 'out');
+/** Runs the real CLI with exactly these arguments in `cwd`, with no CONFORMANCE_ variable of the caller's environment. */
+export function spawnCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) => !name.startsWith(CLEAN_ENV_PREFIX) && name !== 'NODE_OPTIONS' && !name.startsWith('VITEST'),
     ),
   );
-  const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+  return new Promise((done) => {
     execFile(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), CLI, '--out', outDir, ...args],
-      { cwd: workDir, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      ['--import', import.meta.resolve('tsx'), CLI, ...args],
+      { cwd, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
+}
+
+/** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. */
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
+  const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
+  const outDir = join(workDir, 'out');
+  const result = await spawnCli(['--out', outDir, ...args], workDir, env, timeoutMs);
   const report = await readFile(join(outDir, 'report.json'), 'utf8')
     .then((text) => JSON.parse(text) as Report)
     .catch(() => undefined);
