@@ -10,7 +10,7 @@ export const FIRST_STATUS_ID = 1;
 /** An id no installation reaches, to see how the target answers for a status that does not exist. */
 export const UNKNOWN_STATUS_ID = 2147483646;
 /** Real two-letter codes, tried in order, for a locale the status has no translation for. */
-const MISSING_LOCALE_CANDIDATES = ['sw', 'is', 'mt', 'cy', 'eu', 'ga', 'lb', 'mk'];
+export const MISSING_LOCALE_CANDIDATES = ['sw', 'is', 'mt', 'cy', 'eu', 'ga', 'lb', 'mk'];
 
 export interface StatusRequest {
   id?: number;
