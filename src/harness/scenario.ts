@@ -54,7 +54,7 @@ export function scenario(definition: ScenarioDefinition): void {
 
 async function judge(definition: ScenarioDefinition, targetIndex: number, vitestContext: TestContext): Promise<void> {
   const checks: RecordedCheck[] = [];
-  const target = currentTarget(targetIndex);
+  const target = await currentTarget(targetIndex);
   const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
     if (!definition.requirements.includes(entry.requirement)) {
       throw new Error(`scenario ${definition.id} checks ${entry.requirement} but does not list it in requirements`);

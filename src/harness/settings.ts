@@ -1,5 +1,3 @@
-import type { Recording } from './recording.js';
-
 /** What a spec run needs to know about its target; handed from the CLI to the Vitest worker. */
 export interface TargetSettings {
   baseUrl: string;
@@ -14,15 +12,20 @@ export interface TargetSettings {
   userAgent: string;
 }
 
-/** One target of a spec run: its settings, what it answered, and a label when the run judges several targets. */
+/** One target of a spec run, and its label when the run judges several targets. */
 export interface TargetRun {
   settings: TargetSettings;
-  recording: Recording;
   label?: string;
+}
+
+/** What the CLI hands the spec worker: the targets, and the channel their recordings come over (src/harness/recording-channel.ts). */
+export interface SpecRunContext {
+  targets: TargetRun[];
+  channel: string;
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    conformance: TargetRun[];
+    conformance: SpecRunContext;
   }
 }

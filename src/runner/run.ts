@@ -80,19 +80,21 @@ export function suiteFailure(what: string, error: unknown): RunError {
   };
 }
 
-/** Records the target while Vitest starts, then judges the recording: network time hides behind start-up time. */
+/** Records the target while Vitest starts and loads the specs: network time hides behind start-up time. */
 async function recordAndJudge(settings: TargetSettings, outDir: string): Promise<Judged> {
   const recording = recordTarget(settings);
   try {
     const runner = await SpecRunner.start({ allureDir: resolve(outDir, ALLURE_DIR), timeoutMs: settings.timeoutMs });
     try {
-      return await runner.judge([{ settings, recording: await recording }]);
+      return await runner.judge([{ settings, recording }]);
     } finally {
       await runner.close();
     }
   } catch (error) {
-    await recording.catch(() => undefined);
     return { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] };
+  } finally {
+    // Nothing may still be talking to the target (or to the embedded server about to close) when the run ends.
+    await recording.catch(() => undefined);
   }
 }
 

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import type { ScenarioResult } from '../harness/scenario-result.js';
+import type { Recording } from '../harness/recording.js';
+import { serveRecordings } from '../harness/recording-channel.js';
 import type { TargetRun } from '../harness/settings.js';
 import { packageRoot } from '../paths.js';
 import type { RunError } from '../report/types.js';
@@ -61,15 +64,26 @@ export class SpecRunner {
     return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector);
   }
 
-  async judge(batch: TargetRun[]): Promise<Judged> {
+  /** Judges a batch of targets; a recording still on its way is handed to the worker when it arrives. */
+  async judge(batch: (TargetRun & { recording: Recording | Promise<Recording> })[]): Promise<Judged> {
     this.collector.reset();
     const errors: RunError[] = [];
     const previousExitCode = process.exitCode;
+    const channel = `ticketing-conformance-${randomUUID()}`;
+    const server = serveRecordings(
+      channel,
+      batch.map((run) => Promise.resolve(run.recording)),
+    );
     try {
-      this.vitest.provide('conformance', batch);
+      this.vitest.provide('conformance', {
+        channel,
+        targets: batch.map(({ settings, label }) => ({ settings, ...(label === undefined ? {} : { label }) })),
+      });
       await this.vitest.runTestSpecifications(this.specs, true);
     } catch (error) {
       errors.push(suiteError(`the spec runner failed: ${error instanceof Error ? error.message : String(error)}`));
+    } finally {
+      server.close();
     }
     // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
     process.exitCode = previousExitCode;
