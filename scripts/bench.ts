@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
@@ -117,6 +117,34 @@ const newman = async (url: string, work: string): Promise<string[]> => {
   return [newmanBin, 'run', file, '--reporters', 'cli', '--bail'];
 };
 
+/** The prefetch alone through the delay proxy: the round trips its dependencies cost, without Vitest sharing the CPU. */
+async function prefetchAlone(
+  reference: RunningReferenceServer,
+  rttMs: number,
+): Promise<{ roundTrips: number; requests: number; connections: number }> {
+  const proxy = await startDelayProxy(new URL(reference.url), rttMs);
+  const samples: { roundTrips: number; requests: number; connections: number }[] = [];
+  try {
+    for (let index = 0; index < 3; index += 1) {
+      proxy.reset();
+      const script = `
+        const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'record.js'))});
+        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'run.js'))});
+        await recordTarget(targetSettings({ password: 'x', statusId: 1, strict: false, timeoutMs: 10000, maxRequests: 40 }, ${JSON.stringify(proxy.url)}, ${JSON.stringify(TOKEN)}));
+      `;
+      check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
+      samples.push(proxy.stats());
+    }
+  } finally {
+    await proxy.close();
+  }
+  return {
+    roundTrips: round(median(samples.map((sample) => sample.roundTrips)), 1),
+    requests: median(samples.map((sample) => sample.requests)),
+    connections: median(samples.map((sample) => sample.connections)),
+  };
+}
+
 /** Vitest's part of a run, timed inside one process of the compiled CLI: loading, starting, and two spec runs. */
 async function vitestStartup(reference: RunningReferenceServer): Promise<Record<string, number>> {
   const script = `
@@ -190,8 +218,12 @@ async function main(): Promise<void> {
     memoryGiB: round(totalmem() / 2 ** 30, 1),
     os: `${platform()} ${release()}`,
     node: process.version,
+    // Figures from a busy machine are slower; the load says how busy it was.
+    loadAverage: round(loadavg()[0] ?? 0, 2),
   };
-  console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}`);
+  console.log(
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; load average ${machine.loadAverage} at the start`,
+  );
   const reference = await startReferenceServer({ token: TOKEN });
   const byRtt: Record<string, Record<string, Figures | number>> = {};
   try {
@@ -207,6 +239,10 @@ async function main(): Promise<void> {
       console.log(line('newman 6.2.2', theirs));
       console.log(`  ours/newman            ${ratio} (median wall time)`);
     }
+    const prefetch = await prefetchAlone(reference, RTT_MS);
+    console.log(
+      `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
+    );
     const startup = await vitestStartup(reference);
     console.log(
       `Vitest in a compiled run: import ${startup.importVitestMs} ms; start ${startup.startVitestMs} ms; first spec run ${startup.firstSpecRunMs} ms (worker start and judging); next spec run ${startup.nextSpecRunMs} ms`,
