@@ -10,7 +10,7 @@ const escapeHtml = (text: string): string =>
 
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1rem; color: #1a1a1a; background: #fff; }
-h1 { font-size: 1.4rem; margin: 0 0 .5rem; }
+h1 { font-size: 1.4rem; margin: 0 0 .5rem; } h2 { font-size: 1.1rem; margin: 1rem 0 .3rem; }
 .verdict { font-size: 1.1rem; font-weight: 600; margin: .5rem 0 1rem; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; }
@@ -52,6 +52,10 @@ export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
       return `<tr><th scope="row"><a href="${escapeHtml(reportLink(target, outDir))}">${escapeHtml(target.name)}</a> <small>${escapeHtml(target.verdict)} (exit ${target.exitCode})</small></th>${cells}</tr>`;
     })
     .join('\n');
+  const attention = matrix.targets
+    .filter((target) => target.exitCode !== 0)
+    .map((target) => `<li><strong>${escapeHtml(target.name)}</strong>: ${escapeHtml(target.summary)}</li>`)
+    .join('\n');
   const legend = (Object.entries(SYMBOL) as [Verdict, string][])
     .map(([verdict, symbol]) => `<span class="${verdict}">${symbol} ${verdict}</span>`)
     .join('');
@@ -68,6 +72,7 @@ export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
 <h1>Ticketing API conformance matrix</h1>
 <p class="verdict">${escapeHtml(matrix.summary)}</p>
 <p>${escapeHtml(`${matrix.suite.name} ${matrix.suite.version}, started ${matrix.startedAt}, ${matrix.durationMs} ms, exit code ${matrix.exitCode}.`)}</p>
+${attention ? `<h2>Targets that need attention</h2>\n<ul>\n${attention}\n</ul>` : ''}
 <p class="legend">${legend}</p>
 <div class="scroll">
 <table>

@@ -4,15 +4,17 @@ import type { Verdict } from './types.js';
 
 /** Past this many targets the requirement grid is left to matrix.html and matrix.json. */
 export const GRID_MAX_TARGETS = 12;
-const NOT_PASSING: Verdict[] = ['fail', 'warn', 'error', 'skip'];
+const FAILING: Verdict[] = ['fail', 'warn', 'error'];
 
 const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
+/** The requirements that failed, warned or errored, by ID; skips only counted. */
 function notPassing(target: MatrixTarget): string {
-  const ids = Object.entries(target.verdicts)
-    .filter(([, verdict]) => NOT_PASSING.includes(verdict))
-    .map(([id, verdict]) => `${id} (${verdict})`);
-  return ids.length === 0 ? '-' : ids.join(', ');
+  const verdicts = Object.entries(target.verdicts);
+  const named = verdicts.filter(([, verdict]) => FAILING.includes(verdict)).map(([id, verdict]) => `${id} (${verdict})`);
+  const skipped = verdicts.filter(([, verdict]) => verdict === 'skip').length;
+  const parts = [...named, ...(skipped > 0 ? [`${skipped} skipped`] : [])];
+  return parts.length === 0 ? '-' : parts.join(', ');
 }
 
 function scopeLine(matrix: Matrix): string {
@@ -39,6 +41,8 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
       `| ${escapeCell(target.name)} | ${target.verdict}${known} | ${target.exitCode} | ${countsLine(target.totals)} | ${escapeCell(notPassing(target))} | [${target.reportDir}](${target.reportDir}/report.md) |`,
     );
   }
+  const attention = matrix.targets.filter((target) => target.exitCode !== 0);
+  if (attention.length > 0) lines.push('', ...attention.map((target) => `- **${escapeCell(target.name)}**: ${target.summary}`));
   for (const error of matrix.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
   if (matrix.targets.length > 0 && matrix.targets.length <= GRID_MAX_TARGETS) {
     lines.push(
