@@ -259,8 +259,10 @@ async function main(): Promise<void> {
     const result = {
       measuredAt: new Date().toISOString(),
       machine,
+      loadAverageAtEnd: round(loadavg()[0] ?? 0, 2),
       rttMs: RTT_MS,
       byRtt,
+      prefetch,
       vitestStartup: startup,
       matrices,
       benchMs: round(performance.now() - started),

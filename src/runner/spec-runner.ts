@@ -64,6 +64,7 @@ export class SpecRunner {
         dir: join(packageRoot, 'specs'),
         include: ['**/*.spec.ts'],
         watch: false,
+        // Worker threads: the recordings reach them over a BroadcastChannel, which stays within this process.
         pool: 'threads',
         isolate: false,
         maxWorkers: 1,
