@@ -2,7 +2,7 @@ import { baselineLines } from './baseline-text.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import type { Report } from './types.js';
 
-const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+export const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 export function renderMarkdown(report: Report): string {
   const lines = [

@@ -1,12 +1,11 @@
 import { countsLine } from './failure-text.js';
+import { escapeCell } from './markdown.js';
 import type { Matrix, MatrixTarget } from './matrix-types.js';
 import type { Verdict } from './types.js';
 
 /** Past this many targets the requirement grid is left to matrix.html and matrix.json. */
 export const GRID_MAX_TARGETS = 12;
 const FAILING: Verdict[] = ['fail', 'warn', 'error'];
-
-const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** The requirements that failed, warned or errored, by ID; skips only counted. */
 function notPassing(target: MatrixTarget): string {

@@ -6,6 +6,8 @@ import { settleMatrix } from './matrix.js';
 import { renderMatrixHtml } from './matrix-html.js';
 import { renderMatrixMarkdown } from './matrix-markdown.js';
 import type { Matrix } from './matrix-types.js';
+import { suiteError } from './suite-error.js';
+import { leakError } from './write.js';
 
 export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
 
@@ -19,12 +21,7 @@ export async function writeMatrix(matrix: Matrix, outDir: string, tokens: string
   await clearMatrixOutputs(outDir);
   const validate = validator('matrix');
   if (!validate(structuredClone(matrix))) {
-    matrix.errors.push({
-      code: 'HARNESS_INTERNAL',
-      message: `matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`,
-      hint: 'This is a bug in the suite; please report it',
-      party: 'suite',
-    });
+    matrix.errors.push(suiteError(`matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`));
   }
   const views: [string, (matrix: Matrix) => string][] = [
     ['matrix.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
@@ -32,14 +29,7 @@ export async function writeMatrix(matrix: Matrix, outDir: string, tokens: string
     ['matrix.html', (final) => renderMatrixHtml(final, outDir)],
   ];
   const leaking = views.filter(([, render]) => tokens.some((token) => findSecret(render(matrix), token)));
-  for (const [name] of leaking) {
-    matrix.errors.push({
-      code: 'HARNESS_SECRET_LEAK',
-      message: `${name} would have contained an API token, so it was not written`,
-      hint: 'This is a bug in the suite; report it without the file',
-      party: 'suite',
-    });
-  }
+  matrix.errors.push(...leaking.map(([name]) => leakError(name)));
   settleMatrix(matrix);
   const written: string[] = [];
   for (const [name, render] of views) {

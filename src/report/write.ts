@@ -16,7 +16,7 @@ export async function clearOwnOutputs(outDir: string): Promise<void> {
   await Promise.all(OWN_OUTPUTS.map((name) => rm(join(outDir, name), { recursive: true, force: true })));
 }
 
-function leakError(artifact: string): RunError {
+export function leakError(artifact: string): RunError {
   return {
     code: 'HARNESS_SECRET_LEAK',
     message: `${artifact} would have contained the API token, so it was not written`,

@@ -11,9 +11,10 @@ import { clearMatrixOutputs, writeMatrix } from '../report/matrix-write.js';
 import type { RunError } from '../report/types.js';
 import { clearOwnOutputs, writeReports } from '../report/write.js';
 import { recordTarget } from './record.js';
-import { suiteFailure, targetReport, targetSettings } from './run.js';
+import { targetReport, targetSettings } from './run.js';
 import { shardOf } from './shard.js';
 import { SpecRunner, type Judged } from './spec-runner.js';
+import { suiteFailure } from '../report/suite-error.js';
 import { suiteVersion } from './version.js';
 
 /** Most recorded targets judged in one spec run: bounds memory, whatever the number of targets. */

@@ -12,6 +12,7 @@ import type { Report, RunError } from '../report/types.js';
 import { ALLURE_DIR, clearOwnOutputs, writeReports } from '../report/write.js';
 import { recordTarget } from './record.js';
 import { SpecRunner, type Judged } from './spec-runner.js';
+import { suiteFailure } from '../report/suite-error.js';
 import { suiteVersion } from './version.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -69,15 +70,6 @@ export function targetReport(input: TargetReportInput): Report {
     scenarios: input.scenarios,
     errors: input.errors,
   });
-}
-
-export function suiteFailure(what: string, error: unknown): RunError {
-  return {
-    code: 'HARNESS_INTERNAL',
-    message: `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
-    hint: 'This is a bug in the suite; please report it',
-    party: 'suite',
-  };
 }
 
 /** Records the target while Vitest starts and loads the specs: network time hides behind start-up time. */

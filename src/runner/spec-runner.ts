@@ -9,6 +9,7 @@ import type { TargetRun } from '../harness/settings.js';
 import { packageRoot } from '../paths.js';
 import type { RunError } from '../report/types.js';
 import { ScenarioCollector } from './collector.js';
+import { suiteError, suiteFailure } from '../report/suite-error.js';
 
 export interface SpecRunnerOptions {
   /** Where allure-vitest writes its results; without it no Allure results are written. */
@@ -34,10 +35,6 @@ function moduleCache(): { fsModuleCache: boolean; fsModuleCachePath?: string } {
   } catch {
     return { fsModuleCache: false };
   }
-}
-
-function suiteError(message: string): RunError {
-  return { code: 'HARNESS_INTERNAL', message, hint: 'This is a bug in the suite; please report it', party: 'suite' };
 }
 
 /**
@@ -99,7 +96,7 @@ export class SpecRunner {
       });
       await this.vitest.runTestSpecifications(this.specs, true);
     } catch (error) {
-      errors.push(suiteError(`the spec runner failed: ${error instanceof Error ? error.message : String(error)}`));
+      errors.push(suiteFailure('the spec runner', error));
     } finally {
       server.close();
     }
