@@ -126,22 +126,23 @@ export async function runMatrix(
     const timeoutMs = Math.max(...selected.map((entry) => entry.options.timeoutMs));
     const pipeline = new Pipeline(selected, config.targetConcurrency);
     const runner = await SpecRunner.start({ timeoutMs }).catch((error: unknown) => suiteFailure('the spec runner', error));
+    const writeBatch = async (batch: Recorded[], judged: Judged): Promise<void> => {
+      for (const [index, item] of batch.entries()) {
+        const errors = [...judged.errors, ...(item.failure ? [item.failure] : [])];
+        const row = await writeTarget(config, item, judged.scenarios[index] ?? [], errors, baseline);
+        rows.push(row);
+        hooks.onTarget?.(row, rows.length, selected.length);
+      }
+    };
+    // One batch is written while the next is judged: the CLI's thread writes, the worker's judges.
+    let writing = Promise.resolve();
     try {
       for (let batch = await pipeline.nextBatch(); batch; batch = await pipeline.nextBatch()) {
         const judged = await judgeBatch(runner, batch);
-        for (const [index, item] of batch.entries()) {
-          rows.push(
-            await writeTarget(
-              config,
-              item,
-              judged.scenarios[index] ?? [],
-              [...judged.errors, ...(item.failure ? [item.failure] : [])],
-              baseline,
-            ),
-          );
-          hooks.onTarget?.(rows.at(-1) as MatrixTarget, rows.length, selected.length);
-        }
+        await writing;
+        writing = writeBatch(batch, judged);
       }
+      await writing;
     } finally {
       if (runner instanceof SpecRunner) await runner.close();
     }
