@@ -49,7 +49,7 @@ export async function baselineCommand(argv: string[]): Promise<number> {
     expires: expiry(required(values.expires, '--expires', USAGE)),
   };
   const out = typeof values.out === 'string' ? values.out : 'baseline.json';
-  const source = readResultFile(from);
+  const source = readResultFile(from, 'report or matrix');
   const knownFailures: KnownFailure[] =
     source.kind === 'report'
       ? source.report.requirements

@@ -7,7 +7,7 @@ import { readArgs } from './args.js';
 const USAGE = 'Usage: ticketing-conformance diff OLD/report.json NEW/report.json';
 
 function reportAt(path: string): Report {
-  const file = readResultFile(path);
+  const file = readResultFile(path, 'report');
   if (file.kind !== 'report') {
     throw new ConfigError(
       'CONFIG_INVALID',

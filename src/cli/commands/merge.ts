@@ -16,7 +16,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   }
   const out = required(values.out, '--out', USAGE);
   const files = positionals.map((path) => {
-    const file = readResultFile(path);
+    const file = readResultFile(path, 'matrix');
     if (file.kind !== 'matrix')
       throw new ConfigError('CONFIG_INVALID', `${path} is a report, not a matrix`, 'Pass the matrix.json of each shard');
     return { path, matrix: file.matrix };
