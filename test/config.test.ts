@@ -26,7 +26,7 @@ describe('flags beat the environment, which beats .env', () => {
       out: 'reports',
       timeoutMs: 10000,
       deadlineMs: 60000,
-      concurrency: 4,
+      concurrency: 16,
       insecure: false,
     });
     expect(config.ca).toBeUndefined();

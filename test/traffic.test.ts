@@ -76,7 +76,7 @@ describe.concurrent('HTTP 429', () => {
 describe.concurrent('--concurrency bounds the requests in flight', () => {
   test.each([
     [['--concurrency', '2'], 2],
-    [[], 4],
+    [[], 16],
   ])('%j: at most %i at once', async (args, most) => {
     const { run, target } = await runAgainst('slow-reference', args);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: target.servers });

@@ -5,7 +5,8 @@ import addFormatsModule from 'ajv-formats';
 import { schemasDir } from '../paths.js';
 
 export const SCHEMA_BASE = 'https://ticketing-conformance.example/schemas/';
-export type SchemaName = 'envelope' | 'ticket-status' | 'ticket-status-envelope' | 'error' | 'report' | 'comparison';
+export type SchemaName =
+  'envelope' | 'ticket-status' | 'ticket-status-envelope' | 'error' | 'report' | 'comparison' | 'targets' | 'baseline' | 'matrix';
 
 // ajv-formats ships CommonJS; under ESM its function sits on the default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

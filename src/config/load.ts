@@ -29,6 +29,18 @@ export interface Config {
   /** CA certificates to trust instead of the system's, read from --ca. */
   ca?: { path: string; pem: string };
   insecure: boolean;
+  /** Path of the targets file; its contents are read by loadTargets. */
+  targets?: string;
+  targetConcurrency: number;
+  shard?: Shard;
+  /** Path of the baseline file; its contents are read by loadBaseline. */
+  baseline?: string;
+}
+
+/** Shard `index` of `count` (1-based), as in --shard 2/4. */
+export interface Shard {
+  index: number;
+  count: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -49,6 +61,12 @@ function readFlags(argv: string[]): Record<string, string | boolean | undefined>
 function readDotenv(path: string): Source {
   if (!existsSync(path)) return {};
   return parseDotenv(readFileSync(path));
+}
+
+/** Looks a variable up in the environment, then in the .env file, as every setting is. */
+export function variableLookup(env: Source = process.env, dotenvPath = '.env'): (name: string) => string | undefined {
+  const dotenv = readDotenv(dotenvPath);
+  return (name) => env[name] ?? dotenv[name];
 }
 
 function positiveInteger(name: OptionName, raw: string, max: number): number {
@@ -111,8 +129,16 @@ function caFile(raw: string | undefined): Config['ca'] {
 
 /** An http(s) address of a server to test: --base-url, or --compare-to with its own token option. */
 function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo' = 'baseUrl'): string | undefined {
-  const flag = `--${OPTIONS[name].flag}`;
   const tokenOption: OptionSpec = OPTIONS[name === 'baseUrl' ? 'token' : 'compareToken'];
+  return checkedUrl(raw, `--${OPTIONS[name].flag}`, `--${tokenOption.flag} or ${tokenOption.env ?? ''}`);
+}
+
+/** Checks a base URL; `label` names where it came from (--base-url, or a target of the targets file). */
+export function baseUrl(raw: string | undefined, label = '--base-url'): string | undefined {
+  return checkedUrl(raw, label, '--token or CONFORMANCE_TOKEN');
+}
+
+function checkedUrl(raw: string | undefined, flag: string, tokenSource: string): string | undefined {
   if (raw === undefined) return undefined;
   let url: URL;
   try {
@@ -135,7 +161,7 @@ function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo' = 'bas
     throw new ConfigError(
       'CONFIG_INVALID',
       `${flag} carries credentials`,
-      `Remove them from the URL and pass the token with --${tokenOption.flag} or ${tokenOption.env ?? ''}`,
+      `Remove them from the URL and pass the token with ${tokenSource}`,
     );
   }
   if (url.search || url.hash) {
@@ -146,6 +172,21 @@ function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo' = 'bas
     );
   }
   return url.toString();
+}
+
+function shard(raw: string | undefined): Shard | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || count > 10_000 || index < 1 || index > count) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--shard "${raw}" is not I/N with 1 <= I <= N`,
+      'Pass e.g. --shard 2/4 for the second of four shards',
+    );
+  }
+  return { index, count };
 }
 
 /** Flags beat the environment, which beats .env; every bad setting becomes one ConfigError. */
@@ -192,12 +233,30 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     compareTo: serverUrl(value('compareTo'), 'compareTo'),
     compareToken: value('compareToken'),
     deadlineMs: positiveInteger('deadlineMs', value('deadlineMs') ?? '60000', 86_400_000),
-    concurrency: positiveInteger('concurrency', value('concurrency') ?? '4', 32),
+    concurrency: positiveInteger('concurrency', value('concurrency') ?? '16', 32),
     ca: caFile(value('ca')),
     insecure: enabled('insecure'),
+    targets: value('targets'),
+    targetConcurrency: positiveInteger('targetConcurrency', value('targetConcurrency') ?? '4', 64),
+    shard: shard(value('shard')),
+    baseline: value('baseline'),
   };
   if (config.help || config.version) return config;
   if (config.quiet && config.verbose) throw new ConfigError('CONFIG_INVALID', '--quiet and --verbose were both given', 'Pass one of them');
+  if (config.targets !== undefined && config.baseUrl !== undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--targets and --base-url are both set',
+      'Give every target in the targets file, or drop --targets to test one --base-url',
+    );
+  }
+  if (config.shard && config.targets === undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--shard is set without --targets',
+      'Shards split the targets of a targets file; pass --targets FILE',
+    );
+  }
   if (config.baseUrl && !config.token) {
     throw new ConfigError(
       'CONFIG_MISSING_TOKEN',

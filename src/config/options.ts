@@ -102,8 +102,8 @@ export const OPTIONS = {
     flag: 'concurrency',
     env: 'CONFORMANCE_CONCURRENCY',
     kind: 'string',
-    default: '4',
-    help: 'most requests in flight at once',
+    default: '16',
+    help: 'most requests in flight at once (16 lets the whole first round of requests go out together)',
   },
   ca: {
     flag: 'ca',
@@ -116,6 +116,31 @@ export const OPTIONS = {
     env: 'CONFORMANCE_INSECURE',
     kind: 'boolean',
     help: 'do not verify the TLS certificate (warned about in the terminal and the report)',
+  },
+  targets: {
+    flag: 'targets',
+    env: 'CONFORMANCE_TARGETS',
+    kind: 'string',
+    help: 'JSON or YAML file of targets (name, baseUrl, tokenEnv, options) to test as one matrix',
+  },
+  targetConcurrency: {
+    flag: 'target-concurrency',
+    env: 'CONFORMANCE_TARGET_CONCURRENCY',
+    kind: 'string',
+    default: '4',
+    help: 'with --targets: most targets tested at once',
+  },
+  shard: {
+    flag: 'shard',
+    env: 'CONFORMANCE_SHARD',
+    kind: 'string',
+    help: 'with --targets: test only shard I of N (I/N, e.g. 2/4); merge the shards with the merge command',
+  },
+  baseline: {
+    flag: 'baseline',
+    env: 'CONFORMANCE_BASELINE',
+    kind: 'string',
+    help: 'JSON or YAML file of known failures (requirement, reason, owner, expires) that do not fail the run before expiry',
   },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -132,8 +157,9 @@ export function helpText(version: string): string {
   return [
     `ticketing-conformance ${version}: checks a deployment of the ticketing REST API against its document.`,
     '',
-    'Usage: ticketing-conformance [--base-url URL --token TOKEN] [options]',
+    'Usage: ticketing-conformance [--base-url URL --token TOKEN | --targets FILE] [options]',
     '       ticketing-conformance serve [--port N] [--fault NAME ...]   the reference server alone (serve --help)',
+    '       ticketing-conformance doctor|verify|baseline|diff|merge ... (each with --help)',
     '',
     'Options (flags beat environment variables, which beat a .env file in the current folder):',
     ...rows,

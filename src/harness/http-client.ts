@@ -45,7 +45,7 @@ export interface TrafficCounts {
 const REPORTED_BODY_CHARS = 4000;
 // Every check reads a body, so GET is the only method the suite has any use for.
 const ALLOWED_METHODS = new Set(['GET']);
-const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 16;
 
 /** The only way the suite talks to a target: GET, bounded in time, size, count and concurrency, secrets kept out of records. */
 export class HttpClient {

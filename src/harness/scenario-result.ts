@@ -27,6 +27,8 @@ export interface ScenarioResult {
   /** HTTP 429 answers met so far in the run, and the time paused for them. */
   rateLimited?: number;
   waitedMs?: number;
+  /** Which target of a batch this scenario judged; absent for the only target of a single run. */
+  targetIndex?: number;
 }
 
 declare module '@vitest/runner' {

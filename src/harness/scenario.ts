@@ -1,9 +1,9 @@
 import * as allure from 'allure-js-commons';
-import { test } from 'vitest';
+import { test, type TestContext } from 'vitest';
 import type { CheckOutcome } from '../assertions/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement } from '../requirements/catalog.js';
-import { currentTarget } from './context.js';
+import { currentTarget, targetSlots } from './context.js';
 import { variantLabel } from './credentials.js';
 import type { Exchange } from './exchange.js';
 import { groupByExchange, requestText, responseText } from './exchange-text.js';
@@ -45,105 +45,111 @@ export function formatFailure(check: RecordedCheck): string {
   return lines.join('\n');
 }
 
+/** Registers the scenario once per target of the spec run; a batch of several targets names each test after its target. */
 export function scenario(definition: ScenarioDefinition): void {
   for (const id of definition.requirements) requirement(id);
+  const name = `${definition.id}: ${definition.title}`;
+  for (const slot of targetSlots()) {
+    test(slot.label === undefined ? name : `${slot.label} › ${name}`, (vitestContext) => judge(definition, slot.index, vitestContext));
+  }
+}
 
-  test(`${definition.id}: ${definition.title}`, async (vitestContext) => {
-    const checks: RecordedCheck[] = [];
-    const target = currentTarget();
-    const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
-      if (!definition.requirements.includes(entry.requirement)) {
-        throw new Error(`scenario ${definition.id} checks ${entry.requirement} but does not list it in requirements`);
-      }
-      checks.push({ scenario: definition.id, ...entry });
-    };
-    const context: ScenarioContext = {
-      target,
-      check(requirementId, result, exchange) {
-        record({
-          requirement: requirementId,
-          verdict: result.ok ? 'pass' : 'fail',
-          description: result.description,
-          expected: result.expected,
-          actual: result.actual,
-          ...exchangeDetails(exchange),
-        });
-        return result.ok;
-      },
-      observe(requirementId, description, actual, exchange) {
-        record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) });
-      },
-      skip(reason) {
-        throw new SkipSignal(reason);
-      },
-    };
-
-    let skippedBecause: string | undefined;
-    try {
-      await definition.run(context);
-    } catch (error) {
-      if (error instanceof SkipSignal) {
-        skippedBecause = error.message;
-      } else {
-        const harnessError =
-          error instanceof HarnessError
-            ? error
-            : new HarnessError(
-                'HARNESS_INTERNAL',
-                `scenario ${definition.id} crashed: ${error instanceof Error ? error.message : String(error)}`,
-                'This is a bug in the suite; please report it with the report.json',
-                'suite',
-              );
-        for (const id of definition.requirements) {
-          checks.push({
-            requirement: id,
-            scenario: definition.id,
-            verdict: 'error',
-            description: harnessError.message,
-            error: { code: harnessError.code, message: harnessError.message, hint: harnessError.hint, party: harnessError.party },
-          });
-        }
-      }
+async function judge(definition: ScenarioDefinition, targetIndex: number, vitestContext: TestContext): Promise<void> {
+  const checks: RecordedCheck[] = [];
+  const target = await currentTarget(targetIndex);
+  const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
+    if (!definition.requirements.includes(entry.requirement)) {
+      throw new Error(`scenario ${definition.id} checks ${entry.requirement} but does not list it in requirements`);
     }
+    checks.push({ scenario: definition.id, ...entry });
+  };
+  const context: ScenarioContext = {
+    target,
+    check(requirementId, result, exchange) {
+      record({
+        requirement: requirementId,
+        verdict: result.ok ? 'pass' : 'fail',
+        description: result.description,
+        expected: result.expected,
+        actual: result.actual,
+        ...exchangeDetails(exchange),
+      });
+      return result.ok;
+    },
+    observe(requirementId, description, actual, exchange) {
+      record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) });
+    },
+    skip(reason) {
+      throw new SkipSignal(reason);
+    },
+  };
 
-    for (const id of definition.requirements) {
-      if (!checks.some((check) => check.requirement === id)) {
+  let skippedBecause: string | undefined;
+  try {
+    await definition.run(context);
+  } catch (error) {
+    if (error instanceof SkipSignal) {
+      skippedBecause = error.message;
+    } else {
+      const harnessError =
+        error instanceof HarnessError
+          ? error
+          : new HarnessError(
+              'HARNESS_INTERNAL',
+              `scenario ${definition.id} crashed: ${error instanceof Error ? error.message : String(error)}`,
+              'This is a bug in the suite; please report it with the report.json',
+              'suite',
+            );
+      for (const id of definition.requirements) {
         checks.push({
           requirement: id,
           scenario: definition.id,
-          verdict: 'skip',
-          description: skippedBecause ?? 'not judged in this scenario: see its other checks',
+          verdict: 'error',
+          description: harnessError.message,
+          error: { code: harnessError.code, message: harnessError.message, hint: harnessError.hint, party: harnessError.party },
         });
       }
     }
-    const result: ScenarioResult = {
-      id: definition.id,
-      title: definition.title,
-      requirements: definition.requirements,
-      checks,
-      requestsSent: target.traffic.sent,
-      rateLimited: target.traffic.rateLimited,
-      waitedMs: target.traffic.waitedMs,
-      tlsCertificates: target.tlsCertificates,
-    };
-    vitestContext.task.meta.conformance = result;
-    await labelForAllure(definition, checks);
+  }
 
-    const failures = checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
-    if (failures.length > 0) {
-      const failure = new Error(
-        failures
-          .map((check) =>
-            check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check),
-          )
-          .join('\n\n'),
-      );
-      // Allure reads the name: a broken rule shows as "failed", anything the suite could not judge as "broken".
-      if (failures.every((check) => check.verdict === 'fail')) failure.name = 'AssertionError';
-      throw failure;
+  for (const id of definition.requirements) {
+    if (!checks.some((check) => check.requirement === id)) {
+      checks.push({
+        requirement: id,
+        scenario: definition.id,
+        verdict: 'skip',
+        description: skippedBecause ?? 'not judged in this scenario: see its other checks',
+      });
     }
-    if (skippedBecause !== undefined) vitestContext.skip(skippedBecause);
-  });
+  }
+  const result: ScenarioResult = {
+    id: definition.id,
+    title: definition.title,
+    requirements: definition.requirements,
+    checks,
+    requestsSent: target.traffic.sent,
+    rateLimited: target.traffic.rateLimited,
+    waitedMs: target.traffic.waitedMs,
+    tlsCertificates: target.tlsCertificates,
+    targetIndex,
+  };
+  vitestContext.task.meta.conformance = result;
+  await labelForAllure(definition, checks);
+
+  const failures = checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
+  if (failures.length > 0) {
+    const failure = new Error(
+      failures
+        .map((check) =>
+          check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check),
+        )
+        .join('\n\n'),
+    );
+    // Allure reads the name: a broken rule shows as "failed", anything the suite could not judge as "broken".
+    if (failures.every((check) => check.verdict === 'fail')) failure.name = 'AssertionError';
+    throw failure;
+  }
+  if (skippedBecause !== undefined) vitestContext.skip(skippedBecause);
 }
 
 async function labelForAllure(definition: ScenarioDefinition, checks: RecordedCheck[]): Promise<void> {

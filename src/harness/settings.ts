@@ -20,8 +20,20 @@ export interface TargetSettings {
   proxyFromEnvironment: boolean;
 }
 
+/** One target of a spec run, and its label when the run judges several targets. */
+export interface TargetRun {
+  settings: TargetSettings;
+  label?: string;
+}
+
+/** What the CLI hands the spec worker: the targets, and the channel their recordings come over (src/harness/recording-channel.ts). */
+export interface SpecRunContext {
+  targets: TargetRun[];
+  channel: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    conformance: TargetSettings;
+    conformance: SpecRunContext;
   }
 }

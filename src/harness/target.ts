@@ -1,6 +1,8 @@
+import { HarnessError } from '../errors.js';
 import type { CredentialVariant } from './credentials.js';
 import type { Exchange } from './exchange.js';
-import { HttpClient, type TrafficCounts } from './http-client.js';
+import type { HttpClient, TrafficCounts } from './http-client.js';
+import type { RecordedAnswer, RecordedFailure, Recording } from './recording.js';
 import type { TargetSettings } from './settings.js';
 import { translationsOf, type Translation } from '../assertions/status.js';
 
@@ -8,7 +10,7 @@ export const FIRST_STATUS_ID = 1;
 /** An id no installation reaches, to see how the target answers for a status that does not exist. */
 export const UNKNOWN_STATUS_ID = 2147483646;
 /** Real two-letter codes, tried in order, for a locale the status has no translation for. */
-const MISSING_LOCALE_CANDIDATES = ['sw', 'is', 'mt', 'cy', 'eu', 'ga', 'lb', 'mk'];
+export const MISSING_LOCALE_CANDIDATES = ['sw', 'is', 'mt', 'cy', 'eu', 'ga', 'lb', 'mk'];
 
 export interface StatusRequest {
   id?: number;
@@ -16,21 +18,38 @@ export interface StatusRequest {
   credentials?: CredentialVariant;
 }
 
-/** The target as specs see it: named requests, each sent at most once per run and shared by every scenario. */
+/**
+ * The target as specs see it: named requests, each sent at most once per run and shared by every scenario.
+ * Given a recording, it answers from it and only sends what the recording lacks.
+ */
 export class Target {
-  private readonly client: HttpClient;
+  private client?: HttpClient;
+  private connecting?: Promise<HttpClient>;
   private readonly memo = new Map<string, Promise<Exchange>>();
 
-  constructor(readonly settings: TargetSettings) {
-    this.client = new HttpClient(settings);
+  constructor(
+    readonly settings: TargetSettings,
+    private readonly recording?: Recording,
+  ) {}
+
+  get requestsSent(): number {
+    return this.traffic.sent;
   }
 
+  /** Requests sent, 429 answers met and time paused, over the recording and anything sent since. */
   get traffic(): TrafficCounts {
-    return this.client.traffic;
+    const recorded = this.recording?.traffic ?? { sent: 0, rateLimited: 0, waitedMs: 0 };
+    const live = this.client?.traffic ?? { sent: 0, rateLimited: 0, waitedMs: 0 };
+    return {
+      sent: recorded.sent + live.sent,
+      rateLimited: recorded.rateLimited + live.rateLimited,
+      waitedMs: recorded.waitedMs + live.waitedMs,
+    };
   }
 
+  /** SHA-256 fingerprints of the TLS certificates the target presented (https only). */
   get tlsCertificates(): string[] {
-    return this.client.tlsCertificates;
+    return [...new Set([...(this.recording?.tlsCertificates ?? []), ...(this.client?.tlsCertificates ?? [])])];
   }
 
   status({ id = this.settings.statusId, lang, credentials = 'valid' }: StatusRequest = {}): Promise<Exchange> {
@@ -59,15 +78,63 @@ export class Target {
     return MISSING_LOCALE_CANDIDATES.find((code) => !present.has(code)) ?? 'zz';
   }
 
+  /** Every answer so far, once all requests in flight have settled. */
+  async recorded(): Promise<Recording> {
+    let settled = 0;
+    // A request may be started while earlier ones settle (the translated locale waits on the status).
+    while (settled < this.memo.size) {
+      settled = this.memo.size;
+      await Promise.allSettled(this.memo.values());
+    }
+    const answers: Record<string, RecordedAnswer> = {};
+    for (const [key, pending] of this.memo) {
+      answers[key] = await pending.then(
+        (exchange) => ({ exchange }),
+        (error: unknown) => ({ failure: asFailure(error) }),
+      );
+    }
+    return { traffic: this.traffic, tlsCertificates: this.tlsCertificates, answers };
+  }
+
+  async close(): Promise<void> {
+    await (await this.connecting)?.close();
+  }
+
   private once(path: string, query: Record<string, string>, credentials: CredentialVariant): Promise<Exchange> {
     const key = `${credentials} ${path}?${new URLSearchParams(query).toString()}`;
     let pending = this.memo.get(key);
     if (!pending) {
-      pending = this.client.get({ path, query, credentials });
+      const answer = this.recording?.answers[key];
+      pending = answer ? replay(answer) : this.live().then((client) => client.get({ path, query, credentials }));
       // Scenarios await these later; an early rejection must not count as unhandled meanwhile.
       pending.catch(() => undefined);
       this.memo.set(key, pending);
     }
     return pending;
   }
+
+  /** The HTTP client, loaded on first use: a spec worker judging a full recording never needs it. */
+  private live(): Promise<HttpClient> {
+    this.connecting ??= import('./http-client.js').then(({ HttpClient }) => {
+      this.client = new HttpClient({ ...this.settings, maxRequests: this.settings.maxRequests - (this.recording?.traffic.sent ?? 0) });
+      return this.client;
+    });
+    return this.connecting;
+  }
+}
+
+function replay(answer: RecordedAnswer): Promise<Exchange> {
+  if ('exchange' in answer) return Promise.resolve(answer.exchange);
+  const { code, message, hint, party } = answer.failure;
+  return Promise.reject(new HarnessError(code, message, hint, party));
+}
+
+function asFailure(error: unknown): RecordedFailure {
+  if (error instanceof HarnessError) return { code: error.code, message: error.message, hint: error.hint, party: error.party };
+  return {
+    code: 'HARNESS_INTERNAL',
+    message: `a request failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+    hint: 'This is a bug in the suite; please report it with the report.json',
+    party: 'suite',
+  };
 }

@@ -4,7 +4,7 @@ import { diagnose } from './diagnose.js';
 import { catalogHash, configurationHash } from './integrity.js';
 import type { Report, RequirementResult, RunError, TargetFingerprint, Verdict } from './types.js';
 import { VERDICTS } from './types.js';
-import { requirementVerdict, runOutcome } from './verdicts.js';
+import { requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
 
 export interface ReportInput {
   suite: Report['suite'];
@@ -30,14 +30,19 @@ function partyOf(result: Omit<RequirementResult, 'party'>, environmentAnswer: En
   return explained ? 'environment' : 'target';
 }
 
-function summarise(report: Pick<Report, 'verdict' | 'requirements' | 'diagnoses' | 'errors'>): string {
-  const failed = report.requirements.filter((result) => result.verdict === 'fail');
+function summarise(report: Pick<Report, 'verdict' | 'exitCode' | 'requirements' | 'diagnoses' | 'errors' | 'baseline'>): string {
+  const waived = waivedRequirements(report);
+  const failed = report.requirements.filter((result) => result.verdict === 'fail' && !waived.has(result.id));
   const cause = report.diagnoses[0]?.summary;
   if (report.verdict === 'conformant') {
     const skipped = report.requirements.filter((result) => result.level === 'MUST' && result.verdict === 'skip').length;
     return skipped === 0
       ? 'This deployment is conformant: every MUST requirement passed.'
       : `This deployment is conformant on what could be checked; ${skipped} MUST requirement(s) could not be judged (skipped).`;
+  }
+  if (report.verdict === 'not-conformant' && report.exitCode === 0) {
+    const known = [...waived];
+    return `Not conformant, but only in ${known.length} known failure(s) of the baseline (${known.join(', ')}): nothing new failed.`;
   }
   if (report.verdict === 'not-conformant') {
     const named = failed
@@ -124,6 +129,6 @@ function requestCounts(scenarios: ScenarioResult[]): Report['requests'] {
 
 /** Sets verdict, exit code and summary from the requirements and errors; call again after adding errors. */
 export function settleOutcome(report: Report): void {
-  Object.assign(report, runOutcome(report.requirements, report.options.strict, report.errors));
+  Object.assign(report, runOutcome(report.requirements, report.options.strict, report.errors, waivedRequirements(report)));
   report.summary = summarise(report);
 }

@@ -1,7 +1,8 @@
+import { baselineLines } from './baseline-text.js';
 import { countsLine, failingChecks, failureLines } from './failure-text.js';
 import type { Report } from './types.js';
 
-const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+export const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 export function renderMarkdown(report: Report): string {
   const lines = [
@@ -31,6 +32,8 @@ export function renderMarkdown(report: Report): string {
   for (const result of report.requirements) {
     lines.push(`| ${result.verdict.toUpperCase()} | ${result.level} | ${result.id} | ${escapeCell(result.title)} |`);
   }
+  const baseline = baselineLines(report);
+  if (baseline.length > 0) lines.push('', '## Known failures', '', '```', ...baseline, '```');
   const failing = report.requirements.filter((result) => failingChecks(result).length > 0);
   if (failing.length > 0) {
     lines.push('', '## Failures');

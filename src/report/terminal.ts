@@ -1,5 +1,6 @@
 import { paint } from './colour.js';
 import { diagnosisLines } from './diagnosis-text.js';
+import { baselineLines } from './baseline-text.js';
 import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines } from './failure-text.js';
 import { verdictLine } from './next-step.js';
 import type { Report, RunWarning, Verdict } from './types.js';
@@ -69,6 +70,8 @@ export function renderTerminal(
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
   for (const warning of report.warnings ?? []) lines.push('', warningLine(warning));
+  const baseline = baselineLines(report);
+  if (baseline.length > 0) lines.push('', ...baseline);
 
   if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
   lines.push('', verdictLine(report));

@@ -65,6 +65,20 @@ export interface RunWarning {
   message: string;
 }
 
+export type BaselineOutcome = 'known' | 'expired' | 'fixed' | 'not-judged';
+
+/** One known failure of the baseline, as it turned out in this run. */
+export interface BaselineResult {
+  requirement: string;
+  target?: string;
+  reason: string;
+  owner: string;
+  expires: string;
+  /** known: still failing, waived; expired: still failing, no longer waived; fixed: passes now; not-judged: skipped or errored. */
+  outcome: BaselineOutcome;
+  note: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   suite: { name: string; version: string };
@@ -98,4 +112,6 @@ export interface Report {
   errors: RunError[];
   integrity?: Integrity;
   warnings?: RunWarning[];
+  /** Set when the run was given a baseline of known failures. */
+  baseline?: { file: string; entries: BaselineResult[] };
 }

@@ -4,8 +4,14 @@ import type { RunError } from '../report/types.js';
 
 /** A Vitest reporter that keeps what each scenario recorded, and notes anything that kept a spec from running. */
 export class ScenarioCollector implements Reporter {
-  readonly scenarios: ScenarioResult[] = [];
-  readonly errors: RunError[] = [];
+  scenarios: ScenarioResult[] = [];
+  errors: RunError[] = [];
+
+  /** Forgets the previous spec run, when one Vitest instance runs several. */
+  reset(): void {
+    this.scenarios = [];
+    this.errors = [];
+  }
 
   constructor(private readonly onScenario?: (result: ScenarioResult, done: number) => void) {}
 

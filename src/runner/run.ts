@@ -1,21 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { startVitest } from 'vitest/node';
+import { resolve } from 'node:path';
+import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
+import type { TargetOptions } from '../config/targets.js';
+import { findLeak } from '../harness/redact.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
-import { packageRoot } from '../paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.js';
-import { findLeak } from '../harness/redact.js';
+import { applyBaseline } from '../report/baseline.js';
 import { buildReport } from '../report/build.js';
 import { mergeRepeatedRuns } from '../report/repeat.js';
+import { suiteFailure } from '../report/suite-error.js';
 import type { Report, RunError } from '../report/types.js';
 import { ALLURE_DIR, clearOwnOutputs, writeReports } from '../report/write.js';
-import { ScenarioCollector } from './collector.js';
+import { recordTarget } from './record.js';
+import { SpecRunner, type Judged } from './spec-runner.js';
 import { suiteVersion } from './version.js';
 import { safetyWarnings } from './warnings.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Time the spec runner gets past the deadline to record what the deadline cut short. */
+export const DEADLINE_GRACE_MS = 5000;
 
 export interface RunResult {
   report: Report;
@@ -24,9 +29,6 @@ export interface RunResult {
   findLeak(text: string): string | undefined;
 }
 
-/** Time the spec runner gets past the deadline to record what the deadline cut short. */
-const DEADLINE_GRACE_MS = 5000;
-
 export interface RunHooks {
   /** Told once, before any request, when the embedded reference server stands in for a target. */
   onReferenceServer?(url: string): void;
@@ -34,81 +36,121 @@ export interface RunHooks {
   onScenario?(result: ScenarioResult, done: number): void;
 }
 
-async function runSpecs(
-  settings: TargetSettings,
-  outDir: string,
-  hooks: RunHooks,
-): Promise<{ collector: ScenarioCollector; errors: RunError[] }> {
-  const collector = new ScenarioCollector(hooks.onScenario);
-  const errors: RunError[] = [];
-  try {
-    const vitest = await startVitest(
-      'test',
-      [],
-      {
-        config: false,
-        root: packageRoot,
-        dir: join(packageRoot, 'specs'),
-        include: ['**/*.spec.ts'],
-        watch: false,
-        // One worker that keeps modules across spec files, so every request is sent once and shared.
-        pool: 'threads',
-        isolate: false,
-        maxWorkers: 1,
-        fileParallelism: false,
-        reporters: [collector, ['allure-vitest/reporter', { resultsDir: resolve(outDir, ALLURE_DIR) }]],
-        provide: { conformance: settings },
-        // Requests give up at the deadline, so a scenario only outlives it if the suite itself hangs.
-        testTimeout: Math.max(1, settings.deadlineAt - Date.now()) + DEADLINE_GRACE_MS,
-      },
-      { logLevel: 'silent' },
-    );
-    await vitest.close();
-  } catch (error) {
-    errors.push({
-      code: 'HARNESS_INTERNAL',
-      message: `the spec runner failed: ${error instanceof Error ? error.message : String(error)}`,
-      hint: 'This is a bug in the suite; please report it',
-      party: 'suite',
-    });
-  }
-  return { collector, errors };
+export function targetSettings(options: TargetOptions, baseUrl: string, token: string, startedAt: Date, viaProxy: boolean): TargetSettings {
+  return {
+    baseUrl,
+    token,
+    password: options.password,
+    statusId: options.statusId,
+    lang: options.lang,
+    missingLang: options.missingLang,
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: MAX_BODY_BYTES,
+    maxRequests: options.maxRequests,
+    userAgent: `ticketing-conformance/${suiteVersion}`,
+    deadlineAt: startedAt.getTime() + options.deadlineMs,
+    concurrency: options.concurrency,
+    ca: options.ca?.pem,
+    insecure: options.insecure,
+    proxyFromEnvironment: viaProxy,
+  };
 }
 
-async function runOnce(settings: TargetSettings, config: Config, target: Report['target'], hooks: RunHooks): Promise<Report> {
-  const startedAt = new Date();
-  const previousExitCode = process.exitCode;
-  const { collector, errors } = await runSpecs(settings, config.out, hooks);
-  // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
-  process.exitCode = previousExitCode;
-  const deadlineError = deadlinePassed(config.deadlineMs, collector);
-  if (deadlineError) errors.push(deadlineError);
+/** Time a spec run may take: requests give up at the deadline, so a scenario only outlives it if the suite itself hangs. */
+export function specTimeoutMs(settings: TargetSettings): number {
+  return Math.max(1, settings.deadlineAt - Date.now()) + DEADLINE_GRACE_MS;
+}
+
+export interface TargetReportInput {
+  options: TargetOptions;
+  baseUrl: string;
+  embeddedReference: boolean;
+  startedAt: Date;
+  scenarios: ScenarioResult[];
+  errors: RunError[];
+}
+
+function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunError | undefined {
+  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
+  if (!cut) return undefined;
+  return {
+    code: 'HARNESS_DEADLINE',
+    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
+    hint: 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
+    party: 'environment',
+  };
+}
+
+export function targetReport(input: TargetReportInput): Report {
+  const { options } = input;
+  const deadlineError = deadlinePassed(options.deadlineMs, input.scenarios);
+  const errors = deadlineError ? [...input.errors, deadlineError] : input.errors;
   return buildReport({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
-    target,
+    target: { baseUrl: input.baseUrl, embeddedReference: input.embeddedReference },
     options: {
-      statusId: config.statusId,
-      ...(config.lang ? { lang: config.lang } : {}),
-      ...(config.missingLang ? { missingLang: config.missingLang } : {}),
-      strict: config.strict,
-      timeoutMs: config.timeoutMs,
-      maxRequests: config.maxRequests,
-      repeat: config.repeat,
-      deadlineMs: config.deadlineMs,
-      concurrency: config.concurrency,
-      ...(config.ca ? { ca: config.ca.path } : {}),
-      ...(config.insecure ? { insecure: true } : {}),
+      statusId: options.statusId,
+      ...(options.lang ? { lang: options.lang } : {}),
+      ...(options.missingLang ? { missingLang: options.missingLang } : {}),
+      strict: options.strict,
+      timeoutMs: options.timeoutMs,
+      maxRequests: options.maxRequests,
+      repeat: options.repeat,
+      deadlineMs: options.deadlineMs,
+      concurrency: options.concurrency,
+      ...(options.ca ? { ca: options.ca.path } : {}),
+      ...(options.insecure ? { insecure: true } : {}),
     },
-    startedAt,
+    startedAt: input.startedAt,
     finishedAt: new Date(),
-    complete: collector.scenarios.length > 0 && errors.length === 0 && collector.errors.length === 0,
-    scenarios: collector.scenarios,
-    errors: [...errors, ...collector.errors],
+    complete: input.scenarios.length > 0 && errors.length === 0,
+    scenarios: input.scenarios,
+    errors,
   });
 }
 
-/** One conformance run (or --repeat runs): reference server if needed, specs, report built and written. */
-export async function runConformance(config: Config, hooks: RunHooks = {}): Promise<RunResult> {
+/** Records the target (once per --repeat run) while Vitest starts and loads the specs: network time hides behind start-up. */
+async function recordAndJudge(settings: TargetSettings, config: Config, hooks: RunHooks, startedAt: Date): Promise<Report[]> {
+  const reports: Report[] = [];
+  let recording = recordTarget(settings);
+  try {
+    const runner = await SpecRunner.start({
+      allureDir: resolve(config.out, ALLURE_DIR),
+      timeoutMs: specTimeoutMs(settings),
+      onScenario: hooks.onScenario,
+    });
+    try {
+      for (let run = 0; run < config.repeat; run += 1) {
+        const runStartedAt = run === 0 ? startedAt : new Date();
+        if (run > 0) recording = recordTarget(settings);
+        const judged: Judged = await runner.judge([{ settings, recording }]);
+        reports.push(targetReportOf(config, settings, runStartedAt, judged));
+      }
+    } finally {
+      await runner.close();
+    }
+  } catch (error) {
+    reports.push(targetReportOf(config, settings, startedAt, { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] }));
+  } finally {
+    // Nothing may still be talking to the target (or to the embedded server about to close) when the run ends.
+    await recording.catch(() => undefined);
+  }
+  return reports;
+}
+
+function targetReportOf(config: Config, settings: TargetSettings, startedAt: Date, judged: Judged): Report {
+  return targetReport({
+    options: config,
+    baseUrl: settings.baseUrl,
+    embeddedReference: !settings.proxyFromEnvironment,
+    startedAt,
+    scenarios: judged.scenarios[0] ?? [],
+    errors: judged.errors,
+  });
+}
+
+/** One conformance run (or --repeat runs): reference server if needed, specs, report built, judged against a baseline, written. */
+export async function runConformance(config: Config, hooks: RunHooks = {}, baseline?: LoadedBaseline): Promise<RunResult> {
   const startedAt = new Date();
   let reference: RunningReferenceServer | undefined;
   let token = config.token ?? '';
@@ -119,47 +161,14 @@ export async function runConformance(config: Config, hooks: RunHooks = {}): Prom
     baseUrl = reference.url;
     hooks.onReferenceServer?.(baseUrl);
   }
-  const settings: TargetSettings = {
-    baseUrl,
-    token,
-    password: config.password,
-    statusId: config.statusId,
-    lang: config.lang,
-    missingLang: config.missingLang,
-    timeoutMs: config.timeoutMs,
-    maxBodyBytes: MAX_BODY_BYTES,
-    maxRequests: config.maxRequests,
-    userAgent: `ticketing-conformance/${suiteVersion}`,
-    deadlineAt: startedAt.getTime() + config.deadlineMs,
-    concurrency: config.concurrency,
-    ca: config.ca?.pem,
-    insecure: config.insecure,
-    // The embedded server is on loopback, where a proxy from the environment could not reach it.
-    proxyFromEnvironment: reference === undefined,
-  };
-
   await clearOwnOutputs(config.out);
-  const target = { baseUrl, embeddedReference: reference !== undefined };
-  const reports: Report[] = [];
-  try {
-    for (let run = 0; run < config.repeat; run += 1) reports.push(await runOnce(settings, config, target, hooks));
-  } finally {
-    await reference?.close();
-  }
+  // The embedded server is on loopback, where a proxy from the environment could not reach it.
+  const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
+  const reports = await recordAndJudge(settings, config, hooks, startedAt).finally(() => reference?.close());
   const report = mergeRepeatedRuns(reports);
+  if (baseline) applyBaseline(report, baseline);
   const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
   if (warnings.length > 0) report.warnings = warnings;
   const writtenFiles = await writeReports(report, config.out, token);
   return { report, writtenFiles, findLeak: (text) => findLeak(text, token) };
-}
-
-function deadlinePassed(deadlineMs: number, collector: ScenarioCollector): RunError | undefined {
-  const cut = collector.scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
-  if (!cut) return undefined;
-  return {
-    code: 'HARNESS_DEADLINE',
-    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
-    hint: 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
-    party: 'environment',
-  };
 }

@@ -1,4 +1,7 @@
 import { doctorCommand } from './doctor.js';
+import { baselineCommand } from './baseline.js';
+import { diffCommand } from './diff.js';
+import { mergeCommand } from './merge.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 import { verifyCommand } from './verify.js';
@@ -11,4 +14,7 @@ export const commands: Record<string, Command> = {
   serve: serveCommand,
   doctor: doctorCommand,
   verify: verifyCommand,
+  baseline: baselineCommand,
+  diff: diffCommand,
+  merge: mergeCommand,
 };

@@ -1,3 +1,4 @@
+import { loadBaseline } from '../../config/baseline.js';
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
 import { requirement } from '../../requirements/catalog.js';
@@ -6,6 +7,9 @@ import { countsLine } from '../../report/failure-text.js';
 import { verdictLine } from '../../report/next-step.js';
 import { renderTerminal, warningLine } from '../../report/terminal.js';
 import { runConformance, type RunHooks } from '../../runner/run.js';
+import { loadTargets } from '../../config/targets.js';
+import { progressLine, renderMatrixTerminal } from '../../report/matrix-terminal.js';
+import { runMatrix } from '../../runner/matrix.js';
 import { suiteVersion } from '../../runner/version.js';
 import { safetyWarnings } from '../../runner/warnings.js';
 import { runDifferentialCommand } from '../differential.js';
@@ -26,7 +30,7 @@ function progressHooks(live: boolean, quiet: boolean): RunHooks {
   };
 }
 
-/** The default command: one conformance run against one target. */
+/** The default command: one conformance run against one target, or a matrix of the targets of --targets. */
 export async function runCommand(argv: string[]): Promise<number> {
   const config = loadConfig(argv);
   if (config.help) {
@@ -40,10 +44,20 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (config.compareTo && config.compareToken) {
     return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken });
   }
+  // Every file is read and checked before the first request.
+  const targets = loadTargets(config);
+  const baseline = config.baseline === undefined ? undefined : loadBaseline(config.baseline);
+  if (config.targets !== undefined) {
+    const { matrix, writtenFiles } = await runMatrix(config, targets, baseline, {
+      onTarget: (row, done, total) => console.log(progressLine(row, done, total)),
+    });
+    console.log(renderMatrixTerminal(matrix, writtenFiles));
+    return matrix.exitCode;
+  }
   for (const warning of safetyWarnings(config)) console.error(warningLine(warning));
   const colour = colourWanted(process.stdout);
   const live = !config.quiet && colourWanted(process.stderr);
-  const { report, writtenFiles, findLeak } = await runConformance(config, progressHooks(live, config.quiet));
+  const { report, writtenFiles, findLeak } = await runConformance(config, progressHooks(live, config.quiet), baseline);
   if (live) process.stderr.write('\r\u001b[2K');
   const text = config.quiet
     ? `${verdictLine(report)} (${countsLine(report.totals)})`

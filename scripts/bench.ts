@@ -1,0 +1,277 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { startDelayProxy } from './bench/delay-proxy.js';
+import { newmanCollection } from './bench/newman-collection.js';
+import { measure, type ProcessRun } from './bench/process-stats.js';
+
+/**
+ * npm run bench: the suite against the reference server behind a delay proxy, N times, beside Newman doing the same work;
+ * then the Vitest start-up in parts, and a matrix of many local targets. Prints figures and writes reports/bench.json.
+ */
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    'newman-runs': { type: 'string', default: '3' },
+    'rtt-ms': { type: 'string', default: '100' },
+    'matrix-targets': { type: 'string', default: '200' },
+    'matrix-concurrency': { type: 'string', default: '16' },
+  },
+});
+const RUNS = Number(values.runs);
+const NEWMAN_RUNS = Number(values['newman-runs']);
+const RTT_MS = Number(values['rtt-ms']);
+const MATRIX_TARGETS = Number(values['matrix-targets']);
+const MATRIX_CONCURRENCY = Number(values['matrix-concurrency']);
+
+const root = join(import.meta.dirname, '..');
+const node = process.execPath;
+const compiledCli = join(root, 'dist', 'cli', 'main.js');
+const tsxCli = join(root, 'bin', 'ticketing-conformance.js');
+const newmanBin = join(root, 'node_modules', 'newman', 'bin', 'newman.js');
+const TOKEN = randomBytes(12).toString('hex');
+
+interface Figures {
+  runs: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  requests: number;
+  roundTrips: number;
+  peakRssMb: number;
+}
+
+const median = (numbers: number[]): number => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const round = (value: number, digits = 0): number => Number(value.toFixed(digits));
+
+function summarise(samples: { run: ProcessRun; requests: number; roundTrips: number }[]): Figures {
+  const walls = samples.map((sample) => sample.run.wallMs);
+  return {
+    runs: samples.length,
+    medianMs: round(median(walls)),
+    minMs: round(Math.min(...walls)),
+    maxMs: round(Math.max(...walls)),
+    requests: median(samples.map((sample) => sample.requests)),
+    roundTrips: round(median(samples.map((sample) => sample.roundTrips)), 1),
+    peakRssMb: round(Math.max(...samples.map((sample) => sample.run.peakRssMb))),
+  };
+}
+
+function check(run: ProcessRun, what: string): void {
+  if (run.code !== 0) throw new Error(`${what} exited ${run.code}:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+}
+
+async function timeTool(
+  what: string,
+  runs: number,
+  upstream: RunningReferenceServer,
+  rttMs: number,
+  command: (url: string, work: string) => Promise<string[]>,
+): Promise<Figures> {
+  const proxy = await startDelayProxy(new URL(upstream.url), rttMs);
+  const samples: { run: ProcessRun; requests: number; roundTrips: number }[] = [];
+  try {
+    for (let index = 0; index < runs; index += 1) {
+      const work = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
+      proxy.reset();
+      const run = await measure(node, await command(proxy.url, work), { cwd: work });
+      check(run, what);
+      const { requests, roundTrips } = proxy.stats();
+      samples.push({ run, requests, roundTrips });
+      await rm(work, { recursive: true, force: true });
+    }
+  } finally {
+    await proxy.close();
+  }
+  return summarise(samples);
+}
+
+const oursCompiled = async (url: string, work: string): Promise<string[]> => [
+  compiledCli,
+  '--base-url',
+  url,
+  '--token',
+  TOKEN,
+  '--out',
+  join(work, 'out'),
+];
+const oursTsx = async (url: string, work: string): Promise<string[]> => [
+  tsxCli,
+  '--base-url',
+  url,
+  '--token',
+  TOKEN,
+  '--out',
+  join(work, 'out'),
+];
+const newman = async (url: string, work: string): Promise<string[]> => {
+  const file = join(work, 'collection.json');
+  await writeFile(file, JSON.stringify(newmanCollection({ baseUrl: url, token: TOKEN, password: 'x', statusId: 1 })));
+  return [newmanBin, 'run', file, '--reporters', 'cli', '--bail'];
+};
+
+/** The prefetch alone through the delay proxy: the round trips its dependencies cost, without Vitest sharing the CPU. */
+async function prefetchAlone(
+  reference: RunningReferenceServer,
+  rttMs: number,
+): Promise<{ roundTrips: number; requests: number; connections: number }> {
+  const proxy = await startDelayProxy(new URL(reference.url), rttMs);
+  const samples: { roundTrips: number; requests: number; connections: number }[] = [];
+  try {
+    for (let index = 0; index < 3; index += 1) {
+      proxy.reset();
+      const script = `
+        const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'record.js'))});
+        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'run.js'))});
+        await recordTarget(targetSettings({ password: 'x', statusId: 1, strict: false, timeoutMs: 10000, maxRequests: 40 }, ${JSON.stringify(proxy.url)}, ${JSON.stringify(TOKEN)}));
+      `;
+      check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
+      samples.push(proxy.stats());
+    }
+  } finally {
+    await proxy.close();
+  }
+  return {
+    roundTrips: round(median(samples.map((sample) => sample.roundTrips)), 1),
+    requests: median(samples.map((sample) => sample.requests)),
+    connections: median(samples.map((sample) => sample.connections)),
+  };
+}
+
+/** Vitest's part of a run, timed inside one process of the compiled CLI: loading, starting, and two spec runs. */
+async function vitestStartup(reference: RunningReferenceServer): Promise<Record<string, number>> {
+  const script = `
+    const t0 = performance.now();
+    const lap = () => Math.round(performance.now() - t0);
+    const times = {};
+    await import('vitest/node'); times.importVitestMs = lap();
+    const { SpecRunner } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'spec-runner.js'))});
+    const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'record.js'))});
+    const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'run.js'))});
+    const settings = targetSettings({ password: 'x', statusId: 1, strict: false, timeoutMs: 10000, maxRequests: 40 }, ${JSON.stringify(reference.url)}, ${JSON.stringify(TOKEN)});
+    const recording = await recordTarget(settings);
+    let at = performance.now();
+    const runner = await SpecRunner.start({ timeoutMs: 10000 });
+    times.startVitestMs = Math.round(performance.now() - at); at = performance.now();
+    await runner.judge([{ settings, recording }]);
+    times.firstSpecRunMs = Math.round(performance.now() - at); at = performance.now();
+    await runner.judge([{ settings, recording }]);
+    times.nextSpecRunMs = Math.round(performance.now() - at);
+    await runner.close();
+    console.log(JSON.stringify(times));
+  `;
+  const run = await measure(node, ['--input-type=module', '-e', script], { cwd: root });
+  check(run, 'the Vitest start-up probe');
+  return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+}
+
+async function matrix(
+  targets: number,
+  concurrency: number,
+): Promise<{ targets: number; concurrency: number; wallMs: number; peakRssMb: number; exitCode: number }> {
+  const servers: RunningReferenceServer[] = [];
+  const work = await mkdtemp(join(tmpdir(), 'conformance-bench-matrix-'));
+  try {
+    for (let index = 0; index < targets; index += 1) servers.push(await startReferenceServer({ token: TOKEN }));
+    const file = join(work, 'targets.json');
+    await writeFile(
+      file,
+      JSON.stringify(servers.map((server, index) => ({ name: `target-${index + 1}`, baseUrl: server.url, tokenEnv: 'BENCH_TOKEN' }))),
+    );
+    const run = await measure(
+      node,
+      [compiledCli, '--targets', file, '--target-concurrency', String(concurrency), '--out', join(work, 'out')],
+      {
+        cwd: work,
+        env: { ...process.env, BENCH_TOKEN: TOKEN },
+        timeoutMs: 300_000,
+      },
+    );
+    check(run, `the matrix of ${targets} targets`);
+    return { targets, concurrency, wallMs: round(run.wallMs), peakRssMb: round(run.peakRssMb), exitCode: run.code };
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const line = (name: string, figures: Figures): string =>
+  `  ${name.padEnd(22)} median ${seconds(figures.medianMs)} (min ${seconds(figures.minMs)}, max ${seconds(figures.maxMs)}, ${figures.runs} runs); ${figures.requests} requests; ${figures.roundTrips} round trips on the network path; peak RSS ${figures.peakRssMb} MB`;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const build = await measure(node, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    cwd: root,
+  });
+  check(build, 'npm run build');
+  const machine = {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGiB: round(totalmem() / 2 ** 30, 1),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+    // Figures from a busy machine are slower; the load says how busy it was.
+    loadAverage: round(loadavg()[0] ?? 0, 2),
+  };
+  console.log(
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; load average ${machine.loadAverage} at the start`,
+  );
+  const reference = await startReferenceServer({ token: TOKEN });
+  const byRtt: Record<string, Record<string, Figures | number>> = {};
+  try {
+    for (const rttMs of [RTT_MS, 0]) {
+      const ours = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled);
+      const viaTsx = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
+      const theirs = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
+      const ratio = round(ours.medianMs / theirs.medianMs, 2);
+      byRtt[`${rttMs}ms`] = { ours, oursViaTsx: viaTsx, newman: theirs, oursOverNewman: ratio };
+      console.log(`Round-trip time ${rttMs} ms (delay proxy on loopback):`);
+      console.log(line('ours (compiled)', ours));
+      console.log(line('ours (tsx, from src)', viaTsx));
+      console.log(line('newman 6.2.2', theirs));
+      console.log(`  ours/newman            ${ratio} (median wall time)`);
+    }
+    const prefetch = await prefetchAlone(reference, RTT_MS);
+    console.log(
+      `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
+    );
+    const startup = await vitestStartup(reference);
+    console.log(
+      `Vitest in a compiled run: import ${startup.importVitestMs} ms; start ${startup.startVitestMs} ms; first spec run ${startup.firstSpecRunMs} ms (worker start and judging); next spec run ${startup.nextSpecRunMs} ms`,
+    );
+    const matrices = [];
+    for (const targets of [Math.max(1, Math.round(MATRIX_TARGETS / 4)), MATRIX_TARGETS]) {
+      const figures = await matrix(targets, MATRIX_CONCURRENCY);
+      matrices.push(figures);
+      console.log(
+        `Matrix of ${targets} local targets at concurrency ${MATRIX_CONCURRENCY}: ${seconds(figures.wallMs)}, peak RSS ${figures.peakRssMb} MB`,
+      );
+    }
+    await mkdir(join(root, 'reports'), { recursive: true });
+    const result = {
+      measuredAt: new Date().toISOString(),
+      machine,
+      loadAverageAtEnd: round(loadavg()[0] ?? 0, 2),
+      rttMs: RTT_MS,
+      byRtt,
+      prefetch,
+      vitestStartup: startup,
+      matrices,
+      benchMs: round(performance.now() - started),
+    };
+    await writeFile(join(root, 'reports', 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`Wrote reports/bench.json in ${seconds(result.benchMs)}`);
+  } finally {
+    await reference.close();
+  }
+}
+
+await main();

@@ -1,0 +1,35 @@
+import { ConfigError } from '../../errors.js';
+import { diffReports, renderDiff } from '../../report/diff.js';
+import { readResultFile } from '../../report/read.js';
+import type { Report } from '../../report/types.js';
+import { readArgs } from './args.js';
+
+const USAGE = 'Usage: ticketing-conformance diff OLD/report.json NEW/report.json';
+
+function reportAt(path: string): Report {
+  const file = readResultFile(path, 'report');
+  if (file.kind !== 'report') {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${path} is a matrix, not a report`,
+      "Compare one target's report.json files (targets/NAME/report.json)",
+    );
+  }
+  return file.report;
+}
+
+/** Regressions, fixes and changed observations between two reports; exit 1 on any regression. */
+export async function diffCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = readArgs(argv, {}, USAGE);
+  if (values.help) {
+    console.log(
+      `${USAGE}\n\nExit codes: 0 nothing regressed, 1 a requirement regressed (pass to fail or warn), 2 an input could not be read.`,
+    );
+    return 0;
+  }
+  if (positionals.length !== 2) throw new ConfigError('CONFIG_INVALID', `diff takes two reports, ${positionals.length} given`, USAGE);
+  const [before, after] = positionals.map(reportAt) as [Report, Report];
+  const diff = diffReports(before, after);
+  console.log(renderDiff(diff));
+  return diff.regressions.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+import { ConfigError } from '../../errors.js';
+import { renderMatrixTerminal } from '../../report/matrix-terminal.js';
+import { writeMatrix } from '../../report/matrix-write.js';
+import { mergeShards } from '../../report/merge.js';
+import { readResultFile } from '../../report/read.js';
+import { readArgs, required } from './args.js';
+
+const USAGE = 'Usage: ticketing-conformance merge shard-1/matrix.json shard-2/matrix.json ... --out DIR';
+
+/** Combines shard matrices into one matrix.json, matrix.md and matrix.html; exits with the merged exit code. */
+export async function mergeCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = readArgs(argv, { out: { type: 'string' } }, USAGE);
+  if (values.help) {
+    console.log(`${USAGE}\n\nEvery shard of one split must be given once; the merged matrix keeps the order of the targets file.`);
+    return 0;
+  }
+  const out = required(values.out, '--out', USAGE);
+  const files = positionals.map((path) => {
+    const file = readResultFile(path, 'matrix');
+    if (file.kind !== 'matrix')
+      throw new ConfigError('CONFIG_INVALID', `${path} is a report, not a matrix`, 'Pass the matrix.json of each shard');
+    return { path, matrix: file.matrix };
+  });
+  const matrix = mergeShards(files, out);
+  const written = await writeMatrix(matrix, out, []);
+  console.log(renderMatrixTerminal(matrix, written));
+  return matrix.exitCode;
+}

@@ -1,0 +1,91 @@
+import { ConfigError } from '../errors.js';
+import { readDataFile } from './data-file.js';
+import { baseUrl, variableLookup, type Config } from './load.js';
+
+/** The settings a target can have on its own; in a targets file each target may set them. */
+export type TargetOptions = Pick<
+  Config,
+  | 'password'
+  | 'statusId'
+  | 'lang'
+  | 'missingLang'
+  | 'strict'
+  | 'timeoutMs'
+  | 'maxRequests'
+  | 'repeat'
+  | 'deadlineMs'
+  | 'concurrency'
+  | 'ca'
+  | 'insecure'
+>;
+
+interface TargetFileEntry {
+  name: string;
+  baseUrl: string;
+  tokenEnv: string;
+  statusId?: number;
+  lang?: string;
+  missingLang?: string;
+  timeoutMs?: number;
+  maxRequests?: number;
+}
+
+/** One target of a matrix, with its token read from the environment and its options merged over the run's. */
+export interface TargetEntry {
+  name: string;
+  baseUrl: string;
+  tokenEnv: string;
+  token: string;
+  options: TargetOptions;
+}
+
+function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) => string | undefined): TargetEntry {
+  const label = `target "${raw.name}"`;
+  const token = lookup(raw.tokenEnv);
+  if (!token) {
+    throw new ConfigError(
+      'CONFIG_MISSING_TOKEN',
+      `no API token for ${label}: ${raw.tokenEnv} is not set`,
+      `Set ${raw.tokenEnv} in the environment or in .env, or correct tokenEnv in the targets file`,
+    );
+  }
+  const options: TargetOptions = {
+    password: config.password,
+    strict: config.strict,
+    repeat: 1,
+    deadlineMs: config.deadlineMs,
+    concurrency: config.concurrency,
+    ca: config.ca,
+    insecure: config.insecure,
+    statusId: raw.statusId ?? config.statusId,
+    lang: raw.lang ?? config.lang,
+    missingLang: raw.missingLang ?? config.missingLang,
+    timeoutMs: raw.timeoutMs ?? config.timeoutMs,
+    maxRequests: raw.maxRequests ?? config.maxRequests,
+  };
+  if (options.lang && options.missingLang && options.lang.toLowerCase() === options.missingLang.toLowerCase()) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${label}: lang and missingLang are both "${options.lang}"`,
+      'missingLang must name a code with no translation',
+    );
+  }
+  return { name: raw.name, baseUrl: baseUrl(raw.baseUrl, `${label} baseUrl`) ?? raw.baseUrl, tokenEnv: raw.tokenEnv, token, options };
+}
+
+/** Reads --targets: every target valid, names unique, every token present, or one ConfigError before any request. */
+export function loadTargets(config: Config, env: Record<string, string | undefined> = process.env, dotenvPath = '.env'): TargetEntry[] {
+  if (config.targets === undefined) return [];
+  const data = readDataFile(config.targets, 'targets', 'targets file') as TargetFileEntry[] | { targets: TargetFileEntry[] };
+  const list = Array.isArray(data) ? data : data.targets;
+  const seen = new Set<string>();
+  for (const { name } of list) {
+    // Report folders are named after targets; some file systems ignore case.
+    if (seen.has(name.toLowerCase())) {
+      throw new ConfigError('CONFIG_INVALID', `the targets file ${config.targets} names "${name}" twice`, 'Give every target its own name');
+    }
+    seen.add(name.toLowerCase());
+  }
+  const lookup = variableLookup(env, dotenvPath);
+  return list.map((raw) => entryOf(raw, config, lookup));
+}

@@ -1,0 +1,189 @@
+import { join, relative, sep } from 'node:path';
+import type { LoadedBaseline } from '../config/baseline.js';
+import type { Config } from '../config/load.js';
+import type { TargetEntry } from '../config/targets.js';
+import type { Recording } from '../harness/recording.js';
+import type { TargetSettings } from '../harness/settings.js';
+import { applyBaseline } from '../report/baseline.js';
+import { buildMatrix, matrixRow } from '../report/matrix.js';
+import type { Matrix, MatrixTarget } from '../report/matrix-types.js';
+import { clearMatrixOutputs, writeMatrix } from '../report/matrix-write.js';
+import type { RunError } from '../report/types.js';
+import { clearOwnOutputs, writeReports } from '../report/write.js';
+import { recordTarget } from './record.js';
+import { DEADLINE_GRACE_MS, targetReport, targetSettings } from './run.js';
+import { shardOf } from './shard.js';
+import { SpecRunner, type Judged } from './spec-runner.js';
+import { suiteFailure } from '../report/suite-error.js';
+import { suiteVersion } from './version.js';
+
+/** Most recorded targets judged in one spec run: bounds memory, whatever the number of targets. */
+const MAX_BATCH = 32;
+export const TARGETS_DIR = 'targets';
+
+export interface MatrixHooks {
+  /** Told as each target's reports are written, for a progress line. */
+  onTarget?(row: MatrixTarget, done: number, total: number): void;
+}
+
+export interface MatrixResult {
+  matrix: Matrix;
+  writtenFiles: string[];
+}
+
+interface Recorded {
+  entry: TargetEntry & { position: number };
+  settings: TargetSettings;
+  startedAt: Date;
+  recording?: Recording;
+  failure?: RunError;
+}
+
+/**
+ * Records targets over the network, at most `targetConcurrency` at once, while one Vitest instance judges
+ * whatever is recorded, in batches. Memory holds at most the targets in flight and one batch.
+ */
+class Pipeline {
+  private readonly pending: (TargetEntry & { position: number })[];
+  private readonly ready: Recorded[] = [];
+  private inFlight = 0;
+  private wake: () => void = () => undefined;
+
+  constructor(
+    targets: (TargetEntry & { position: number })[],
+    private readonly concurrency: number,
+  ) {
+    this.pending = [...targets];
+  }
+
+  /** The next batch of recorded targets, or undefined when every target has been handed out. */
+  async nextBatch(): Promise<Recorded[] | undefined> {
+    this.fill();
+    while (this.ready.length === 0) {
+      if (this.pending.length === 0 && this.inFlight === 0) return undefined;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    const batch = this.ready.splice(0, MAX_BATCH);
+    this.fill();
+    return batch;
+  }
+
+  private fill(): void {
+    while (
+      this.pending.length > 0 &&
+      this.inFlight < this.concurrency &&
+      this.ready.length + this.inFlight < MAX_BATCH + this.concurrency
+    ) {
+      const entry = this.pending.shift();
+      if (!entry) return;
+      this.inFlight += 1;
+      const startedAt = new Date();
+      const settings = targetSettings(entry.options, entry.baseUrl, entry.token, startedAt, true);
+      void recordTarget(settings)
+        .then(
+          (recording) => this.ready.push({ entry, settings, startedAt, recording }),
+          (error: unknown) => this.ready.push({ entry, settings, startedAt, failure: suiteFailure('recording the target', error) }),
+        )
+        .finally(() => {
+          this.inFlight -= 1;
+          this.fill();
+          this.wake();
+        });
+    }
+  }
+}
+
+async function judgeBatch(runner: SpecRunner | RunError, batch: Recorded[]): Promise<Judged> {
+  const runnable = batch.filter((item) => item.recording);
+  if (runner instanceof SpecRunner && runnable.length > 0) {
+    const judged = await runner.judge(
+      runnable.map((item) => ({ settings: item.settings, recording: item.recording as Recording, label: item.entry.name })),
+    );
+    const byItem = new Map(runnable.map((item, index) => [item, judged.scenarios[index] ?? []]));
+    return {
+      scenarios: batch.map((item) => byItem.get(item) ?? []),
+      errors: judged.errors,
+    };
+  }
+  return { scenarios: batch.map(() => []), errors: runner instanceof SpecRunner ? [] : [runner] };
+}
+
+/** Tests every target of the targets file (or of one shard of it) and writes each one's reports and the matrix. */
+export async function runMatrix(
+  config: Config,
+  targets: TargetEntry[],
+  baseline: LoadedBaseline | undefined,
+  hooks: MatrixHooks = {},
+): Promise<MatrixResult> {
+  const startedAt = new Date();
+  const selected = shardOf(
+    targets.map((entry, position) => ({ ...entry, position })),
+    config.shard,
+  );
+  const rows: MatrixTarget[] = [];
+  await clearMatrixOutputs(config.out);
+  if (selected.length > 0) {
+    const timeoutMs = Math.max(...selected.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS;
+    const pipeline = new Pipeline(selected, config.targetConcurrency);
+    const runner = await SpecRunner.start({ timeoutMs }).catch((error: unknown) => suiteFailure('the spec runner', error));
+    const writeBatch = async (batch: Recorded[], judged: Judged): Promise<void> => {
+      for (const [index, item] of batch.entries()) {
+        const errors = [...judged.errors, ...(item.failure ? [item.failure] : [])];
+        const row = await writeTarget(config, item, judged.scenarios[index] ?? [], errors, baseline);
+        rows.push(row);
+        hooks.onTarget?.(row, rows.length, selected.length);
+      }
+    };
+    // One batch is written while the next is judged: the CLI's thread writes, the worker's judges.
+    let writing = Promise.resolve();
+    try {
+      for (let batch = await pipeline.nextBatch(); batch; batch = await pipeline.nextBatch()) {
+        const judged = await judgeBatch(runner, batch);
+        await writing;
+        writing = writeBatch(batch, judged);
+      }
+      await writing;
+    } finally {
+      if (runner instanceof SpecRunner) await runner.close();
+    }
+  }
+  const matrix = buildMatrix({
+    suite: { name: 'ticketing-conformance', version: suiteVersion },
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    targetConcurrency: config.targetConcurrency,
+    ...(config.shard ? { shard: { ...config.shard, targetsInFile: targets.length } } : {}),
+    targets: rows,
+    errors: [],
+  });
+  const writtenFiles = await writeMatrix(
+    matrix,
+    config.out,
+    selected.map((entry) => entry.token),
+  );
+  return { matrix, writtenFiles };
+}
+
+async function writeTarget(
+  config: Config,
+  item: Recorded,
+  scenarios: Judged['scenarios'][number],
+  errors: RunError[],
+  baseline: LoadedBaseline | undefined,
+): Promise<MatrixTarget> {
+  const report = targetReport({
+    options: item.entry.options,
+    baseUrl: item.entry.baseUrl,
+    embeddedReference: false,
+    startedAt: item.startedAt,
+    scenarios,
+    errors,
+  });
+  if (baseline) applyBaseline(report, baseline, item.entry.name);
+  const dir = join(config.out, TARGETS_DIR, item.entry.name);
+  await clearOwnOutputs(dir);
+  // The matrix summary, not each target's, belongs in a CI job summary.
+  await writeReports(report, dir, item.entry.token, undefined);
+  return matrixRow(report, item.entry.name, item.entry.position, relative(config.out, dir).split(sep).join('/'));
+}

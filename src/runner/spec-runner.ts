@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import type { ScenarioResult } from '../harness/scenario-result.js';
+import type { Recording } from '../harness/recording.js';
+import { serveRecordings } from '../harness/recording-channel.js';
+import type { TargetRun } from '../harness/settings.js';
+import { packageRoot } from '../paths.js';
+import type { RunError } from '../report/types.js';
+import { ScenarioCollector } from './collector.js';
+import { suiteError, suiteFailure } from '../report/suite-error.js';
+
+export interface SpecRunnerOptions {
+  /** Where allure-vitest writes its results; without it no Allure results are written. */
+  allureDir?: string;
+  timeoutMs: number;
+  /** Told after each scenario, for a live progress line. */
+  onScenario?(result: ScenarioResult, done: number): void;
+}
+
+/** What one spec run found: the scenarios of each target, in the order of the batch, and errors that hit them all. */
+export interface Judged {
+  scenarios: ScenarioResult[][];
+  errors: RunError[];
+}
+
+/** Where Vitest keeps the specs it transformed, keyed by their content, so later runs skip the transform. */
+const MODULE_CACHE = join(packageRoot, 'node_modules', '.cache', 'ticketing-conformance', 'vitest');
+
+/** The module cache when its folder can be written (a read-only install goes without it). */
+function moduleCache(): { fsModuleCache: boolean; fsModuleCachePath?: string } {
+  try {
+    mkdirSync(MODULE_CACHE, { recursive: true });
+    accessSync(MODULE_CACHE, constants.W_OK);
+    return { fsModuleCache: true, fsModuleCachePath: MODULE_CACHE };
+  } catch {
+    return { fsModuleCache: false };
+  }
+}
+
+/**
+ * One Vitest instance, started once and reused for every batch of recorded targets.
+ * Each batch is one spec run in one worker that keeps modules across spec files (isolate false),
+ * so a batch costs a worker start and the judging, not a Vitest start.
+ */
+export class SpecRunner {
+  private constructor(
+    private readonly vitest: Vitest,
+    private readonly specs: TestSpecification[],
+    private readonly collector: ScenarioCollector,
+  ) {}
+
+  static async start(options: SpecRunnerOptions): Promise<SpecRunner> {
+    // Loaded here, not at the top: the CLI sends its first requests while Vitest loads.
+    const { createVitest } = await import('vitest/node');
+    const collector = new ScenarioCollector(options.onScenario);
+    const vitest = await createVitest(
+      'test',
+      {
+        config: false,
+        root: packageRoot,
+        dir: join(packageRoot, 'specs'),
+        include: ['**/*.spec.ts'],
+        watch: false,
+        // Worker threads: the recordings reach them over a BroadcastChannel, which stays within this process.
+        pool: 'threads',
+        isolate: false,
+        maxWorkers: 1,
+        fileParallelism: false,
+        reporters: options.allureDir ? [collector, ['allure-vitest/reporter', { resultsDir: options.allureDir }]] : [collector],
+        testTimeout: options.timeoutMs,
+        includeTaskLocation: false,
+        // Saves the transform of every spec and harness module on each run after the first (about a tenth of a run).
+        experimental: moduleCache(),
+      },
+      { logLevel: 'silent' },
+    );
+    // Tells the reporters the run begins (allure-vitest needs it) without running anything yet.
+    await vitest.standalone();
+    return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector);
+  }
+
+  /** Judges a batch of targets; a recording still on its way is handed to the worker when it arrives. */
+  async judge(batch: (TargetRun & { recording: Recording | Promise<Recording> })[]): Promise<Judged> {
+    this.collector.reset();
+    const errors: RunError[] = [];
+    const previousExitCode = process.exitCode;
+    const channel = `ticketing-conformance-${randomUUID()}`;
+    const server = serveRecordings(
+      channel,
+      batch.map((run) => Promise.resolve(run.recording)),
+    );
+    try {
+      this.vitest.provide('conformance', {
+        channel,
+        targets: batch.map(({ settings, label }) => ({ settings, ...(label === undefined ? {} : { label }) })),
+      });
+      await this.vitest.runTestSpecifications(this.specs, true);
+    } catch (error) {
+      errors.push(suiteFailure('the spec runner', error));
+    } finally {
+      server.close();
+    }
+    // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
+    process.exitCode = previousExitCode;
+    if (this.specs.length === 0) errors.push(suiteError(`no spec file was found under ${join(packageRoot, 'specs')}`));
+    errors.push(...this.collector.errors);
+    return {
+      scenarios: batch.map((_, index) => this.collector.scenarios.filter((scenario) => (scenario.targetIndex ?? 0) === index)),
+      errors,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.vitest.close();
+  }
+}

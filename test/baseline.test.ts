@@ -1,0 +1,164 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { KnownFailure } from '../src/config/baseline.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { applyBaseline } from '../src/report/baseline.js';
+import { buildReport } from '../src/report/build.js';
+import type { Report } from '../src/report/types.js';
+import { runCli, execCli } from './helpers/run-cli.js';
+
+const TOKEN = 'baseline-token-3c9d7e';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'conformance-baseline-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A report in which STATUS-COLOUR failed, AUTH-TOKEN-ACCEPTED passed and SELFSERVICE-SHAPE was skipped. */
+function report(): Report {
+  const check = (requirement: string, verdict: 'pass' | 'fail' | 'skip') => ({ requirement, scenario: 's', verdict, description: 'd' });
+  return buildReport({
+    suite: { name: 'ticketing-conformance', version: '0' },
+    target: { baseUrl: 'http://127.0.0.1:1/', embeddedReference: false },
+    options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+    startedAt: new Date(),
+    finishedAt: new Date(),
+    complete: true,
+    scenarios: [
+      {
+        id: 's',
+        title: 't',
+        requirements: [],
+        requestsSent: 1,
+        checks: [check('STATUS-COLOUR', 'fail'), check('AUTH-TOKEN-ACCEPTED', 'pass'), check('SELFSERVICE-SHAPE', 'skip')],
+      },
+    ],
+    errors: [],
+  });
+}
+
+const entry = (requirement: string, expires: string, target?: string): KnownFailure => ({
+  requirement,
+  reason: 'waiting for the vendor',
+  owner: 'ops-team',
+  expires,
+  ...(target ? { target } : {}),
+});
+
+describe('a baseline of known failures', () => {
+  test('a known failure before its expiry does not fail the run, and the report says so', () => {
+    const result = report();
+    expect(result.exitCode).toBe(1);
+    applyBaseline(
+      result,
+      { file: 'b.json', schemaVersion: 1, knownFailures: [entry('STATUS-COLOUR', '2030-01-31')] },
+      undefined,
+      '2030-01-31',
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.verdict).toBe('not-conformant');
+    expect(result.baseline?.entries[0]?.outcome).toBe('known');
+    expect(result.summary).toContain('known failure');
+  });
+
+  test('an expired entry fails the run again', () => {
+    const result = report();
+    applyBaseline(
+      result,
+      { file: 'b.json', schemaVersion: 1, knownFailures: [entry('STATUS-COLOUR', '2030-01-30')] },
+      undefined,
+      '2030-01-31',
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.baseline?.entries[0]).toMatchObject({ outcome: 'expired' });
+    expect(result.baseline?.entries[0]?.note).toContain('expired on 2030-01-30');
+  });
+
+  test('a known failure that passes now is reported fixed; one that was skipped is neither', () => {
+    const result = report();
+    const knownFailures = [
+      entry('STATUS-COLOUR', '2030-01-31'),
+      entry('AUTH-TOKEN-ACCEPTED', '2030-01-31'),
+      entry('SELFSERVICE-SHAPE', '2030-01-31'),
+    ];
+    applyBaseline(result, { file: 'b.json', schemaVersion: 1, knownFailures }, undefined, '2030-01-01');
+    expect(result.baseline?.entries.map((item) => [item.requirement, item.outcome])).toEqual([
+      ['STATUS-COLOUR', 'known'],
+      ['AUTH-TOKEN-ACCEPTED', 'fixed'],
+      ['SELFSERVICE-SHAPE', 'not-judged'],
+    ]);
+    expect(result.baseline?.entries[1]?.note).toBe('fixed: remove it from the baseline');
+    expect(result.exitCode).toBe(0);
+  });
+
+  test('an entry for another target of a matrix does not apply', () => {
+    const result = report();
+    applyBaseline(
+      result,
+      { file: 'b.json', schemaVersion: 1, knownFailures: [entry('STATUS-COLOUR', '2030-01-31', 'other')] },
+      'this',
+      '2030-01-01',
+    );
+    expect(result.baseline?.entries).toEqual([]);
+    expect(result.exitCode).toBe(1);
+  });
+
+  test('end to end: a failing run, a baseline written from its report, and the next run passes the gate', async () => {
+    const server = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+    cleanups.push(server.close);
+    const failing = await runCli(['--base-url', server.url, '--token', TOKEN]);
+    cleanups.push(failing.cleanup);
+    expect(failing.code).toBe(1);
+
+    const dir = await tempDir();
+    const written = await execCli(
+      [
+        'baseline',
+        '--from',
+        join(failing.outDir, 'report.json'),
+        '--owner',
+        'ops',
+        '--reason',
+        'vendor fix due',
+        '--expires',
+        '2999-12-31',
+        '--out',
+        'baseline.json',
+      ],
+      dir,
+    );
+    expect(written.code).toBe(0);
+    const baseline = JSON.parse(await readFile(join(dir, 'baseline.json'), 'utf8')) as { knownFailures: KnownFailure[] };
+    expect(baseline.knownFailures.map((item) => item.requirement)).toEqual(['STATUS-COLOUR']);
+
+    const gated = await runCli(['--base-url', server.url, '--token', TOKEN, '--baseline', join(dir, 'baseline.json')]);
+    cleanups.push(gated.cleanup);
+    expect(gated.code).toBe(0);
+    expect(gated.report?.baseline?.entries[0]).toMatchObject({ requirement: 'STATUS-COLOUR', outcome: 'known', owner: 'ops' });
+    expect(gated.stdout).toContain('KNOWN    STATUS-COLOUR');
+  });
+
+  test('a baseline naming a requirement the suite does not have is refused in one line', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'b.json'), JSON.stringify({ schemaVersion: 1, knownFailures: [entry('NO-SUCH-REQUIREMENT', '2999-01-01')] }));
+    const run = await execCli(['--baseline', join(dir, 'b.json'), '--out', join(dir, 'out')], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toMatch(
+      /^CONFIG_INVALID: the baseline .* names NO-SUCH-REQUIREMENT, which is not a requirement of this suite\. /,
+    );
+  });
+
+  test('the baseline command refuses an expiry in the past', async () => {
+    const dir = await tempDir();
+    const run = await execCli(['baseline', '--from', 'x.json', '--owner', 'o', '--reason', 'r', '--expires', '2001-01-01'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--expires 2001-01-01 is in the past');
+  });
+});

@@ -1,0 +1,89 @@
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import type { Matrix } from '../src/report/matrix-types.js';
+import { repoRoot, execCli } from './helpers/run-cli.js';
+
+interface Step {
+  name?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+interface Workflow {
+  jobs: { shard: { strategy: { matrix: { shard: number[] } }; steps: Step[] }; merge: { steps: Step[] } };
+}
+
+const servers: RunningReferenceServer[] = [];
+let work = '';
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** The CLI arguments of a workflow step, with the workflow's expressions replaced. */
+function cliArgs(step: Step | undefined, values: Record<string, string>): string[] {
+  const command = (step?.run ?? '').replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, name: string) => values[name] ?? `<${name}>`);
+  const words = command.trim().split(/\s+/);
+  expect(words.slice(0, 2)).toEqual(['node', 'bin/ticketing-conformance.js']);
+  return words.slice(2);
+}
+
+test('the GitHub Actions example runs as written: every shard, then the merge, give the matrix of all targets', async () => {
+  const workflow = parse(await readFile(join(repoRoot, 'examples', 'github-actions-matrix.yml'), 'utf8')) as Workflow;
+  const shards = workflow.jobs.shard.strategy.matrix.shard;
+  const shardStep = workflow.jobs.shard.steps.find((step) => step.run?.includes('--shard'));
+  const mergeStep = workflow.jobs.merge.steps.find((step) => step.run?.includes(' merge '));
+  const upload = workflow.jobs.shard.steps.find((step) => step.with?.name?.startsWith('conformance-shard-'));
+  const download = workflow.jobs.merge.steps.find((step) => step.with?.pattern);
+
+  // The workspace of the jobs: targets.yaml with one target per token the workflow passes, and more.
+  work = await mkdtemp(join(tmpdir(), 'conformance-actions-'));
+  const tokenNames = Object.keys(shardStep?.env ?? {});
+  expect(tokenNames.length).toBeGreaterThan(0);
+  const env: Record<string, string> = {};
+  const targets: string[] = [];
+  for (const [index, faults] of [[], ['colour-missing'], [], ['lang-ignored'], [], []].entries()) {
+    const tokenEnv = tokenNames[index % tokenNames.length] ?? '';
+    env[tokenEnv] = `actions-token-${tokenEnv}-51c0`;
+    const server = await startReferenceServer({ token: env[tokenEnv], variants: faults });
+    servers.push(server);
+    targets.push(`  - { name: site-${index + 1}, baseUrl: '${server.url}', tokenEnv: ${tokenEnv} }`);
+  }
+  await writeFile(join(work, 'targets.yaml'), `targets:\n${targets.join('\n')}\n`);
+
+  for (const shard of shards) {
+    const args = cliArgs(shardStep, { 'matrix.shard': String(shard) });
+    const run = await execCli(args, work, env);
+    expect(run.stderr).toBe('');
+    // What upload-artifact then download-artifact do: reports/shard-N ends up as reports/conformance-shard-N.
+    const uploaded = (upload?.with?.path ?? '').replace('${{ matrix.shard }}', String(shard));
+    const name = (upload?.with?.name ?? '').replace('${{ matrix.shard }}', String(shard));
+    expect(name).toMatch(new RegExp(`^${(download?.with?.pattern ?? '').replace('*', '.*')}$`));
+    await mkdir(join(work, 'downloaded'), { recursive: true });
+    await cp(join(work, uploaded), join(work, 'downloaded', name), { recursive: true });
+  }
+  await rm(join(work, 'reports'), { recursive: true, force: true });
+  await cp(join(work, 'downloaded'), join(work, download?.with?.path ?? ''), { recursive: true });
+
+  const mergeArgs = cliArgs(mergeStep, {});
+  const matrixFiles = shards.map((shard) => mergeArgs[1]?.replace('*', String(shard)) ?? '');
+  const merge = await execCli([mergeArgs[0] ?? '', ...matrixFiles, ...mergeArgs.slice(2)], work, {});
+  expect(merge.stderr).toBe('');
+  expect(merge.code).toBe(1);
+  const merged = JSON.parse(await readFile(join(work, 'reports', 'merged', 'matrix.json'), 'utf8')) as Matrix;
+  expect(merged.targets.map((target) => [target.name, target.exitCode])).toEqual([
+    ['site-1', 0],
+    ['site-2', 1],
+    ['site-3', 0],
+    ['site-4', 1],
+    ['site-5', 0],
+    ['site-6', 0],
+  ]);
+  await expect(readFile(join(work, 'reports', 'merged', merged.targets[1]?.reportDir ?? '', 'report.json'), 'utf8')).resolves.toContain(
+    'STATUS-COLOUR',
+  );
+});

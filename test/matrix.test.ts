@@ -1,0 +1,143 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { validator } from '../src/assertions/schemas.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import type { Matrix } from '../src/report/matrix-types.js';
+import { runCli, execCli, type CliRun } from './helpers/run-cli.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+interface LocalTarget {
+  name: string;
+  faults: string[];
+}
+
+/** One reference server per target, each with its own token, and the environment holding the tokens. */
+async function serve(targets: LocalTarget[]): Promise<{ entries: object[]; env: Record<string, string>; tokens: string[] }> {
+  const entries: object[] = [];
+  const env: Record<string, string> = {};
+  for (const [index, target] of targets.entries()) {
+    const token = `matrix-token-${index}-${target.name}-6a1f`;
+    const server = await startReferenceServer({ token, variants: target.faults });
+    cleanups.push(server.close);
+    const tokenEnv = `MATRIX_TOKEN_${index}`;
+    env[tokenEnv] = token;
+    entries.push({ name: target.name, baseUrl: server.url, tokenEnv });
+  }
+  return { entries, env, tokens: Object.values(env) };
+}
+
+async function matrixOf(run: CliRun, dir = run.outDir): Promise<Matrix> {
+  return JSON.parse(await readFile(join(dir, 'matrix.json'), 'utf8')) as Matrix;
+}
+
+/** Writes the targets file in a folder of its own and runs the CLI on it. */
+async function runCliWithFile(name: string, content: string, env: Record<string, string>, extra: string[] = []): Promise<CliRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'conformance-targets-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, name), content);
+  const run = await runCli(['--targets', join(dir, name), ...extra], env);
+  cleanups.push(run.cleanup);
+  return run;
+}
+
+describe('a matrix of targets', () => {
+  test('two targets from YAML: one matrix, each its own reports, the worst exit code, no token anywhere', async () => {
+    const { entries, env, tokens } = await serve([
+      { name: 'good', faults: [] },
+      { name: 'broken', faults: ['colour-missing'] },
+    ]);
+    const yaml = `targets:\n${entries.map((entry) => `  - ${JSON.stringify(entry)}`).join('\n')}\n`;
+    const run = await runCliWithFile('targets.yaml', yaml, env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    const matrix = await matrixOf(run);
+    expect(validator('matrix')(matrix)).toBe(true);
+    expect(matrix.targets.map((target) => [target.name, target.verdict, target.exitCode])).toEqual([
+      ['good', 'conformant', 0],
+      ['broken', 'not-conformant', 1],
+    ]);
+    expect(matrix.targets[1]?.verdicts['STATUS-COLOUR']).toBe('fail');
+    expect(matrix.exitCode).toBe(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.filter((line) => /^\[\d\/2\] (good|broken): /.test(line))).toHaveLength(2);
+    expect(lines.at(-1)).toBe('51 passed, 1 failed, 0 skipped');
+    const files = await run.files();
+    const names = files.map((file) => file.path.slice(run.outDir.length + 1)).sort();
+    for (const name of ['matrix.json', 'matrix.md', 'matrix.html', 'targets/good/report.json', 'targets/broken/junit.xml'])
+      expect(names).toContain(name);
+    const html = files.find((file) => file.path.endsWith('matrix.html'))?.content.toString() ?? '';
+    expect(html).toContain('targets/broken/report.');
+    for (const file of files) for (const token of tokens) expect(file.content.toString('utf8')).not.toContain(token);
+    for (const token of tokens) expect(run.stdout).not.toContain(token);
+  });
+
+  test('a target that cannot be reached makes the matrix exit 2, above a failing one', async () => {
+    const { entries, env } = await serve([{ name: 'broken', faults: ['colour-missing'] }]);
+    const closed = await startReferenceServer({ token: 'unused' });
+    await closed.close();
+    const json = JSON.stringify([...entries, { name: 'gone', baseUrl: closed.url, tokenEnv: 'GONE_TOKEN' }]);
+    const run = await runCliWithFile('targets.json', json, { ...env, GONE_TOKEN: 'gone-token-0000' });
+    const matrix = await matrixOf(run);
+    expect(matrix.targets.map((target) => target.exitCode)).toEqual([1, 2]);
+    expect(run.code).toBe(2);
+  });
+
+  test('a target whose token variable is not set stops the run before any request, in one line', async () => {
+    const run = await runCliWithFile(
+      'targets.json',
+      JSON.stringify([{ name: 'a', baseUrl: 'http://127.0.0.1:9', tokenEnv: 'NOT_SET_ANYWHERE' }]),
+      {},
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toMatch(/^CONFIG_MISSING_TOKEN: no API token for target "a": NOT_SET_ANYWHERE is not set\. /);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  test('shards split the targets deterministically, and merging them gives the unsharded matrix', async () => {
+    const { entries, env } = await serve([
+      { name: 't1', faults: [] },
+      { name: 't2', faults: ['status-ok'] },
+      { name: 't3', faults: ['lang-ignored'] },
+      { name: 't4', faults: [] },
+      { name: 't5', faults: ['selfservice-open'] },
+    ]);
+    const json = JSON.stringify({ targets: entries });
+    const whole = await runCliWithFile('targets.json', json, env);
+    const shards = [
+      await runCliWithFile('targets.json', json, env, ['--shard', '1/2']),
+      await runCliWithFile('targets.json', json, env, ['--shard', '2/2']),
+    ];
+    const [first, second] = await Promise.all(shards.map((run) => matrixOf(run)));
+    expect(first?.targets.map((target) => target.name)).toEqual(['t1', 't3', 't5']);
+    expect(second?.targets.map((target) => target.name)).toEqual(['t2', 't4']);
+    expect(second?.shard).toEqual({ index: 2, count: 2, targetsInFile: 5 });
+
+    const mergedDir = join(whole.outDir, '..', 'merged');
+    const merge = await execCli(
+      ['merge', join(shards[1]?.outDir ?? '', 'matrix.json'), join(shards[0]?.outDir ?? '', 'matrix.json'), '--out', mergedDir],
+      whole.outDir,
+    );
+    const merged = await matrixOf(whole, mergedDir);
+    const unsharded = await matrixOf(whole);
+    const essence = (matrix: Matrix): unknown[] =>
+      matrix.targets.map(({ name, verdict, exitCode, verdicts }) => ({ name, verdict, exitCode, verdicts }));
+    expect(essence(merged)).toEqual(essence(unsharded));
+    expect(merged.exitCode).toBe(unsharded.exitCode);
+    expect(merge.code).toBe(unsharded.exitCode);
+    expect(merged.mergedShards).toBe(2);
+    expect(validator('matrix')(merged)).toBe(true);
+    // Each target's reports stay in its shard's folder; the merged matrix points there.
+    const t2 = merged.targets.find((target) => target.name === 't2');
+    await expect(readFile(join(mergedDir, t2?.reportDir ?? '', 'report.json'), 'utf8')).resolves.toContain('"ENV-STATUS-SUCCESS"');
+
+    const incomplete = await execCli(['merge', join(shards[0]?.outDir ?? '', 'matrix.json'), '--out', mergedDir], whole.outDir);
+    expect(incomplete.code).toBe(2);
+    expect(incomplete.stderr).toContain('cannot merge: shard(s) 2 of 2 missing');
+  });
+});

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { coveredRequirements, newmanCollection } from '../scripts/bench/newman-collection.js';
+import { catalog } from '../src/requirements/catalog.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { repoRoot } from './helpers/run-cli.js';
+
+const TOKEN = 'newman-token-2e8f1a';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+/** Runs Newman on the generated collection against a reference server with these faults; returns its failed test names. */
+async function newmanFailures(faults: string[]): Promise<{ requests: number; failed: string[] }> {
+  const server = await startReferenceServer({ token: TOKEN, variants: faults });
+  cleanups.push(server.close);
+  const dir = await mkdtemp(join(tmpdir(), 'conformance-newman-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(
+    join(dir, 'collection.json'),
+    JSON.stringify(newmanCollection({ baseUrl: server.url, token: TOKEN, password: 'x', statusId: 1 })),
+  );
+  const newman = join(repoRoot, 'node_modules', 'newman', 'bin', 'newman.js');
+  await new Promise<void>((done) => {
+    execFile(
+      process.execPath,
+      [newman, 'run', 'collection.json', '--reporters', 'json', '--reporter-json-export', 'run.json'],
+      { cwd: dir, timeout: 60_000 },
+      () => done(),
+    );
+  });
+  const run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as {
+    run: { stats: { requests: { total: number } }; failures: { error: { test: string } }[] };
+  };
+  return {
+    requests: run.run.stats.requests.total,
+    failed: [...new Set(run.run.failures.map((failure) => failure.error.test.split(' ')[0] ?? ''))].sort(),
+  };
+}
+
+describe('the Newman collection the bench compares with', () => {
+  test('asserts or observes every requirement of the catalog', () => {
+    expect(coveredRequirements(1)).toEqual(catalog.map((requirement) => requirement.id).sort());
+    expect(coveredRequirements(3)).toEqual(catalog.map((requirement) => requirement.id).sort());
+  });
+
+  test('passes against a conformant server with the same 17 requests, and fails where the suite fails', async () => {
+    const [conformant, broken] = await Promise.all([newmanFailures([]), newmanFailures(['colour-missing', 'wrong-token-accepted'])]);
+    expect(conformant).toEqual({ requests: 17, failed: [] });
+    expect(broken.failed).toEqual(['AUTH-WRONG-TOKEN-REFUSED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS', 'STATUS-COLOUR']);
+  });
+});

@@ -1,0 +1,46 @@
+import { afterAll, expect, test } from 'vitest';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { recordTarget } from '../src/runner/record.js';
+import { targetSettings } from '../src/runner/run.js';
+import { startDelayProxy } from '../scripts/bench/delay-proxy.js';
+
+const TOKEN = 'prefetch-token-0c4e2b';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+test('the prefetch sends each request once, all that need no earlier answer at once, and the lang requests over kept-alive connections', async () => {
+  const server = await startReferenceServer({ token: TOKEN });
+  cleanups.push(server.close);
+  // A little delay keeps every first request in flight together, as against a far-away target.
+  const proxy = await startDelayProxy(new URL(server.url), 20);
+  cleanups.push(proxy.close);
+  const recording = await recordTarget(
+    targetSettings(
+      {
+        password: 'x',
+        statusId: 1,
+        strict: false,
+        timeoutMs: 10_000,
+        maxRequests: 40,
+        repeat: 1,
+        deadlineMs: 60_000,
+        concurrency: 16,
+        insecure: false,
+      },
+      proxy.url,
+      TOKEN,
+      new Date(),
+      false,
+    ),
+  );
+  const keys = Object.keys(recording.answers);
+  const lang = keys.filter((key) => key.includes('lang='));
+  expect(lang).toHaveLength(2);
+  expect(recording.traffic.sent).toBe(keys.length);
+  expect(proxy.stats().requests).toBe(keys.length);
+  // One connection per request sent first; the two lang requests, which wait for the locales, add none.
+  expect(proxy.stats().connections).toBe(keys.length - lang.length);
+  expect(Object.values(recording.answers).every((answer) => 'exchange' in answer)).toBe(true);
+});

@@ -1,0 +1,152 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { loadTargets } from '../src/config/targets.js';
+import { ConfigError } from '../src/errors.js';
+import { shardOf } from '../src/runner/shard.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'conformance-targets-config-'));
+const noDotenv = join(dir, 'absent.env');
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function targetsFile(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('no ConfigError was thrown');
+}
+
+describe('the targets file', () => {
+  test('YAML with per-target options over the run options, tokens from the environment or .env', async () => {
+    const file = await targetsFile(
+      'targets.yaml',
+      'targets:\n  - name: eu\n    baseUrl: https://eu.example/support\n    tokenEnv: EU_TOKEN\n    statusId: 3\n    lang: de\n  - name: us\n    baseUrl: https://us.example\n    tokenEnv: US_TOKEN\n',
+    );
+    const dotenv = await targetsFile('.env', 'US_TOKEN=us-from-dotenv\n');
+    const config = loadConfig(['--targets', file, '--timeout-ms', '2000', '--strict'], {}, noDotenv);
+    const targets = loadTargets(config, { EU_TOKEN: 'eu-token' }, dotenv);
+    expect(targets.map(({ name, baseUrl, token, options }) => ({ name, baseUrl, token, ...options }))).toEqual([
+      {
+        name: 'eu',
+        baseUrl: 'https://eu.example/support',
+        token: 'eu-token',
+        password: 'x',
+        strict: true,
+        statusId: 3,
+        lang: 'de',
+        missingLang: undefined,
+        timeoutMs: 2000,
+        maxRequests: 40,
+        repeat: 1,
+        deadlineMs: 60000,
+        concurrency: 16,
+        ca: undefined,
+        insecure: false,
+      },
+      {
+        name: 'us',
+        baseUrl: 'https://us.example/',
+        token: 'us-from-dotenv',
+        password: 'x',
+        strict: true,
+        statusId: 1,
+        lang: undefined,
+        missingLang: undefined,
+        timeoutMs: 2000,
+        maxRequests: 40,
+        repeat: 1,
+        deadlineMs: 60000,
+        concurrency: 16,
+        ca: undefined,
+        insecure: false,
+      },
+    ]);
+  });
+
+  test('JSON as a bare list', async () => {
+    const file = await targetsFile('list.json', JSON.stringify([{ name: 'a', baseUrl: 'http://127.0.0.1:1', tokenEnv: 'A' }]));
+    expect(loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv).map((target) => target.name)).toEqual([
+      'a',
+    ]);
+  });
+
+  test.each([
+    [
+      'a missing token variable',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'UNSET' }],
+      'CONFIG_MISSING_TOKEN',
+      'no API token for target "a": UNSET is not set',
+    ],
+    [
+      'a name used twice, whatever its case',
+      [
+        { name: 'a', baseUrl: 'http://h', tokenEnv: 'A' },
+        { name: 'A', baseUrl: 'http://h', tokenEnv: 'A' },
+      ],
+      'CONFIG_INVALID',
+      'names "A" twice',
+    ],
+    [
+      'a base URL with credentials',
+      [{ name: 'a', baseUrl: 'http://u:p@h', tokenEnv: 'A' }],
+      'CONFIG_INVALID',
+      'target "a" baseUrl carries credentials',
+    ],
+    [
+      'a field the schema does not know',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', token: 'inline' }],
+      'CONFIG_INVALID',
+      'does not match schemas/targets.schema.json',
+    ],
+    [
+      'a name that cannot be a folder',
+      [{ name: '../up', baseUrl: 'http://h', tokenEnv: 'A' }],
+      'CONFIG_INVALID',
+      'does not match schemas/targets.schema.json',
+    ],
+  ])('refuses %s in one error', async (_what, content, code, message) => {
+    const file = await targetsFile('bad.json', JSON.stringify(content));
+    const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv));
+    expect(error.code).toBe(code);
+    expect(error.message).toContain(message);
+  });
+});
+
+describe('matrix options', () => {
+  test('--shard I/N is read, and refused when not 1 <= I <= N or without --targets', () => {
+    expect(loadConfig(['--targets', 'x.yaml', '--shard', '2/4'], {}, noDotenv).shard).toEqual({ index: 2, count: 4 });
+    expect(configError(() => loadConfig(['--targets', 'x.yaml', '--shard', '5/4'], {}, noDotenv)).message).toContain('--shard "5/4"');
+    expect(configError(() => loadConfig(['--targets', 'x.yaml', '--shard', '0/4'], {}, noDotenv)).message).toContain('--shard "0/4"');
+    expect(configError(() => loadConfig(['--shard', '1/2'], {}, noDotenv)).message).toBe('--shard is set without --targets');
+  });
+
+  test('--targets and --base-url exclude each other; --target-concurrency defaults to 4', () => {
+    expect(configError(() => loadConfig(['--targets', 'x.yaml', '--base-url', 'http://h', '--token', 't'], {}, noDotenv)).message).toBe(
+      '--targets and --base-url are both set',
+    );
+    expect(loadConfig(['--targets', 'x.yaml'], {}, noDotenv).targetConcurrency).toBe(4);
+    expect(loadConfig([], { CONFORMANCE_TARGET_CONCURRENCY: '16' }, noDotenv).targetConcurrency).toBe(16);
+  });
+
+  test('shards take every N-th target from the I-th: each target in exactly one shard, in file order', () => {
+    const targets = Array.from({ length: 11 }, (_, index) => index);
+    const shards = [1, 2, 3].map((index) => shardOf(targets, { index, count: 3 }));
+    expect(shards).toEqual([
+      [0, 3, 6, 9],
+      [1, 4, 7, 10],
+      [2, 5, 8],
+    ]);
+    expect(shardOf(targets, undefined)).toEqual(targets);
+  });
+});
