@@ -93,24 +93,11 @@ async function timeTool(
   return summarise(samples);
 }
 
-const oursCompiled = async (url: string, work: string): Promise<string[]> => [
-  compiledCli,
-  '--base-url',
-  url,
-  '--token',
-  TOKEN,
-  '--out',
-  join(work, 'out'),
-];
-const oursTsx = async (url: string, work: string): Promise<string[]> => [
-  tsxCli,
-  '--base-url',
-  url,
-  '--token',
-  TOKEN,
-  '--out',
-  join(work, 'out'),
-];
+const oursWith =
+  (cli: string) =>
+  async (url: string, work: string): Promise<string[]> => [cli, '--base-url', url, '--token', TOKEN, '--out', join(work, 'out')];
+const oursCompiled = oursWith(compiledCli);
+const oursTsx = oursWith(tsxCli);
 const newman = async (url: string, work: string): Promise<string[]> => {
   const file = join(work, 'collection.json');
   await writeFile(file, JSON.stringify(newmanCollection({ baseUrl: url, token: TOKEN, password: 'x', statusId: 1 })));

@@ -154,7 +154,7 @@ describe.skipIf(opensslMissing !== undefined)(
 
     test('records the Server header and the certificate fingerprint, with no request of its own', async () => {
       const { report: plain } = written();
-      front = await startTlsFront(server?.url ?? '', SERVER_HEADER, workDir);
+      front = await startTlsFront(server?.url ?? '', SERVER_HEADER);
       const secure = await runCli(['--base-url', front.url, '--token', TOKEN], { NODE_EXTRA_CA_CERTS: front.certificateFile });
       try {
         expect(secure.code).toBe(0);

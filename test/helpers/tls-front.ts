@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { selfSignedCertificate } from './self-signed.js';
 
 export const OPENSSL = '/usr/bin/openssl';
 export const opensslMissing: string | undefined = existsSync(OPENSSL) ? undefined : `${OPENSSL} is not installed`;
@@ -24,29 +21,9 @@ export interface TlsFront {
  * An https server on 127.0.0.1 with a fresh self-signed certificate that passes every request to an http origin
  * and answers with the given Server header, as a web server in front of the application does.
  */
-export async function startTlsFront(origin: string, serverHeader: string, dir: string): Promise<TlsFront> {
-  const key = join(dir, 'front-key.pem');
-  const certificateFile = join(dir, 'front-cert.pem');
-  await promisify(execFile)(OPENSSL, [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    certificateFile,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ]);
-  const [keyPem, certificatePem] = await Promise.all([readFile(key), readFile(certificateFile)]);
+export async function startTlsFront(origin: string, serverHeader: string): Promise<TlsFront> {
+  const identity = await selfSignedCertificate();
+  const { key: keyPem, cert: certificatePem, certPath: certificateFile } = identity;
   const target = new URL(origin);
   const server = createServer({ key: keyPem, cert: certificatePem }, (incoming, outgoing) => {
     const forwarded = request(
@@ -71,6 +48,6 @@ export async function startTlsFront(origin: string, serverHeader: string, dir: s
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      }).then(identity.cleanup),
   };
 }
