@@ -62,7 +62,7 @@ export class SpecRunner {
         root: packageRoot,
         dir: specsDir,
         include: [specPattern],
-        // An installed package lives under node_modules, which Vitest leaves out by default.
+        // An installed package lives under node_modules, which Vitest's default exclude would leave out.
         exclude: [],
         watch: false,
         // Worker threads: the recordings reach them over a BroadcastChannel, which stays within this process.
