@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
 import { OPTIONS } from '../src/config/options.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
@@ -28,12 +29,12 @@ const cleanEnv = Object.fromEntries(
   ),
 );
 
-function exec(file: string, args: string[], cwd: string, timeoutMs = 60_000): Promise<Output> {
+function exec(file: string, args: string[], cwd: string, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<Output> {
   return new Promise((done) => {
     execFile(
       file,
       args,
-      { cwd, env: { ...cleanEnv, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      { cwd, env: { ...cleanEnv, NO_COLOR: '1', ...env }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });
@@ -50,7 +51,8 @@ beforeAll(async () => {
   const pack = await exec('npm', ['pack', '--pack-destination', work, '--silent'], repoRoot, 120_000);
   expect(pack.code, pack.stderr).toBe(0);
   const tarball = join(work, pack.stdout.trim().split('\n').at(-1) ?? '');
-  project = join(work, 'project');
+  // Where the GitHub Action installs the package: $RUNNER_TEMP/ticketing-conformance.
+  project = join(work, 'ticketing-conformance');
   await mkdir(project);
   await writeFile(join(project, 'package.json'), '{ "name": "uses-conformance", "private": true }\n');
   const install = await exec('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], project, 120_000);
@@ -136,4 +138,48 @@ test('the programmatic API: run(options) from the installed package returns the 
   expect(result.code, result.stderr).toBe(0);
   expect(JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({ verdict: 'conformant', exitCode: 0 });
   expect(existsSync(join(project, 'api-reports', 'report.json'))).toBe(true);
+});
+
+interface ActionStep {
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  runs: { steps: ActionStep[] };
+}
+
+test("the GitHub Action's run step runs the installed package and sets the outputs verdict and report-path", async () => {
+  const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+  servers.push(broken);
+  const action = parse(readFileSync(join(repoRoot, 'action.yml'), 'utf8')) as Action;
+  const step = action.runs.steps.find((candidate) => candidate.id === 'conformance');
+  const inputs: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
+    'base-url': broken.url,
+    token: TOKEN,
+  };
+  // What the runner does with the step's env: each ${{ inputs.NAME }} becomes the input's value.
+  const env = Object.fromEntries(
+    Object.entries(step?.env ?? {}).map(([name, value]) => [
+      name,
+      value.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, input: string) => inputs[input] ?? ''),
+    ]),
+  );
+  const workspace = await mkdtemp(join(work, 'workspace-'));
+  const outputs = join(work, 'github-output');
+  await writeFile(outputs, '');
+  // The shell GitHub runs a composite step's bash script with.
+  const result = await exec('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step?.run ?? 'false'], workspace, 60_000, {
+    ...env,
+    RUNNER_TEMP: work,
+    GITHUB_OUTPUT: outputs,
+  });
+  expect(result.code, result.stderr).toBe(1);
+  const reportPath = `${inputs.out ?? ''}/report.json`;
+  expect(readFileSync(outputs, 'utf8')).toBe(`verdict=not-conformant\nreport-path=${reportPath}\n`);
+  const report = JSON.parse(readFileSync(join(workspace, reportPath), 'utf8')) as Report;
+  expect(failedRequirements(report)).toEqual(['STATUS-COLOUR']);
+  expect(result.stdout).not.toContain(TOKEN);
 });
