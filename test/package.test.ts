@@ -21,11 +21,18 @@ const REPORT_FILES = ['report.json', 'report.md', 'junit.xml', 'allure-results']
 const TOKEN = 'packed-token-4d2e71';
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The machine's environment without the test runner's, the suite's settings or a proxy: what a user's shell would hold. */
+/**
+ * The machine's environment without the test runner's, the suite's settings or a proxy: what a user's shell would hold.
+ * `npm test` exports its own settings as npm_config_* (prefix and local_prefix among them), which would point npm at this repository.
+ */
 const cleanEnv = Object.fromEntries(
   Object.entries(process.env).filter(
     ([name]) =>
-      !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && name !== 'NODE_OPTIONS' && !/^(https?|no)_proxy$/i.test(name),
+      !name.startsWith('CONFORMANCE_') &&
+      !name.startsWith('VITEST') &&
+      !name.startsWith('npm_') &&
+      name !== 'NODE_OPTIONS' &&
+      !/^(https?|no)_proxy$/i.test(name),
   ),
 );
 
