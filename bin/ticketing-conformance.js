@@ -1,5 +1,12 @@
 #!/usr/bin/env node
-import { register } from 'tsx/esm/api';
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+// The installed package ships compiled JavaScript and no src/; a checkout of the repository runs its TypeScript source.
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  await import('../dist/src/cli/main.js');
+}

@@ -1,7 +1,14 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder holding package.json, schemas/ and specs/, whether run from source or from an installed package. */
-export const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Compiled to dist/src/paths.js in the package; src/paths.ts when run from source. */
+const compiled = import.meta.url.endsWith('.js');
+/** The folder holding src/ and specs/: the package itself from source, its dist/ once compiled. */
+const codeRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The folder holding package.json and schemas/, whether run from source or from an installed package. */
+export const packageRoot = compiled ? resolve(codeRoot, '..') : codeRoot;
 export const schemasDir = resolve(packageRoot, 'schemas');
-export const specsDir = resolve(packageRoot, 'specs');
+export const specsDir = resolve(codeRoot, 'specs');
+/** What the spec files are named: TypeScript from source, JavaScript once compiled. */
+export const specPattern = compiled ? '**/*.spec.js' : '**/*.spec.ts';

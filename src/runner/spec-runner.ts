@@ -6,7 +6,7 @@ import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { Recording } from '../harness/recording.js';
 import { serveRecordings } from '../harness/recording-channel.js';
 import type { TargetRun } from '../harness/settings.js';
-import { packageRoot } from '../paths.js';
+import { packageRoot, specPattern, specsDir } from '../paths.js';
 import type { RunError } from '../report/types.js';
 import { ScenarioCollector } from './collector.js';
 import { suiteError, suiteFailure } from '../report/suite-error.js';
@@ -60,8 +60,10 @@ export class SpecRunner {
       {
         config: false,
         root: packageRoot,
-        dir: join(packageRoot, 'specs'),
-        include: ['**/*.spec.ts'],
+        dir: specsDir,
+        include: [specPattern],
+        // An installed package lives under node_modules, which Vitest's default exclude would leave out.
+        exclude: [],
         watch: false,
         // Worker threads: the recordings reach them over a BroadcastChannel, which stays within this process.
         pool: 'threads',
@@ -104,7 +106,7 @@ export class SpecRunner {
     }
     // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
     process.exitCode = previousExitCode;
-    if (this.specs.length === 0) errors.push(suiteError(`no spec file was found under ${join(packageRoot, 'specs')}`));
+    if (this.specs.length === 0) errors.push(suiteError(`no spec file was found under ${specsDir}`));
     errors.push(...this.collector.errors);
     return {
       scenarios: batch.map((_, index) => this.collector.scenarios.filter((scenario) => (scenario.targetIndex ?? 0) === index)),

@@ -1,0 +1,192 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
+import { OPTIONS } from '../src/config/options.js';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import type { Report } from '../src/report/types.js';
+import { failedRequirements, repoRoot } from './helpers/run-cli.js';
+
+interface Output {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const REPORT_FILES = ['report.json', 'report.md', 'junit.xml', 'allure-results'];
+const TOKEN = 'packed-token-4d2e71';
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * The machine's environment without the test runner's, the suite's settings or a proxy: what a user's shell would hold.
+ * `npm test` exports its own settings as npm_config_* (prefix and local_prefix among them), which would point npm at this repository.
+ */
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) =>
+      !name.startsWith('CONFORMANCE_') &&
+      !name.startsWith('VITEST') &&
+      !name.startsWith('npm_') &&
+      name !== 'NODE_OPTIONS' &&
+      !/^(https?|no)_proxy$/i.test(name),
+  ),
+);
+
+function exec(file: string, args: string[], cwd: string, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<Output> {
+  return new Promise((done) => {
+    execFile(
+      file,
+      args,
+      { cwd, env: { ...cleanEnv, NO_COLOR: '1', ...env }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let work = '';
+let project = '';
+let bin = '';
+const servers: RunningReferenceServer[] = [];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'conformance-package-'));
+  // prepack compiles src/ and specs/ to dist/, as publishing does.
+  const pack = await exec('npm', ['pack', '--pack-destination', work, '--silent'], repoRoot, 120_000);
+  expect(pack.code, pack.stderr).toBe(0);
+  const tarball = join(work, pack.stdout.trim().split('\n').at(-1) ?? '');
+  // Where the GitHub Action installs the package: $RUNNER_TEMP/ticketing-conformance.
+  project = join(work, 'ticketing-conformance');
+  await mkdir(project);
+  await writeFile(join(project, 'package.json'), '{ "name": "uses-conformance", "private": true }\n');
+  const install = await exec('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], project, 120_000);
+  expect(install.code, install.stderr).toBe(0);
+  bin = join(project, 'node_modules', '.bin', 'ticketing-conformance');
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+async function runInstalled(args: string[]): Promise<Output & { out: string; report?: Report }> {
+  const out = await mkdtemp(join(work, 'out-'));
+  const result = await exec(bin, [...args, '--out', out], project);
+  const report = existsSync(join(out, 'report.json')) ? (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report) : undefined;
+  return { ...result, out, report };
+}
+
+async function expectAllReports(out: string, report: Report | undefined): Promise<void> {
+  expect((await readdir(out)).filter((name) => REPORT_FILES.includes(name)).sort()).toEqual([...REPORT_FILES].sort());
+  expect((await readdir(join(out, 'allure-results'))).length).toBeGreaterThan(0);
+  const validate = validator('report');
+  expect(validate(report), formatSchemaErrors(validate.errors)).toBe(true);
+}
+
+test('the installed package holds compiled JavaScript only: no TypeScript source, no tsx, no dev dependency', () => {
+  const installed = join(project, 'node_modules', 'ticketing-conformance');
+  const files = readdirSync(installed, { recursive: true, encoding: 'utf8' });
+  expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+  expect(files.filter((file) => file.endsWith('.spec.js')).length).toBeGreaterThan(0);
+  // Node 20 cannot load a .ts file without a loader such as tsx, so a run that passes below ran JavaScript only.
+  const dev = Object.keys(
+    (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: object }).devDependencies,
+  );
+  expect(dev.filter((name) => existsSync(join(project, 'node_modules', name)))).toEqual([]);
+});
+
+test('npx ticketing-conformance with no flags judges the embedded reference server and writes every report', async () => {
+  const run = await runInstalled([]);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.report?.verdict).toBe('conformant');
+  expect(run.report?.target.embeddedReference).toBe(true);
+  expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
+  await expectAllReports(run.out, run.report);
+});
+
+test('--base-url and --token judge a server of its own: conformant passes, a broken one fails with its requirement', async () => {
+  const good = await startReferenceServer({ token: TOKEN });
+  const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+  servers.push(good, broken);
+
+  const pass = await runInstalled(['--base-url', good.url, '--token', TOKEN]);
+  expect(pass.code, pass.stderr).toBe(0);
+  expect(pass.report?.target.baseUrl).toBe(new URL(good.url).toString());
+  await expectAllReports(pass.out, pass.report);
+
+  const fail = await runInstalled(['--base-url', broken.url, '--token', TOKEN]);
+  expect(fail.code, fail.stderr).toBe(1);
+  expect(failedRequirements(fail.report)).toEqual(['STATUS-COLOUR']);
+  await expectAllReports(fail.out, fail.report);
+  for (const file of REPORT_FILES.slice(0, 3)) expect(readFileSync(join(fail.out, file), 'utf8')).not.toContain(TOKEN);
+});
+
+test('--version and --help work installed; --help names every option with its environment variable', async () => {
+  const shown = await exec(bin, ['--version'], project);
+  expect(shown.stdout.trim()).toBe(version);
+  const help = await exec(bin, ['--help'], project);
+  expect(help.code).toBe(0);
+  for (const spec of Object.values(OPTIONS)) {
+    expect(help.stdout).toContain(`--${spec.flag}`);
+    if ('env' in spec) expect(help.stdout).toContain(spec.env);
+  }
+});
+
+test('the programmatic API: run(options) from the installed package returns the report', async () => {
+  const script = [
+    "import { run } from 'ticketing-conformance';",
+    "const report = await run({ out: 'api-reports', maxRequests: 40 });",
+    'console.log(JSON.stringify({ verdict: report.verdict, exitCode: report.exitCode }));',
+  ].join('\n');
+  const result = await exec(process.execPath, ['--input-type=module', '-e', script], project);
+  expect(result.code, result.stderr).toBe(0);
+  expect(JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}')).toEqual({ verdict: 'conformant', exitCode: 0 });
+  expect(existsSync(join(project, 'api-reports', 'report.json'))).toBe(true);
+});
+
+interface ActionStep {
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  runs: { steps: ActionStep[] };
+}
+
+test("the GitHub Action's run step runs the installed package and sets the outputs verdict and report-path", async () => {
+  const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+  servers.push(broken);
+  const action = parse(readFileSync(join(repoRoot, 'action.yml'), 'utf8')) as Action;
+  const step = action.runs.steps.find((candidate) => candidate.id === 'conformance');
+  const inputs: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
+    'base-url': broken.url,
+    token: TOKEN,
+  };
+  // What the runner does with the step's env: each ${{ inputs.NAME }} becomes the input's value.
+  const env = Object.fromEntries(
+    Object.entries(step?.env ?? {}).map(([name, value]) => [
+      name,
+      value.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, input: string) => inputs[input] ?? ''),
+    ]),
+  );
+  const workspace = await mkdtemp(join(work, 'workspace-'));
+  const outputs = join(work, 'github-output');
+  await writeFile(outputs, '');
+  // The shell GitHub runs a composite step's bash script with.
+  const result = await exec('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step?.run ?? 'false'], workspace, 60_000, {
+    ...env,
+    RUNNER_TEMP: work,
+    GITHUB_OUTPUT: outputs,
+  });
+  expect(result.code, result.stderr).toBe(1);
+  const reportPath = `${inputs.out ?? ''}/report.json`;
+  expect(readFileSync(outputs, 'utf8')).toBe(`verdict=not-conformant\nreport-path=${reportPath}\n`);
+  const report = JSON.parse(readFileSync(join(workspace, reportPath), 'utf8')) as Report;
+  expect(failedRequirements(report)).toEqual(['STATUS-COLOUR']);
+  expect(result.stdout).not.toContain(TOKEN);
+});
