@@ -29,7 +29,19 @@ const MATRIX_CONCURRENCY = Number(values['matrix-concurrency']);
 
 const root = join(import.meta.dirname, '..');
 const node = process.execPath;
-const compiledCli = join(root, 'dist', 'cli', 'main.js');
+const compiledCli = join(root, 'dist', 'src', 'cli', 'main.js');
+/** The run's options as the CLI's defaults make them, for the probes that call the runner directly. */
+const BENCH_OPTIONS = JSON.stringify({
+  password: 'x',
+  statusId: 1,
+  strict: false,
+  timeoutMs: 10_000,
+  maxRequests: 40,
+  repeat: 1,
+  deadlineMs: 60_000,
+  concurrency: 16,
+  insecure: false,
+});
 const tsxCli = join(root, 'bin', 'ticketing-conformance.js');
 const newmanBin = join(root, 'node_modules', 'newman', 'bin', 'newman.js');
 const TOKEN = randomBytes(12).toString('hex');
@@ -115,9 +127,9 @@ async function prefetchAlone(
     for (let index = 0; index < 3; index += 1) {
       proxy.reset();
       const script = `
-        const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'record.js'))});
-        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'run.js'))});
-        await recordTarget(targetSettings({ password: 'x', statusId: 1, strict: false, timeoutMs: 10000, maxRequests: 40 }, ${JSON.stringify(proxy.url)}, ${JSON.stringify(TOKEN)}));
+        const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'record.js'))});
+        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'run.js'))});
+        await recordTarget(targetSettings(${BENCH_OPTIONS}, ${JSON.stringify(proxy.url)}, ${JSON.stringify(TOKEN)}, new Date(), false));
       `;
       check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
       samples.push(proxy.stats());
@@ -139,10 +151,10 @@ async function vitestStartup(reference: RunningReferenceServer): Promise<Record<
     const lap = () => Math.round(performance.now() - t0);
     const times = {};
     await import('vitest/node'); times.importVitestMs = lap();
-    const { SpecRunner } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'spec-runner.js'))});
-    const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'record.js'))});
-    const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'runner', 'run.js'))});
-    const settings = targetSettings({ password: 'x', statusId: 1, strict: false, timeoutMs: 10000, maxRequests: 40 }, ${JSON.stringify(reference.url)}, ${JSON.stringify(TOKEN)});
+    const { SpecRunner } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'spec-runner.js'))});
+    const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'record.js'))});
+    const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'run.js'))});
+    const settings = targetSettings(${BENCH_OPTIONS}, ${JSON.stringify(reference.url)}, ${JSON.stringify(TOKEN)}, new Date(), false);
     const recording = await recordTarget(settings);
     let at = performance.now();
     const runner = await SpecRunner.start({ timeoutMs: 10000 });
