@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { startDelayProxy } from './bench/delay-proxy.js';
 import { newmanCollection } from './bench/newman-collection.js';
@@ -31,17 +32,7 @@ const root = join(import.meta.dirname, '..');
 const node = process.execPath;
 const compiledCli = join(root, 'dist', 'src', 'cli', 'main.js');
 /** The run's options as the CLI's defaults make them, for the probes that call the runner directly. */
-const BENCH_OPTIONS = JSON.stringify({
-  password: 'x',
-  statusId: 1,
-  strict: false,
-  timeoutMs: 10_000,
-  maxRequests: 40,
-  repeat: 1,
-  deadlineMs: 60_000,
-  concurrency: 16,
-  insecure: false,
-});
+const BENCH_OPTIONS = JSON.stringify(loadConfig([], {}, join(root, 'no-such.env')));
 const tsxCli = join(root, 'bin', 'ticketing-conformance.js');
 const newmanBin = join(root, 'node_modules', 'newman', 'bin', 'newman.js');
 const TOKEN = randomBytes(12).toString('hex');

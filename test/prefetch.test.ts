@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/runner/record.js';
 import { targetSettings } from '../src/runner/run.js';
+import { loadConfig } from '../src/config/load.js';
+import { repoRoot } from './helpers/run-cli.js';
 import { startDelayProxy } from '../scripts/bench/delay-proxy.js';
 
 const TOKEN = 'prefetch-token-0c4e2b';
@@ -17,23 +20,7 @@ test('the prefetch sends each request once, all that need no earlier answer at o
   const proxy = await startDelayProxy(new URL(server.url), 20);
   cleanups.push(proxy.close);
   const recording = await recordTarget(
-    targetSettings(
-      {
-        password: 'x',
-        statusId: 1,
-        strict: false,
-        timeoutMs: 10_000,
-        maxRequests: 40,
-        repeat: 1,
-        deadlineMs: 60_000,
-        concurrency: 16,
-        insecure: false,
-      },
-      proxy.url,
-      TOKEN,
-      new Date(),
-      false,
-    ),
+    targetSettings(loadConfig([], {}, join(repoRoot, 'no-such.env')), proxy.url, TOKEN, new Date(), false),
   );
   const keys = Object.keys(recording.answers);
   const lang = keys.filter((key) => key.includes('lang='));
