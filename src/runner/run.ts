@@ -110,7 +110,13 @@ export function targetReport(input: TargetReportInput): Report {
 }
 
 /** Records the target (once per --repeat run) while Vitest starts and loads the specs: network time hides behind start-up. */
-async function recordAndJudge(settings: TargetSettings, config: Config, hooks: RunHooks, startedAt: Date): Promise<Report[]> {
+async function recordAndJudge(
+  settings: TargetSettings,
+  target: Report['target'],
+  config: Config,
+  hooks: RunHooks,
+  startedAt: Date,
+): Promise<Report[]> {
   const reports: Report[] = [];
   let recording = recordTarget(settings);
   try {
@@ -124,13 +130,13 @@ async function recordAndJudge(settings: TargetSettings, config: Config, hooks: R
         const runStartedAt = run === 0 ? startedAt : new Date();
         if (run > 0) recording = recordTarget(settings);
         const judged: Judged = await runner.judge([{ settings, recording }]);
-        reports.push(targetReportOf(config, settings, runStartedAt, judged));
+        reports.push(targetReportOf(config, target, runStartedAt, judged));
       }
     } finally {
       await runner.close();
     }
   } catch (error) {
-    reports.push(targetReportOf(config, settings, startedAt, { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] }));
+    reports.push(targetReportOf(config, target, startedAt, { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] }));
   } finally {
     // Nothing may still be talking to the target (or to the embedded server about to close) when the run ends.
     await recording.catch(() => undefined);
@@ -138,11 +144,11 @@ async function recordAndJudge(settings: TargetSettings, config: Config, hooks: R
   return reports;
 }
 
-function targetReportOf(config: Config, settings: TargetSettings, startedAt: Date, judged: Judged): Report {
+function targetReportOf(config: Config, target: Report['target'], startedAt: Date, judged: Judged): Report {
   return targetReport({
     options: config,
-    baseUrl: settings.baseUrl,
-    embeddedReference: !settings.proxyFromEnvironment,
+    baseUrl: target.baseUrl,
+    embeddedReference: target.embeddedReference,
     startedAt,
     scenarios: judged.scenarios[0] ?? [],
     errors: judged.errors,
@@ -164,7 +170,8 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
   await clearOwnOutputs(config.out);
   // The embedded server is on loopback, where a proxy from the environment could not reach it.
   const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
-  const reports = await recordAndJudge(settings, config, hooks, startedAt).finally(() => reference?.close());
+  const target = { baseUrl, embeddedReference: reference !== undefined };
+  const reports = await recordAndJudge(settings, target, config, hooks, startedAt).finally(() => reference?.close());
   const report = mergeRepeatedRuns(reports);
   if (baseline) applyBaseline(report, baseline);
   const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
