@@ -36,41 +36,22 @@ describe('the targets file', () => {
     const dotenv = await targetsFile('.env', 'US_TOKEN=us-from-dotenv\n');
     const config = loadConfig(['--targets', file, '--timeout-ms', '2000', '--strict'], {}, noDotenv);
     const targets = loadTargets(config, { EU_TOKEN: 'eu-token' }, dotenv);
+    // What every target takes from the run's own options unless its entry sets it.
+    const fromTheRun = {
+      password: 'x',
+      strict: true,
+      missingLang: undefined,
+      timeoutMs: 2000,
+      maxRequests: 40,
+      repeat: 1,
+      deadlineMs: 60000,
+      concurrency: 16,
+      ca: undefined,
+      insecure: false,
+    };
     expect(targets.map(({ name, baseUrl, token, options }) => ({ name, baseUrl, token, ...options }))).toEqual([
-      {
-        name: 'eu',
-        baseUrl: 'https://eu.example/support',
-        token: 'eu-token',
-        password: 'x',
-        strict: true,
-        statusId: 3,
-        lang: 'de',
-        missingLang: undefined,
-        timeoutMs: 2000,
-        maxRequests: 40,
-        repeat: 1,
-        deadlineMs: 60000,
-        concurrency: 16,
-        ca: undefined,
-        insecure: false,
-      },
-      {
-        name: 'us',
-        baseUrl: 'https://us.example/',
-        token: 'us-from-dotenv',
-        password: 'x',
-        strict: true,
-        statusId: 1,
-        lang: undefined,
-        missingLang: undefined,
-        timeoutMs: 2000,
-        maxRequests: 40,
-        repeat: 1,
-        deadlineMs: 60000,
-        concurrency: 16,
-        ca: undefined,
-        insecure: false,
-      },
+      { ...fromTheRun, name: 'eu', baseUrl: 'https://eu.example/support', token: 'eu-token', statusId: 3, lang: 'de' },
+      { ...fromTheRun, name: 'us', baseUrl: 'https://us.example/', token: 'us-from-dotenv', statusId: 1, lang: undefined },
     ]);
   });
 
