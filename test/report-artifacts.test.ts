@@ -107,7 +107,7 @@ test('with GITHUB_STEP_SUMMARY set, the Markdown summary is appended after what 
 interface AllureResult {
   status: string;
   labels: { name: string; value: string }[];
-  steps: { attachments: { name: string; source: string }[] }[];
+  attachments: { name: string; source: string }[];
 }
 
 test('each Allure result carries its requests and responses as redacted attachments', async () => {
@@ -121,7 +121,7 @@ test('each Allure result carries its requests and responses as redacted attachme
     result.labels.some((label) => label.name === 'story' && label.value === 'SELFSERVICE-ACCEPTED'),
   );
   expect(selfservice?.status).toBe('failed');
-  const attachments = (selfservice?.steps ?? []).flatMap((step) => step.attachments);
+  const attachments = selfservice?.attachments ?? [];
   const read = async (prefix: string): Promise<string> => {
     const attachment = attachments.find((entry) => entry.name.startsWith(prefix));
     return attachment ? readFile(join(dir, attachment.source), 'utf8') : '';

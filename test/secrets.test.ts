@@ -125,7 +125,15 @@ test('a report that would carry the token is not written, and the run gives no v
   expect(files).not.toContain('report.html');
   expect(files).not.toContain('junit.xml');
   expect(paths.some((path) => path.endsWith('report.json'))).toBe(false);
-  expect(report.errors.map((error) => error.code)).toEqual(Array(4).fill('HARNESS_SECRET_LEAK'));
+  expect(new Set(report.errors.map((error) => error.code))).toEqual(new Set(['HARNESS_SECRET_LEAK']));
+  expect(report.errors.map((error) => error.message.split(' ')[0]).filter((name) => !name?.startsWith('allure-results/'))).toEqual([
+    'report.json',
+    'report.md',
+    'report.html',
+    'junit.xml',
+  ]);
+  // Both the failed result (its trace) and its checks attachment quote the description.
+  expect(report.errors.filter((error) => error.message.startsWith('allure-results/'))).toHaveLength(2);
   expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
   expect(report.exitCode).toBe(2);
 });
@@ -161,14 +169,20 @@ test('a token with markup characters is also found where a view escapes it', asy
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
     const report = sampleReport(`echoed ${token} back`);
-    await writeReports(report, outDir, token, undefined);
+    await writeReports(report, outDir, token);
     expect((await readdir(outDir)).filter((name) => name !== 'allure-results')).toEqual([]);
-    expect(report.errors.map((error) => error.message.split(' ')[0]).sort()).toEqual([
+    const refused = report.errors.map((error) => error.message.split(' ')[0] ?? '');
+    expect(refused.filter((name) => !name.startsWith('allure-results/')).sort()).toEqual([
       'junit.xml',
       'report.html',
       'report.json',
       'report.md',
     ]);
+    // The checks attachment quotes the check that echoed the token (JSON-escaped); the result file states it too.
+    const allureLeft = await readdir(join(outDir, 'allure-results'));
+    const allureRefused = refused.filter((name) => name.startsWith('allure-results/'));
+    expect(allureRefused.some((name) => name.endsWith('-attachment.json'))).toBe(true);
+    expect(allureLeft.filter((name) => allureRefused.includes(`allure-results/${name}`))).toEqual([]);
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }

@@ -1,44 +1,29 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { schemasDir } from '../paths.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { schemaAt, validatorKey, type SchemaName } from './schema-refs.js';
+import { validators } from './validators.generated.js';
 
-export const SCHEMA_BASE = 'https://ticketing-conformance.example/schemas/';
-export type SchemaName =
-  'envelope' | 'ticket-status' | 'ticket-status-envelope' | 'error' | 'report' | 'comparison' | 'targets' | 'baseline' | 'matrix';
+export { SCHEMA_BASE, type SchemaName } from './schema-refs.js';
 
-// ajv-formats ships CommonJS; under ESM its function sits on the default export.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-function instance(): Ajv2020 {
-  if (ajv) return ajv;
-  ajv = new Ajv2020({ allErrors: true, strict: true });
-  addFormats(ajv);
-  for (const file of readdirSync(schemasDir).filter((name) => name.endsWith('.schema.json'))) {
-    ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object);
-  }
-  return ajv;
+/** A validator compiled ahead of time from schemas/: true when the data matches; errors says why not. */
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
 
+const compiled = validators as Record<string, Validator | undefined>;
+
 /** A validator for a whole schema, or for a part of it named by a JSON pointer fragment. */
-export function validator(name: SchemaName, pointer = ''): ValidateFunction {
-  const ref = `${SCHEMA_BASE}${name}.schema.json${pointer ? `#${pointer}` : ''}`;
-  let validate = compiled.get(ref);
+export function validator(name: SchemaName, pointer = ''): Validator {
+  const validate = compiled[validatorKey(name, pointer)];
   if (!validate) {
-    validate = instance().getSchema(ref);
-    if (!validate) throw new Error(`schema ${ref} is not in ${schemasDir}`);
-    compiled.set(ref, validate);
+    throw new Error(`no validator for ${validatorKey(name, pointer)}: add it to validatorKeys() and run npm run schemas:compile`);
   }
   return validate;
 }
 
 export function schemaDescription(name: SchemaName, pointer: string): string {
-  const schema = validator(name, pointer).schema as { description?: string };
-  return schema.description ?? `valid against ${name}${pointer}`;
+  const description = schemaAt(name, pointer).description;
+  return typeof description === 'string' ? description : `valid against ${name}${pointer}`;
 }
 
 export function formatSchemaErrors(errors: ErrorObject[] | null | undefined): string {

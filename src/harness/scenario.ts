@@ -1,4 +1,3 @@
-import * as allure from 'allure-js-commons';
 import { test, type TestContext } from 'vitest';
 import type { CheckOutcome } from '../assertions/outcome.js';
 import { HarnessError } from '../errors.js';
@@ -6,7 +5,6 @@ import { requirement } from '../requirements/catalog.js';
 import { currentTarget, targetSlots } from './context.js';
 import { variantLabel } from './credentials.js';
 import type { Exchange } from './exchange.js';
-import { groupByExchange, requestText, responseText } from './exchange-text.js';
 import type { RecordedCheck, ScenarioResult } from './scenario-result.js';
 import type { Target } from './target.js';
 
@@ -134,7 +132,6 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
     targetIndex,
   };
   vitestContext.task.meta.conformance = result;
-  await labelForAllure(definition, checks);
 
   const failures = checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
   if (failures.length > 0) {
@@ -145,27 +142,8 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
         )
         .join('\n\n'),
     );
-    // Allure reads the name: a broken rule shows as "failed", anything the suite could not judge as "broken".
     if (failures.every((check) => check.verdict === 'fail')) failure.name = 'AssertionError';
     throw failure;
   }
   if (skippedBecause !== undefined) vitestContext.skip(skippedBecause);
-}
-
-async function labelForAllure(definition: ScenarioDefinition, checks: RecordedCheck[]): Promise<void> {
-  const first = requirement(definition.requirements[0] ?? '');
-  await allure.epic(first.family);
-  for (const id of definition.requirements) await allure.story(id);
-  const levels = definition.requirements.map((id) => requirement(id).level);
-  await allure.severity(levels.includes('MUST') ? 'critical' : levels.includes('SHOULD') ? 'normal' : 'trivial');
-  await allure.description(definition.requirements.map((id) => `${id} (${requirement(id).level}): "${requirement(id).quote}"`).join('\n'));
-  await allure.attachment('checks.json', JSON.stringify(checks, null, 2), 'application/json');
-  // Already redacted by the client; the writer still drops any result file that would hold the token.
-  const exchanges = groupByExchange(checks).filter((group) => group.request);
-  for (const [index, { request, response, repro }] of exchanges.entries()) {
-    if (!request) continue;
-    const name = `${index + 1}: ${request.method} ${new URL(request.url).pathname}`;
-    await allure.attachment(`request ${name}`, `${requestText(request)}${repro ? `\n\nReproduce: ${repro}` : ''}`, 'text/plain');
-    if (response) await allure.attachment(`response ${name}: HTTP ${response.status}`, responseText(response), 'text/plain');
-  }
 }

@@ -1,5 +1,5 @@
 import { isObject } from '../assertions/outcome.js';
-import { validator } from '../assertions/schemas.js';
+import { schemaAt } from '../assertions/schema-refs.js';
 import { shellQuoted } from '../harness/credentials.js';
 import type { RecordedCheck } from '../harness/scenario-result.js';
 import type { ComparedServer, Comparison, ObservationAspect, ObservationDifference, VerdictDifference } from './comparison-types.js';
@@ -19,7 +19,7 @@ interface SeenRequest {
 }
 
 const documentedFields = (name: 'envelope' | 'ticket-status'): string[] =>
-  Object.keys((validator(name).schema as { properties: Record<string, unknown> }).properties);
+  Object.keys(schemaAt(name).properties as Record<string, unknown>);
 
 function shorten(text: string): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;

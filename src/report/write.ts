@@ -1,7 +1,8 @@
-import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
 import { findLeak, secretForms } from '../harness/redact.js';
+import { allureFiles } from './allure.js';
 import { escapeHtml, renderHtml } from './html.js';
 import { sealReport } from './integrity.js';
 import { escapeXml, renderJunit } from './junit.js';
@@ -30,20 +31,33 @@ export function leakError(artifact: string, secret: string): RunError {
   };
 }
 
-/** Drops any Allure result that holds a secret; returns an error per file dropped. */
-async function scrubAllure(outDir: string, token: string): Promise<RunError[]> {
+const jsonString = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+/** The secret a text would expose, also where it is written as the text's format escapes it (a token holding & or "). */
+function leakIn(text: string, token: string, encode: (text: string) => string): string | undefined {
+  const escaped = secretForms(token).some((form) => !text.includes(form) && text.includes(encode(form)));
+  return findLeak(text, token) ?? (escaped ? 'the API token' : undefined);
+}
+
+/** Writes the Allure results, leaving out any file that would hold a secret; returns an error per file left out. */
+async function writeAllure(report: Report, outDir: string, token: string): Promise<RunError[]> {
   const dir = join(outDir, ALLURE_DIR);
-  const files = await readdir(dir).catch(() => [] as string[]);
+  await mkdir(dir, { recursive: true });
   const errors: RunError[] = [];
-  for (const file of files) {
-    const path = join(dir, file);
-    const secret = findLeak(await readFile(path, 'latin1'), token) ?? findLeak(await readFile(path, 'utf8'), token);
-    if (secret) {
-      await rm(path, { force: true });
-      errors.push(leakError(join(ALLURE_DIR, file), secret));
-    }
-  }
+  const safe = allureFiles(report).filter(({ name, content }) => {
+    const secret = leakIn(content, token, name.endsWith('.json') ? jsonString : (text) => text);
+    if (secret) errors.push(leakError(join(ALLURE_DIR, name), secret));
+    return !secret;
+  });
+  await Promise.all(safe.map(({ name, content }) => writeFile(join(dir, name), content)));
   return errors;
+}
+
+export interface WriteOptions {
+  /** A file the Markdown view is appended to (GitHub Actions' GITHUB_STEP_SUMMARY). */
+  stepSummary?: string;
+  /** Whether to write allure-results/ (a matrix leaves it out of each target's folder). */
+  allure?: boolean;
 }
 
 /**
@@ -55,10 +69,9 @@ export async function writeReports(
   report: Report,
   outDir: string,
   token: string,
-  stepSummary: string | undefined = process.env.GITHUB_STEP_SUMMARY,
+  { stepSummary, allure = true }: WriteOptions = {},
 ): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
-  report.errors.push(...(await scrubAllure(outDir, token)));
 
   const schemaCheck = validator('report');
   const matchesSchema: boolean = schemaCheck(structuredClone(report));
@@ -73,18 +86,18 @@ export async function writeReports(
 
   // Each view with the way it writes text: a token holding & or " is looked for as the view would show it.
   const views: [string, (report: Report) => string, (text: string) => string][] = [
-    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`, (text) => JSON.stringify(text).slice(1, -1)],
+    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`, jsonString],
     ['report.md', renderMarkdown, (text) => text.replaceAll('|', '\\|')],
     ['report.html', renderHtml, escapeHtml],
     ['junit.xml', renderJunit, escapeXml],
   ];
   const leaking = views.flatMap(([name, render, encode]) => {
-    const text = render(report);
-    const escaped = secretForms(token).some((form) => !text.includes(form) && text.includes(encode(form)));
-    const secret = findLeak(text, token) ?? (escaped ? 'the API token' : undefined);
+    const secret = leakIn(render(report), token, encode);
     return secret ? [{ name, secret }] : [];
   });
   report.errors.push(...leaking.map(({ name, secret }) => leakError(name, secret)));
+  // Written before the report is sealed, so an Allure file left out for a secret is an error in report.json too.
+  if (allure) report.errors.push(...(await writeAllure(report, outDir, token)));
   settleOutcome(report);
   sealReport(report);
 
@@ -94,7 +107,7 @@ export async function writeReports(
     await writeFile(join(outDir, name), render(report));
     written.push(join(outDir, name));
   }
-  written.push(join(outDir, ALLURE_DIR));
+  if (allure) written.push(join(outDir, ALLURE_DIR));
   if (stepSummary && !leaking.some((leak) => leak.name === 'report.md')) {
     await appendFile(stepSummary, `${renderMarkdown(report)}\n`);
     written.push(stepSummary);

@@ -184,6 +184,6 @@ async function writeTarget(
   const dir = join(config.out, TARGETS_DIR, item.entry.name);
   await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
-  await writeReports(report, dir, item.entry.token, undefined);
+  await writeReports(report, dir, item.entry.token, { allure: false });
   return matrixRow(report, item.entry.name, item.entry.position, relative(config.out, dir).split(sep).join('/'));
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import type { TargetOptions } from '../config/targets.js';
@@ -12,7 +11,7 @@ import { buildReport } from '../report/build.js';
 import { mergeRepeatedRuns } from '../report/repeat.js';
 import { suiteFailure } from '../report/suite-error.js';
 import type { Report, RunError } from '../report/types.js';
-import { ALLURE_DIR, clearOwnOutputs, writeReports } from '../report/write.js';
+import { clearOwnOutputs, writeReports } from '../report/write.js';
 import { recordTarget } from './record.js';
 import { SpecRunner, type Judged } from './spec-runner.js';
 import { suiteVersion } from './version.js';
@@ -121,7 +120,6 @@ async function recordAndJudge(
   let recording = recordTarget(settings);
   try {
     const runner = await SpecRunner.start({
-      allureDir: resolve(config.out, ALLURE_DIR),
       timeoutMs: specTimeoutMs(settings),
       onScenario: hooks.onScenario,
     });
@@ -176,6 +174,6 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
   if (baseline) applyBaseline(report, baseline);
   const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
   if (warnings.length > 0) report.warnings = warnings;
-  const writtenFiles = await writeReports(report, config.out, token);
+  const writtenFiles = await writeReports(report, config.out, token, { stepSummary: process.env.GITHUB_STEP_SUMMARY });
   return { report, writtenFiles, findLeak: (text) => findLeak(text, token) };
 }

@@ -12,8 +12,6 @@ import { ScenarioCollector } from './collector.js';
 import { suiteError, suiteFailure } from '../report/suite-error.js';
 
 export interface SpecRunnerOptions {
-  /** Where allure-vitest writes its results; without it no Allure results are written. */
-  allureDir?: string;
   timeoutMs: number;
   /** Told after each scenario, for a live progress line. */
   onScenario?(result: ScenarioResult, done: number): void;
@@ -70,7 +68,7 @@ export class SpecRunner {
         isolate: false,
         maxWorkers: 1,
         fileParallelism: false,
-        reporters: options.allureDir ? [collector, ['allure-vitest/reporter', { resultsDir: options.allureDir }]] : [collector],
+        reporters: [collector],
         testTimeout: options.timeoutMs,
         includeTaskLocation: false,
         // Saves the transform of every spec and harness module on each run after the first (about a tenth of a run).
@@ -78,7 +76,7 @@ export class SpecRunner {
       },
       { logLevel: 'silent' },
     );
-    // Tells the reporters the run begins (allure-vitest needs it) without running anything yet.
+    // Tells the reporters the run begins without running anything yet.
     await vitest.standalone();
     return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector);
   }

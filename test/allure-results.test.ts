@@ -1,0 +1,89 @@
+import { expect, test } from 'vitest';
+import { allureFiles, type AllureFile } from '../src/report/allure.js';
+import { applyBaseline } from '../src/report/baseline.js';
+import type { Report } from '../src/report/types.js';
+import { sampleReport } from './helpers/sample-report.js';
+
+interface Result {
+  uuid: string;
+  historyId: string;
+  name: string;
+  status: string;
+  statusDetails: { message: string; trace?: string; known?: boolean; flaky?: boolean };
+  labels: { name: string; value: string }[];
+  attachments: { name: string; source: string; type: string }[];
+}
+
+const resultsOf = (files: AllureFile[]): Result[] =>
+  files.filter((file) => file.name.endsWith('-result.json')).map((file) => JSON.parse(file.content) as Result);
+const byRequirement = (report: Report, id: string): Result | undefined =>
+  resultsOf(allureFiles(report)).find((result) => result.labels.some((label) => label.name === 'story' && label.value === id));
+
+test('one Allure result per requirement, with the report verdict as its status', () => {
+  const report = sampleReport();
+  const results = resultsOf(allureFiles(report));
+  expect(results).toHaveLength(report.requirements.length);
+  const statuses = Object.fromEntries(report.requirements.map((result) => [result.verdict, byRequirement(report, result.id)?.status]));
+  expect(statuses).toMatchObject({ fail: 'failed', pass: 'passed', skip: 'skipped', warn: 'failed' });
+  const failed = byRequirement(report, 'AUTH-TOKEN-ACCEPTED');
+  expect(failed?.statusDetails.message).toMatch(/^AUTH-TOKEN-ACCEPTED \(MUST\) fail: GET with valid token/);
+  expect(failed?.statusDetails.trace).toContain('Expected: HTTP 2xx');
+  expect(failed?.labels).toContainEqual({ name: 'severity', value: 'critical' });
+});
+
+test('a requirement the suite could not judge is broken, and a flaky one is broken and marked flaky', () => {
+  const report = sampleReport();
+  const target = report.requirements.find((result) => result.id === 'ENV-JSON');
+  if (!target) throw new Error('sample report lost ENV-JSON');
+  target.verdict = 'flaky';
+  target.repeat = { runs: 3, agreed: 2, verdicts: { pass: 2, fail: 1 } };
+  const unjudged = report.requirements.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED');
+  if (!unjudged) throw new Error('sample report lost AUTH-TOKEN-ACCEPTED');
+  unjudged.verdict = 'error';
+  expect(byRequirement(report, 'ENV-JSON')).toMatchObject({
+    status: 'broken',
+    statusDetails: { flaky: true, message: 'ENV-JSON (MUST) flaky: 2 of 3 runs agreed' },
+  });
+  expect(byRequirement(report, 'AUTH-TOKEN-ACCEPTED')?.status).toBe('broken');
+});
+
+test('a failure the baseline waives is marked known, so Allure shows it as a known issue', () => {
+  const report = sampleReport();
+  applyBaseline(
+    report,
+    {
+      file: 'baseline.json',
+      schemaVersion: 1,
+      knownFailures: [{ requirement: 'AUTH-TOKEN-ACCEPTED', reason: 'ticket OPS-1', owner: 'ops', expires: '2030-01-31' }],
+    },
+    undefined,
+    '2030-01-01',
+  );
+  expect(byRequirement(report, 'AUTH-TOKEN-ACCEPTED')?.statusDetails.known).toBe(true);
+  expect(byRequirement(report, 'STATUS-OPEN-FIRST')?.statusDetails.known).toBeUndefined();
+});
+
+test('each result names its attachments, and every attachment it names is among the files', () => {
+  const files = allureFiles(sampleReport('<b>hostile</b>'));
+  const names = new Set(files.map((file) => file.name));
+  const failed = resultsOf(files).find((result) => result.status === 'failed' && result.name.startsWith('AUTH-TOKEN-ACCEPTED'));
+  expect(failed?.attachments.map((attachment) => attachment.name)).toEqual([
+    'checks.json',
+    'request 1: GET /api/ticket/status/1',
+    'response 1: GET /api/ticket/status/1: HTTP 401',
+  ]);
+  for (const attachment of resultsOf(files).flatMap((result) => result.attachments)) expect(names).toContain(attachment.source);
+  const response = files.find((file) => file.name === failed?.attachments[2]?.source);
+  expect(response?.content).toMatch(/^HTTP 401\n[\s\S]*<b>hostile<\/b>$/);
+  expect(names).toContain('categories.json');
+});
+
+test('the same requirement of the same target keeps its history id across runs; result ids differ', () => {
+  const first = sampleReport();
+  const second = sampleReport();
+  second.startedAt = '2026-02-02T03:04:05.000Z';
+  const [a, b] = [byRequirement(first, 'ENV-JSON'), byRequirement(second, 'ENV-JSON')];
+  expect(a?.historyId).toBe(b?.historyId);
+  expect(a?.uuid).not.toBe(b?.uuid);
+  expect(a?.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+});

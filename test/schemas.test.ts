@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect, test } from 'vitest';
+import { validatorKeys, type SchemaName } from '../src/assertions/schema-refs.js';
+import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
+import { GENERATED_VALIDATORS, validatorModuleSource } from '../src/assertions/validator-code.js';
+import { packageRoot, schemasDir } from '../src/paths.js';
+import { sampleReport } from './helpers/sample-report.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+const schemaFiles = readdirSync(schemasDir).filter((name) => name.endsWith('.schema.json'));
+
+test('there are schemas to check', () => {
+  expect(schemaFiles).toEqual(expect.arrayContaining(['envelope.schema.json', 'report.schema.json', 'ticket-status.schema.json']));
+});
+
+// The suite loads them without meta-validation to save start-up time, so they are held to the meta-schema here.
+test.each(schemaFiles)('%s is a valid draft 2020-12 schema', (file) => {
+  const ajv = new Ajv2020({ strict: true });
+  const schema = JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object;
+  expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
+});
+
+test('a schema that breaks the meta-schema is caught', () => {
+  const ajv = new Ajv2020({ strict: true });
+  expect(ajv.validateSchema({ type: 'strng', properties: { id: { minimum: 'one' } } })).toBe(false);
+});
+
+test('the precompiled validators are those schemas/ makes now (npm run schemas:compile rewrites them)', () => {
+  const committed = readFileSync(join(packageRoot, GENERATED_VALIDATORS), 'utf8');
+  expect(committed === validatorModuleSource(), 'src/assertions/validators.generated.ts is stale: run npm run schemas:compile').toBe(true);
+});
+
+test('every validator the suite names exists and judges like Ajv compiling the schema now', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  addFormats(ajv);
+  for (const file of schemaFiles) ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object);
+  const samples: unknown[] = [null, {}, 'text', 3, { status: 'success', message: 'ok', data: {} }, sampleReport()];
+  for (const { key, ref } of validatorKeys()) {
+    const [name, pointer] = key.split('#') as [SchemaName, string | undefined];
+    const fresh = ajv.getSchema(ref);
+    for (const sample of samples)
+      expect({ key, sample, ok: validator(name, pointer)(sample) }).toEqual({ key, sample, ok: fresh?.(sample) });
+  }
+  expect(() => validator('envelope', '/properties/nope')).toThrow(/no validator for envelope#\/properties\/nope/);
+});
+
+test('a precompiled validator says why data does not match', () => {
+  const validate = validator('envelope');
+  expect(validate({ status: 7 })).toBe(false);
+  expect(formatSchemaErrors(validate.errors)).toMatch(/\/status must /);
+});
