@@ -24,8 +24,8 @@ export function validatorModuleSource(): string {
   const keys = validatorKeys();
   const code = standaloneCode(ajv, Object.fromEntries(keys.map(({ ref }, index) => [`v${index}`, ref])));
   return [
-    '// @ts-nocheck',
     '/* eslint-disable */',
+    '// @ts-nocheck',
     '// Generated from schemas/ by `npm run schemas:compile`; a self-test fails when it is out of date. Do not edit.',
     "import { createRequire } from 'node:module';",
     'const require = createRequire(import.meta.url);',

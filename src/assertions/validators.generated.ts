@@ -1,5 +1,5 @@
-// @ts-nocheck
 /* eslint-disable */
+// @ts-nocheck
 // Generated from schemas/ by `npm run schemas:compile`; a self-test fails when it is out of date. Do not edit.
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
