@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Compiled to dist/src/paths.js in the package; src/paths.ts when run from source. */
-const compiled = import.meta.url.endsWith('.js');
+export const compiled = import.meta.url.endsWith('.js');
 /** The folder holding src/ and specs/: the package itself from source, its dist/ once compiled. */
 const codeRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -10,5 +10,7 @@ const codeRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const packageRoot = compiled ? resolve(codeRoot, '..') : codeRoot;
 export const schemasDir = resolve(packageRoot, 'schemas');
 export const specsDir = resolve(codeRoot, 'specs');
+/** The suite's own modules (harness, assertions, catalog) that the specs import. */
+export const sourceDir = resolve(codeRoot, 'src');
 /** What the spec files are named: TypeScript from source, JavaScript once compiled. */
 export const specPattern = compiled ? '**/*.spec.js' : '**/*.spec.ts';

@@ -1,11 +1,10 @@
 import { HarnessError } from '../errors.js';
-import { commands } from './commands/index.js';
-import { runCommand } from './commands/run.js';
+import { commands, loadRunCommand } from './commands/index.js';
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  const command = first !== undefined ? commands[first] : undefined;
-  return command ? command(rest) : runCommand(argv);
+  const subcommand = first !== undefined ? commands[first] : undefined;
+  return subcommand ? (await subcommand())(rest) : (await loadRunCommand())(argv);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { formatSchemaErrors, validator, type SchemaName } from '../assertions/schemas.js';
 import { ConfigError } from '../errors.js';
+
+// Loaded only for a YAML file: most runs read none, and the parser costs start-up time.
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 
 /** Reads a JSON or YAML file (by its extension); any problem is one ConfigError. */
 export function parseDataFile(path: string, what: string): unknown {

@@ -7,7 +7,7 @@ import { renderMatrixHtml } from './matrix-html.js';
 import { renderMatrixMarkdown } from './matrix-markdown.js';
 import type { Matrix } from './matrix-types.js';
 import { suiteError } from './suite-error.js';
-import { leakError } from './write.js';
+import { leakError } from './suite-error.js';
 
 export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
 

@@ -8,3 +8,13 @@ export function suiteError(message: string): RunError {
 export function suiteFailure(what: string, error: unknown): RunError {
   return suiteError(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
+
+/** An artifact (or the terminal summary) left unwritten because it would have shown a secret. */
+export function leakError(artifact: string, secret: string): RunError {
+  return {
+    code: 'HARNESS_SECRET_LEAK',
+    message: `${artifact} would have contained ${secret}, so it was not written`,
+    hint: 'This is a bug in the suite; report it without the file',
+    party: 'suite',
+  };
+}

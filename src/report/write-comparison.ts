@@ -7,7 +7,8 @@ import { findSecret } from '../harness/redact.js';
 import type { Comparison } from './comparison-types.js';
 import { renderComparisonMarkdown } from './comparison-views.js';
 import type { RunError } from './types.js';
-import { COMPARISON_FILE, leakError } from './write.js';
+import { COMPARISON_FILE } from './outputs.js';
+import { leakError } from './suite-error.js';
 
 /**
  * Writes comparison.json and adds the comparison to the target's report.md, refusing whatever would carry either

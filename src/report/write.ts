@@ -1,35 +1,16 @@
-import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
 import { findLeak, secretForms } from '../harness/redact.js';
 import { allureFiles } from './allure.js';
+import { ALLURE_DIR } from './outputs.js';
+import { leakError } from './suite-error.js';
 import { escapeHtml, renderHtml } from './html.js';
 import { sealReport } from './integrity.js';
 import { escapeXml, renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { settleOutcome } from './build.js';
 import type { Report, RunError } from './types.js';
-
-export const ALLURE_DIR = 'allure-results';
-export const COMPARISON_FILE = 'comparison.json';
-/** Where a differential run writes the reports of its --compare-to server. */
-export const COMPARE_DIR = 'compare-to';
-/** The suite's own outputs in --out; nothing else there is touched. */
-export const OWN_OUTPUTS = ['report.json', 'report.md', 'report.html', 'junit.xml', ALLURE_DIR, COMPARISON_FILE, COMPARE_DIR];
-
-export async function clearOwnOutputs(outDir: string): Promise<void> {
-  await mkdir(outDir, { recursive: true });
-  await Promise.all(OWN_OUTPUTS.map((name) => rm(join(outDir, name), { recursive: true, force: true })));
-}
-
-export function leakError(artifact: string, secret: string): RunError {
-  return {
-    code: 'HARNESS_SECRET_LEAK',
-    message: `${artifact} would have contained ${secret}, so it was not written`,
-    hint: 'This is a bug in the suite; report it without the file',
-    party: 'suite',
-  };
-}
 
 const jsonString = (text: string): string => JSON.stringify(text).slice(1, -1);
 

@@ -4,7 +4,7 @@ import { compareReports } from '../report/comparison.js';
 import type { Comparison } from '../report/comparison-types.js';
 import type { RunError } from '../report/types.js';
 import { writeComparison } from '../report/write-comparison.js';
-import { COMPARE_DIR } from '../report/write.js';
+import { COMPARE_DIR } from '../report/outputs.js';
 import { runConformance, type RunHooks, type RunResult } from './run.js';
 
 export interface DifferentialResult {

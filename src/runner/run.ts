@@ -5,17 +5,17 @@ import type { TargetOptions } from '../config/targets.js';
 import { findLeak } from '../harness/redact.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
-import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.js';
-import { applyBaseline } from '../report/baseline.js';
-import { buildReport } from '../report/build.js';
-import { mergeRepeatedRuns } from '../report/repeat.js';
+import type { RunningReferenceServer } from '../reference-server/server.js';
+import { clearOwnOutputs } from '../report/outputs.js';
 import { suiteFailure } from '../report/suite-error.js';
-import type { Report, RunError } from '../report/types.js';
-import { clearOwnOutputs, writeReports } from '../report/write.js';
+import type { Report } from '../report/types.js';
 import { recordTarget } from './record.js';
 import { SpecRunner, type Judged } from './spec-runner.js';
 import { suiteVersion } from './version.js';
-import { safetyWarnings } from './warnings.js';
+
+/** Builds and writes the reports; loaded while the specs run, so its modules are not on the way to the first request. */
+let conclude: Promise<typeof import('./conclude.js')> | undefined;
+const loadConclude = (): Promise<typeof import('./conclude.js')> => (conclude ??= import('./conclude.js'));
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Time the spec runner gets past the deadline to record what the deadline cut short. */
@@ -60,54 +60,6 @@ export function specTimeoutMs(settings: TargetSettings): number {
   return Math.max(1, settings.deadlineAt - Date.now()) + DEADLINE_GRACE_MS;
 }
 
-export interface TargetReportInput {
-  options: TargetOptions;
-  baseUrl: string;
-  embeddedReference: boolean;
-  startedAt: Date;
-  scenarios: ScenarioResult[];
-  errors: RunError[];
-}
-
-function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunError | undefined {
-  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
-  if (!cut) return undefined;
-  return {
-    code: 'HARNESS_DEADLINE',
-    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
-    hint: 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
-    party: 'environment',
-  };
-}
-
-export function targetReport(input: TargetReportInput): Report {
-  const { options } = input;
-  const deadlineError = deadlinePassed(options.deadlineMs, input.scenarios);
-  const errors = deadlineError ? [...input.errors, deadlineError] : input.errors;
-  return buildReport({
-    suite: { name: 'ticketing-conformance', version: suiteVersion },
-    target: { baseUrl: input.baseUrl, embeddedReference: input.embeddedReference },
-    options: {
-      statusId: options.statusId,
-      ...(options.lang ? { lang: options.lang } : {}),
-      ...(options.missingLang ? { missingLang: options.missingLang } : {}),
-      strict: options.strict,
-      timeoutMs: options.timeoutMs,
-      maxRequests: options.maxRequests,
-      repeat: options.repeat,
-      deadlineMs: options.deadlineMs,
-      concurrency: options.concurrency,
-      ...(options.ca ? { ca: options.ca.path } : {}),
-      ...(options.insecure ? { insecure: true } : {}),
-    },
-    startedAt: input.startedAt,
-    finishedAt: new Date(),
-    complete: input.scenarios.length > 0 && errors.length === 0,
-    scenarios: input.scenarios,
-    errors,
-  });
-}
-
 /** Records the target (once per --repeat run) while Vitest starts and loads the specs: network time hides behind start-up. */
 async function recordAndJudge(
   settings: TargetSettings,
@@ -127,14 +79,16 @@ async function recordAndJudge(
       for (let run = 0; run < config.repeat; run += 1) {
         const runStartedAt = run === 0 ? startedAt : new Date();
         if (run > 0) recording = recordTarget(settings);
-        const judged: Judged = await runner.judge([{ settings, recording }]);
-        reports.push(targetReportOf(config, target, runStartedAt, judged));
+        const judging = runner.judge([{ settings, recording }]);
+        void loadConclude();
+        const judged: Judged = await judging;
+        reports.push(await targetReportOf(config, target, runStartedAt, judged));
       }
     } finally {
       await runner.close();
     }
   } catch (error) {
-    reports.push(targetReportOf(config, target, startedAt, { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] }));
+    reports.push(await targetReportOf(config, target, startedAt, { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] }));
   } finally {
     // Nothing may still be talking to the target (or to the embedded server about to close) when the run ends.
     await recording.catch(() => undefined);
@@ -142,7 +96,8 @@ async function recordAndJudge(
   return reports;
 }
 
-function targetReportOf(config: Config, target: Report['target'], startedAt: Date, judged: Judged): Report {
+async function targetReportOf(config: Config, target: Report['target'], startedAt: Date, judged: Judged): Promise<Report> {
+  const { targetReport } = await loadConclude();
   return targetReport({
     options: config,
     baseUrl: target.baseUrl,
@@ -161,6 +116,7 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
   let baseUrl = config.baseUrl;
   if (!baseUrl) {
     token = config.token ?? randomBytes(16).toString('hex');
+    const { startReferenceServer } = await import('../reference-server/server.js');
     reference = await startReferenceServer({ token });
     baseUrl = reference.url;
     hooks.onReferenceServer?.(baseUrl);
@@ -170,10 +126,7 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
   const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
   const target = { baseUrl, embeddedReference: reference !== undefined };
   const reports = await recordAndJudge(settings, target, config, hooks, startedAt).finally(() => reference?.close());
-  const report = mergeRepeatedRuns(reports);
-  if (baseline) applyBaseline(report, baseline);
-  const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
-  if (warnings.length > 0) report.warnings = warnings;
-  const writtenFiles = await writeReports(report, config.out, token, { stepSummary: process.env.GITHUB_STEP_SUMMARY });
+  const { concludeRun } = await loadConclude();
+  const { report, writtenFiles } = await concludeRun(reports, config, token, baseline);
   return { report, writtenFiles, findLeak: (text) => findLeak(text, token) };
 }

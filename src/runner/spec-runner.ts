@@ -6,7 +6,7 @@ import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { Recording } from '../harness/recording.js';
 import { serveRecordings } from '../harness/recording-channel.js';
 import type { TargetRun } from '../harness/settings.js';
-import { packageRoot, specPattern, specsDir } from '../paths.js';
+import { compiled, packageRoot, sourceDir, specPattern, specsDir } from '../paths.js';
 import type { RunError } from '../report/types.js';
 import { ScenarioCollector } from './collector.js';
 import { suiteError, suiteFailure } from '../report/suite-error.js';
@@ -22,6 +22,8 @@ export interface Judged {
   scenarios: ScenarioResult[][];
   errors: RunError[];
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Where Vitest keeps the specs it transformed, keyed by their content, so later runs skip the transform. */
 const MODULE_CACHE = join(packageRoot, 'node_modules', '.cache', 'ticketing-conformance', 'vitest');
@@ -66,6 +68,9 @@ export class SpecRunner {
         // Worker threads: the recordings reach them over a BroadcastChannel, which stays within this process.
         pool: 'threads',
         isolate: false,
+        // Compiled, the suite's own modules are plain JavaScript: the worker imports them natively instead of
+        // through Vite's module runner, which halves the worker's memory (about 30 MB less at the peak).
+        ...(compiled ? { server: { deps: { external: [new RegExp(`${escapeRegExp(sourceDir)}/`)] } } } : {}),
         maxWorkers: 1,
         fileParallelism: false,
         reporters: [collector],

@@ -1,20 +1,17 @@
-import { doctorCommand } from './doctor.js';
-import { baselineCommand } from './baseline.js';
-import { diffCommand } from './diff.js';
-import { mergeCommand } from './merge.js';
-import { runCommand } from './run.js';
-import { serveCommand } from './serve.js';
-import { verifyCommand } from './verify.js';
-
 export type Command = (argv: string[]) => Promise<number>;
 
-/** Subcommands by name; anything else is read as options of the default conformance run. */
-export const commands: Record<string, Command> = {
-  run: runCommand,
-  serve: serveCommand,
-  doctor: doctorCommand,
-  verify: verifyCommand,
-  baseline: baselineCommand,
-  diff: diffCommand,
-  merge: mergeCommand,
+/**
+ * Subcommands by name, each loaded only when asked for: a conformance run starts its first requests
+ * without loading the code of the others. Anything else is read as options of the default run.
+ */
+export const loadRunCommand = async (): Promise<Command> => (await import('./run.js')).runCommand;
+
+export const commands: Record<string, () => Promise<Command>> = {
+  run: loadRunCommand,
+  serve: async () => (await import('./serve.js')).serveCommand,
+  doctor: async () => (await import('./doctor.js')).doctorCommand,
+  verify: async () => (await import('./verify.js')).verifyCommand,
+  baseline: async () => (await import('./baseline.js')).baselineCommand,
+  diff: async () => (await import('./diff.js')).diffCommand,
+  merge: async () => (await import('./merge.js')).mergeCommand,
 };

@@ -8,11 +8,8 @@ import { verdictLine } from '../../report/next-step.js';
 import { renderTerminal, warningLine } from '../../report/terminal.js';
 import { runConformance, type RunHooks } from '../../runner/run.js';
 import { loadTargets } from '../../config/targets.js';
-import { progressLine, renderMatrixTerminal } from '../../report/matrix-terminal.js';
-import { runMatrix } from '../../runner/matrix.js';
 import { suiteVersion } from '../../runner/version.js';
 import { safetyWarnings } from '../../runner/warnings.js';
-import { runDifferentialCommand } from '../differential.js';
 import { screenOutput } from '../screen-output.js';
 
 /** A live line on a terminal (stderr, so stdout stays clean for logs and pipes); nothing elsewhere. */
@@ -42,12 +39,17 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (config.compareTo && config.compareToken) {
+    const { runDifferentialCommand } = await import('../differential.js');
     return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken });
   }
   // Every file is read and checked before the first request.
   const targets = loadTargets(config);
   const baseline = config.baseline === undefined ? undefined : loadBaseline(config.baseline);
   if (config.targets !== undefined) {
+    const [{ runMatrix }, { progressLine, renderMatrixTerminal }] = await Promise.all([
+      import('../../runner/matrix.js'),
+      import('../../report/matrix-terminal.js'),
+    ]);
     const { matrix, writtenFiles } = await runMatrix(config, targets, baseline, {
       onTarget: (row, done, total) => console.log(progressLine(row, done, total)),
     });

@@ -1,0 +1,74 @@
+import type { LoadedBaseline } from '../config/baseline.js';
+import type { Config } from '../config/load.js';
+import type { TargetOptions } from '../config/targets.js';
+import type { ScenarioResult } from '../harness/scenario-result.js';
+import { applyBaseline } from '../report/baseline.js';
+import { buildReport } from '../report/build.js';
+import { mergeRepeatedRuns } from '../report/repeat.js';
+import type { Report, RunError } from '../report/types.js';
+import { writeReports } from '../report/write.js';
+import { suiteVersion } from './version.js';
+import { safetyWarnings } from './warnings.js';
+
+export interface TargetReportInput {
+  options: TargetOptions;
+  baseUrl: string;
+  embeddedReference: boolean;
+  startedAt: Date;
+  scenarios: ScenarioResult[];
+  errors: RunError[];
+}
+
+function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunError | undefined {
+  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
+  if (!cut) return undefined;
+  return {
+    code: 'HARNESS_DEADLINE',
+    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
+    hint: 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
+    party: 'environment',
+  };
+}
+
+export function targetReport(input: TargetReportInput): Report {
+  const { options } = input;
+  const deadlineError = deadlinePassed(options.deadlineMs, input.scenarios);
+  const errors = deadlineError ? [...input.errors, deadlineError] : input.errors;
+  return buildReport({
+    suite: { name: 'ticketing-conformance', version: suiteVersion },
+    target: { baseUrl: input.baseUrl, embeddedReference: input.embeddedReference },
+    options: {
+      statusId: options.statusId,
+      ...(options.lang ? { lang: options.lang } : {}),
+      ...(options.missingLang ? { missingLang: options.missingLang } : {}),
+      strict: options.strict,
+      timeoutMs: options.timeoutMs,
+      maxRequests: options.maxRequests,
+      repeat: options.repeat,
+      deadlineMs: options.deadlineMs,
+      concurrency: options.concurrency,
+      ...(options.ca ? { ca: options.ca.path } : {}),
+      ...(options.insecure ? { insecure: true } : {}),
+    },
+    startedAt: input.startedAt,
+    finishedAt: new Date(),
+    complete: input.scenarios.length > 0 && errors.length === 0,
+    scenarios: input.scenarios,
+    errors,
+  });
+}
+
+/** The one report of a run (its --repeat runs merged), judged against a baseline, with its warnings, written. */
+export async function concludeRun(
+  reports: Report[],
+  config: Config,
+  token: string,
+  baseline?: LoadedBaseline,
+): Promise<{ report: Report; writtenFiles: string[] }> {
+  const report = mergeRepeatedRuns(reports);
+  if (baseline) applyBaseline(report, baseline);
+  const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
+  if (warnings.length > 0) report.warnings = warnings;
+  const writtenFiles = await writeReports(report, config.out, token, { stepSummary: process.env.GITHUB_STEP_SUMMARY });
+  return { report, writtenFiles };
+}
