@@ -63,19 +63,32 @@ test('a failure the baseline waives is marked known, so Allure shows it as a kno
   expect(byRequirement(report, 'STATUS-OPEN-FIRST')?.statusDetails.known).toBeUndefined();
 });
 
-test('each result names its attachments, and every attachment it names is among the files', () => {
+test('each result names its attachments, every one is among the files, and an answer judged twice is written once', () => {
   const files = allureFiles(sampleReport('<b>hostile</b>'));
   const names = new Set(files.map((file) => file.name));
-  const failed = resultsOf(files).find((result) => result.status === 'failed' && result.name.startsWith('AUTH-TOKEN-ACCEPTED'));
+  const results = resultsOf(files);
+  const failed = results.find((result) => result.status === 'failed' && result.name.startsWith('AUTH-TOKEN-ACCEPTED'));
   expect(failed?.attachments.map((attachment) => attachment.name)).toEqual([
-    'checks.json',
     'request 1: GET /api/ticket/status/1',
     'response 1: GET /api/ticket/status/1: HTTP 401',
   ]);
-  for (const attachment of resultsOf(files).flatMap((result) => result.attachments)) expect(names).toContain(attachment.source);
-  const response = files.find((file) => file.name === failed?.attachments[2]?.source);
+  const sources = results.flatMap((result) => result.attachments.map((attachment) => attachment.source));
+  for (const source of sources) expect(names).toContain(source);
+  // STATUS-OPEN-FIRST was judged on the same request as AUTH-TOKEN-ACCEPTED: one file holds it for both.
+  const openFirst = results.find((result) => result.name.startsWith('STATUS-OPEN-FIRST'));
+  expect(openFirst?.attachments[0]?.source).toBe(failed?.attachments[0]?.source);
+  expect(files.filter((file) => file.name.endsWith('-attachment.txt'))).toHaveLength(new Set(sources).size);
+  const response = files.find((file) => file.name === failed?.attachments[1]?.source);
   expect(response?.content).toMatch(/^HTTP 401\n[\s\S]*<b>hostile<\/b>$/);
   expect(names).toContain('categories.json');
+});
+
+test('the description quotes the requirement and lists every check with what was expected and found', () => {
+  const result = byRequirement(sampleReport(), 'AUTH-TOKEN-ACCEPTED') as Result & { description: string };
+  expect(result.description).toMatch(/^AUTH-TOKEN-ACCEPTED \(MUST\): "/);
+  expect(result.description).toContain(
+    '- **FAIL** GET with valid token, configured password succeeds: expected HTTP 2xx with status "success"; actual HTTP 401',
+  );
 });
 
 test('the same requirement of the same target keeps its history id across runs; result ids differ', () => {

@@ -132,8 +132,8 @@ test('a report that would carry the token is not written, and the run gives no v
     'report.html',
     'junit.xml',
   ]);
-  // Both the failed result (its trace) and its checks attachment quote the description.
-  expect(report.errors.filter((error) => error.message.startsWith('allure-results/'))).toHaveLength(2);
+  // Only the failed result quotes the description (in its trace and its list of checks).
+  expect(report.errors.filter((error) => error.message.startsWith('allure-results/'))).toHaveLength(1);
   expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
   expect(report.exitCode).toBe(2);
 });
@@ -178,10 +178,11 @@ test('a token with markup characters is also found where a view escapes it', asy
       'report.json',
       'report.md',
     ]);
-    // The checks attachment quotes the check that echoed the token (JSON-escaped); the result file states it too.
+    // The failed result quotes the check that echoed the token (JSON-escaped), and so does the response it judged.
     const allureLeft = await readdir(join(outDir, 'allure-results'));
     const allureRefused = refused.filter((name) => name.startsWith('allure-results/'));
-    expect(allureRefused.some((name) => name.endsWith('-attachment.json'))).toBe(true);
+    expect(allureRefused.some((name) => name.endsWith('-result.json'))).toBe(true);
+    expect(allureRefused.some((name) => name.endsWith('-attachment.txt'))).toBe(true);
     expect(allureLeft.filter((name) => allureRefused.includes(`allure-results/${name}`))).toEqual([]);
   } finally {
     await rm(outDir, { recursive: true, force: true });

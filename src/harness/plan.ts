@@ -8,9 +8,9 @@ export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'b
  * Sends every request the specs will ask for, so the critical path is three round trips:
  * everything that needs no earlier answer at once (a connection each, so two round trips),
  * then the two lang requests, which need the locales the plain status names, over those connections.
- * Settles when every answer is in.
+ * Settles when every answer is in; onFirstRoundSent is told once the requests of the first round have gone out.
  */
-export async function prefetch(target: Target): Promise<void> {
+export async function prefetch(target: Target, onFirstRoundSent?: () => void): Promise<void> {
   const independent = [
     target.status(),
     target.status({ id: FIRST_STATUS_ID }),
@@ -23,6 +23,8 @@ export async function prefetch(target: Target): Promise<void> {
     ...PASSWORD_VARIANTS.map((credentials) => target.status({ credentials })),
     ...INVALID_HEADER_VARIANTS.map((credentials) => target.status({ credentials })),
   ];
+  // Requests go out in the same turn as the client is ready; one more turn and they are on their way.
+  void target.ready().then(() => setImmediate(() => onFirstRoundSent?.()));
   const dependent = (async () => {
     // Waiting for every first answer, and one turn of the event loop for the client to take their connections back,
     // lets the last two requests reuse a kept-alive connection instead of paying for a new one.

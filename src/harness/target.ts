@@ -113,6 +113,11 @@ export class Target {
     return pending;
   }
 
+  /** Settles once the HTTP client is loaded and the requests asked for so far are on their way. */
+  async ready(): Promise<void> {
+    await this.live();
+  }
+
   /** The HTTP client, loaded on first use: a spec worker judging a full recording never needs it. */
   private live(): Promise<HttpClient> {
     this.connecting ??= import('./http-client.js').then(({ HttpClient }) => {

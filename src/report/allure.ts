@@ -73,8 +73,10 @@ const CATEGORIES: Category[] = [
   { name: 'Not judged: the suite could not reach a verdict', matchedStatuses: ['broken'] },
 ];
 
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 const uuidOf = (...parts: string[]): string => {
-  const hex = createHash('sha256').update(parts.join('\n')).digest('hex');
+  const hex = sha256(parts.join('\n'));
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
 
@@ -103,24 +105,46 @@ function labels(report: Report, result: RequirementResult): Label[] {
   ];
 }
 
-/** The checks, and each request and answer they judged (already redacted), as attachments of one result. */
-function attachmentsOf(result: RequirementResult, uuid: string): { attachments: Attachment[]; files: AllureFile[] } {
-  const files: AllureFile[] = [];
+/** Attachment files by content: an answer several requirements judged is written once, and each result points at it. */
+class Attachments {
+  readonly files = new Map<string, AllureFile>();
+
+  add(content: string): string {
+    const name = `${sha256(content).slice(0, 32)}-attachment.txt`;
+    if (!this.files.has(name)) this.files.set(name, { name, content });
+    return name;
+  }
+}
+
+/** Each request and answer the checks of one result judged (already redacted), as its attachments. */
+function attachmentsOf(result: RequirementResult, store: Attachments): Attachment[] {
   const attachments: Attachment[] = [];
-  const attach = (name: string, content: string, type: string, extension: string): void => {
-    const source = `${uuid}-${files.length + 1}-attachment.${extension}`;
-    files.push({ name: source, content });
-    attachments.push({ name, source, type });
-  };
-  attach('checks.json', JSON.stringify(result.checks, null, 2), 'application/json', 'json');
   const exchanges = groupByExchange(result.checks).filter((group) => group.request);
   for (const [index, { request, response, repro }] of exchanges.entries()) {
     if (!request) continue;
     const name = `${index + 1}: ${request.method} ${new URL(request.url).pathname}`;
-    attach(`request ${name}`, `${requestText(request)}${repro ? `\n\nReproduce: ${repro}` : ''}`, 'text/plain', 'txt');
-    if (response) attach(`response ${name}: HTTP ${response.status}`, responseText(response), 'text/plain', 'txt');
+    const requestSource = store.add(`${requestText(request)}${repro ? `\n\nReproduce: ${repro}` : ''}`);
+    attachments.push({ name: `request ${name}`, source: requestSource, type: 'text/plain' });
+    if (response) {
+      attachments.push({
+        name: `response ${name}: HTTP ${response.status}`,
+        source: store.add(responseText(response)),
+        type: 'text/plain',
+      });
+    }
   }
-  return { attachments, files };
+  return attachments;
+}
+
+/** The requirement's words, then every check with its verdict, expected and actual (Markdown). */
+function description(result: RequirementResult): string {
+  const checks = result.checks.map((check) => {
+    const detail = [check.expected ? `expected ${check.expected}` : '', check.actual ? `actual ${check.actual}` : '']
+      .filter(Boolean)
+      .join('; ');
+    return `- **${check.verdict.toUpperCase()}** ${check.description}${detail ? `: ${detail}` : ''}`;
+  });
+  return [`${result.id} (${result.level}): "${result.quote}"`, '', 'Checks:', '', ...checks].join('\n');
 }
 
 /**
@@ -132,9 +156,9 @@ export function allureFiles(report: Report): AllureFile[] {
   const start = Date.parse(report.startedAt);
   const stop = Date.parse(report.finishedAt);
   const files: AllureFile[] = [];
+  const store = new Attachments();
   for (const result of report.requirements) {
     const uuid = uuidOf(report.startedAt, report.target.baseUrl, result.id);
-    const { attachments, files: attached } = attachmentsOf(result, uuid);
     const testResult: TestResult = {
       uuid,
       historyId: uuidOf(report.target.baseUrl, result.id),
@@ -145,17 +169,17 @@ export function allureFiles(report: Report): AllureFile[] {
       status: STATUS[result.verdict],
       statusDetails: statusDetails(result, waived.has(result.id)),
       stage: 'finished',
-      description: `${result.id} (${result.level}): "${result.quote}"`,
+      description: description(result),
       labels: labels(report, result),
       links: [],
       parameters: [],
       steps: [],
-      attachments,
+      attachments: attachmentsOf(result, store),
       start,
       stop,
     };
-    files.push({ name: `${uuid}-result.json`, content: JSON.stringify(testResult) }, ...attached);
+    files.push({ name: `${uuid}-result.json`, content: JSON.stringify(testResult) });
   }
-  files.push({ name: 'categories.json', content: JSON.stringify(CATEGORIES) });
+  files.push(...store.files.values(), { name: 'categories.json', content: JSON.stringify(CATEGORIES) });
   return files;
 }

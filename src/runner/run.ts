@@ -60,7 +60,7 @@ export function specTimeoutMs(settings: TargetSettings): number {
   return Math.max(1, settings.deadlineAt - Date.now()) + DEADLINE_GRACE_MS;
 }
 
-/** Records the target (once per --repeat run) while Vitest starts and loads the specs: network time hides behind start-up. */
+/** Records the target (once per --repeat run) while Vitest loads and starts: network time hides behind start-up. */
 async function recordAndJudge(
   settings: TargetSettings,
   target: Report['target'],
@@ -69,8 +69,12 @@ async function recordAndJudge(
   startedAt: Date,
 ): Promise<Report[]> {
   const reports: Report[] = [];
-  let recording = recordTarget(settings);
+  let firstRoundSent!: () => void;
+  const sent = new Promise<void>((resolve) => (firstRoundSent = resolve));
+  let recording = recordTarget(settings, firstRoundSent);
   try {
+    // Vitest loads (about 150 ms of CPU) once the first requests are out, while their answers are on their way.
+    await Promise.race([sent, recording.catch(() => undefined)]);
     const runner = await SpecRunner.start({
       timeoutMs: specTimeoutMs(settings),
       onScenario: hooks.onScenario,
@@ -79,6 +83,9 @@ async function recordAndJudge(
       for (let run = 0; run < config.repeat; run += 1) {
         const runStartedAt = run === 0 ? startedAt : new Date();
         if (run > 0) recording = recordTarget(settings);
+        // The spec worker starts once the target has answered: started while the answers still come in, its start-up
+        // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
+        await recording.catch(() => undefined);
         const judging = runner.judge([{ settings, recording }]);
         void loadConclude();
         const judged: Judged = await judging;
