@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { compile, compiledCli, root } from './bench/compile.js';
 import { startDelayProxy } from './bench/delay-proxy.js';
 import { newmanCollection } from './bench/newman-collection.js';
 import { measure, type ProcessRun } from './bench/process-stats.js';
@@ -28,9 +29,7 @@ const RTT_MS = Number(values['rtt-ms']);
 const MATRIX_TARGETS = Number(values['matrix-targets']);
 const MATRIX_CONCURRENCY = Number(values['matrix-concurrency']);
 
-const root = join(import.meta.dirname, '..');
 const node = process.execPath;
-const compiledCli = join(root, 'dist', 'src', 'cli', 'main.js');
 /** The run's options as the CLI's defaults make them, for the probes that call the runner directly. */
 const BENCH_OPTIONS = JSON.stringify(loadConfig([], {}, join(root, 'no-such.env')));
 const tsxCli = join(root, 'bin', 'ticketing-conformance.js');
@@ -198,10 +197,7 @@ const line = (name: string, figures: Figures): string =>
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const build = await measure(node, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {
-    cwd: root,
-  });
-  check(build, 'npm run build');
+  await compile();
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
