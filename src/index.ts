@@ -7,7 +7,18 @@ import { runConformance } from './runner/run.js';
 export type { Report, RequirementResult, RunVerdict, ExitCode, Verdict, RunError, RunWarning } from './report/types.js';
 
 /** Settings that belong to the command line (its output, its other modes), not to one run. */
-type CliOnly = 'help' | 'version' | 'quiet' | 'verbose' | 'targets' | 'targetConcurrency' | 'shard' | 'compareTo' | 'compareToken';
+const CLI_ONLY = [
+  'help',
+  'version',
+  'quiet',
+  'verbose',
+  'targets',
+  'targetConcurrency',
+  'shard',
+  'compareTo',
+  'compareToken',
+] as const satisfies readonly OptionName[];
+type CliOnly = (typeof CLI_ONLY)[number];
 
 /** The settings of one run, named as in the CLI's table of options (baseUrl for --base-url); each is checked as the flag is. */
 export type RunOptions = {
@@ -29,6 +40,10 @@ function argv(options: RunOptions): string[] {
 export async function run(options: RunOptions = {}): Promise<Report> {
   for (const name of Object.keys(options)) {
     if (!(name in OPTIONS)) throw new TypeError(`run(): unknown option "${name}"`);
+    // Plain JavaScript callers get no type check: a command-line setting would otherwise be taken silently.
+    if ((CLI_ONLY as readonly string[]).includes(name)) {
+      throw new TypeError(`run(): "${name}" belongs to the command line, not to one run; use the ticketing-conformance command`);
+    }
   }
   const config = loadConfig(argv(options), {}, '');
   const baseline = config.baseline === undefined ? undefined : loadBaseline(config.baseline);
