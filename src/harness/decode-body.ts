@@ -1,8 +1,10 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { HarnessError } from '../errors.js';
+import type { BodyBudget } from './body-budget.js';
 
-/** Undo Content-Encoding with the same size cap as the wire, so a small compressed bomb cannot exhaust memory. */
-export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number, path: string): Buffer {
+/** Undo Content-Encoding within the target's byte budget, like the wire, so a small compressed bomb cannot exhaust memory. */
+export function decodeBody(raw: Buffer, encoding: string | undefined, budget: BodyBudget, path: string): Buffer {
+  const maxBytes = budget.limit();
   const codings = (encoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
@@ -12,6 +14,7 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: 
     for (const coding of codings.reverse()) body = decompress(body, coding, maxBytes);
   } catch (error) {
     if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      budget.cut();
       throw new HarnessError(
         'HARNESS_BODY_TOO_LARGE',
         `the ${codings.join(', ')} response to GET ${path} unpacks to more than ${maxBytes} bytes`,

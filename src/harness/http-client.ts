@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { HarnessError } from '../errors.js';
+import { BodyBudget } from './body-budget.js';
 import { bodyText, parseJson } from './body-text.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher } from './dispatcher.js';
@@ -54,6 +55,7 @@ export class HttpClient {
   private readonly certificates = new Set<string>();
   private readonly limiter: Limiter;
   private readonly pause = new RateLimitPause();
+  private readonly bodyBudget: BodyBudget;
   private readonly deadline?: AbortSignal;
   private sent = 0;
   /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
@@ -63,6 +65,7 @@ export class HttpClient {
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
     this.limiter = new Limiter(concurrency);
+    this.bodyBudget = new BodyBudget(options.maxBodyBytes);
     this.redact = createRedactor(options.token);
     if (options.deadlineAt !== undefined) {
       this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
@@ -177,10 +180,10 @@ export class HttpClient {
     const raw = await readBody(
       response.body,
       responseHeaders['content-length'],
-      { maxBytes: this.options.maxBodyBytes, timeoutMs: this.options.timeoutMs },
+      { budget: this.bodyBudget, timeoutMs: this.options.timeoutMs },
       recorded.path,
     );
-    const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.options.maxBodyBytes, recorded.path);
+    const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
     const redacted = this.redact(text);
     return {

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import { HarnessError } from '../errors.js';
+import type { BodyBudget } from './body-budget.js';
 
 export interface BodyLimits {
-  maxBytes: number;
+  budget: BodyBudget;
   /** Time the whole body may take once the headers are in: a slow drip is cut as surely as a stall. */
   timeoutMs: number;
 }
@@ -16,14 +17,16 @@ function tooLarge(path: string, detail: string): HarnessError {
   );
 }
 
-/** Reads a response body within a byte cap and a time limit, dropping the connection as soon as either is passed. */
+/** Reads a response body within the target's byte budget and a time limit, dropping the connection as soon as either is passed. */
 export async function readBody(body: Readable, declaredLength: string | undefined, limits: BodyLimits, path: string): Promise<Buffer> {
-  if (declaredLength !== undefined && Number(declaredLength) > limits.maxBytes) {
+  const { budget } = limits;
+  if (declaredLength !== undefined && Number(declaredLength) > budget.limit()) {
     body.destroy();
-    throw tooLarge(path, `declares ${declaredLength} bytes, more than the ${limits.maxBytes} the suite reads`);
+    throw tooLarge(path, `declares ${declaredLength} bytes, more than the ${budget.limit()} the suite reads`);
   }
   const chunks: Buffer[] = [];
   let total = 0;
+  let reserved = 0;
   const timer = setTimeout(() => {
     body.destroy(
       new HarnessError(
@@ -36,12 +39,19 @@ export async function readBody(body: Readable, declaredLength: string | undefine
   }, limits.timeoutMs);
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      const limit = budget.limit(reserved);
       total += chunk.byteLength;
-      if (total > limits.maxBytes) throw tooLarge(path, `is larger than ${limits.maxBytes} bytes`);
+      const grown = budget.grow(total, reserved);
+      if (grown === undefined) {
+        budget.cut();
+        throw tooLarge(path, `is larger than ${limit} bytes, the most the suite reads of it`);
+      }
+      reserved = grown;
       chunks.push(chunk);
     }
   } finally {
     clearTimeout(timer);
+    budget.release(reserved);
   }
   return Buffer.concat(chunks);
 }
