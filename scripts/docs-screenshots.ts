@@ -39,9 +39,9 @@ try {
   await page.setViewportSize({ width: 1280, height: 760 });
   await page.goto(`${pathToFileURL(join(allureReport, 'index.html')).href}#behaviors`);
   for (const label of ['selfservice', 'SELFSERVICE-ACCEPTED']) await page.getByText(label, { exact: true }).first().click();
-  await page.getByText('selfservice-reference-call', { exact: false }).first().click();
+  await page.getByText('SELFSERVICE-ACCEPTED (MUST): the reference call', { exact: false }).first().click();
   await page
-    .getByText(/^response 1: GET \/api\/selfservice\/type/)
+    .getByText(/^1: GET \/api\/selfservice\/type/)
     .first()
     .click();
   await page.getByText('Basic realm', { exact: false }).first().waitFor();

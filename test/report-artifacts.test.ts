@@ -122,15 +122,12 @@ test('each Allure result carries its requests and responses as redacted attachme
   );
   expect(selfservice?.status).toBe('failed');
   const attachments = selfservice?.attachments ?? [];
-  const read = async (prefix: string): Promise<string> => {
-    const attachment = attachments.find((entry) => entry.name.startsWith(prefix));
-    return attachment ? readFile(join(dir, attachment.source), 'utf8') : '';
-  };
-  const request = await read('request 1: GET /api/selfservice/type');
-  expect(request).toContain(`GET ${server?.url ?? ''}/api/selfservice/type`);
-  expect(request).toContain('authorization: Basic <redacted>');
-  expect(request).toContain("curl -sS -u '<API_TOKEN>:x'");
-  expect(await read('response 1: GET /api/selfservice/type: HTTP 404')).toMatch(/^HTTP 404\n/);
+  expect(attachments.map((attachment) => attachment.name)).toEqual(['1: GET /api/selfservice/type → HTTP 404']);
+  const exchange = await readFile(join(dir, attachments[0]?.source ?? 'missing'), 'utf8');
+  expect(exchange).toContain(`GET ${server?.url ?? ''}/api/selfservice/type`);
+  expect(exchange).toContain('authorization: Basic <redacted>');
+  expect(exchange).toContain("curl -sS -u '<API_TOKEN>:x'");
+  expect(exchange).toMatch(/\n\nHTTP 404\n/);
 });
 
 test('npm run report:allure makes a single-file report that calls nobody', async () => {

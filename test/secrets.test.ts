@@ -178,7 +178,7 @@ test('a token with markup characters is also found where a view escapes it', asy
       'report.json',
       'report.md',
     ]);
-    // The failed result quotes the check that echoed the token (JSON-escaped), and so does the response it judged.
+    // The failed result quotes the check that echoed the token (JSON-escaped), and so does the exchange it judged.
     const allureLeft = await readdir(join(outDir, 'allure-results'));
     const allureRefused = refused.filter((name) => name.startsWith('allure-results/'));
     expect(allureRefused.some((name) => name.endsWith('-result.json'))).toBe(true);

@@ -97,7 +97,6 @@ function labels(report: Report, result: RequirementResult): Label[] {
     { name: 'parentSuite', value: report.target.baseUrl },
     { name: 'suite', value: result.family },
     { name: 'epic', value: result.family },
-    { name: 'feature', value: result.title },
     { name: 'story', value: result.id },
     { name: 'severity', value: SEVERITY[result.level] },
     { name: 'tag', value: result.level },
@@ -105,35 +104,24 @@ function labels(report: Report, result: RequirementResult): Label[] {
   ];
 }
 
-/** Attachment files by content: an answer several requirements judged is written once, and each result points at it. */
-class Attachments {
-  readonly files = new Map<string, AllureFile>();
-
-  add(content: string): string {
-    const name = `${sha256(content).slice(0, 32)}-attachment.txt`;
-    if (!this.files.has(name)) this.files.set(name, { name, content });
-    return name;
-  }
-}
-
-/** Each request and answer the checks of one result judged (already redacted), as its attachments. */
-function attachmentsOf(result: RequirementResult, store: Attachments): Attachment[] {
+/**
+ * Each exchange the checks of one result judged (already redacted) as one attachment: the request, the repro and the
+ * answer. Each result has its own files: Allure shows an attachment under one result only, however many name it.
+ */
+function attachmentsOf(result: RequirementResult, uuid: string): { attachments: Attachment[]; files: AllureFile[] } {
   const attachments: Attachment[] = [];
+  const files: AllureFile[] = [];
   const exchanges = groupByExchange(result.checks).filter((group) => group.request);
-  for (const [index, { request, response, repro }] of exchanges.entries()) {
+  for (const { request, response, repro } of exchanges) {
     if (!request) continue;
-    const name = `${index + 1}: ${request.method} ${new URL(request.url).pathname}`;
-    const requestSource = store.add(`${requestText(request)}${repro ? `\n\nReproduce: ${repro}` : ''}`);
-    attachments.push({ name: `request ${name}`, source: requestSource, type: 'text/plain' });
-    if (response) {
-      attachments.push({
-        name: `response ${name}: HTTP ${response.status}`,
-        source: store.add(responseText(response)),
-        type: 'text/plain',
-      });
-    }
+    const number = attachments.length + 1;
+    const source = `${uuid}-${number}-attachment.txt`;
+    const answer = response ? `HTTP ${response.status}` : 'no answer';
+    attachments.push({ name: `${number}: ${request.method} ${new URL(request.url).pathname} → ${answer}`, source, type: 'text/plain' });
+    const parts = [requestText(request), ...(repro ? [`Reproduce: ${repro}`] : []), response ? responseText(response) : answer];
+    files.push({ name: source, content: parts.join('\n\n') });
   }
-  return attachments;
+  return { attachments, files };
 }
 
 /** The requirement's words, then every check with its verdict, expected and actual (Markdown). */
@@ -156,9 +144,9 @@ export function allureFiles(report: Report): AllureFile[] {
   const start = Date.parse(report.startedAt);
   const stop = Date.parse(report.finishedAt);
   const files: AllureFile[] = [];
-  const store = new Attachments();
   for (const result of report.requirements) {
     const uuid = uuidOf(report.startedAt, report.target.baseUrl, result.id);
+    const { attachments, files: attached } = attachmentsOf(result, uuid);
     const testResult: TestResult = {
       uuid,
       historyId: uuidOf(report.target.baseUrl, result.id),
@@ -174,12 +162,12 @@ export function allureFiles(report: Report): AllureFile[] {
       links: [],
       parameters: [],
       steps: [],
-      attachments: attachmentsOf(result, store),
+      attachments,
       start,
       stop,
     };
-    files.push({ name: `${uuid}-result.json`, content: JSON.stringify(testResult) });
+    files.push({ name: `${uuid}-result.json`, content: JSON.stringify(testResult) }, ...attached);
   }
-  files.push(...store.files.values(), { name: 'categories.json', content: JSON.stringify(CATEGORIES) });
+  files.push({ name: 'categories.json', content: JSON.stringify(CATEGORIES) });
   return files;
 }
