@@ -81,8 +81,6 @@ export class SpecRunner {
       },
       { logLevel: 'silent' },
     );
-    // Tells the reporters the run begins without running anything yet.
-    await vitest.standalone();
     return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector);
   }
 
