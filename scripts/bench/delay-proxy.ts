@@ -40,9 +40,11 @@ export async function startDelayProxy(upstream: URL, rttMs: number): Promise<Del
     sockets.add(client).add(target);
     const toTarget = delayedWriter(rttMs, (chunk) => (chunk ? target.write(chunk) : target.end()));
     const toClient = delayedWriter(rttMs, (chunk) => {
-      lastAt = performance.now();
-      if (chunk) client.write(chunk);
-      else client.end();
+      // Only answers count: closing a kept-alive connection after the run is not on its path.
+      if (chunk) {
+        lastAt = performance.now();
+        client.write(chunk);
+      } else client.end();
     });
     let handshakeMs = rttMs;
     let tail = Buffer.alloc(0);
