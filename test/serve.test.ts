@@ -81,7 +81,8 @@ test('serve --help lists every fault and quirk with its summary', async () => {
   for (const variant of variants) expect(run.stdout).toContain(`${variant.kind}: ${variant.summary}`);
 });
 
-test('npm run reference-server is the serve command', () => {
+test('npm run conformance is the command itself, and npm run reference-server its serve subcommand', () => {
   const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  expect(scripts['reference-server']).toBe('tsx src/cli/main.ts serve');
+  expect(scripts.conformance).toBe('node bin/ticketing-conformance.js');
+  expect(scripts['reference-server']).toBe('node bin/ticketing-conformance.js serve');
 });
