@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { Report } from '../../src/report/types.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
-const CLI = join(repoRoot, 'src', 'cli', 'main.ts');
+/** The command as `npm run conformance` runs it from a checkout: the bin, which runs the TypeScript source. */
+export const CLI_BIN = join(repoRoot, 'bin', 'ticketing-conformance.js');
 
 export interface CliOutput {
   code: number;
@@ -44,7 +45,7 @@ export function execCli(args: string[], cwd: string, env: Record<string, string>
   return new Promise<CliOutput>((done) => {
     execFile(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), CLI, ...args],
+      [CLI_BIN, ...args],
       { cwd, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) =>
         done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, signal: error?.signal ?? null, stdout, stderr }),

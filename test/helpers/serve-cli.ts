@@ -1,14 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { repoRoot } from './run-cli.js';
+import { CLI_BIN, repoRoot } from './run-cli.js';
 
-const serveArgs = (args: string[]): string[] => [
-  '--import',
-  import.meta.resolve('tsx'),
-  join(repoRoot, 'src', 'cli', 'main.ts'),
-  'serve',
-  ...args,
-];
+const serveArgs = (args: string[]): string[] => [CLI_BIN, 'serve', ...args];
 
 /** Runs `ticketing-conformance serve` with arguments that make it end by itself (--help, a bad option). */
 export function runServeCli(args: string[], timeoutMs = 30_000): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -28,14 +21,7 @@ export interface ServingCli {
 
 /** Starts `ticketing-conformance serve` in a child process and waits, at most timeoutMs, for the address it prints. */
 export function startServeCli(args: string[], timeoutMs = 20_000): Promise<ServingCli> {
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src', 'cli', 'main.ts'), 'serve', ...args],
-    {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, serveArgs(args), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   return new Promise((resolve, reject) => {
