@@ -24,7 +24,11 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
     ...INVALID_HEADER_VARIANTS.map((credentials) => target.status({ credentials })),
   ];
   // Requests go out in the same turn as the client is ready; one more turn and they are on their way.
-  void target.ready().then(() => setImmediate(() => onFirstRoundSent?.()));
+  // A client that cannot start fails every request, which the recording reports; the caller need wait no longer.
+  void target.ready().then(
+    () => setImmediate(() => onFirstRoundSent?.()),
+    () => onFirstRoundSent?.(),
+  );
   const dependent = (async () => {
     // Waiting for every first answer, and one turn of the event loop for the client to take their connections back,
     // lets the last two requests reuse a kept-alive connection instead of paying for a new one.
