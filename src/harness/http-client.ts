@@ -12,6 +12,7 @@ import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
 import { createRedactor, redactedScheme } from './redact.js';
+import { newRunId, traceparent } from './trace-context.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
 export interface HttpClientOptions {
@@ -29,6 +30,8 @@ export interface HttpClientOptions {
   ca?: string;
   insecure?: boolean;
   proxyFromEnvironment?: boolean;
+  /** Trace id of the run, sent in every request's traceparent header; a client given none makes its own. */
+  runId?: string;
 }
 
 export interface GetOptions {
@@ -57,6 +60,7 @@ export class HttpClient {
   private readonly pause = new RateLimitPause();
   private readonly bodyBudget: BodyBudget;
   private readonly deadline?: AbortSignal;
+  private readonly runId: string;
   private sent = 0;
   /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
   private originFailure?: HarnessError;
@@ -67,6 +71,7 @@ export class HttpClient {
     this.limiter = new Limiter(concurrency);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
     this.redact = createRedactor(options.token);
+    this.runId = options.runId ?? newRunId();
     if (options.deadlineAt !== undefined) {
       this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
       // Every queued and in-flight request listens to it; that is expected, not a leak.
@@ -109,6 +114,7 @@ export class HttpClient {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': this.options.userAgent,
+      traceparent: traceparent(this.runId),
     };
     if (authorization !== undefined) headers.authorization = authorization;
     const recorded: RecordedRequest = {

@@ -18,6 +18,8 @@ export interface TargetSettings {
   insecure: boolean;
   /** Route requests through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY excludes the target. */
   proxyFromEnvironment: boolean;
+  /** The run's id: the trace id of every request's traceparent header, and runId in the report. */
+  runId: string;
 }
 
 /** One target of a spec run, and its label when the run judges several targets. */

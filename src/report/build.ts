@@ -8,6 +8,7 @@ import { requirementVerdict, runOutcome, waivedRequirements } from './verdicts.j
 
 export interface ReportInput {
   suite: Report['suite'];
+  runId?: string;
   target: Report['target'];
   options: Report['options'];
   startedAt: Date;
@@ -96,6 +97,7 @@ export function buildReport(input: ReportInput): Report {
   const report: Report = {
     schemaVersion: 1,
     suite: input.suite,
+    ...(input.runId ? { runId: input.runId } : {}),
     target: { ...input.target, fingerprint: fingerprintOf(input.scenarios) },
     options: input.options,
     startedAt: input.startedAt.toISOString(),

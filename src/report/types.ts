@@ -82,6 +82,8 @@ export interface BaselineResult {
 export interface Report {
   schemaVersion: 1;
   suite: { name: string; version: string };
+  /** The trace id every request of the run carried in its W3C traceparent header, to join the target's logs to this report. */
+  runId?: string;
   target: { baseUrl: string; embeddedReference: boolean; fingerprint?: TargetFingerprint };
   options: {
     statusId: number;

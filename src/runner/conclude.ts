@@ -15,6 +15,8 @@ export interface TargetReportInput {
   baseUrl: string;
   embeddedReference: boolean;
   startedAt: Date;
+  /** The trace id every request of the run carried in its traceparent header. */
+  runId?: string;
   scenarios: ScenarioResult[];
   errors: RunError[];
 }
@@ -36,6 +38,7 @@ export function targetReport(input: TargetReportInput): Report {
   const errors = deadlineError ? [...input.errors, deadlineError] : input.errors;
   return buildReport({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
+    ...(input.runId ? { runId: input.runId } : {}),
     target: { baseUrl: input.baseUrl, embeddedReference: input.embeddedReference },
     options: {
       statusId: options.statusId,

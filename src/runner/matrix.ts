@@ -179,6 +179,7 @@ async function writeTarget(
     baseUrl: item.entry.baseUrl,
     embeddedReference: false,
     startedAt: item.startedAt,
+    runId: item.settings.runId,
     scenarios,
     errors,
   });

@@ -5,6 +5,7 @@ import type { TargetOptions } from '../config/targets.js';
 import { findLeak } from '../harness/redact.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
+import { newRunId } from '../harness/trace-context.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
 import { clearOwnOutputs } from '../report/outputs.js';
 import { suiteFailure } from '../report/suite-error.js';
@@ -52,6 +53,7 @@ export function targetSettings(options: TargetOptions, baseUrl: string, token: s
     ca: options.ca?.pem,
     insecure: options.insecure,
     proxyFromEnvironment: viaProxy,
+    runId: newRunId(),
   };
 }
 
@@ -89,13 +91,21 @@ async function recordAndJudge(
         const judging = runner.judge([{ settings, recording }]);
         void loadConclude();
         const judged: Judged = await judging;
-        reports.push(await targetReportOf(config, target, runStartedAt, judged));
+        reports.push(await targetReportOf(config, target, runStartedAt, judged, settings.runId));
       }
     } finally {
       await runner.close();
     }
   } catch (error) {
-    reports.push(await targetReportOf(config, target, startedAt, { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] }));
+    reports.push(
+      await targetReportOf(
+        config,
+        target,
+        startedAt,
+        { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] },
+        settings.runId,
+      ),
+    );
   } finally {
     // Nothing may still be talking to the target (or to the embedded server about to close) when the run ends.
     await recording.catch(() => undefined);
@@ -103,13 +113,14 @@ async function recordAndJudge(
   return reports;
 }
 
-async function targetReportOf(config: Config, target: Report['target'], startedAt: Date, judged: Judged): Promise<Report> {
+async function targetReportOf(config: Config, target: Report['target'], startedAt: Date, judged: Judged, runId: string): Promise<Report> {
   const { targetReport } = await loadConclude();
   return targetReport({
     options: config,
     baseUrl: target.baseUrl,
     embeddedReference: target.embeddedReference,
     startedAt,
+    runId,
     scenarios: judged.scenarios[0] ?? [],
     errors: judged.errors,
   });

@@ -1,0 +1,46 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { run } from '../src/index.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import type { Report } from '../src/report/types.js';
+import { switchFront } from './helpers/switch-front.js';
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
+
+test('every request of a run carries a traceparent whose trace id is the runId of report.json', async () => {
+  const token = 'trace-context-token';
+  const reference = await startReferenceServer({ token });
+  const front = await switchFront(reference.url);
+  const out = await mkdtemp(join(tmpdir(), 'trace-context-'));
+  try {
+    const report = await run({ baseUrl: front.url, token, out });
+    expect(report.verdict).toBe('conformant');
+    expect(front.headers.length).toBe(report.requests.sent);
+    const parents = front.headers.map((headers) => TRACEPARENT.exec(String(headers.traceparent)));
+    expect(parents.every(Boolean)).toBe(true);
+    expect(new Set(parents.map((match) => match?.[1]))).toEqual(new Set([report.runId]));
+    // Each request is its own span, so one line of an access log points at one exchange.
+    expect(new Set(parents.map((match) => match?.[2])).size).toBe(parents.length);
+    const written = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(written.runId).toBe(report.runId);
+  } finally {
+    await front.close();
+    await reference.close();
+    await rm(out, { recursive: true, force: true });
+  }
+});
+
+test('two runs have two run ids', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'trace-context-'));
+  try {
+    const first = await run({ out });
+    const second = await run({ out });
+    expect(first.runId).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.runId).toMatch(/^[0-9a-f]{32}$/);
+    expect(first.runId).not.toBe(second.runId);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
