@@ -14,4 +14,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   baseline: async () => (await import('./baseline.js')).baselineCommand,
   diff: async () => (await import('./diff.js')).diffCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
+  exporter: async () => (await import('./exporter.js')).exporterCommand,
 };

@@ -1,0 +1,105 @@
+import { loadConfig } from '../../config/load.js';
+import { loadTargets } from '../../config/targets.js';
+import { ConfigError } from '../../errors.js';
+import { startExporter } from '../../exporter/server.js';
+
+const DEFAULT_LISTEN = '127.0.0.1:9116';
+const DEFAULT_MIN_INTERVAL = '10s';
+/** Flags of a single run or a matrix that mean nothing to an exporter, which only tests the targets of its file. */
+const REFUSED = ['base-url', 'token', 'shard', 'compare-to', 'compare-token', 'baseline', 'repeat', 'out'];
+
+const USAGE = [
+  `Usage: ticketing-conformance exporter --targets FILE [--listen HOST:PORT] [--min-interval 10s] [run options]`,
+  '',
+  'A Prometheus exporter in the multi-target pattern: GET /probe?target=NAME tests the target NAME of the targets file',
+  'and answers with ticketing_conformance_* series; GET /metrics gives the exporter its own.',
+  `  --listen HOST:PORT      where to listen (default ${DEFAULT_LISTEN}: loopback only)`,
+  `  --min-interval TIME     a run younger than this answers later probes of its target (default ${DEFAULT_MIN_INTERVAL}; e.g. 30s, 2m)`,
+  '  --targets FILE          the targets, as for a matrix run (name, baseUrl, tokenEnv, options); tokens come from the environment',
+  '  Run options such as --deadline-ms, --timeout-ms, --max-requests, --concurrency, --strict apply to every run.',
+].join('\n');
+
+/** The exporter's own flags, taken out of the command line; the rest are run options, read as the main command reads them. */
+function splitFlags(argv: string[]): { listen: string; minInterval: string; rest: string[] } {
+  const own: Record<string, string> = { listen: DEFAULT_LISTEN, 'min-interval': DEFAULT_MIN_INTERVAL };
+  const rest: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    const match = /^--(listen|min-interval)(?:=(.*))?$/.exec(arg);
+    if (match?.[1] === undefined) {
+      const refused = REFUSED.find((flag) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
+      if (refused) {
+        throw new ConfigError(
+          'CONFIG_INVALID',
+          `--${refused} does not apply to the exporter`,
+          'The exporter tests the targets of --targets, one run per probe',
+        );
+      }
+      rest.push(arg);
+      continue;
+    }
+    const value = match[2] ?? argv[(index += 1)];
+    if (value === undefined || value === '')
+      throw new ConfigError('CONFIG_INVALID', `--${match[1]} needs a value`, USAGE.split('\n')[0] ?? '');
+    own[match[1]] = value;
+  }
+  return { listen: own.listen ?? DEFAULT_LISTEN, minInterval: own['min-interval'] ?? DEFAULT_MIN_INTERVAL, rest };
+}
+
+/** HOST:PORT, [IPv6]:PORT or :PORT (loopback). */
+export function listenAddress(raw: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(raw);
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--listen "${raw}" is not HOST:PORT`,
+      `Pass e.g. --listen ${DEFAULT_LISTEN} (0.0.0.0:9116 to listen on every interface)`,
+    );
+  }
+  return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
+}
+
+/** A duration: 500ms, 30s, 2m, or a number of seconds. */
+export function duration(raw: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
+  if (!match) throw new ConfigError('CONFIG_INVALID', `--${flag} "${raw}" is not a duration`, 'Pass e.g. 30s, 2m or 500ms');
+  const unit = { ms: 1, s: 1000, m: 60_000 }[match[2] ?? 's'] ?? 1000;
+  return Math.round(Number(match[1]) * unit);
+}
+
+/** Serves the exporter until SIGINT or SIGTERM. */
+export async function exporterCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const flags = splitFlags(argv);
+  const config = loadConfig(flags.rest);
+  if (config.targets === undefined)
+    throw new ConfigError('CONFIG_INVALID', 'the exporter needs --targets FILE', USAGE.split('\n')[0] ?? '');
+  const targets = loadTargets(config);
+  if (targets.length === 0)
+    throw new ConfigError('CONFIG_INVALID', `the targets file ${config.targets} names no target`, 'Add a target to it');
+  const { host, port } = listenAddress(flags.listen);
+  const exporter = await startExporter({
+    targets,
+    host,
+    port,
+    minIntervalMs: duration(flags.minInterval, 'min-interval'),
+    defaultProbeTimeoutMs: config.deadlineMs,
+  }).catch((error: unknown) => {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `the exporter could not listen on ${flags.listen}: ${(error as Error).message}`,
+      'Choose another --listen address',
+    );
+  });
+  console.log(`Exporter at ${exporter.url} for ${targets.length} target(s): GET /probe?target=NAME, GET /metrics. Ctrl-C stops it.`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await exporter.close();
+  return 0;
+}

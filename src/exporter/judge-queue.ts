@@ -1,0 +1,77 @@
+import type { Recording } from '../harness/recording.js';
+import type { TargetRun } from '../harness/settings.js';
+import { suiteFailure } from '../report/suite-error.js';
+import type { RunError } from '../report/types.js';
+import type { ScenarioResult } from '../harness/scenario-result.js';
+import { SpecRunner } from '../runner/spec-runner.js';
+
+/** As in a matrix run: the most recordings one spec run judges, which bounds the memory of a batch. */
+const MAX_BATCH = 32;
+
+interface Waiting {
+  run: TargetRun & { recording: Recording };
+  resolve(judged: { scenarios: ScenarioResult[]; errors: RunError[] }): void;
+}
+
+/**
+ * One Vitest instance for the exporter's lifetime. Recordings are made concurrently, each at its target's pace;
+ * judging is CPU work in one worker, so recordings that arrive while a batch is judged wait and go together in the next.
+ */
+export class JudgeQueue {
+  private runner?: Promise<SpecRunner>;
+  private readonly waiting: Waiting[] = [];
+  private draining = false;
+  private closed = false;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  judge(run: TargetRun & { recording: Recording }): Promise<{ scenarios: ScenarioResult[]; errors: RunError[] }> {
+    return new Promise((resolve) => {
+      this.waiting.push({ run, resolve });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MAX_BATCH);
+        try {
+          const runner = await this.started();
+          const judged = await runner.judge(batch.map((item) => item.run));
+          batch.forEach((item, index) => item.resolve({ scenarios: judged.scenarios[index] ?? [], errors: judged.errors }));
+        } catch (error) {
+          for (const item of batch) item.resolve({ scenarios: [], errors: [suiteFailure('the spec runner', error)] });
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Starts Vitest ahead of the first probe, so that probe's run is not cut short by the start-up. */
+  warmUp(): void {
+    this.started().catch(() => undefined);
+  }
+
+  private started(): Promise<SpecRunner> {
+    if (this.closed) return Promise.reject(new Error('the exporter is stopping'));
+    if (!this.runner) {
+      const starting = SpecRunner.start({ timeoutMs: this.timeoutMs });
+      // A runner that could not start is tried again for the next batch, not kept broken for the exporter's lifetime.
+      starting.catch(() => {
+        if (this.runner === starting) this.runner = undefined;
+      });
+      this.runner = starting;
+    }
+    return this.runner;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const runner = await this.runner?.catch(() => undefined);
+    await runner?.close();
+  }
+}

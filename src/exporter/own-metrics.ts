@@ -1,0 +1,87 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { PREFIX } from './probe-metrics.js';
+
+const OWN = `${PREFIX}exporter_`;
+/** From a local target (a few hundred ms) to a scrape time-out (tens of seconds). */
+const SECONDS_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export type ProbeResult = 'answered' | 'timed_out' | 'unknown_target' | 'bad_request';
+
+/** The exporter's own series, served on /metrics: what it did, not what the targets did. */
+export class OwnMetrics {
+  readonly registry = new Registry();
+  readonly probes = new Counter({
+    name: `${OWN}probes_total`,
+    help: 'Probes served, by result',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly runsStarted = new Counter({ name: `${OWN}runs_started_total`, help: 'Conformance runs started', registers: [this.registry] });
+  readonly runsReused = new Counter({
+    name: `${OWN}runs_reused_total`,
+    help: 'Probes answered with a run already under way or younger than --min-interval',
+    registers: [this.registry],
+  });
+  readonly runErrors = new Counter({
+    name: `${OWN}run_errors_total`,
+    help: "Runs that met an error (theirs or a check's) which kept them from judging everything",
+    registers: [this.registry],
+  });
+  readonly runsInFlight = new Gauge({ name: `${OWN}runs_in_flight`, help: 'Runs under way', registers: [this.registry] });
+  readonly runDuration = new Histogram({
+    name: `${OWN}run_duration_seconds`,
+    help: 'Time from the start of a run to its report',
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly probeDuration = new Histogram({
+    name: `${OWN}probe_duration_seconds`,
+    help: 'Time from a probe request to its answer',
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+
+  constructor(targets: number) {
+    new Gauge({ name: `${OWN}targets`, help: 'Targets in the targets file', registers: [this.registry] }).set(targets);
+    this.probes.inc({ result: 'answered' }, 0);
+    processMetrics(this.registry);
+  }
+}
+
+/**
+ * The standard process series, read when scraped. prom-client's default set is not used: some of its gauges end in
+ * _total, which promtool check metrics rejects.
+ */
+function processMetrics(registry: Registry): void {
+  new Counter({
+    name: 'process_cpu_seconds_total',
+    help: 'User and system CPU time spent, in seconds',
+    registers: [registry],
+    collect() {
+      const { user, system } = process.cpuUsage();
+      this.reset();
+      this.inc((user + system) / 1e6);
+    },
+  });
+  new Gauge({
+    name: 'process_resident_memory_bytes',
+    help: 'Resident memory size, in bytes',
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+  new Gauge({
+    name: 'nodejs_heap_used_bytes',
+    help: 'V8 heap in use, in bytes',
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage().heapUsed);
+    },
+  });
+  new Gauge({
+    name: 'process_start_time_seconds',
+    help: 'Start time of the process since the epoch, in seconds',
+    registers: [registry],
+  }).set(Math.round(Date.now() / 1000 - process.uptime()));
+}

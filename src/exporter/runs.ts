@@ -1,0 +1,123 @@
+import type { TargetEntry } from '../config/targets.js';
+import type { Report } from '../report/types.js';
+import { suiteFailure } from '../report/suite-error.js';
+import { targetReport } from '../runner/conclude.js';
+import { recordTarget } from '../runner/record.js';
+import { DEADLINE_GRACE_MS, targetSettings } from '../runner/run.js';
+import { JudgeQueue } from './judge-queue.js';
+import type { OwnMetrics } from './own-metrics.js';
+import { runErrors, type ProbeOutcome } from './probe-metrics.js';
+
+export interface RunsOptions {
+  /** A finished run younger than this (from its start) answers later probes instead of a new run. */
+  minIntervalMs: number;
+  metrics: OwnMetrics;
+}
+
+interface Finished {
+  report: Report;
+  startedAt: number;
+}
+
+/**
+ * The runs of the exporter, one target at a time: a probe joins the run already under way for its target, or takes
+ * a result younger than --min-interval, so however many scrapers ask, a target sees at most one run per interval.
+ * Targets never wait for one another: each records on its own, and only the judging (CPU) is shared.
+ */
+export class Runs {
+  private readonly targets: Map<string, TargetEntry>;
+  private readonly underWay = new Map<string, Promise<Report>>();
+  private readonly finished = new Map<string, Finished>();
+  private readonly judges: JudgeQueue;
+
+  constructor(
+    targets: TargetEntry[],
+    private readonly options: RunsOptions,
+  ) {
+    this.targets = new Map(targets.map((entry) => [entry.name, entry]));
+    this.judges = new JudgeQueue(Math.max(...targets.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS);
+    this.judges.warmUp();
+  }
+
+  has(name: string): boolean {
+    return this.targets.has(name);
+  }
+
+  /**
+   * The outcome for a probe that must be answered by `answerBy` (epoch ms): a fresh, shared or new run's report,
+   * or none when the run is not done by then (it goes on, and its result serves the next probe within the interval).
+   */
+  async probe(name: string, answerBy: number): Promise<ProbeOutcome> {
+    const entry = this.targets.get(name);
+    if (!entry) throw new Error(`unknown target ${name}`);
+    const fresh = this.finished.get(name);
+    if (fresh && Date.now() - fresh.startedAt < this.options.minIntervalMs) {
+      this.options.metrics.runsReused.inc();
+      return { report: fresh.report, reused: true };
+    }
+    let running = this.underWay.get(name);
+    const reused = running !== undefined;
+    if (running) {
+      this.options.metrics.runsReused.inc();
+    } else {
+      running = this.start(entry, answerBy);
+      this.underWay.set(name, running);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, answerBy - Date.now()))));
+    try {
+      const report = await Promise.race([running, late]);
+      return { report, reused };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private start(entry: TargetEntry, answerBy: number): Promise<Report> {
+    const { metrics } = this.options;
+    metrics.runsStarted.inc();
+    metrics.runsInFlight.inc();
+    const startedAt = new Date();
+    // Requests stop early enough for the judging to fit before the scrape's time-out.
+    const budgetMs = answerBy - startedAt.getTime();
+    const deadlineMs = Math.max(1, Math.min(entry.options.deadlineMs, budgetMs - judgingReserveMs(budgetMs)));
+    const options = { ...entry.options, deadlineMs };
+    const settings = targetSettings(options, entry.baseUrl, entry.token, startedAt, true);
+    const run = async (): Promise<Report> => {
+      const { scenarios, errors } = await recordTarget(settings).then(
+        (recording) => this.judges.judge({ settings, recording, label: entry.name }),
+        (error: unknown) => ({ scenarios: [], errors: [suiteFailure('recording the target', error)] }),
+      );
+      return targetReport({
+        options,
+        baseUrl: entry.baseUrl,
+        embeddedReference: false,
+        startedAt,
+        runId: settings.runId,
+        scenarios,
+        errors,
+      });
+    };
+    return run()
+      .then((report) => {
+        this.finished.set(entry.name, { report, startedAt: startedAt.getTime() });
+        if (runErrors(report).length > 0) metrics.runErrors.inc();
+        return report;
+      })
+      .finally(() => {
+        this.underWay.delete(entry.name);
+        metrics.runsInFlight.dec();
+        metrics.runDuration.observe((Date.now() - startedAt.getTime()) / 1000);
+      });
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.underWay.values());
+    await this.judges.close();
+  }
+}
+
+/** Time kept back from the requests for judging the recording: a quarter of the budget, at most two seconds. */
+function judgingReserveMs(budgetMs: number): number {
+  return Math.min(2000, budgetMs / 4);
+}

@@ -1,0 +1,115 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TargetEntry } from '../config/targets.js';
+import { findLeak } from '../harness/redact.js';
+import { OwnMetrics } from './own-metrics.js';
+import { probeMetrics } from './probe-metrics.js';
+import { Runs } from './runs.js';
+
+export interface ExporterOptions {
+  targets: TargetEntry[];
+  host: string;
+  port: number;
+  minIntervalMs: number;
+  /** Time a probe may take when the scraper does not say (X-Prometheus-Scrape-Timeout-Seconds). */
+  defaultProbeTimeoutMs: number;
+}
+
+export interface RunningExporter {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Answer a little before the scraper gives up, as blackbox_exporter's --timeout-offset does. */
+const SCRAPE_TIMEOUT_OFFSET_MS = 500;
+const MIN_PROBE_MS = 1000;
+const TEXT_FORMAT = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** The probe's time: the scraper's time-out less an offset, never more than the default, never less than a second. */
+export function probeTimeoutMs(header: string | string[] | undefined, defaultMs: number): number {
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  if (!header || !Number.isFinite(seconds) || seconds <= 0) return defaultMs;
+  return Math.max(MIN_PROBE_MS, Math.min(defaultMs, seconds * 1000 - SCRAPE_TIMEOUT_OFFSET_MS));
+}
+
+function reply(response: ServerResponse, status: number, contentType: string, body: string): void {
+  response.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' });
+  response.end(body);
+}
+
+/** A name from the query, shown back only as a short, printable quotation. */
+const quoted = (name: string): string => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
+/** Serves /probe?target=NAME (a run's verdict as Prometheus series) and /metrics (the exporter's own). */
+export async function startExporter(options: ExporterOptions): Promise<RunningExporter> {
+  const metrics = new OwnMetrics(options.targets.length);
+  const runs = new Runs(options.targets, { minIntervalMs: options.minIntervalMs, metrics });
+  const tokens = options.targets.map((entry) => entry.token);
+
+  async function probe(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    const stopTimer = metrics.probeDuration.startTimer();
+    const names = url.searchParams.getAll('target');
+    const name = names[0];
+    if (names.length !== 1 || name === undefined || name === '') {
+      metrics.probes.inc({ result: 'bad_request' });
+      reply(response, 400, 'text/plain; charset=utf-8', 'give exactly one target: /probe?target=NAME, a name from the targets file\n');
+      return;
+    }
+    // Only names are accepted, so an address in the query is just an unknown name: nothing outside the file is probed.
+    if (!runs.has(name)) {
+      metrics.probes.inc({ result: 'unknown_target' });
+      reply(response, 400, 'text/plain; charset=utf-8', `unknown target ${quoted(name)}: not a name in the targets file\n`);
+      return;
+    }
+    const timeoutMs = probeTimeoutMs(request.headers['x-prometheus-scrape-timeout-seconds'], options.defaultProbeTimeoutMs);
+    const outcome = await runs.probe(name, Date.now() + timeoutMs);
+    const text = await probeMetrics(outcome);
+    // The series carry only bounded names, never a message or a body; this guards that rule, not a known way in.
+    if (tokens.some((token) => findLeak(text, token))) throw new Error('a probe answer would have shown a token');
+    metrics.probes.inc({ result: outcome.report ? 'answered' : 'timed_out' });
+    stopTimer();
+    reply(response, 200, TEXT_FORMAT, text);
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://exporter.invalid');
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('allow', 'GET, HEAD');
+      reply(response, 405, 'text/plain; charset=utf-8', 'only GET\n');
+    } else if (url.pathname === '/probe') {
+      await probe(request, response, url);
+    } else if (url.pathname === '/metrics') {
+      reply(response, 200, metrics.registry.contentType, await metrics.registry.metrics());
+    } else if (url.pathname === '/') {
+      reply(response, 200, 'text/plain; charset=utf-8', 'ticketing-conformance exporter: GET /probe?target=NAME, GET /metrics\n');
+    } else {
+      reply(response, 404, 'text/plain; charset=utf-8', 'not found: GET /probe?target=NAME or GET /metrics\n');
+    }
+  }
+
+  const server: Server = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      console.error(
+        `exporter: ${request.method ?? ''} ${new URL(request.url ?? '/', 'http://x').pathname} failed: ${(error as Error).message}`,
+      );
+      if (!response.headersSent) reply(response, 500, 'text/plain; charset=utf-8', 'the exporter failed on this request; see its log\n');
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await runs.close();
+    },
+  };
+}

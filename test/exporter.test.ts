@@ -1,0 +1,195 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { exporterFor, samples, scrape } from './helpers/exporter.js';
+import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
+import { execCli } from './helpers/run-cli.js';
+import type { RunningExporter } from '../src/exporter/server.js';
+
+const TOKEN = 'exporter-token-Zq81vP';
+const opened: { close(): Promise<void> }[] = [];
+const track = <T extends { close(): Promise<void> }>(thing: T): T => {
+  opened.push(thing);
+  return thing;
+};
+afterEach(async () => {
+  for (const thing of opened.splice(0).reverse()) await thing.close();
+});
+
+async function reference(variants: string[] = []): Promise<RunningReferenceServer> {
+  return track(await startReferenceServer({ token: TOKEN, variants }));
+}
+
+/** A front that counts what reaches the reference server behind it. */
+async function countedReference(): Promise<LoopbackServer & { upstream: RunningReferenceServer }> {
+  const upstream = await reference();
+  const { switchFront } = await import('./helpers/switch-front.js');
+  const front = track(await switchFront(upstream.url));
+  return Object.assign(front, { upstream });
+}
+
+const probe = (exporter: RunningExporter, name: string, headers: Record<string, string> = {}) =>
+  scrape(`${exporter.url}/probe?target=${encodeURIComponent(name)}`, headers);
+
+describe('GET /probe', () => {
+  test('a conforming target and a faulty one: verdict, requirements, diagnosis, requests, each as series', async () => {
+    const good = await reference();
+    const stripped = await reference(['authorization-stripped']);
+    const exporter = track(
+      await exporterFor([
+        { name: 'good', baseUrl: good.url, token: TOKEN },
+        { name: 'stripped', baseUrl: stripped.url, token: TOKEN },
+      ]),
+    );
+    const healthy = samples((await probe(exporter, 'good')).text);
+    expect(healthy.get('ticketing_conformance_judged')).toBe(1);
+    expect(healthy.get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
+    expect(healthy.get('ticketing_conformance_exit_code')).toBe(0);
+    expect(healthy.get('ticketing_conformance_requirement{requirement="AUTH-TOKEN-ACCEPTED",level="MUST",verdict="pass"}')).toBe(1);
+    expect([...healthy.keys()].filter((key) => key.startsWith('ticketing_conformance_diagnosis'))).toEqual([]);
+    expect(healthy.get('ticketing_conformance_run_requests')).toBeGreaterThan(0);
+
+    const answer = await probe(exporter, 'stripped');
+    expect(answer.status).toBe(200);
+    const broken = samples(answer.text);
+    expect(broken.get('ticketing_conformance_verdict{verdict="not-conformant"}')).toBe(1);
+    expect(broken.get('ticketing_conformance_exit_code')).toBe(1);
+    expect(broken.get('ticketing_conformance_requirement{requirement="AUTH-TOKEN-ACCEPTED",level="MUST",verdict="fail"}')).toBe(1);
+    expect(
+      broken.get('ticketing_conformance_diagnosis{diagnosis="authorization-header-stripped",party="environment",confidence="high"}'),
+    ).toBe(1);
+    // Every series is the exporter's, and no label carries an address, a message or the token.
+    expect([...broken.keys()].every((key) => key.startsWith('ticketing_conformance_'))).toBe(true);
+    expect(answer.text).not.toContain(TOKEN);
+    expect(answer.text).not.toContain('127.0.0.1');
+  });
+
+  test('an unknown name, an address in its place, or no name: 400 with one line, and nothing is sent anywhere', async () => {
+    const target = await countedReference();
+    const elsewhere = track(await serveHttp((_request, response) => response.end('{}')));
+    const exporter = track(await exporterFor([{ name: 'known', baseUrl: target.url, token: TOKEN }]));
+    for (const name of ['nope', elsewhere.url, `${elsewhere.url}/api`, 'KNOWN', 'known ']) {
+      const answer = await probe(exporter, name);
+      expect(answer.status).toBe(400);
+      expect(answer.text.trim().split('\n')).toHaveLength(1);
+      expect(answer.text).toContain('not a name in the targets file');
+    }
+    for (const query of ['', '?target=', '?target=known&target=nope']) {
+      const answer = await scrape(`${exporter.url}/probe${query}`);
+      expect(answer.status).toBe(400);
+      expect(answer.text.trim().split('\n')).toHaveLength(1);
+    }
+    expect(elsewhere.requests).toEqual([]);
+    expect(target.requests).toEqual([]);
+    const own = samples((await scrape(`${exporter.url}/metrics`)).text);
+    expect(own.get('ticketing_conformance_exporter_probes_total{result="unknown_target"}')).toBe(5);
+    expect(own.get('ticketing_conformance_exporter_probes_total{result="bad_request"}')).toBe(3);
+    expect(own.get('ticketing_conformance_exporter_runs_started_total')).toBe(0);
+  });
+
+  test('concurrent probes of one target share one run; a result younger than --min-interval is reused', async () => {
+    const target = await countedReference();
+    const exporter = track(await exporterFor([{ name: 'shared', baseUrl: target.url, token: TOKEN }], { minIntervalMs: 600_000 }));
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => probe(exporter, 'shared')));
+    const runs = answers.map((answer) => samples(answer.text));
+    const sent = runs[0]?.get('ticketing_conformance_run_requests') ?? 0;
+    expect(sent).toBeGreaterThan(0);
+    // One run's worth of requests reached the target, however many probes asked.
+    expect(target.requests.length).toBe(sent);
+    expect(runs.filter((run) => run.get('ticketing_conformance_run_reused') === 1)).toHaveLength(4);
+    expect(new Set(runs.map((run) => run.get('ticketing_conformance_run_timestamp_seconds'))).size).toBe(1);
+
+    const later = samples((await probe(exporter, 'shared')).text);
+    expect(later.get('ticketing_conformance_run_reused')).toBe(1);
+    expect(target.requests.length).toBe(sent);
+    const own = samples((await scrape(`${exporter.url}/metrics`)).text);
+    expect(own.get('ticketing_conformance_exporter_runs_started_total')).toBe(1);
+    expect(own.get('ticketing_conformance_exporter_runs_reused_total')).toBe(5);
+    expect(own.get('ticketing_conformance_exporter_runs_in_flight')).toBe(0);
+  });
+
+  test('with --min-interval 0 each probe is a new run, and every request is a GET within the budget', async () => {
+    const target = await countedReference();
+    const exporter = track(await exporterFor([{ name: 'fresh', baseUrl: target.url, token: TOKEN, maxRequests: 6 }]));
+    const first = samples((await probe(exporter, 'fresh')).text);
+    const second = samples((await probe(exporter, 'fresh')).text);
+    expect(first.get('ticketing_conformance_run_reused')).toBe(0);
+    expect(second.get('ticketing_conformance_run_reused')).toBe(0);
+    expect(target.requests.every((request) => request.method === 'GET')).toBe(true);
+    // The budget of 6 requests is spent, so the run cannot judge everything, and says why.
+    expect(target.requests.length).toBeLessThanOrEqual(12);
+    expect(first.get('ticketing_conformance_run_requests')).toBeLessThanOrEqual(6);
+    expect(first.get('ticketing_conformance_judged')).toBe(0);
+    expect(first.get('ticketing_conformance_run_error{code="HARNESS_REQUEST_BUDGET",party="suite"}')).toBe(1);
+    const own = samples((await scrape(`${exporter.url}/metrics`)).text);
+    expect(own.get('ticketing_conformance_exporter_runs_started_total')).toBe(2);
+    expect(own.get('ticketing_conformance_exporter_run_errors_total')).toBe(2);
+  });
+
+  test('a target that never answers does not hold up another, and its probe answers within the scrape time-out', async () => {
+    const silent = track(await serveHttp(() => undefined));
+    const good = await reference();
+    const exporter = track(
+      await exporterFor([
+        { name: 'silent', baseUrl: silent.url, token: TOKEN },
+        { name: 'good', baseUrl: good.url, token: TOKEN },
+      ]),
+    );
+    const order: string[] = [];
+    const slow = probe(exporter, 'silent', { 'X-Prometheus-Scrape-Timeout-Seconds': '4' }).then((answer) => {
+      order.push('silent');
+      return answer;
+    });
+    while (silent.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const quick = await probe(exporter, 'good');
+    order.push('good');
+    expect(samples(quick.text).get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
+    const stuck = samples((await slow).text);
+    expect(order).toEqual(['good', 'silent']);
+    expect(stuck.get('ticketing_conformance_judged')).toBe(0);
+    // Either the run stopped at its deadline and says so, or the answer came at the scrape's time-out without it.
+    const deadline = stuck.get('ticketing_conformance_run_error{code="HARNESS_DEADLINE",party="environment"}');
+    expect(deadline === 1 || stuck.get('ticketing_conformance_run_finished') === 0).toBe(true);
+  });
+
+  test('a target that echoes the token back finds it in no series and no label', async () => {
+    const echo = track(
+      await serveHttp((request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'x-echo': String(request.headers.authorization) });
+        response.end(JSON.stringify({ status: 'error', message: String(request.headers.authorization), data: [] }));
+      }),
+    );
+    const exporter = track(await exporterFor([{ name: 'echo', baseUrl: echo.url, token: TOKEN }]));
+    const answer = await probe(exporter, 'echo');
+    expect(answer.status).toBe(200);
+    expect(answer.text).not.toContain(TOKEN);
+    expect(answer.text).not.toContain(Buffer.from(`${TOKEN}:x`).toString('base64'));
+    expect((await scrape(`${exporter.url}/metrics`)).text).not.toContain(TOKEN);
+  });
+});
+
+describe('the other paths', () => {
+  test('/metrics has the exporter counters; other paths 404, other methods 405', async () => {
+    const exporter = track(await exporterFor([{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }]));
+    const own = samples((await scrape(`${exporter.url}/metrics`)).text);
+    for (const name of ['runs_started_total', 'runs_reused_total', 'run_errors_total', 'runs_in_flight', 'targets']) {
+      expect(own.has(`ticketing_conformance_exporter_${name}`)).toBe(true);
+    }
+    expect(own.get('process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect((await scrape(`${exporter.url}/nothing`)).status).toBe(404);
+    expect((await fetch(`${exporter.url}/probe?target=any`, { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('the command line', () => {
+  test.each([
+    [['exporter'], 'the exporter needs --targets FILE'],
+    [['exporter', '--targets', 'targets.yaml', '--base-url', 'http://127.0.0.1:9'], '--base-url does not apply to the exporter'],
+    [['exporter', '--targets', 'missing.yaml'], 'missing.yaml'],
+    [['exporter', '--listen', 'nowhere', '--targets', 'missing.yaml'], 'missing.yaml'],
+  ])('%j stops with one line and exit 2', async (args, message) => {
+    const result = await execCli(args, process.cwd(), {}, 30_000);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+  });
+});
