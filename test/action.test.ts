@@ -77,3 +77,21 @@ test('every input of the action reaches the run step', () => {
   const env = JSON.stringify(conformanceStep?.env ?? {});
   for (const name of Object.keys(action.inputs ?? {})) expect(env, name).toContain(`inputs.${name} }}`);
 });
+
+interface CachingStep extends Step {
+  if?: string;
+  with?: Record<string, string>;
+}
+
+test('a job builds the suite only when the cache has no copy, and runs the copy the cache restores', () => {
+  const all = steps as CachingStep[];
+  const cache = all.find((step) => step.uses?.startsWith('actions/cache@'));
+  const build = all.find((step) => step.run?.includes('npm ci'));
+  expect(cache?.with?.path).toBe('${{ runner.temp }}/ticketing-conformance');
+  expect(build?.if).toBe(`steps.${cache?.id ?? '?'}.outputs.cache-hit != 'true'`);
+  expect(build?.run).toContain('--prefix "$RUNNER_TEMP/ticketing-conformance" --omit=dev');
+  expect(conformanceStep?.run).toContain('"$RUNNER_TEMP/ticketing-conformance/node_modules/.bin/ticketing-conformance"');
+  // The key names the action's files, so a new version of the action never runs an old cached copy.
+  const key = all.find((step) => cache?.with?.key === `\${{ steps.${step.id ?? '?'}.outputs.key }}`);
+  expect(key?.run).toContain('sha256sum');
+});

@@ -50,6 +50,7 @@ function exec(file: string, args: string[], cwd: string, timeoutMs = 60_000, env
 let work = '';
 let project = '';
 let bin = '';
+let tarball = '';
 const servers: RunningReferenceServer[] = [];
 
 beforeAll(async () => {
@@ -57,7 +58,7 @@ beforeAll(async () => {
   // prepack compiles src/ and specs/ to dist/, as publishing does.
   const pack = await exec('npm', ['pack', '--pack-destination', work, '--silent'], repoRoot, 120_000);
   expect(pack.code, pack.stderr).toBe(0);
-  const tarball = join(work, pack.stdout.trim().split('\n').at(-1) ?? '');
+  tarball = join(work, pack.stdout.trim().split('\n').at(-1) ?? '');
   // Where the GitHub Action installs the package: $RUNNER_TEMP/ticketing-conformance.
   project = join(work, 'ticketing-conformance');
   await mkdir(project);
@@ -189,4 +190,47 @@ test("the GitHub Action's run step runs the installed package and sets the outpu
   const report = JSON.parse(readFileSync(join(workspace, reportPath), 'utf8')) as Report;
   expect(failedRequirements(report)).toEqual(['STATUS-COLOUR']);
   expect(result.stdout).not.toContain(TOKEN);
+});
+
+interface GitlabJob {
+  variables: Record<string, string>;
+  script: string[];
+}
+
+test('the shell and GitLab examples run as written in a fresh folder with CONFORMANCE_PACKAGE set to the packed tarball', async () => {
+  const good = await startReferenceServer({ token: TOKEN });
+  servers.push(good);
+  const target = { CONFORMANCE_BASE_URL: good.url, CONFORMANCE_TOKEN: TOKEN };
+
+  const shellFolder = await mkdtemp(join(work, 'shell-'));
+  const shell = await exec('bash', [join(repoRoot, 'examples', 'conformance.sh')], shellFolder, 120_000, {
+    ...target,
+    CONFORMANCE_PACKAGE: tarball,
+    CONFORMANCE_INSTALL_DIR: join(shellFolder, 'install'),
+  });
+  expect(shell.code, shell.stderr).toBe(0);
+  expect(shell.stdout.trim().split('\n').at(-1)).toBe('conformant');
+  expect(existsSync(join(shellFolder, 'conformance-reports', 'report.json'))).toBe(true);
+
+  // The GitLab job: its variables (the token from the CI/CD variable), then its script lines, one shell each as GitLab runs them.
+  const job = (parse(readFileSync(join(repoRoot, 'examples', 'gitlab-ci.yml'), 'utf8')) as Record<string, GitlabJob>)['api-conformance'];
+  const gitlabFolder = await mkdtemp(join(work, 'gitlab-'));
+  await writeFile(join(gitlabFolder, job?.variables.CONFORMANCE_PACKAGE ?? 'missing'), readFileSync(tarball));
+  const script = (job?.script ?? []).join('\n');
+  const gitlab = await exec('bash', ['-eo', 'pipefail', '-c', script], gitlabFolder, 120_000, {
+    ...job?.variables,
+    CONFORMANCE_BASE_URL: good.url,
+    TICKETING_API_TOKEN: TOKEN,
+  });
+  expect(gitlab.code, gitlab.stderr).toBe(0);
+  expect(existsSync(join(gitlabFolder, 'conformance-reports', 'junit.xml'))).toBe(true);
+
+  const missing = await exec('bash', ['-eo', 'pipefail', '-c', script], gitlabFolder, 120_000, {
+    ...job?.variables,
+    CONFORMANCE_PACKAGE: './not-packed-yet.tgz',
+    CONFORMANCE_BASE_URL: good.url,
+    TICKETING_API_TOKEN: TOKEN,
+  });
+  expect(missing.code).toBe(2);
+  expect(missing.stdout).toContain('could not install the suite');
 });
