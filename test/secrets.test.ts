@@ -124,6 +124,7 @@ test('a report that would carry the token is not written, and the run gives no v
   expect(files).not.toContain('report.md');
   expect(files).not.toContain('report.html');
   expect(files).not.toContain('junit.xml');
+  expect(files).not.toContain('ctrf.json');
   expect(paths.some((path) => path.endsWith('report.json'))).toBe(false);
   expect(new Set(report.errors.map((error) => error.code))).toEqual(new Set(['HARNESS_SECRET_LEAK']));
   expect(report.errors.map((error) => error.message.split(' ')[0]).filter((name) => !name?.startsWith('allure-results/'))).toEqual([
@@ -131,6 +132,7 @@ test('a report that would carry the token is not written, and the run gives no v
     'report.md',
     'report.html',
     'junit.xml',
+    'ctrf.json',
   ]);
   // Only the failed result quotes the description (in its trace and its list of checks).
   expect(report.errors.filter((error) => error.message.startsWith('allure-results/'))).toHaveLength(1);
@@ -173,6 +175,7 @@ test('a token with markup characters is also found where a view escapes it', asy
     expect((await readdir(outDir)).filter((name) => name !== 'allure-results')).toEqual([]);
     const refused = report.errors.map((error) => error.message.split(' ')[0] ?? '');
     expect(refused.filter((name) => !name.startsWith('allure-results/')).sort()).toEqual([
+      'ctrf.json',
       'junit.xml',
       'report.html',
       'report.json',

@@ -51,7 +51,7 @@ export const OPTIONS = {
     env: 'CONFORMANCE_OUT',
     kind: 'string',
     default: 'reports',
-    help: 'folder for report.json, report.md, report.html, junit.xml and allure-results/',
+    help: 'folder for report.json, report.md, report.html, junit.xml, ctrf.json and allure-results/',
   },
   strict: { flag: 'strict', env: 'CONFORMANCE_STRICT', kind: 'boolean', help: 'SHOULD failures also fail the run' },
   timeoutMs: {

@@ -1,77 +1,67 @@
 import { createHash } from 'node:crypto';
+import {
+  ContentType,
+  LabelName,
+  Severity,
+  Stage,
+  Status,
+  type Attachment,
+  type Label,
+  type StatusDetails,
+  type TestResult,
+} from 'allure-js-commons';
+import { InMemoryWriter, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
+import type { Category, EnvironmentInfo, ExecutorInfo } from 'allure-js-commons/sdk';
 import { groupByExchange, requestText, responseText } from '../harness/exchange-text.js';
-import { failingChecks, failureLines } from './failure-text.js';
+import { failingChecks, failureLines, skipReason } from './failure-text.js';
 import { waivedRequirements } from './verdicts.js';
-import type { Report, RequirementResult, Verdict } from './types.js';
+import type { Diagnosis, Report, RequirementResult, Verdict } from './types.js';
 
-/** One file of the allure-results folder: its name there and its text. */
+/** One file of the allure-results folder: its name there and its text, as the Allure writer puts it on disk. */
 export interface AllureFile {
   name: string;
   content: string;
 }
 
-type AllureStatus = 'passed' | 'failed' | 'broken' | 'skipped';
-interface Label {
-  name: string;
-  value: string;
-}
-interface Attachment {
-  name: string;
-  source: string;
-  type: string;
-}
-/** known, flaky: what Allure shows as a known issue and as a flaky test. */
-interface StatusDetails {
-  message: string;
-  trace?: string;
-  known?: boolean;
-  flaky?: boolean;
-}
-/** A test result in the Allure results format (one `<uuid>-result.json` file). */
-interface TestResult {
-  uuid: string;
-  historyId: string;
-  testCaseId: string;
-  name: string;
-  fullName: string;
-  titlePath: string[];
-  status: AllureStatus;
-  statusDetails: StatusDetails;
-  stage: 'finished';
-  description: string;
-  labels: Label[];
-  links: [];
-  parameters: [];
-  steps: [];
-  attachments: Attachment[];
-  start: number;
-  stop: number;
-}
-interface Category {
-  name: string;
-  messageRegex?: string;
-  matchedStatuses?: AllureStatus[];
-}
+/** Allure 2 reads these two flags of statusDetails (known issue, flaky test); the commons model leaves them out. */
+type FlaggedStatusDetails = StatusDetails & { known?: boolean; flaky?: boolean };
 
-const STATUS: Record<Verdict, AllureStatus> = {
-  pass: 'passed',
-  info: 'passed',
+const EXECUTOR_FILE = 'executor.json';
+
+const STATUS: Record<Verdict, Status> = {
+  pass: Status.PASSED,
+  // An observation where the document sets no rule is neither a pass nor a failure: kept out of the pass rate.
+  info: Status.SKIPPED,
   // A SHOULD not met does not gate, but it is still a rule the target broke: the category below tells it apart.
-  warn: 'failed',
-  fail: 'failed',
-  error: 'broken',
-  flaky: 'broken',
-  skip: 'skipped',
+  warn: Status.FAILED,
+  fail: Status.FAILED,
+  error: Status.BROKEN,
+  flaky: Status.BROKEN,
+  skip: Status.SKIPPED,
 };
 
-const SEVERITY = { MUST: 'critical', SHOULD: 'normal', INFO: 'trivial' } as const;
+const SEVERITY = { MUST: Severity.CRITICAL, SHOULD: Severity.NORMAL, INFO: Severity.TRIVIAL } as const;
 
-const CATEGORIES: Category[] = [
-  { name: 'MUST requirements not met', matchedStatuses: ['failed'], messageRegex: '.*\\(MUST\\).*' },
-  { name: 'SHOULD requirements not met (warnings, do not gate)', matchedStatuses: ['failed'], messageRegex: '.*\\(SHOULD\\).*' },
-  { name: 'Verdicts that changed between repeated runs (flaky)', matchedStatuses: ['broken'], messageRegex: '.* flaky.*' },
-  { name: 'Not judged: the suite could not reach a verdict', matchedStatuses: ['broken'] },
-];
+/** The tag a failure's message carries when a diagnosis explains the run; its category matches on it. */
+const causeTag = (diagnosis: Diagnosis): string => `[cause: ${diagnosis.id}]`;
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Diagnoses first (categories are matched in order), then the kinds of result. */
+function categories(report: Report): Category[] {
+  return [
+    ...report.diagnoses.map((diagnosis) => ({
+      name: `Cause: ${diagnosis.summary}`,
+      description: [diagnosis.evidence, ...diagnosis.advice].join('\n'),
+      matchedStatuses: [Status.FAILED, Status.BROKEN],
+      messageRegex: `.*${escapeRegex(causeTag(diagnosis))}.*`,
+    })),
+    { name: 'MUST requirements not met', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(MUST\\).*' },
+    { name: 'SHOULD requirements not met (warnings, do not gate)', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(SHOULD\\).*' },
+    { name: 'Verdicts that changed between repeated runs (flaky)', matchedStatuses: [Status.BROKEN], messageRegex: '.* flaky.*' },
+    { name: 'Not judged: the suite could not reach a verdict', matchedStatuses: [Status.BROKEN] },
+    { name: 'Observations where the document sets no rule (INFO)', matchedStatuses: [Status.SKIPPED], messageRegex: '.*\\(INFO\\).*' },
+  ];
+}
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -80,12 +70,14 @@ const uuidOf = (...parts: string[]): string => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
 
-function statusDetails(result: RequirementResult, waived: boolean): StatusDetails {
+function statusDetails(report: Report, result: RequirementResult, waived: boolean): FlaggedStatusDetails {
   const failing = failingChecks(result);
-  const lead = `${result.id} (${result.level}) ${result.verdict}${result.verdict === 'flaky' ? `: ${result.repeat?.agreed ?? 0} of ${result.repeat?.runs ?? 0} runs agreed` : ''}`;
-  const message = failing[0] ? `${lead}: ${failing[0].description}` : lead;
+  const agreed = result.verdict === 'flaky' ? `: ${result.repeat?.agreed ?? 0} of ${result.repeat?.runs ?? 0} runs agreed` : '';
+  const lead = `${result.id} (${result.level}) ${result.verdict}${agreed}`;
+  const why = failing[0]?.description ?? (result.verdict === 'skip' ? skipReason(result) : undefined);
+  const cause = failing.length > 0 && report.diagnoses[0] ? ` ${causeTag(report.diagnoses[0])}` : '';
   return {
-    message,
+    message: `${why ? `${lead}: ${why}` : lead}${cause}`,
     ...(failing.length > 0 ? { trace: failing.map((check) => failureLines(result, check).join('\n')).join('\n\n') } : {}),
     ...(result.verdict === 'flaky' ? { flaky: true } : {}),
     ...(waived ? { known: true } : {}),
@@ -94,13 +86,13 @@ function statusDetails(result: RequirementResult, waived: boolean): StatusDetail
 
 function labels(report: Report, result: RequirementResult): Label[] {
   return [
-    { name: 'parentSuite', value: report.target.baseUrl },
-    { name: 'suite', value: result.family },
-    { name: 'epic', value: result.family },
-    { name: 'story', value: result.id },
-    { name: 'severity', value: SEVERITY[result.level] },
-    { name: 'tag', value: result.level },
-    { name: 'framework', value: report.suite.name },
+    { name: LabelName.PARENT_SUITE, value: report.target.baseUrl },
+    { name: LabelName.SUITE, value: result.family },
+    { name: LabelName.EPIC, value: result.family },
+    { name: LabelName.STORY, value: result.id },
+    { name: LabelName.SEVERITY, value: SEVERITY[result.level] },
+    { name: LabelName.TAG, value: result.level },
+    { name: LabelName.FRAMEWORK, value: report.suite.name },
   ];
 }
 
@@ -111,13 +103,12 @@ function labels(report: Report, result: RequirementResult): Label[] {
 function attachmentsOf(result: RequirementResult, uuid: string): { attachments: Attachment[]; files: AllureFile[] } {
   const attachments: Attachment[] = [];
   const files: AllureFile[] = [];
-  const exchanges = groupByExchange(result.checks).filter((group) => group.request);
-  for (const { request, response, repro } of exchanges) {
+  for (const { request, response, repro } of groupByExchange(result.checks)) {
     if (!request) continue;
     const number = attachments.length + 1;
     const source = `${uuid}-${number}-attachment.txt`;
     const answer = response ? `HTTP ${response.status}` : 'no answer';
-    attachments.push({ name: `${number}: ${request.method} ${new URL(request.url).pathname} → ${answer}`, source, type: 'text/plain' });
+    attachments.push({ name: `${number}: ${request.method} ${new URL(request.url).pathname} → ${answer}`, source, type: ContentType.TEXT });
     const parts = [requestText(request), ...(repro ? [`Reproduce: ${repro}`] : []), response ? responseText(response) : answer];
     files.push({ name: source, content: parts.join('\n\n') });
   }
@@ -135,18 +126,56 @@ function description(result: RequirementResult): string {
   return [`${result.id} (${result.level}): "${result.quote}"`, '', 'Checks:', '', ...checks].join('\n');
 }
 
+/** The Environment panel: what was tested, with which settings, and what the gate said. */
+function environment(report: Report): EnvironmentInfo {
+  return {
+    Target: report.target.baseUrl,
+    'Embedded reference server': String(report.target.embeddedReference),
+    Verdict: report.verdict,
+    'Exit code': String(report.exitCode),
+    Suite: `${report.suite.name} ${report.suite.version}`,
+    'Status id': String(report.options.statusId),
+    Strict: String(report.options.strict),
+    Repeat: String(report.options.repeat),
+    'Requests sent': String(report.requests.sent),
+    Server: report.target.fingerprint?.server.join(', ') || undefined,
+    Baseline: report.baseline?.file,
+  };
+}
+
+/** The Executor panel: the suite, and the CI job that ran it when the environment names one (GitHub Actions, GitLab CI). */
+export function executor(report: Report, env: NodeJS.ProcessEnv = {}): ExecutorInfo {
+  const github =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? {
+          type: 'github',
+          buildName: `${env.GITHUB_WORKFLOW ?? 'workflow'} #${env.GITHUB_RUN_NUMBER ?? env.GITHUB_RUN_ID}`,
+          buildUrl: `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`,
+        }
+      : undefined;
+  const gitlab = env.CI_JOB_URL
+    ? { type: 'gitlab', buildName: `${env.CI_JOB_NAME ?? 'job'} #${env.CI_JOB_ID ?? ''}`, buildUrl: env.CI_JOB_URL }
+    : undefined;
+  return {
+    name: `${report.suite.name} ${report.suite.version}`,
+    type: 'ticketing-conformance',
+    reportName: `Conformance of ${report.target.baseUrl}: ${report.verdict}`,
+    buildName: `${report.verdict} run of ${report.startedAt}`,
+    ...(github ?? gitlab ?? {}),
+  };
+}
+
 /**
- * The report as Allure results: one test result per requirement, with the same verdicts as report.json
- * (merged --repeat runs, baseline waivers), so the Allure view never disagrees with the gate.
+ * The report as Allure results, written into an Allure writer: one test result per requirement, with the same verdicts
+ * as report.json (merged --repeat runs, baseline waivers), so the Allure view never disagrees with the gate.
  */
-export function allureFiles(report: Report): AllureFile[] {
+export function writeAllureResults(report: Report, writer: Writer, env: NodeJS.ProcessEnv = {}): void {
   const waived = waivedRequirements(report);
   const start = Date.parse(report.startedAt);
   const stop = Date.parse(report.finishedAt);
-  const files: AllureFile[] = [];
   for (const result of report.requirements) {
     const uuid = uuidOf(report.startedAt, report.target.baseUrl, result.id);
-    const { attachments, files: attached } = attachmentsOf(result, uuid);
+    const { attachments, files } = attachmentsOf(result, uuid);
     const testResult: TestResult = {
       uuid,
       historyId: uuidOf(report.target.baseUrl, result.id),
@@ -155,8 +184,8 @@ export function allureFiles(report: Report): AllureFile[] {
       fullName: `${report.target.baseUrl} ${result.id}`,
       titlePath: [report.target.baseUrl, result.family],
       status: STATUS[result.verdict],
-      statusDetails: statusDetails(result, waived.has(result.id)),
-      stage: 'finished',
+      statusDetails: statusDetails(report, result, waived.has(result.id)),
+      stage: Stage.FINISHED,
       description: description(result),
       labels: labels(report, result),
       links: [],
@@ -166,8 +195,36 @@ export function allureFiles(report: Report): AllureFile[] {
       start,
       stop,
     };
-    files.push({ name: `${uuid}-result.json`, content: JSON.stringify(testResult) }, ...attached);
+    writer.writeResult(testResult);
+    for (const file of files) writer.writeAttachment(file.name, Buffer.from(file.content));
   }
-  files.push({ name: 'categories.json', content: JSON.stringify(CATEGORIES) });
-  return files;
+  writer.writeCategoriesDefinitions(categories(report));
+  writer.writeEnvironmentInfo(environment(report));
+  // Allure reads executor.json beside the results; the writer has no method of its own for it.
+  writer.writeAttachment(EXECUTOR_FILE, Buffer.from(JSON.stringify(executor(report, env))));
+}
+
+/** Every file of allure-results/ with the text the file-system writer would give it, to be screened before writing. */
+export function allureFiles(report: Report, env: NodeJS.ProcessEnv = {}): AllureFile[] {
+  const results = new InMemoryWriter();
+  writeAllureResults(report, results, env);
+  return [
+    ...results.tests.map((test) => ({ name: `${test.uuid}-result.json`, content: JSON.stringify(test) })),
+    ...Object.entries(results.attachments).map(([name, content]) => ({ name, content: content.toString() })),
+    { name: 'categories.json', content: JSON.stringify(results.categories ?? []) },
+    { name: 'environment.properties', content: stringifyEnvInfo(results.envInfo ?? {}) },
+  ];
+}
+
+/** A writer that passes on only the files allowed (by their name in allure-results/): those screened free of secrets. */
+export function screenedWriter(writer: Writer, allowed: (name: string) => boolean): Writer {
+  return {
+    writeResult: (result) => allowed(`${result.uuid}-result.json`) && writer.writeResult(result),
+    writeGroup: (group) => allowed(`${group.uuid}-container.json`) && writer.writeGroup(group),
+    writeAttachment: (name, content) => allowed(name) && writer.writeAttachment(name, content),
+    writeAttachmentFromPath: (name, from) => allowed(name) && writer.writeAttachmentFromPath(name, from),
+    writeEnvironmentInfo: (info) => allowed('environment.properties') && writer.writeEnvironmentInfo(info),
+    writeCategoriesDefinitions: (list) => allowed('categories.json') && writer.writeCategoriesDefinitions(list),
+    writeGlobals: (name, info) => allowed(name) && writer.writeGlobals(name, info),
+  };
 }

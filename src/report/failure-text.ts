@@ -56,3 +56,9 @@ export function errorGroupLines({ error, requirements }: ErrorGroup): string[] {
     `  Fault:    most likely the ${error.party}`,
   ];
 }
+
+/** Why a requirement was not judged: the reason its scenario gave when it skipped. */
+export function skipReason(result: RequirementResult): string {
+  const reasons = [...new Set(result.checks.filter((check) => check.verdict === 'skip').map((check) => check.description))];
+  return reasons.join('; ') || 'skipped';
+}

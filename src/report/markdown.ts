@@ -1,5 +1,5 @@
 import { baselineLines } from './baseline-text.js';
-import { countsLine, failingChecks, failureLines } from './failure-text.js';
+import { countsLine, failingChecks, failureLines, skipReason } from './failure-text.js';
 import type { Report } from './types.js';
 
 export const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -40,6 +40,11 @@ export function renderMarkdown(report: Report): string {
     for (const result of failing) {
       for (const check of failingChecks(result)) lines.push('', '```', ...failureLines(result, check), '```');
     }
+  }
+  const skipped = report.requirements.filter((result) => result.verdict === 'skip');
+  if (skipped.length > 0) {
+    lines.push('', '## Not judged (skipped)', '');
+    for (const result of skipped) lines.push(`- **${result.id}**: ${escapeCell(skipReason(result))}`);
   }
   const observations = report.requirements.filter((result) => result.level === 'INFO');
   if (observations.length > 0) {

@@ -1,7 +1,7 @@
 import { paint } from './colour.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
-import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines } from './failure-text.js';
+import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines, skipReason } from './failure-text.js';
 import { verdictLine } from './next-step.js';
 import type { Report, RunWarning, Verdict } from './types.js';
 
@@ -55,6 +55,7 @@ export function renderTerminal(
     lines.push(
       `  ${paint(result.verdict, LABEL[result.verdict], options.colour)}  ${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`,
     );
+    if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
   }
 
   const failing = report.requirements.filter((result) => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict));

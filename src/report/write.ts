@@ -2,10 +2,12 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
 import { findLeak, secretForms } from '../harness/redact.js';
-import { allureFiles } from './allure.js';
+import { FileSystemWriter } from 'allure-js-commons/sdk/reporter';
+import { allureFiles, screenedWriter, writeAllureResults } from './allure.js';
 import { ALLURE_DIR } from './outputs.js';
 import { leakError } from './suite-error.js';
 import { escapeHtml, renderHtml } from './html.js';
+import { renderCtrf } from './ctrf.js';
 import { sealReport } from './integrity.js';
 import { escapeXml, renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -20,17 +22,23 @@ function leakIn(text: string, token: string, encode: (text: string) => string): 
   return findLeak(text, token) ?? (escaped ? 'the API token' : undefined);
 }
 
-/** Writes the Allure results, leaving out any file that would hold a secret; returns an error per file left out. */
+/** Writes the Allure results through Allure's own writer, leaving out any file that would hold a secret; an error per file left out. */
 async function writeAllure(report: Report, outDir: string, token: string): Promise<RunError[]> {
   const dir = join(outDir, ALLURE_DIR);
   await mkdir(dir, { recursive: true });
+  const refused = new Set<string>();
   const errors: RunError[] = [];
-  const safe = allureFiles(report).filter(({ name, content }) => {
+  for (const { name, content } of allureFiles(report, process.env)) {
     const secret = leakIn(content, token, name.endsWith('.json') ? jsonString : (text) => text);
-    if (secret) errors.push(leakError(join(ALLURE_DIR, name), secret));
-    return !secret;
-  });
-  await Promise.all(safe.map(({ name, content }) => writeFile(join(dir, name), content)));
+    if (!secret) continue;
+    refused.add(name);
+    errors.push(leakError(join(ALLURE_DIR, name), secret));
+  }
+  writeAllureResults(
+    report,
+    screenedWriter(new FileSystemWriter({ resultsDir: dir }), (name) => !refused.has(name)),
+    process.env,
+  );
   return errors;
 }
 
@@ -71,6 +79,7 @@ export async function writeReports(
     ['report.md', renderMarkdown, (text) => text.replaceAll('|', '\\|')],
     ['report.html', renderHtml, escapeHtml],
     ['junit.xml', renderJunit, escapeXml],
+    ['ctrf.json', renderCtrf, jsonString],
   ];
   const leaking = views.flatMap(([name, render, encode]) => {
     const secret = leakIn(render(report), token, encode);

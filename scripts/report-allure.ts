@@ -1,0 +1,24 @@
+/**
+ * npm run report:allure [-- --out DIR]: the Allure HTML report of the run whose reports are in DIR (the run's --out,
+ * default CONFORMANCE_OUT or reports), from DIR/allure-results into DIR/allure-report, as one file that calls nobody.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { packageRoot } from '../src/paths.js';
+
+const args = process.argv.slice(2);
+const flag = args.findIndex((arg) => arg === '--out' || arg.startsWith('--out='));
+const given = flag < 0 ? undefined : args[flag]?.includes('=') ? args[flag]?.slice('--out='.length) : args[flag + 1];
+const out = resolve(given ?? process.env.CONFORMANCE_OUT ?? 'reports');
+const results = join(out, 'allure-results');
+if (!existsSync(results)) {
+  console.error(`no Allure results in ${results}: run the suite with --out ${given ?? out} first, then this with the same --out`);
+  process.exit(2);
+}
+const generated = spawnSync(
+  join(packageRoot, 'node_modules', '.bin', 'allure'),
+  ['generate', results, '--config', join(packageRoot, 'allurerc.json'), '--output', join(out, 'allure-report')],
+  { stdio: 'inherit', env: { ...process.env, ALLURE_NO_ANALYTICS: 'true' } },
+);
+process.exit(generated.status ?? 2);
