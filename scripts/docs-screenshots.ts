@@ -1,5 +1,5 @@
 /**
- * Regenerates the README's screenshots (docs/report-html.png, docs/allure-report.png) from a run against the
+ * Regenerates the README's screenshots (docs/report-html.png, docs/report-request-path.png, docs/allure-report.png) from a run against the
  * reference server with the Authorization header stripped, the failure ops meet most. Needs /usr/bin/chromium.
  */
 import { execFile } from 'node:child_process';
@@ -35,6 +35,11 @@ try {
   await page.locator('#failure-AUTH-TOKEN-ACCEPTED > summary').click();
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(docs, 'report-html.png') });
+  // The likely cause with the path of the request, where it stopped, and the configuration lines to copy.
+  await page
+    .locator('.diagnosis')
+    .first()
+    .screenshot({ path: join(docs, 'report-request-path.png') });
 
   await page.setViewportSize({ width: 1280, height: 760 });
   await page.goto(`${pathToFileURL(join(allureReport, 'index.html')).href}#behaviors`);
@@ -46,7 +51,7 @@ try {
     .click();
   await page.getByText('Basic realm', { exact: false }).first().waitFor();
   await page.screenshot({ path: join(docs, 'allure-report.png') });
-  console.log(`Wrote ${join(docs, 'report-html.png')} and ${join(docs, 'allure-report.png')}`);
+  console.log(`Wrote report-html.png, report-request-path.png and allure-report.png in ${docs}`);
 } finally {
   await Promise.all([browser.close(), server.close()]);
   await rm(workDir, { recursive: true, force: true });

@@ -145,6 +145,60 @@ describe.skipIf(chromiumMissing !== undefined)(
       await context.close();
     });
 
+    test('the likely cause shows its configuration blocks, each with a Copy button that copies exactly those lines', async () => {
+      const { report, page: url, run: failing } = failedRun();
+      const diagnosis = report.diagnoses[0];
+      expect(diagnosis?.snippets?.length).toBeGreaterThan(0);
+      if (!browser) throw new Error('Chromium did not start');
+      const context = await browser.newContext({ offline: true, viewport: { width: 1100, height: 900 } });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      const page = await context.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await page.goto(url);
+      const snippets = page.locator('.diagnosis').first().locator('.snippet');
+      expect(await snippets.count()).toBe(diagnosis?.snippets?.length);
+      for (const [index, snippet] of (diagnosis?.snippets ?? []).entries()) {
+        const block = snippets.nth(index);
+        expect(await block.locator('.snippet-where').innerText()).toBe(`${snippet.label}:`);
+        expect(await block.locator('pre').innerText()).toBe(snippet.lines.join('\n'));
+        await block.locator('button.copy').click();
+        await expect.poll(() => block.locator('.copied').innerText()).toBe('Copied');
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet.lines.join('\n'));
+      }
+      expect(violations).toEqual([]);
+      await page
+        .locator('.diagnosis')
+        .first()
+        .screenshot({ path: join(failing.outDir, 'diagnosis.png') });
+      await context.close();
+    });
+
+    test('each diagnosis draws the path of a request and marks the station where it stopped', async () => {
+      const { report, page: url, run: failing } = failedRun();
+      const { page } = await open(url, { viewport: { width: 1100, height: 900 } });
+      const pictures = page.locator('.diagnosis svg.request-path');
+      expect(await pictures.count()).toBe(report.diagnoses.length);
+      const picture = pictures.first();
+      expect(await picture.getAttribute('role')).toBe('img');
+      // Client, proxy and web server were passed; the PHP handler is where the Authorization header was lost.
+      const states = await picture.locator('g.hop').evaluateAll((groups) => groups.map((group) => group.getAttribute('class')));
+      expect(states).toEqual(['hop hop-passed', 'hop hop-passed', 'hop hop-passed', 'hop hop-stopped', 'hop hop-unreached']);
+      expect(await picture.locator('.hop-stopped text').first().textContent()).toBe('PHP handler');
+      expect(await picture.locator('.stop-text').textContent()).toBe('Stopped here: Authorization header dropped');
+      expect(await page.getByRole('img', { name: /stopped at the php handler/ }).count()).toBe(1);
+      const box = await picture.boundingBox();
+      expect(box?.width).toBeGreaterThan(400);
+      expect(box?.height).toBeGreaterThan(60);
+      await page
+        .locator('.diagnosis')
+        .first()
+        .screenshot({ path: join(failing.outDir, 'request-path.png') });
+      await page.close();
+    });
+
     test('on a phone-sized screen the verdict is on the first screen and nothing overflows sideways', async () => {
       const { page } = await open(failedRun().page, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
       await page.evaluate(() => document.querySelectorAll('details').forEach((details) => (details.open = true)));

@@ -6,12 +6,14 @@ import { runCli } from './helpers/run-cli.js';
 const TOKEN = 'terminal-token-0c3d9e';
 const ANSI = /\u001b\[/;
 
-test('--quiet prints one line naming the target, the verdict and the next step', async () => {
+test('--quiet prints one line naming the target, the verdict and the next step, then the configuration lines it refers to', async () => {
   const server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
   const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--quiet']);
   try {
     const lines = run.stdout.trim().split('\n');
-    expect(lines).toHaveLength(1);
+    const rule = lines.slice(1).join('\n');
+    expect(rule).toContain("Config:   in the application's .htaccess");
+    expect(rule).toContain('RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]');
     expect(lines[0]).toMatch(
       new RegExp(
         `^Verdict for ${server.url}/: Not conformant: .*stripping the Authorization header.* Next: .*mod_rewrite.*AllowOverride All`,

@@ -7,8 +7,13 @@ export function diagnosisLines(diagnosis: Diagnosis): string[] {
     `  Evidence: ${diagnosis.evidence}`,
     ...diagnosis.advice.map((advice) => `  Fix:      ${advice}`),
   ];
-  for (const snippet of diagnosis.snippets ?? []) {
-    lines.push(`  Config:   ${snippet.label}:`, ...snippet.lines.map((line) => `              ${line}`));
-  }
-  return lines;
+  return [...lines, ...snippetLines(diagnosis)];
+}
+
+/** The configuration lines of a diagnosis, each block after where it goes; what "the rule below" refers to. */
+export function snippetLines(diagnosis: Diagnosis): string[] {
+  return (diagnosis.snippets ?? []).flatMap((snippet) => [
+    `  Config:   ${snippet.label}:`,
+    ...snippet.lines.map((line) => `              ${line}`),
+  ]);
 }

@@ -64,6 +64,22 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);border:1
 .copy{font:inherit;font-size:.9rem;padding:.35rem .9rem;border:1px solid var(--focus);border-radius:.3rem;background:var(--bg);color:var(--focus);cursor:pointer}
 .copy:hover{background:var(--panel)}
 .copied{font-size:.85rem;color:var(--pass);min-height:1.2em}
+.snippet-where{font-size:.92rem;font-weight:600;color:var(--muted);margin:.6rem 0 .1rem}
+.path{margin:.5rem 0;overflow-x:auto}
+.request-path{display:block;width:100%;min-width:34rem;max-width:44rem;height:auto;font:600 13px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+.request-path .hop-detail{font-weight:400;font-size:11px}
+.request-path text{fill:var(--fg)}
+.request-path rect{stroke-width:2}
+.hop-passed rect{fill:#e8f5e9;stroke:var(--pass)}
+.hop-stopped rect{fill:#fdecea;stroke:var(--fail);stroke-width:3}
+.hop-unreached rect{fill:var(--bg);stroke:var(--line);stroke-dasharray:5 4}
+.hop-unreached text{fill:var(--muted)}
+.request-path .link{fill:none;stroke-width:2}
+.link-passed{stroke:var(--pass)}
+.link-unreached{stroke:var(--line);stroke-dasharray:4 3}
+.stop-mark circle{fill:var(--fail)}
+.stop-mark path{stroke:#fff;stroke-width:2.5}
+.request-path .stop-text{fill:var(--fail);font-size:13px}
 footer{margin:2.5rem 0 1rem;font-size:.85rem;color:var(--muted);border-top:1px solid var(--line);padding-top:.5rem}
 footer p{margin:.2rem 0;overflow-wrap:anywhere}
 @media (max-width:40rem){

@@ -2,6 +2,7 @@ import type { RecordedCheck } from '../harness/scenario-result.js';
 import { groupByExchange, requestText, responseText, type ExchangeGroup } from '../harness/exchange-text.js';
 import { countsLine } from './failure-text.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
+import { requestPathSvg } from './request-path.js';
 import type { Report, RequirementResult, RunVerdict, Verdict } from './types.js';
 import { VERDICTS } from './types.js';
 
@@ -94,19 +95,24 @@ function checkItem(check: RecordedCheck): string {
   return `<li>${badge(check.verdict)} ${escapeHtml(check.description)}${detail}</li>`;
 }
 
+/** A block of text with a Copy button (shown once the script runs, so a page without it shows no dead button). */
+function copyableBlock(text: string, ids: Ids, kind: string): string {
+  const code = ids.take(kind);
+  const status = ids.take('copied');
+  return (
+    `<div class="repro"><pre id="${code}"><code>${escapeHtml(text)}</code></pre>` +
+    `<button type="button" class="copy" data-copy="${code}" aria-describedby="${status}" hidden>Copy</button>` +
+    `<span class="copied" id="${status}" role="status"></span></div>`
+  );
+}
+
 function exchangeBlock(group: ExchangeGroup, ids: Ids): string {
   const parts = [`<ul class="checks">${group.checks.map(checkItem).join('')}</ul>`];
   const http: string[] = [];
   if (group.request) http.push(`<dt>Request</dt><dd><pre>${escapeHtml(requestText(group.request))}</pre></dd>`);
   if (group.response) http.push(`<dt>Response (secrets redacted)</dt><dd><pre>${escapeHtml(responseText(group.response))}</pre></dd>`);
   if (group.repro) {
-    const code = ids.take('repro');
-    const status = ids.take('copied');
-    http.push(
-      `<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd><div class="repro"><pre id="${code}"><code>${escapeHtml(group.repro)}</code></pre>` +
-        `<button type="button" class="copy" data-copy="${code}" aria-describedby="${status}" hidden>Copy</button>` +
-        `<span class="copied" id="${status}" role="status"></span></div></dd>`,
-    );
+    http.push(`<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(group.repro, ids, 'repro')}</dd>`);
   }
   if (http.length > 0) parts.push(`<dl class="http">${http.join('')}</dl>`);
   return `<div class="exchange">${parts.join('')}</div>`;
@@ -168,15 +174,20 @@ function totalsSection(report: Report): string {
   ].join('\n');
 }
 
-function diagnosisSection(report: Report): string {
+function diagnosisSection(report: Report, ids: Ids): string {
   if (report.diagnoses.length === 0) return '';
   const items = report.diagnoses.map((diagnosis) =>
     [
       '<div class="diagnosis">',
       `<p><strong>${escapeHtml(diagnosis.summary)}</strong></p>`,
       `<p class="source">Most likely ${escapeHtml(diagnosis.party)}; ${escapeHtml(diagnosis.confidence)} confidence.</p>`,
+      `<figure class="path">${requestPathSvg(diagnosis, escapeHtml, ids.take('path'))}</figure>`,
       `<p>Evidence: ${escapeHtml(diagnosis.evidence)}</p>`,
       diagnosis.advice.length > 0 ? `<ol>${diagnosis.advice.map((advice) => `<li>${escapeHtml(advice)}</li>`).join('')}</ol>` : '',
+      ...(diagnosis.snippets ?? []).map(
+        (snippet) =>
+          `<div class="snippet"><p class="snippet-where">${escapeHtml(snippet.label)}:</p>${copyableBlock(snippet.lines.join('\n'), ids, 'config')}</div>`,
+      ),
       '</div>',
     ].join('\n'),
   );
@@ -272,7 +283,7 @@ export function renderHtml(report: Report): string {
     header(report),
     '<main id="main" class="wrap">',
     totalsSection(report),
-    diagnosisSection(report),
+    diagnosisSection(report, ids),
     errorsSection(report),
     attentionSection(report, ids),
     familiesSection(report, ids),

@@ -4,6 +4,7 @@ import { helpText } from '../../config/options.js';
 import { requirement } from '../../requirements/catalog.js';
 import { colourWanted } from '../../report/colour.js';
 import { countsLine } from '../../report/failure-text.js';
+import { snippetLines } from '../../report/diagnosis-text.js';
 import { verdictLine } from '../../report/next-step.js';
 import { renderTerminal, warningLine } from '../../report/terminal.js';
 import { runConformance, type RunHooks } from '../../runner/run.js';
@@ -61,8 +62,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   const live = !config.quiet && colourWanted(process.stderr);
   const { report, writtenFiles, findLeak } = await runConformance(config, progressHooks(live, config.quiet), baseline);
   if (live) process.stderr.write('\r\u001b[2K');
+  // The next step may point at "the rule below": --quiet still shows the lines it means.
+  const quietSnippets = report.exitCode !== 0 && report.diagnoses[0] ? snippetLines(report.diagnoses[0]) : [];
   const text = config.quiet
-    ? `${verdictLine(report)} (${countsLine(report.totals)})`
+    ? [`${verdictLine(report)} (${countsLine(report.totals)})`, ...quietSnippets].join('\n')
     : [
         ...(report.target.embeddedReference ? [] : [`Target: ${report.target.baseUrl}`]),
         renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }),
