@@ -37,6 +37,23 @@ export function findSecret(text: string, token: string): string | undefined {
   return secretForms(token).find((form) => text.includes(form));
 }
 
+export interface SecretScanner {
+  /** Names what secret the text holds (never the secret itself), or undefined when it holds none. */
+  find(text: string): string | undefined;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * One matcher over every form of every distinct token: a single pass over the text whatever the number of tokens,
+ * so a matrix of many targets is scanned once, not once per token.
+ */
+export function createSecretScanner(tokens: readonly string[]): SecretScanner {
+  const forms = [...new Set([...new Set(tokens)].flatMap(secretForms))].sort((a, b) => b.length - a.length);
+  const matcher = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join('|'));
+  return { find: (text) => (matcher?.test(text) ? 'the API token' : undefined) };
+}
+
 /** Names what secret the text would expose, without repeating it, or undefined when it is clean. */
 export function findLeak(text: string, token: string): string | undefined {
   if (findSecret(text, token)) return 'the API token';

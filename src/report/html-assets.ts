@@ -158,14 +158,18 @@ export const SCRIPT = `
 const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /**
- * Only the page's own style and script may run, and nothing may be fetched: even a target's answer that slipped
- * past escaping could neither execute nor call out.
+ * The policy of every page the suite writes: only the page's own style and script may run, and nothing may be
+ * fetched, so even a target's answer that slipped past escaping could neither execute nor call out.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src ${cspHash(STYLE)}`,
-  `script-src ${cspHash(SCRIPT)}`,
-  "img-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+export function contentSecurityPolicy(style: string, script?: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspHash(style)}`,
+    `script-src ${script === undefined ? "'none'" : cspHash(script)}`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy(STYLE, SCRIPT);

@@ -1,12 +1,24 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { contentSecurityPolicy } from './html-assets.js';
 import type { Matrix, MatrixTarget } from './matrix-types.js';
 import type { Verdict } from './types.js';
 
 const SYMBOL: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', info: 'i', skip: '–', error: 'E', flaky: '~' };
+/** Verdicts whose cell names itself on hover; the others are the bulk of a large grid and say enough by symbol. */
+const NAMED_CELL: ReadonlySet<Verdict> = new Set(['fail', 'warn', 'error', 'flaky']);
 
 const escapeHtml = (text: string): string =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+/** What the filter offers: each choice hides the rows of the other kinds, by CSS alone. */
+const FILTERS = [
+  { id: 'all', label: 'All', hides: '' },
+  { id: 'attention', label: 'Need attention', hides: 'tr.ok' },
+  { id: 'not-conformant', label: 'Not conformant', hides: 'tr:not(.not-conformant)' },
+  { id: 'inconclusive', label: 'Without a verdict', hides: 'tr:not(.inconclusive)' },
+  { id: 'conformant', label: 'Conformant', hides: 'tr:not(.conformant)' },
+] as const;
 
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1rem; color: #1a1a1a; background: #fff; }
@@ -23,36 +35,78 @@ thead th.name { writing-mode: horizontal-tb; transform: none; }
 .warn { background: #fbeac2; color: #5c3d00; } .info { background: #e3ecf8; color: #17345c; }
 .skip { background: #eeeeee; color: #444; } .error { background: #ead7f2; color: #4a1261; font-weight: 700; }
 .legend span { display: inline-block; padding: 0 .4rem; margin-right: .3rem; border: 1px solid #c8c8c8; }
-a { color: #0645ad; } a:focus { outline: 3px solid #1a73e8; }
-@media print { .scroll { overflow: visible; } thead th { position: static; } th[scope=row] { position: static; } }
+.filter { border: 1px solid #c8c8c8; padding: .3rem .6rem; margin: .5rem 0; }
+.filter label { margin-right: .8rem; white-space: nowrap; }
+.filter input[type=search] { margin-left: .5rem; }
+a { color: #0645ad; } a:focus, input:focus { outline: 3px solid #1a73e8; }
+${FILTERS.filter((filter) => filter.hides)
+  .map((filter) => `main:has(#show-${filter.id}:checked) tbody ${filter.hides} { display: none; }`)
+  .join('\n')}
+@media print { .scroll { overflow: visible; } thead th { position: static; } th[scope=row] { position: static; } .filter { display: none; } }
 `;
+
+/** Narrows the rows to the targets whose name holds the text typed; the verdict filter works without it. */
+const SCRIPT = `
+(function () {
+  var box = document.getElementById('name-filter');
+  var rows = document.querySelectorAll('tbody tr');
+  box.hidden = false;
+  box.addEventListener('input', function () {
+    var wanted = box.value.trim().toLowerCase();
+    rows.forEach(function (row) { row.hidden = wanted !== '' && row.dataset.name.indexOf(wanted) < 0; });
+  });
+})();
+`;
+
+/** Targets that could not be judged first, then the not conformant, then the rest; each kind in the file's order. */
+const urgency = (target: MatrixTarget): number => (target.exitCode === 0 ? (target.verdict === 'conformant' ? 3 : 2) : 2 - target.exitCode);
 
 function reportLink(target: MatrixTarget, outDir: string): string {
   const html = `${target.reportDir}/report.html`;
   return existsSync(join(outDir, html)) ? html : `${target.reportDir}/report.md`;
 }
 
-/** The matrix as one self-contained page: targets down, requirements across, symbol and colour per verdict. */
+function row(target: MatrixTarget, requirementIds: string[], outDir: string): string {
+  const cells = requirementIds.map((id) => {
+    const verdict = target.verdicts[id];
+    if (!verdict) return '<td>·</td>';
+    const title = NAMED_CELL.has(verdict) ? ` title="${escapeHtml(`${id}: ${verdict}`)}"` : '';
+    return `<td class="${verdict}"${title}>${SYMBOL[verdict]}</td>`;
+  });
+  const kind = `${target.verdict}${target.exitCode === 0 ? ' ok' : ''}`;
+  return `<tr class="${kind}" data-name="${escapeHtml(target.name.toLowerCase())}"><th scope="row"><a href="${escapeHtml(reportLink(target, outDir))}">${escapeHtml(target.name)}</a> <small>${escapeHtml(target.verdict)} (exit ${target.exitCode})</small></th>${cells.join('')}</tr>`;
+}
+
+function filter(matrix: Matrix): string {
+  const counts: Record<(typeof FILTERS)[number]['id'], number> = {
+    all: matrix.totals.targets,
+    attention: matrix.targets.filter((target) => target.exitCode !== 0).length,
+    'not-conformant': matrix.totals.notConformant,
+    inconclusive: matrix.totals.inconclusive,
+    conformant: matrix.totals.conformant,
+  };
+  const choices = FILTERS.map(
+    (choice) =>
+      `<label><input type="radio" name="show" id="show-${choice.id}"${choice.id === 'all' ? ' checked' : ''}> ${choice.label} (${counts[choice.id]})</label>`,
+  );
+  return `<fieldset class="filter"><legend>Show targets</legend>${choices.join('')}<input type="search" id="name-filter" placeholder="Name contains…" aria-label="Show targets whose name contains" hidden></fieldset>`;
+}
+
+/**
+ * The matrix as one self-contained page: targets down (those that need attention first), requirements across, symbol
+ * and colour per verdict, and a filter by verdict that works without script.
+ */
 export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
+  const requirementIds = matrix.requirements.map((requirement) => requirement.id);
   const head = matrix.requirements
     .map(
       (requirement) =>
         `<th scope="col" title="${escapeHtml(`${requirement.level}: ${requirement.title}`)}">${escapeHtml(requirement.id)}</th>`,
     )
     .join('');
-  const rows = matrix.targets
-    .map((target) => {
-      const cells = matrix.requirements
-        .map((requirement) => {
-          const verdict = target.verdicts[requirement.id];
-          if (!verdict) return '<td>·</td>';
-          return `<td class="${verdict}" title="${escapeHtml(`${target.name} · ${requirement.id}: ${verdict}`)}">${SYMBOL[verdict]}</td>`;
-        })
-        .join('');
-      return `<tr><th scope="row"><a href="${escapeHtml(reportLink(target, outDir))}">${escapeHtml(target.name)}</a> <small>${escapeHtml(target.verdict)} (exit ${target.exitCode})</small></th>${cells}</tr>`;
-    })
-    .join('\n');
-  const attention = matrix.targets
+  const ordered = [...matrix.targets].sort((a, b) => urgency(a) - urgency(b) || a.position - b.position);
+  const rows = ordered.map((target) => row(target, requirementIds, outDir)).join('\n');
+  const attention = ordered
     .filter((target) => target.exitCode !== 0)
     .map((target) => `<li><strong>${escapeHtml(target.name)}</strong>: ${escapeHtml(target.summary)}</li>`)
     .join('\n');
@@ -63,7 +117,9 @@ export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(STYLE, SCRIPT)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <title>Ticketing API conformance matrix</title>
 <style>${STYLE}</style>
 </head>
@@ -73,10 +129,11 @@ export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
 <p class="verdict">${escapeHtml(matrix.summary)}</p>
 <p>${escapeHtml(`${matrix.suite.name} ${matrix.suite.version}, started ${matrix.startedAt}, ${matrix.durationMs} ms, exit code ${matrix.exitCode}.`)}</p>
 ${attention ? `<h2>Targets that need attention</h2>\n<ul>\n${attention}\n</ul>` : ''}
+${filter(matrix)}
 <p class="legend">${legend}</p>
 <div class="scroll">
 <table>
-<caption>Verdict of each requirement (columns) for each target (rows)</caption>
+<caption>Verdict of each requirement (columns) for each target (rows); targets that need attention first</caption>
 <thead><tr><th scope="col" class="name">Target</th>${head}</tr></thead>
 <tbody>
 ${rows}
@@ -84,6 +141,7 @@ ${rows}
 </table>
 </div>
 </main>
+<script>${SCRIPT}</script>
 </body>
 </html>
 `;

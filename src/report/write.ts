@@ -81,25 +81,38 @@ export async function writeReports(
     ['junit.xml', renderJunit, escapeXml],
     ['ctrf.json', renderCtrf, jsonString],
   ];
-  const leaking = views.flatMap(([name, render, encode]) => {
-    const secret = leakIn(render(report), token, encode);
+  // Each view is rendered once, from the sealed report, and scanned. Only an error found on the way (a refused view,
+  // an Allure file left out), which every view must then show, makes the views render again.
+  const seal = (): void => {
+    settleOutcome(report);
+    sealReport(report);
+  };
+  seal();
+  let rendered = views.map(([name, render, encode]) => ({ name, render, text: render(report), encode }));
+  const leaking = rendered.flatMap(({ name, text, encode }) => {
+    const secret = leakIn(text, token, encode);
     return secret ? [{ name, secret }] : [];
   });
+  const errorsBefore = report.errors.length;
   report.errors.push(...leaking.map(({ name, secret }) => leakError(name, secret)));
-  // Written before the report is sealed, so an Allure file left out for a secret is an error in report.json too.
+  // Written before the report is sealed again, so an Allure file left out for a secret is an error in report.json too.
   if (allure) report.errors.push(...(await writeAllure(report, outDir, token)));
-  settleOutcome(report);
-  sealReport(report);
+  if (report.errors.length > errorsBefore) {
+    seal();
+    rendered = rendered
+      .filter(({ name }) => !leaking.some((leak) => leak.name === name))
+      .map((view) => ({ ...view, text: view.render(report) }));
+  }
 
   const written: string[] = [];
-  for (const [name, render] of views) {
-    if (leaking.some((leak) => leak.name === name)) continue;
-    await writeFile(join(outDir, name), render(report));
+  for (const { name, text } of rendered) {
+    await writeFile(join(outDir, name), text);
     written.push(join(outDir, name));
   }
   if (allure) written.push(join(outDir, ALLURE_DIR));
-  if (stepSummary && !leaking.some((leak) => leak.name === 'report.md')) {
-    await appendFile(stepSummary, `${renderMarkdown(report)}\n`);
+  const markdown = rendered.find(({ name }) => name === 'report.md');
+  if (stepSummary && markdown) {
+    await appendFile(stepSummary, `${markdown.text}\n`);
     written.push(stepSummary);
   }
   return written;

@@ -26,6 +26,8 @@ export const TARGETS_DIR = 'targets';
 export interface MatrixHooks {
   /** Told as each target's reports are written, for a progress line. */
   onTarget?(row: MatrixTarget, done: number, total: number): void;
+  /** When the run began, if before this call (the CLI gives its own start): the matrix's duration counts from it. */
+  startedAt?: Date;
 }
 
 export interface MatrixResult {
@@ -117,7 +119,7 @@ export async function runMatrix(
   baseline: LoadedBaseline | undefined,
   hooks: MatrixHooks = {},
 ): Promise<MatrixResult> {
-  const startedAt = new Date();
+  const startedAt = hooks.startedAt ?? new Date();
   const selected = shardOf(
     targets.map((entry, position) => ({ ...entry, position })),
     config.shard,
@@ -149,11 +151,12 @@ export async function runMatrix(
       if (runner instanceof SpecRunner) await runner.close();
     }
   }
+  // finishedAt and durationMs are set by writeMatrix, once every target's reports are written.
   const matrix = buildMatrix({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
     startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
+    finishedAt: startedAt.toISOString(),
+    durationMs: 0,
     targetConcurrency: config.targetConcurrency,
     ...(config.shard ? { shard: { ...config.shard, targetsInFile: targets.length } } : {}),
     targets: rows,
@@ -163,6 +166,7 @@ export async function runMatrix(
     matrix,
     config.out,
     selected.map((entry) => entry.token),
+    { runStartedAt: startedAt },
   );
   return { matrix, writtenFiles };
 }

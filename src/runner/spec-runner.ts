@@ -9,6 +9,7 @@ import type { TargetRun } from '../harness/settings.js';
 import { compiled, packageRoot, sourceDir, specPattern, specsDir } from '../paths.js';
 import type { RunError } from '../report/types.js';
 import { ScenarioCollector } from './collector.js';
+import { LastingThread } from './lasting-thread.js';
 import { suiteError, suiteFailure } from '../report/suite-error.js';
 
 export interface SpecRunnerOptions {
@@ -41,20 +42,22 @@ function moduleCache(): { fsModuleCache: boolean; fsModuleCachePath?: string } {
 
 /**
  * One Vitest instance, started once and reused for every batch of recorded targets.
- * Each batch is one spec run in one worker that keeps modules across spec files (isolate false),
- * so a batch costs a worker start and the judging, not a Vitest start.
+ * Every batch is one spec run in the same worker thread, which keeps its modules across spec files (isolate false)
+ * and across runs (a lasting thread), so a batch costs only its judging.
  */
 export class SpecRunner {
   private constructor(
     private readonly vitest: Vitest,
     private readonly specs: TestSpecification[],
     private readonly collector: ScenarioCollector,
+    private readonly thread: LastingThread,
   ) {}
 
   static async start(options: SpecRunnerOptions): Promise<SpecRunner> {
     // Loaded here, not at the top: the CLI sends its first requests while Vitest loads.
     const { createVitest } = await import('vitest/node');
     const collector = new ScenarioCollector(options.onScenario);
+    const thread = new LastingThread();
     const vitest = await createVitest(
       'test',
       {
@@ -65,8 +68,8 @@ export class SpecRunner {
         // An installed package lives under node_modules, which Vitest's default exclude would leave out.
         exclude: [],
         watch: false,
-        // Worker threads: the recordings reach them over a BroadcastChannel, which stays within this process.
-        pool: 'threads',
+        // A worker thread: the recordings reach it over a BroadcastChannel, which stays within this process.
+        pool: thread.pool,
         isolate: false,
         // Compiled, the suite's own modules are plain JavaScript: the worker imports them natively instead of
         // through Vite's module runner, which halves the worker's memory (about 30 MB less at the peak).
@@ -81,7 +84,7 @@ export class SpecRunner {
       },
       { logLevel: 'silent' },
     );
-    return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector);
+    return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector, thread);
   }
 
   /** Judges a batch of targets; a recording still on its way is handed to the worker when it arrives. */
@@ -117,5 +120,6 @@ export class SpecRunner {
 
   async close(): Promise<void> {
     await this.vitest.close();
+    await this.thread.close();
   }
 }

@@ -53,6 +53,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     ]);
     const { matrix, writtenFiles } = await runMatrix(config, targets, baseline, {
       onTarget: (row, done, total) => console.log(progressLine(row, done, total)),
+      // The whole command, as a user timing it sees it: process start included.
+      startedAt: new Date(performance.timeOrigin),
     });
     console.log(renderMatrixTerminal(matrix, writtenFiles));
     return matrix.exitCode;

@@ -1,0 +1,185 @@
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSecretScanner } from '../src/harness/redact.js';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { buildMatrix } from '../src/report/matrix.js';
+import type { Matrix, MatrixTarget } from '../src/report/matrix-types.js';
+import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/matrix-write.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
+
+/** More targets than one spec run judges, so the matrix takes several batches through the same worker. */
+const TARGETS = 40;
+const GOOD_TOKEN = 'scale-good-token-51c9e2';
+const BROKEN_TOKEN = 'scale-broken-token-0d7a44';
+
+describe('a matrix of more targets than one batch', () => {
+  let good: RunningReferenceServer | undefined;
+  let broken: RunningReferenceServer | undefined;
+  let run: CliRun | undefined;
+  let spawnedAt = 0;
+  let matrix: Matrix | undefined;
+  const names = Array.from({ length: TARGETS }, (_, index) => `site-${String(index + 1).padStart(2, '0')}`);
+  /** Every third target is served by a server that leaves out the status colour, so its verdict is its own. */
+  const isBroken = (index: number): boolean => index % 3 === 2;
+
+  beforeAll(async () => {
+    [good, broken] = await Promise.all([
+      startReferenceServer({ token: GOOD_TOKEN }),
+      startReferenceServer({ token: BROKEN_TOKEN, variants: ['colour-missing'] }),
+    ]);
+    const dir = await mkdtemp(join(tmpdir(), 'conformance-scale-'));
+    const entries = names.map((name, index) => ({
+      name,
+      baseUrl: (isBroken(index) ? broken : good)?.url,
+      tokenEnv: isBroken(index) ? 'BROKEN_TOKEN' : 'GOOD_TOKEN',
+    }));
+    await writeFile(join(dir, 'targets.json'), JSON.stringify(entries));
+    spawnedAt = Date.now();
+    run = await runCli(['--targets', join(dir, 'targets.json'), '--target-concurrency', '8'], {
+      GOOD_TOKEN,
+      BROKEN_TOKEN,
+    });
+    await rm(dir, { recursive: true, force: true });
+    matrix = JSON.parse(await readFile(join(run.outDir, 'matrix.json'), 'utf8')) as Matrix;
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([good?.close(), broken?.close(), run?.cleanup()]);
+  });
+
+  test('every target gets its own verdict, whatever batch judged it', () => {
+    expect(run?.stderr).toBe('');
+    expect(run?.code).toBe(1);
+    const verdicts = matrix?.targets.map((target) => [target.name, target.verdict, target.verdicts['STATUS-COLOUR']]);
+    expect(verdicts).toEqual(
+      names.map((name, index) => [name, isBroken(index) ? 'not-conformant' : 'conformant', isBroken(index) ? 'fail' : 'pass']),
+    );
+  });
+
+  test('matrix.json and matrix.md keep the order of the targets file', async () => {
+    expect(matrix?.targets.map((target) => target.position)).toEqual(names.map((_, index) => index));
+    const markdown = await readFile(join(run?.outDir ?? '', 'matrix.md'), 'utf8');
+    const rows = markdown.split('\n').filter((line) => line.startsWith('| site-'));
+    expect(rows.map((line) => line.split(' | ')[0]?.slice(2))).toEqual(names);
+  });
+
+  test('matrix.html lists the targets that need attention first, each kind in file order, with a filter', async () => {
+    const html = await readFile(join(run?.outDir ?? '', 'matrix.html'), 'utf8');
+    const rowNames = [...html.matchAll(/<tr class="[^"]*" data-name="([^"]+)"/g)].map((match) => match[1]);
+    const failing = names.filter((_, index) => isBroken(index));
+    const passing = names.filter((_, index) => !isBroken(index));
+    expect(rowNames).toEqual([...failing, ...passing]);
+    expect(html).toContain('id="show-attention"');
+    expect(html).toMatch(/Need attention \(\d+\)/);
+  });
+
+  test('the duration covers the whole run, writing every report included, and the terminal says the same', async () => {
+    if (!matrix || !run) throw new Error('the matrix run did not finish');
+    const started = Date.parse(matrix.startedAt);
+    const finished = Date.parse(matrix.finishedAt);
+    expect(matrix.durationMs).toBe(finished - started);
+    // The run starts with the process, after the test spawned it; it finishes after the last target's reports are written.
+    expect(started).toBeGreaterThanOrEqual(spawnedAt - 1000);
+    const targetsDir = join(run.outDir, 'targets');
+    const written = await Promise.all(
+      (await readdir(targetsDir)).flatMap((name) =>
+        ['report.json', 'report.html', 'junit.xml'].map(async (file) => (await stat(join(targetsDir, name, file))).mtimeMs),
+      ),
+    );
+    expect(finished).toBeGreaterThanOrEqual(Math.floor(Math.max(...written)));
+    expect(run.stdout).toContain(`${TARGETS} targets in ${matrix.durationMs} ms`);
+  });
+});
+
+function row(name: string, position: number, summary = 'Conformant.'): MatrixTarget {
+  return {
+    name,
+    position,
+    baseUrl: `https://${name}.example`,
+    verdict: 'conformant',
+    exitCode: 0,
+    summary,
+    totals: { pass: 26, fail: 0, warn: 0, info: 0, skip: 0, error: 0, flaky: 0 },
+    requests: 17,
+    durationMs: 5,
+    reportDir: `targets/${name}`,
+    verdicts: { 'STATUS-COLOUR': 'pass' },
+  };
+}
+
+function matrixOf(rows: MatrixTarget[]): Matrix {
+  const at = new Date().toISOString();
+  return buildMatrix({
+    suite: { name: 'ticketing-conformance', version: '0.0.0' },
+    startedAt: at,
+    finishedAt: at,
+    durationMs: 0,
+    targetConcurrency: 4,
+    targets: rows,
+    errors: [],
+  });
+}
+
+describe('the leak scan of the matrix views, with a token per target', () => {
+  const tokens = Array.from({ length: 300 }, (_, index) => `fleet-token-${index}-${(index * 7919).toString(36)}x`);
+  const cleanup: string[] = [];
+  afterAll(async () => {
+    await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  test('one scanner finds any form of any of many tokens, and nothing in clean text', () => {
+    const scanner = createSecretScanner([...tokens, ...tokens]);
+    const last = tokens.at(-1) ?? '';
+    expect(scanner.find(`prefix ${last} suffix`)).toBe('the API token');
+    expect(scanner.find(`Basic ${Buffer.from(`${tokens[150]}:x`).toString('base64')}`)).toBe('the API token');
+    expect(scanner.find(encodeURIComponent(`${tokens[7]}/`))).toBe('the API token');
+    expect(scanner.find('fleet-token-12-not-one-of-them')).toBeUndefined();
+    expect(createSecretScanner([]).find('anything')).toBeUndefined();
+  });
+
+  test('a view that would show one token among hundreds is refused; a clean matrix is written whole', async () => {
+    const rows = tokens.map((_, index) => row(`target-${index}`, index));
+    const leaky = rows.map((target, index) =>
+      index === 211
+        ? {
+            ...target,
+            verdict: 'not-conformant' as const,
+            exitCode: 1 as const,
+            summary: `echoed ${Buffer.from(`${tokens[211]}:x`).toString('base64')}`,
+          }
+        : target,
+    );
+    const cleanDir = await mkdtemp(join(tmpdir(), 'conformance-matrix-clean-'));
+    const leakDir = await mkdtemp(join(tmpdir(), 'conformance-matrix-leak-'));
+    cleanup.push(cleanDir, leakDir);
+
+    const clean = matrixOf(rows);
+    const cleanWritten = await writeMatrix(clean, cleanDir, tokens);
+    expect(cleanWritten.map((path) => path.slice(cleanDir.length + 1))).toEqual(MATRIX_OUTPUTS);
+    expect(clean.errors).toEqual([]);
+
+    const leaking = matrixOf(leaky);
+    const written = await writeMatrix(leaking, leakDir, tokens);
+    // The summary shows in matrix.json and in the attention lists of both other views once the target fails.
+    expect(written).toEqual([]);
+    expect(leaking.errors.map((error) => error.code)).toEqual(MATRIX_OUTPUTS.map(() => 'HARNESS_SECRET_LEAK'));
+    expect(leaking.exitCode).toBe(2);
+    expect(await readdir(leakDir)).toEqual([]);
+  });
+
+  test('a token only one view shows refuses that view; the others are written and name the refusal', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conformance-matrix-one-'));
+    cleanup.push(dir);
+    // The base URL is in matrix.json only: the Markdown and HTML views do not show it.
+    const rows = tokens.map((_, index) =>
+      index === 42 ? { ...row('target-42', 42), baseUrl: `https://x.example/${tokens[42]}` } : row(`target-${index}`, index),
+    );
+    const matrix = matrixOf(rows);
+    const written = await writeMatrix(matrix, dir, tokens);
+    expect(written.map((path) => path.slice(dir.length + 1))).toEqual(['matrix.md', 'matrix.html']);
+    expect(matrix.errors.map((error) => error.message)).toEqual(['matrix.json would have contained the API token, so it was not written']);
+    expect(await readFile(join(dir, 'matrix.md'), 'utf8')).toContain('matrix.json would have contained the API token');
+  });
+});
