@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
-import { secretForms } from '../src/harness/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Comparison } from '../src/report/comparison-types.js';
 import type { Report } from '../src/report/types.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
+import { tokenForms } from './helpers/token-forms.js';
 
 const TARGET_TOKEN = 'differential-target-token-4e7a';
 const COMPARE_TOKEN = 'differential-compare-token-9b2c';
@@ -62,7 +62,7 @@ describe('differential mode', () => {
     expect(readFileSync(join(run.outDir, 'report.md'), 'utf8')).toContain(`## Comparison with ${run.comparison.compareTo.baseUrl}`);
 
     const everything = [run.stdout, run.stderr, ...(await run.files()).map((file) => file.content.toString('latin1'))].join('\n');
-    for (const form of [...secretForms(TARGET_TOKEN), ...secretForms(COMPARE_TOKEN)]) expect(everything).not.toContain(form);
+    for (const form of [...tokenForms(TARGET_TOKEN), ...tokenForms(COMPARE_TOKEN)]) expect(everything).not.toContain(form);
   });
 
   test.concurrent('the same fault on the compare-to side also exits 1, though the target conforms', async () => {

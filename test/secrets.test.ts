@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { screenOutput } from '../src/cli/screen-output.js';
-import { findLeak, findSecret, secretForms } from '../src/harness/redact.js';
+import { createSecretScanner } from '../src/harness/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { RecordedCheck } from '../src/harness/scenario-result.js';
 import { buildReport } from '../src/report/build.js';
@@ -12,13 +12,12 @@ import { writeReports } from '../src/report/write.js';
 import { sampleReport } from './helpers/sample-report.js';
 import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
 import { runCli } from './helpers/run-cli.js';
+import { tokenFormsIn } from './helpers/token-forms.js';
 
 const TOKEN = 'Sup3r-Secret-Token-93f1c2';
 
-function leaksIn(text: string): string[] {
-  const base64Forms = ['x', '', 'z', 'a:b:c'].map((password) => Buffer.from(`${TOKEN}:${password}`).toString('base64'));
-  return [TOKEN, Buffer.from(TOKEN).toString('base64'), ...base64Forms, ...secretForms(TOKEN)].filter((form) => text.includes(form));
-}
+const scanner = createSecretScanner([TOKEN]);
+const leaksIn = (text: string): string[] => tokenFormsIn(text, TOKEN);
 
 test.each([
   ['a conformant target', []],
@@ -43,9 +42,9 @@ test.each([
 test('secret forms include the base64 of any Basic credential built from the token', () => {
   for (const password of ['x', '', 'a:b:c', 'p'.repeat(256)]) {
     const header = Buffer.from(`${TOKEN}:${password}`).toString('base64');
-    expect(findSecret(`Authorization: Basic ${header}`, TOKEN)).toBeDefined();
+    expect(scanner.find(`Authorization: Basic ${header}`)).toBeDefined();
   }
-  expect(findSecret('nothing to see', TOKEN)).toBeUndefined();
+  expect(scanner.find('nothing to see')).toBeUndefined();
 });
 
 test('any Authorization value with a credential is a leak; placeholders and the malformed values the suite sends are not', () => {
@@ -55,7 +54,7 @@ test('any Authorization value with a credential is a leak; placeholders and the 
     `{"authorization": "Bearer ${FOREIGN_CREDENTIAL}"}`,
     `proxy-authorization: Basic ${foreign}`,
   ])
-    expect({ text, leak: findLeak(text, TOKEN) }).toEqual({ text, leak: 'an Authorization value' });
+    expect({ text, leak: scanner.find(text) }).toEqual({ text, leak: 'an Authorization value' });
   for (const text of [
     'Authorization: Basic <redacted>',
     `-H 'Authorization: Bearer <API_TOKEN>'`,
@@ -64,8 +63,8 @@ test('any Authorization value with a credential is a leak; placeholders and the 
     'Authorization: Basic &lt;redacted&gt;',
     'www-authenticate: Basic realm="API"',
   ])
-    expect({ text, leak: findLeak(text, TOKEN) }).toEqual({ text, leak: undefined });
-  expect(findLeak(`sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}`, TOKEN)).toBe('the API token');
+    expect({ text, leak: scanner.find(text) }).toEqual({ text, leak: undefined });
+  expect(scanner.find(`sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}`)).toBe('the API token');
 });
 
 test('credentials a target echoes back are redacted, so the report is still written', async () => {
@@ -158,12 +157,12 @@ test('a report that would carry an Authorization value is not written either', a
 
 test('terminal output that would show a secret is replaced by one line naming the leak, not the secret', () => {
   const leaking = `Request: GET /  Authorization: Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}`;
-  const screened = screenOutput(leaking, (text) => findLeak(text, TOKEN));
+  const screened = screenOutput(leaking, (text) => scanner.find(text));
   expect(screened).toEqual({
     leaked: true,
     text: 'HARNESS_SECRET_LEAK: the terminal summary would have contained the API token, so it was not written. This is a bug in the suite; report it without the file',
   });
-  expect(screenOutput('Verdict: fine', (text) => findLeak(text, TOKEN))).toEqual({ leaked: false, text: 'Verdict: fine' });
+  expect(screenOutput('Verdict: fine', (text) => scanner.find(text))).toEqual({ leaked: false, text: 'Verdict: fine' });
 });
 
 test('a token with markup characters is also found where a view escapes it', async () => {

@@ -113,7 +113,7 @@ describe('matrix options', () => {
   });
 
   test('--targets and --base-url exclude each other; --target-concurrency defaults to 4', () => {
-    expect(configError(() => loadConfig(['--targets', 'x.yaml', '--base-url', 'http://h', '--token', 't'], {}, noDotenv)).message).toBe(
+    expect(configError(() => loadConfig(['--targets', 'x.yaml', '--base-url', 'http://h', '--token', 'tkn1'], {}, noDotenv)).message).toBe(
       '--targets and --base-url are both set',
     );
     expect(loadConfig(['--targets', 'x.yaml'], {}, noDotenv).targetConcurrency).toBe(4);

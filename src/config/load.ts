@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
+import { MIN_TOKEN_LENGTH } from '../harness/redact.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
 export interface Config {
@@ -94,17 +95,26 @@ function locale(name: OptionName, raw: string | undefined): string | undefined {
   return raw;
 }
 
-function token(raw: string | undefined): string | undefined {
+/** Checks a token without ever quoting it; `label` names where it came from. */
+export function checkedToken(
+  raw: string | undefined,
+  label = '--token',
+  source = '--token TOKEN or set CONFORMANCE_TOKEN',
+): string | undefined {
   if (raw === undefined) return undefined;
-  // Never quote the value: it is the secret.
-  if (raw.trim() === '') {
-    throw new ConfigError('CONFIG_INVALID', '--token is empty', 'Pass the API token with --token TOKEN or set CONFORMANCE_TOKEN');
-  }
+  if (raw.trim() === '') throw new ConfigError('CONFIG_INVALID', `${label} is empty`, `Pass the API token with ${source}`);
   if (raw.includes(':')) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      '--token contains ":", which a Basic user name cannot hold',
+      `${label} contains ":", which a Basic user name cannot hold`,
       'Pass the token alone; the password part goes in --password',
+    );
+  }
+  if ([...raw].length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${label} is shorter than ${MIN_TOKEN_LENGTH} characters, too short to be told from ordinary text and kept out of every report`,
+      `Check the value: API tokens are far longer. Pass the whole token with ${source}`,
     );
   }
   return raw;
@@ -216,7 +226,7 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
   }
   const config: Config = {
     baseUrl: serverUrl(value('baseUrl')),
-    token: token(value('token')),
+    token: checkedToken(value('token')),
     password: value('password') ?? 'x',
     statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
     lang: locale('lang', value('lang')),
@@ -231,7 +241,7 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     help: enabled('help'),
     version: enabled('version'),
     compareTo: serverUrl(value('compareTo'), 'compareTo'),
-    compareToken: value('compareToken'),
+    compareToken: checkedToken(value('compareToken'), '--compare-token', '--compare-token TOKEN or set CONFORMANCE_COMPARE_TOKEN'),
     deadlineMs: positiveInteger('deadlineMs', value('deadlineMs') ?? '60000', 86_400_000),
     concurrency: positiveInteger('concurrency', value('concurrency') ?? '16', 32),
     ca: caFile(value('ca')),

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { readDataFile } from './data-file.js';
-import { baseUrl, variableLookup, type Config } from './load.js';
+import { baseUrl, checkedToken, variableLookup, type Config } from './load.js';
 
 /** The settings a target can have on its own; in a targets file each target may set them. */
 export type TargetOptions = Pick<
@@ -39,14 +39,30 @@ export interface TargetEntry {
   options: TargetOptions;
 }
 
+/**
+ * How a message names a target's tokenEnv: quoted only when it reads as a conventional variable name, since a
+ * token pasted there by mistake must not be printed.
+ */
+function variableOf(tokenEnv: string, label: string): string {
+  if (/^[A-Z_][A-Z0-9_]*$/.test(tokenEnv)) return tokenEnv;
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) return `the variable named by the tokenEnv of ${label}`;
+  throw new ConfigError(
+    'CONFIG_INVALID',
+    `the tokenEnv of ${label} is not the name of an environment variable (not quoted here, in case it is the token itself)`,
+    'tokenEnv names the variable that holds the token, e.g. PROD_TOKEN; never put the token in the targets file',
+  );
+}
+
 function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) => string | undefined): TargetEntry {
   const label = `target "${raw.name}"`;
-  const token = lookup(raw.tokenEnv);
+  const variable = variableOf(raw.tokenEnv, label);
+  const found = lookup(raw.tokenEnv);
+  const token = found ? checkedToken(found, `the token of ${label}`, `${variable} in the environment or in .env`) : undefined;
   if (!token) {
     throw new ConfigError(
       'CONFIG_MISSING_TOKEN',
-      `no API token for ${label}: ${raw.tokenEnv} is not set`,
-      `Set ${raw.tokenEnv} in the environment or in .env, or correct tokenEnv in the targets file`,
+      `no API token for ${label}: ${variable} is not set`,
+      `Set ${variable} in the environment or in .env, or correct tokenEnv in the targets file`,
     );
   }
   const options: TargetOptions = {

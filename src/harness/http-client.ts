@@ -11,7 +11,7 @@ import { authorizationHeader, curlCredentials, shellQuoted } from './credentials
 import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
-import { createRedactor, redactedScheme } from './redact.js';
+import { createSecretScanner, redactedScheme } from './redact.js';
 import { newRunId, traceparent } from './trace-context.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
@@ -70,7 +70,8 @@ export class HttpClient {
     this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
     this.limiter = new Limiter(concurrency);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
-    this.redact = createRedactor(options.token);
+    const scanner = createSecretScanner([options.token]);
+    this.redact = (text) => scanner.redact(text);
     this.runId = options.runId ?? newRunId();
     if (options.deadlineAt !== undefined) {
       this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
@@ -156,7 +157,9 @@ export class HttpClient {
   private explain(error: unknown, path: string): HarnessError {
     if (this.deadline?.aborted) return this.deadlinePassed(path);
     if (error instanceof HarnessError) return error;
-    const classified = classifyTransportError(error, path, this.options.timeoutMs);
+    const { code, message, hint, party } = classifyTransportError(error, path, this.options.timeoutMs);
+    // A transport error may quote what the target sent (a certificate's names, a malformed header).
+    const classified = new HarnessError(code, this.redact(message), hint, party);
     if (failsEveryRequest(error)) this.originFailure ??= classified;
     return classified;
   }
@@ -192,6 +195,8 @@ export class HttpClient {
     const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
     const redacted = this.redact(text);
+    // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
+    const json = parseJson({ text, unreadable });
     return {
       request: recorded,
       response: {
@@ -200,17 +205,21 @@ export class HttpClient {
         bodyText: redacted.slice(0, REPORTED_BODY_CHARS),
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
-        json: parseJson({ text: redacted, unreadable }),
+        json: json.ok ? json : { ok: false, error: this.redact(json.error) },
         durationMs: Math.round(performance.now() - started),
       },
     };
   }
 
-  /** Response headers as recorded: the token removed, and the credential of any *-Authorization header a target echoes. */
+  /** Response headers as recorded: the token removed from names and values, and the credential of any *-Authorization header. */
   private recordedHeaders(headers: Record<string, string>): Record<string, string> {
-    return Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [name, name.includes('authorization') ? redactedScheme(value) : this.redact(value)]),
-    );
+    const recorded: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      const shownName = this.redact(name);
+      const shownValue = name.includes('authorization') ? redactedScheme(value) : this.redact(value);
+      recorded[shownName] = recorded[shownName] === undefined ? shownValue : `${recorded[shownName]}, ${shownValue}`;
+    }
+    return recorded;
   }
 
   private deadlinePassed(path: string): HarnessError {

@@ -5,6 +5,7 @@ import { requirement } from '../requirements/catalog.js';
 import { currentTarget, targetSlots } from './context.js';
 import { variantLabel } from './credentials.js';
 import type { Exchange } from './exchange.js';
+import { createSecretScanner, type SecretScanner } from './redact.js';
 import type { RecordedCheck, ScenarioResult } from './scenario-result.js';
 import type { Target } from './target.js';
 
@@ -52,6 +53,22 @@ export function scenario(definition: ScenarioDefinition): void {
   }
 }
 
+const scanners = new Map<string, SecretScanner>();
+
+/** Checks judge what the target sent as sent; what they say about it is redacted before it is kept. */
+function redactedCheck(check: RecordedCheck, token: string): RecordedCheck {
+  let scanner = scanners.get(token);
+  if (!scanner) scanners.set(token, (scanner = createSecretScanner([token])));
+  const redact = scanner.redact.bind(scanner);
+  return {
+    ...check,
+    description: redact(check.description),
+    ...(check.expected === undefined ? {} : { expected: redact(check.expected) }),
+    ...(check.actual === undefined ? {} : { actual: redact(check.actual) }),
+    ...(check.error ? { error: { ...check.error, message: redact(check.error.message) } } : {}),
+  };
+}
+
 async function judge(definition: ScenarioDefinition, targetIndex: number, vitestContext: TestContext): Promise<void> {
   const checks: RecordedCheck[] = [];
   const target = await currentTarget(targetIndex);
@@ -59,7 +76,7 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
     if (!definition.requirements.includes(entry.requirement)) {
       throw new Error(`scenario ${definition.id} checks ${entry.requirement} but does not list it in requirements`);
     }
-    checks.push({ scenario: definition.id, ...entry });
+    checks.push(redactedCheck({ scenario: definition.id, ...entry }, target.settings.token));
   };
   const context: ScenarioContext = {
     target,
@@ -99,13 +116,14 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
               'suite',
             );
       for (const id of definition.requirements) {
-        checks.push({
+        const check: RecordedCheck = {
           requirement: id,
           scenario: definition.id,
           verdict: 'error',
           description: harnessError.message,
           error: { code: harnessError.code, message: harnessError.message, hint: harnessError.hint, party: harnessError.party },
-        });
+        };
+        checks.push(redactedCheck(check, target.settings.token));
       }
     }
   }

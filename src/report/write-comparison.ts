@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
 import { HarnessError } from '../errors.js';
-import { findSecret } from '../harness/redact.js';
+import { createSecretScanner } from '../harness/redact.js';
 import type { Comparison } from './comparison-types.js';
 import { renderComparisonMarkdown } from './comparison-views.js';
 import type { RunError } from './types.js';
@@ -27,7 +27,8 @@ export async function writeComparison(
       'This is a bug in the suite; please report it',
     );
   }
-  const leaks = (text: string): boolean => tokens.some((token) => findSecret(text, token) !== undefined);
+  const scanner = createSecretScanner(tokens);
+  const leaks = (text: string): boolean => scanner.find(text) !== undefined;
   const written: string[] = [];
   const errors: RunError[] = [];
 

@@ -1,35 +1,27 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
-import { findLeak, secretForms } from '../harness/redact.js';
+import { createSecretScanner, type SecretScanner } from '../harness/redact.js';
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter';
 import { allureFiles, screenedWriter, writeAllureResults } from './allure.js';
 import { ALLURE_DIR } from './outputs.js';
 import { leakError } from './suite-error.js';
-import { escapeHtml, renderHtml } from './html.js';
+import { renderHtml } from './html.js';
 import { renderCtrf } from './ctrf.js';
 import { sealReport } from './integrity.js';
-import { escapeXml, renderJunit } from './junit.js';
+import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { settleOutcome } from './build.js';
 import type { Report, RunError } from './types.js';
 
-const jsonString = (text: string): string => JSON.stringify(text).slice(1, -1);
-
-/** The secret a text would expose, also where it is written as the text's format escapes it (a token holding & or "). */
-function leakIn(text: string, token: string, encode: (text: string) => string): string | undefined {
-  const escaped = secretForms(token).some((form) => !text.includes(form) && text.includes(encode(form)));
-  return findLeak(text, token) ?? (escaped ? 'the API token' : undefined);
-}
-
 /** Writes the Allure results through Allure's own writer, leaving out any file that would hold a secret; an error per file left out. */
-async function writeAllure(report: Report, outDir: string, token: string): Promise<RunError[]> {
+async function writeAllure(report: Report, outDir: string, scanner: SecretScanner): Promise<RunError[]> {
   const dir = join(outDir, ALLURE_DIR);
   await mkdir(dir, { recursive: true });
   const refused = new Set<string>();
   const errors: RunError[] = [];
   for (const { name, content } of allureFiles(report, process.env)) {
-    const secret = leakIn(content, token, name.endsWith('.json') ? jsonString : (text) => text);
+    const secret = scanner.find(content);
     if (!secret) continue;
     refused.add(name);
     errors.push(leakError(join(ALLURE_DIR, name), secret));
@@ -73,13 +65,14 @@ export async function writeReports(
     });
   }
 
-  // Each view with the way it writes text: a token holding & or " is looked for as the view would show it.
-  const views: [string, (report: Report) => string, (text: string) => string][] = [
-    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`, jsonString],
-    ['report.md', renderMarkdown, (text) => text.replaceAll('|', '\\|')],
-    ['report.html', renderHtml, escapeHtml],
-    ['junit.xml', renderJunit, escapeXml],
-    ['ctrf.json', renderCtrf, jsonString],
+  // The scanner reads JSON, markdown, HTML and XML escapes: a token holding & or " is found as each view writes it.
+  const scanner = createSecretScanner([token]);
+  const views: [string, (report: Report) => string][] = [
+    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
+    ['report.md', renderMarkdown],
+    ['report.html', renderHtml],
+    ['junit.xml', renderJunit],
+    ['ctrf.json', renderCtrf],
   ];
   // Each view is rendered once, from the sealed report, and scanned. Only an error found on the way (a refused view,
   // an Allure file left out), which every view must then show, makes the views render again.
@@ -88,15 +81,15 @@ export async function writeReports(
     sealReport(report);
   };
   seal();
-  let rendered = views.map(([name, render, encode]) => ({ name, render, text: render(report), encode }));
-  const leaking = rendered.flatMap(({ name, text, encode }) => {
-    const secret = leakIn(text, token, encode);
+  let rendered = views.map(([name, render]) => ({ name, render, text: render(report) }));
+  const leaking = rendered.flatMap(({ name, text }) => {
+    const secret = scanner.find(text);
     return secret ? [{ name, secret }] : [];
   });
   const errorsBefore = report.errors.length;
   report.errors.push(...leaking.map(({ name, secret }) => leakError(name, secret)));
   // Written before the report is sealed again, so an Allure file left out for a secret is an error in report.json too.
-  if (allure) report.errors.push(...(await writeAllure(report, outDir, token)));
+  if (allure) report.errors.push(...(await writeAllure(report, outDir, scanner)));
   if (report.errors.length > errorsBefore) {
     seal();
     rendered = rendered

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import type { TargetOptions } from '../config/targets.js';
-import { findLeak } from '../harness/redact.js';
+import { createSecretScanner } from '../harness/redact.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { TargetSettings } from '../harness/settings.js';
 import { newRunId } from '../harness/trace-context.js';
@@ -146,5 +146,6 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
   const reports = await recordAndJudge(settings, target, config, hooks, startedAt).finally(() => reference?.close());
   const { concludeRun } = await loadConclude();
   const { report, writtenFiles } = await concludeRun(reports, config, token, baseline);
-  return { report, writtenFiles, findLeak: (text) => findLeak(text, token) };
+  const scanner = createSecretScanner([token]);
+  return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { findSecret } from '../../src/harness/redact.js';
+import { tokenFormsIn } from '../helpers/token-forms.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
 import { freePort } from '../helpers/free-port.js';
 import { lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
@@ -13,7 +13,7 @@ afterAll(async () => {
 async function doctor(args: string[]): Promise<CliRun> {
   const run = await runCli(['doctor', ...args]);
   cleanups.push(run.cleanup);
-  expect(findSecret(run.stdout + run.stderr, TOKEN)).toBeUndefined();
+  expect(tokenFormsIn(run.stdout + run.stderr, TOKEN)).toEqual([]);
   return run;
 }
 

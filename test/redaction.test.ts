@@ -1,0 +1,97 @@
+import { expect, test } from 'vitest';
+import { createSecretScanner, isOrdinaryWord, REDACTED } from '../src/harness/redact.js';
+
+const TOKEN = 'Sup3r/Secret+Token-93f1c2';
+const scanner = createSecretScanner([TOKEN]);
+const base64 = (text: string): string => Buffer.from(text).toString('base64');
+const jsonUnicode = (text: string): string => [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/** Every way a target might write the token back, each surrounded by ordinary text. */
+const echoes: [string, string][] = [
+  ['verbatim', TOKEN],
+  ['upper case', TOKEN.toUpperCase()],
+  ['lower case', TOKEN.toLowerCase()],
+  ['JSON with \\/', TOKEN.replaceAll('/', '\\/')],
+  ['JSON \\u escapes', jsonUnicode(TOKEN)],
+  ['JSON \\u escapes in upper-case hex', jsonUnicode(TOKEN).toUpperCase().replaceAll('\\U', '\\u')],
+  ['URL-encoded, upper case', encodeURIComponent(TOKEN)],
+  ['URL-encoded, lower case', encodeURIComponent(TOKEN).toLowerCase()],
+  ['every byte URL-encoded', [...Buffer.from(TOKEN)].map((byte) => `%${byte.toString(16)}`).join('')],
+  ['HTML character references', [...TOKEN].map((char) => `&#${char.charCodeAt(0)};`).join('')],
+  ['hex', Buffer.from(TOKEN).toString('hex')],
+  ['hex, upper case', Buffer.from(TOKEN).toString('hex').toUpperCase()],
+  ['base64', base64(TOKEN)],
+  ['base64 after one byte', base64(`a${TOKEN}`)],
+  ['base64 after two bytes', base64(`ab${TOKEN}`)],
+  ['base64url after two bytes', Buffer.from(`ab${TOKEN}`).toString('base64url')],
+  ['a Basic credential, JSON-escaped', base64(`${TOKEN}:x`).replaceAll('/', '\\/')],
+  ['a header name', `x-echo-${TOKEN.toLowerCase()}: yes`],
+];
+
+test.each(echoes)('the token written %s is found and redacted', (_form, echo) => {
+  const text = `{"seen":"${echo}","next":1}`;
+  expect(scanner.find(text)).toBe('the API token');
+  const redacted = scanner.redact(text);
+  expect(redacted).toContain(REDACTED);
+  expect(scanner.find(redacted)).toBeUndefined();
+  expect(redacted).toMatch(/^\{"seen":"/);
+  expect(redacted).toMatch(/","next":1\}$/);
+});
+
+test('an echoed Authorization value is redacted whole: no tail of its base64 is left', () => {
+  for (const password of ['x', '', 'a:b:c', 'p'.repeat(40)]) {
+    const credential = base64(`${TOKEN}:${password}`);
+    for (const echo of [`Authorization: Basic ${credential}`, `"authorization":"Basic ${credential.replaceAll('/', '\\/')}"`]) {
+      expect(scanner.redact(echo)).toMatch(/Basic <redacted>"?$/);
+    }
+    // Not as a header: the base64 word that carries the token goes whole.
+    expect(scanner.redact(`echo: ${credential};`)).toBe(`echo: ${REDACTED};`);
+  }
+});
+
+test('a token with characters outside ASCII is found as UTF-8, \\u escapes and percent-encoding', () => {
+  const token = 'Schlüssel-ñ-9f3a';
+  const own = createSecretScanner([token]);
+  for (const echo of [
+    token,
+    token.toUpperCase(),
+    JSON.stringify(token).slice(1, -1).replace('ü', '\\u00fc').replace('ñ', '\\u00F1'),
+    encodeURIComponent(token),
+    encodeURIComponent(token).toLowerCase(),
+    base64(`${token}:x`),
+  ]) {
+    expect({ echo, redacted: own.redact(`<${echo}>`) }).toEqual({ echo, redacted: `<${REDACTED}>` });
+  }
+});
+
+test("tokens that are ordinary words are redacted from what a target sends, and never screened in the suite's own words", () => {
+  for (const word of ['data', 'Open', 'test', 'secret', 'token', 'success']) {
+    expect(isOrdinaryWord(word)).toBe(true);
+    const own = createSecretScanner([word]);
+    expect(own.redact(`{"x":"${word.toUpperCase()}","y":"${base64(`${word}:x`)}"}`)).toBe(`{"x":"${REDACTED}","y":"${REDACTED}"}`);
+    expect(own.find(`A status named "Open" exists; the data of the test; check the token and the secret`)).toBeUndefined();
+    // Its encoded forms are never ordinary text: the suite writing one is still a leak.
+    expect(own.find(`sent ${Buffer.from(word).toString('hex')}`)).toBe('the API token');
+  }
+  for (const distinctive of [TOKEN, 'a1b2c3d4e5', 'Tok&en<"|93f1']) expect(isOrdinaryWord(distinctive)).toBe(false);
+});
+
+test('text without the token is left as it was, and an empty list of tokens finds nothing', () => {
+  const text = 'Sup3r/Secret+Token-93f1 is close, but not it: %zz \\u12 &#; \\';
+  expect(scanner.redact(text)).toBe(text);
+  expect(scanner.find(text)).toBeUndefined();
+  expect(createSecretScanner([]).find(TOKEN)).toBeUndefined();
+  expect(createSecretScanner(['']).redact(TOKEN)).toBe(TOKEN);
+});
+
+test('one scanner finds any of a thousand tokens, duplicates folded', () => {
+  const tokens = Array.from({ length: 1000 }, (_, index) => `target-${index.toString(36).padStart(4, '0')}-k3y9`);
+  const many = createSecretScanner([...tokens, ...tokens]);
+  const filler = 'target-0000-k3y ordinary text, almost a token. '.repeat(200);
+  expect(many.find(filler)).toBeUndefined();
+  for (const index of [0, 499, 999]) {
+    const token = tokens[index] ?? '';
+    expect(many.find(`${filler}${base64(`${token}:x`)}${filler}`)).toBe('the API token');
+    expect(many.redact(`${filler}${token.toUpperCase()}`)).toBe(`${filler}${REDACTED}`);
+  }
+});
