@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TargetEntry } from '../config/targets.js';
-import { findLeak } from '../harness/redact.js';
+import { createSecretScanner } from '../harness/redact.js';
 import { OwnMetrics } from './own-metrics.js';
 import { probeMetrics } from './probe-metrics.js';
 import { Runs } from './runs.js';
@@ -44,7 +44,7 @@ const quoted = (name: string): string => JSON.stringify(name.length > 64 ? `${na
 export async function startExporter(options: ExporterOptions): Promise<RunningExporter> {
   const metrics = new OwnMetrics(options.targets.length);
   const runs = new Runs(options.targets, { minIntervalMs: options.minIntervalMs, metrics });
-  const tokens = options.targets.map((entry) => entry.token);
+  const scanner = createSecretScanner(options.targets.map((entry) => entry.token));
 
   async function probe(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     const stopTimer = metrics.probeDuration.startTimer();
@@ -65,7 +65,7 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
     const outcome = await runs.probe(name, Date.now() + timeoutMs);
     const text = await probeMetrics(outcome);
     // The series carry only bounded names, never a message or a body; this guards that rule, not a known way in.
-    if (tokens.some((token) => findLeak(text, token))) throw new Error('a probe answer would have shown a token');
+    if (scanner.find(text) !== undefined) throw new Error('a probe answer would have shown a token');
     metrics.probes.inc({ result: outcome.report ? 'answered' : 'timed_out' });
     stopTimer();
     reply(response, 200, TEXT_FORMAT, text);
