@@ -1,5 +1,6 @@
 /**
- * Regenerates the README's screenshots (docs/report-html.png, docs/report-request-path.png, docs/allure-report.png) from a run against the
+ * Regenerates the README's screenshots (docs/report-html.png, docs/report-request-path.png, docs/allure-report.png,
+ * docs/history.png) from a run against the
  * reference server with the Authorization header stripped, the failure ops meet most. Needs /usr/bin/chromium.
  */
 import { execFile } from 'node:child_process';
@@ -10,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config/load.js';
 import { packageRoot } from '../src/paths.js';
+import { historyCommand } from '../src/cli/commands/history.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { runConformance } from '../src/runner/run.js';
 import { launchChromium } from '../test/helpers/chromium.js';
@@ -51,7 +53,25 @@ try {
     .click();
   await page.getByText('Basic realm', { exact: false }).first().waitFor();
   await page.screenshot({ path: join(docs, 'allure-report.png') });
-  console.log(`Wrote report-html.png, report-request-path.png and allure-report.png in ${docs}`);
+
+  // Five nights of one staging server on one port: good, a broken colour, the header stripped, good twice.
+  const runs = join(workDir, 'runs');
+  const port = new URL(server.url).port;
+  for (const [night, variants] of [[], ['colour-missing'], ['authorization-stripped'], [], []].entries()) {
+    const staging = await startReferenceServer({ token: TOKEN, variants, port: Number(port) + 1 });
+    try {
+      const config = ['--base-url', staging.url, '--token', TOKEN, '--out', join(runs, `night-${night + 1}`)];
+      await runConformance(loadConfig(config, {}, join(workDir, '.env')));
+    } finally {
+      await staging.close();
+    }
+  }
+  const historyOut = join(workDir, 'history');
+  await historyCommand([runs, '--out', historyOut]);
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.goto(pathToFileURL(join(historyOut, 'history.html')).href);
+  await page.screenshot({ path: join(docs, 'history.png'), fullPage: true });
+  console.log(`Wrote report-html.png, report-request-path.png, allure-report.png and history.png in ${docs}`);
 } finally {
   await Promise.all([browser.close(), server.close()]);
   await rm(workDir, { recursive: true, force: true });

@@ -51,7 +51,7 @@ export const OPTIONS = {
     env: 'CONFORMANCE_OUT',
     kind: 'string',
     default: 'reports',
-    help: 'folder for report.json, report.md, report.html, junit.xml, ctrf.json and allure-results/',
+    help: 'folder for report.json, report.md, report.html, junit.xml, ctrf.json, badge.svg and allure-results/',
   },
   strict: { flag: 'strict', env: 'CONFORMANCE_STRICT', kind: 'boolean', help: 'SHOULD failures also fail the run' },
   timeoutMs: {
@@ -159,7 +159,7 @@ export function helpText(version: string): string {
     '',
     'Usage: ticketing-conformance [--base-url URL --token TOKEN | --targets FILE] [options]',
     '       ticketing-conformance serve [--port N] [--fault NAME ...]   the reference server alone (serve --help)',
-    '       ticketing-conformance doctor|verify|baseline|diff|merge ... (each with --help)',
+    '       ticketing-conformance doctor|verify|baseline|diff|merge|history ... (each with --help)',
     '',
     'Options (flags beat environment variables, which beat a .env file in the current folder):',
     ...rows,

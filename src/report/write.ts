@@ -7,6 +7,7 @@ import { allureFiles, screenedWriter, writeAllureResults } from './allure.js';
 import { ALLURE_DIR } from './outputs.js';
 import { leakError } from './suite-error.js';
 import { renderHtml } from './html.js';
+import { renderBadge } from './badge.js';
 import { renderCtrf } from './ctrf.js';
 import { sealReport } from './integrity.js';
 import { renderJunit } from './junit.js';
@@ -73,6 +74,7 @@ export async function writeReports(
     ['report.html', renderHtml],
     ['junit.xml', renderJunit],
     ['ctrf.json', renderCtrf],
+    ['badge.svg', renderBadge],
   ];
   // Each view is rendered once, from the sealed report, and scanned. Only an error found on the way (a refused view,
   // an Allure file left out), which every view must then show, makes the views render again.

@@ -14,5 +14,6 @@ export const commands: Record<string, () => Promise<Command>> = {
   baseline: async () => (await import('./baseline.js')).baselineCommand,
   diff: async () => (await import('./diff.js')).diffCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
+  history: async () => (await import('./history.js')).historyCommand,
   exporter: async () => (await import('./exporter.js')).exporterCommand,
 };

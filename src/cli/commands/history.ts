@@ -1,0 +1,40 @@
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import { readHistory } from '../../report/history.js';
+import { renderHistoryHtml } from '../../report/history-html.js';
+import { readArgs } from './args.js';
+
+const USAGE = 'Usage: ticketing-conformance history DIR --out OUT   (every report.json under DIR, into OUT/history.html)';
+
+/** A folder of report.json files (nightly runs, releases) as one page: per target, verdicts over time and what changed. */
+export async function historyCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = readArgs(argv, { out: { type: 'string' } }, USAGE);
+  if (values.help) {
+    console.log(
+      `${USAGE}\n\nReads every report.json under DIR (any depth), groups the runs by target and orders them by start time.\nWrites OUT/history.html: a timeline of verdicts, a requirement by run grid, and when each requirement started or stopped failing.\nExit codes: 0 written, 2 nothing to read or OUT not writable.`,
+    );
+    return 0;
+  }
+  if (positionals.length !== 1) throw new ConfigError('CONFIG_INVALID', `history takes one folder, ${positionals.length} given`, USAGE);
+  const [dir = ''] = positionals;
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ConfigError('CONFIG_INVALID', `${dir} is not a folder`, 'Give the folder that holds the runs’ report.json files');
+  }
+  const history = readHistory(dir);
+  for (const entry of history.skipped) console.error(`Left out ${entry.file}: ${entry.reason}`);
+  if (history.targets.length === 0) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `no readable report.json under ${dir}`,
+      'Point history at the folder your runs write their --out folders into',
+    );
+  }
+  const out = values.out ?? 'reports';
+  mkdirSync(out, { recursive: true });
+  const file = join(out, 'history.html');
+  writeFileSync(file, renderHistoryHtml(history, dir, new Date()));
+  const runs = history.targets.reduce((sum, target) => sum + target.runs.length, 0);
+  console.log(`History of ${runs} runs of ${history.targets.length} target(s): ${file}`);
+  return 0;
+}
