@@ -18,6 +18,7 @@ import { shardOf } from './shard.js';
 import { SpecRunner, type Judged } from './spec-runner.js';
 import { suiteFailure } from '../report/suite-error.js';
 import { suiteVersion } from './version.js';
+import { collectGarbage } from './memory.js';
 
 /** Most recorded targets judged in one spec run: bounds memory, whatever the number of targets. */
 const MAX_BATCH = 32;
@@ -137,6 +138,8 @@ export async function runMatrix(
         rows.push(row);
         hooks.onTarget?.(row, rows.length, selected.length);
       }
+      // What the batch's reports needed is garbage now: collected here, it never piles up with the next batches'.
+      collectGarbage();
     };
     // One batch is written while the next is judged: the CLI's thread writes, the worker's judges.
     let writing = Promise.resolve();
