@@ -86,7 +86,7 @@ describe('GET /probe', () => {
     expect(own.get('ticketing_conformance_exporter_runs_started_total')).toBe(0);
   });
 
-  test('concurrent probes of one target share one run; a result younger than --min-interval is reused', async () => {
+  test('concurrent probes of one target share one run; a result that finished less than --min-interval ago is reused', async () => {
     const target = await countedReference();
     const exporter = track(await exporterFor([{ name: 'shared', baseUrl: target.url, token: TOKEN }], { minIntervalMs: 600_000 }));
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => probe(exporter, 'shared')));

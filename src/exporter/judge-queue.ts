@@ -42,6 +42,8 @@ export class JudgeQueue {
           const runner = await this.started();
           const judged = await runner.judge(batch.map((item) => item.run));
           batch.forEach((item, index) => item.resolve({ scenarios: judged.scenarios[index] ?? [], errors: judged.errors }));
+          const broken = judged.errors.find((error) => error.party === 'suite');
+          if (broken) await this.replace(runner, broken.message);
         } catch (error) {
           for (const item of batch) item.resolve({ scenarios: [], errors: [suiteFailure('the spec runner', error)] });
         }
@@ -49,6 +51,16 @@ export class JudgeQueue {
     } finally {
       this.draining = false;
     }
+  }
+
+  /**
+   * A spec run that failed as a whole leaves Vitest in a state nobody has tested: the next batch gets a new instance,
+   * and the cause goes to the log once (it names no target and no token), since the series only carry its code.
+   */
+  private async replace(runner: SpecRunner, cause: string): Promise<void> {
+    console.error(`exporter: ${cause}; the next runs get a new spec runner`);
+    this.runner = undefined;
+    await runner.close().catch(() => undefined);
   }
 
   /** Starts Vitest ahead of the first probe, so that probe's run is not cut short by the start-up. */

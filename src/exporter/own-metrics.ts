@@ -19,7 +19,7 @@ export class OwnMetrics {
   readonly runsStarted = new Counter({ name: `${OWN}runs_started_total`, help: 'Conformance runs started', registers: [this.registry] });
   readonly runsReused = new Counter({
     name: `${OWN}runs_reused_total`,
-    help: 'Probes answered with a run already under way or younger than --min-interval',
+    help: 'Probes answered with a run already under way or one that finished less than --min-interval ago',
     registers: [this.registry],
   });
   readonly runErrors = new Counter({

@@ -9,7 +9,7 @@ const RUN_VERDICTS: readonly RunVerdict[] = ['conformant', 'not-conformant', 'in
 /** What a probe answers with: the run it was given (finished or reused), or none when the scrape's time ran out first. */
 export interface ProbeOutcome {
   report?: Report;
-  /** The answer came from a run another probe started, or from one younger than --min-interval. */
+  /** The answer came from a run another probe started, or from one that finished less than --min-interval ago. */
   reused: boolean;
 }
 
@@ -63,8 +63,10 @@ export async function probeMetrics({ report, reused }: ProbeOutcome): Promise<st
   gauge(registry, 'run_duration_seconds', 'How long the run took').set(report.durationMs / 1000);
   gauge(registry, 'run_requests', 'Requests the run sent to the target').set(report.requests.sent);
   gauge(registry, 'run_timestamp_seconds', 'When the run started, in seconds since the epoch').set(Date.parse(report.startedAt) / 1000);
-  gauge(registry, 'run_reused', '1 if this answer reused a run another probe started or one younger than --min-interval').set(
-    reused ? 1 : 0,
-  );
+  gauge(
+    registry,
+    'run_reused',
+    '1 if this answer reused a run another probe started or one that finished less than --min-interval ago',
+  ).set(reused ? 1 : 0);
   return registry.metrics();
 }

@@ -9,14 +9,17 @@ import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
 
 export interface RunsOptions {
-  /** A finished run younger than this (from its start) answers later probes instead of a new run. */
+  /**
+   * A run that finished less than this ago answers later probes instead of a new run. Counted from the end, so a run
+   * that finished after its probe gave up still answers the next probe: an overloaded exporter sheds load, not work.
+   */
   minIntervalMs: number;
   metrics: OwnMetrics;
 }
 
 interface Finished {
   report: Report;
-  startedAt: number;
+  finishedAt: number;
 }
 
 /**
@@ -51,7 +54,7 @@ export class Runs {
     const entry = this.targets.get(name);
     if (!entry) throw new Error(`unknown target ${name}`);
     const fresh = this.finished.get(name);
-    if (fresh && Date.now() - fresh.startedAt < this.options.minIntervalMs) {
+    if (fresh && Date.now() - fresh.finishedAt < this.options.minIntervalMs) {
       this.options.metrics.runsReused.inc();
       return { report: fresh.report, reused: true };
     }
@@ -100,7 +103,7 @@ export class Runs {
     };
     return run()
       .then((report) => {
-        this.finished.set(entry.name, { report, startedAt: startedAt.getTime() });
+        this.finished.set(entry.name, { report, finishedAt: Date.now() });
         if (runErrors(report).length > 0) metrics.runErrors.inc();
         return report;
       })

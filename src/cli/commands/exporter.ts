@@ -14,7 +14,7 @@ const USAGE = [
   'A Prometheus exporter in the multi-target pattern: GET /probe?target=NAME tests the target NAME of the targets file',
   'and answers with ticketing_conformance_* series; GET /metrics gives the exporter its own.',
   `  --listen HOST:PORT      where to listen (default ${DEFAULT_LISTEN}: loopback only)`,
-  `  --min-interval TIME     a run younger than this answers later probes of its target (default ${DEFAULT_MIN_INTERVAL}; e.g. 30s, 2m)`,
+  `  --min-interval TIME     a run that finished less than this ago answers later probes of its target (default ${DEFAULT_MIN_INTERVAL}; e.g. 30s, 2m)`,
   '  --targets FILE          the targets, as for a matrix run (name, baseUrl, tokenEnv, options); tokens come from the environment',
   '  Run options such as --deadline-ms, --timeout-ms, --max-requests, --concurrency, --strict apply to every run.',
 ].join('\n');
