@@ -1,0 +1,261 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { compile, compiledCli, root } from './bench/compile.js';
+
+/**
+ * npm run bench:exporter: the compiled exporter watching N local reference servers, each probed every interval as
+ * Prometheus would (spread over the interval, never two scrapes of one target at once, the scrape time-out sent in
+ * X-Prometheus-Scrape-Timeout-Seconds). Prints the exporter's memory and CPU, read from /proc, once per interval,
+ * and the probe latencies; writes reports/exporter-soak.json. A script that prints figures, never a test.
+ */
+const { values } = parseArgs({
+  options: {
+    targets: { type: 'string', default: '200' },
+    'interval-s': { type: 'string', default: '15' },
+    'duration-s': { type: 'string', default: '600' },
+    'scrape-timeout-s': { type: 'string', default: '10' },
+    'min-interval': { type: 'string', default: '10s' },
+  },
+});
+const TARGETS = Number(values.targets);
+const INTERVAL_MS = Number(values['interval-s']) * 1000;
+const DURATION_MS = Number(values['duration-s']) * 1000;
+const SCRAPE_TIMEOUT_S = Number(values['scrape-timeout-s']);
+const TOKEN = randomBytes(12).toString('hex');
+const TICKS_PER_SECOND = 100;
+
+interface Point {
+  tS: number;
+  rssMb: number;
+  cpuPercent: number;
+  probes: number;
+  judged: number;
+  late: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  /** How many answers carried each error code. */
+  errors: Record<string, number>;
+}
+
+interface Probe {
+  at: number;
+  ms: number;
+  status: number;
+  judged: boolean;
+  reused: boolean;
+  finished: boolean;
+  /** Codes of ticketing_conformance_run_error in the answer. */
+  errors: string[];
+}
+
+const round = (value: number, digits = 0): number => Number(value.toFixed(digits));
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+function distribution(ms: number[]): Record<string, number> {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    minMs: round(sorted[0] ?? 0),
+    p50Ms: round(percentile(sorted, 50)),
+    p90Ms: round(percentile(sorted, 90)),
+    p99Ms: round(percentile(sorted, 99)),
+    maxMs: round(sorted.at(-1) ?? 0),
+  };
+}
+
+/** Resident memory (MB) and CPU time (s) of the process, from /proc: the exporter's own view is not trusted for this. */
+function usage(pid: number): { rssMb: number; cpuS: number } {
+  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return { rssMb: Number(rss) / 1024, cpuS: ticks / TICKS_PER_SECOND };
+}
+
+function tally(codes: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const code of codes) counts[code] = (counts[code] ?? 0) + 1;
+  return counts;
+}
+
+/** Least-squares slope of (seconds, MB) points, in MB per minute: growth, if any, without trusting two samples. */
+function slopePerMinute(points: [number, number][]): number {
+  if (points.length < 2) return 0;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const variance = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  return variance === 0 ? 0 : (covariance / variance) * 60;
+}
+
+async function scrape(url: string, name: string): Promise<Omit<Probe, 'at'>> {
+  const started = performance.now();
+  try {
+    const answer = await fetch(`${url}/probe?target=${name}`, {
+      headers: { 'X-Prometheus-Scrape-Timeout-Seconds': String(SCRAPE_TIMEOUT_S) },
+      signal: AbortSignal.timeout(SCRAPE_TIMEOUT_S * 1000),
+    });
+    const text = await answer.text();
+    return {
+      ms: performance.now() - started,
+      status: answer.status,
+      judged: /^ticketing_conformance_judged 1$/m.test(text),
+      reused: /^ticketing_conformance_run_reused 1$/m.test(text),
+      finished: /^ticketing_conformance_run_finished 1$/m.test(text),
+      errors: [...text.matchAll(/^ticketing_conformance_run_error\{code="([A-Z_]+)"/gm)].map((match) => match[1] ?? ''),
+    };
+  } catch {
+    return { ms: performance.now() - started, status: 0, judged: false, reused: false, finished: false, errors: [] };
+  }
+}
+
+async function main(): Promise<void> {
+  await compile();
+  const servers: RunningReferenceServer[] = [];
+  const work = await mkdtemp(join(tmpdir(), 'exporter-soak-'));
+  for (let index = 0; index < TARGETS; index += 1) servers.push(await startReferenceServer({ token: TOKEN }));
+  const file = join(work, 'targets.json');
+  const names = servers.map((_, index) => `target-${index + 1}`);
+  await writeFile(
+    file,
+    JSON.stringify(servers.map((server, index) => ({ name: names[index], baseUrl: server.url, tokenEnv: 'SOAK_TOKEN' }))),
+  );
+  const exporter = spawn(
+    process.execPath,
+    [compiledCli, 'exporter', '--targets', file, '--listen', '127.0.0.1:0', '--min-interval', values['min-interval'] ?? '10s'],
+    { cwd: work, env: { ...process.env, SOAK_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const listening = new Promise<string>((resolve) => {
+    let seen = '';
+    exporter.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const address = /Exporter at (http:\/\/\S+) /.exec(seen)?.[1];
+      if (address) resolve(address);
+    });
+  });
+  const probes: Probe[] = [];
+  const curve: Point[] = [];
+  const loadAtStart = round(loadavg()[0] ?? 0, 2);
+  try {
+    const url = await Promise.race([
+      listening,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the exporter did not start listening within 60 s')), 60_000)),
+    ]);
+    const pid = exporter.pid ?? 0;
+    console.log(
+      `Exporter (compiled) watching ${TARGETS} local targets, each probed every ${INTERVAL_MS / 1000} s for ${DURATION_MS / 1000} s; ` +
+        `scrape time-out ${SCRAPE_TIMEOUT_S} s; --min-interval ${values['min-interval']}; ${cpus().length} cores, load average ${loadAtStart} at the start`,
+    );
+    console.log('    t   RSS MB   CPU %   probes  judged  late  p50 ms  p90 ms  p99 ms  errors in the answers');
+    const started = Date.now();
+    const end = started + DURATION_MS;
+    // Each target on its own schedule, offset within the interval, as Prometheus spreads its targets.
+    const schedules = names.map(async (name, index) => {
+      let next = started + (index * INTERVAL_MS) / TARGETS;
+      while (next < end) {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
+        const at = Date.now();
+        probes.push({ at, ...(await scrape(url, name)) });
+        next += INTERVAL_MS * Math.max(1, Math.ceil((Date.now() - next) / INTERVAL_MS));
+      }
+    });
+    let last = { ...usage(pid), at: Date.now() };
+    let seen = 0;
+    const sampler = setInterval(() => {
+      const now = { ...usage(pid), at: Date.now() };
+      const window = probes.slice(seen);
+      seen = probes.length;
+      const sorted = window.map((probe) => probe.ms).sort((a, b) => a - b);
+      const point: Point = {
+        tS: round((now.at - started) / 1000),
+        rssMb: round(now.rssMb, 1),
+        cpuPercent: round((100 * (now.cpuS - last.cpuS)) / ((now.at - last.at) / 1000), 1),
+        probes: window.length,
+        judged: window.filter((probe) => probe.judged).length,
+        late: window.filter((probe) => !probe.finished).length,
+        p50Ms: round(percentile(sorted, 50)),
+        p90Ms: round(percentile(sorted, 90)),
+        p99Ms: round(percentile(sorted, 99)),
+        errors: tally(window.flatMap((probe) => probe.errors)),
+      };
+      curve.push(point);
+      last = now;
+      console.log(
+        [
+          String(point.tS).padStart(5),
+          String(point.rssMb).padStart(8),
+          String(point.cpuPercent).padStart(7),
+          String(point.probes).padStart(8),
+          String(point.judged).padStart(7),
+          String(point.late).padStart(5),
+          String(point.p50Ms).padStart(7),
+          String(point.p90Ms).padStart(7),
+          String(point.p99Ms).padStart(7),
+          `  ${Object.entries(point.errors)
+            .map(([code, count]) => `${code}×${count}`)
+            .join(' ')}`,
+        ].join(' '),
+      );
+    }, INTERVAL_MS);
+    await Promise.all(schedules);
+    clearInterval(sampler);
+    const own = await (await fetch(`${url}/metrics`)).text();
+    const counter = (name: string): number => Number(new RegExp(`^ticketing_conformance_exporter_${name} (\\S+)$`, 'm').exec(own)?.[1]);
+    const secondHalf = curve.slice(Math.floor(curve.length / 2));
+    const slope = slopePerMinute(secondHalf.map((point) => [point.tS, point.rssMb]));
+    const result = {
+      measuredAt: new Date().toISOString(),
+      targets: TARGETS,
+      intervalS: INTERVAL_MS / 1000,
+      durationS: DURATION_MS / 1000,
+      cores: cpus().length,
+      loadAverage: { start: loadAtStart, end: round(loadavg()[0] ?? 0, 2) },
+      latency: distribution(probes.map((probe) => probe.ms)),
+      probes: {
+        total: probes.length,
+        judged: probes.filter((probe) => probe.judged).length,
+        reused: probes.filter((probe) => probe.reused).length,
+        late: probes.filter((probe) => !probe.finished).length,
+        failedHttp: probes.filter((probe) => probe.status !== 200).length,
+      },
+      errors: tally(probes.flatMap((probe) => probe.errors)),
+      runsStarted: counter('runs_started_total'),
+      runErrors: counter('run_errors_total'),
+      rssMb: { first: curve[0]?.rssMb, last: curve.at(-1)?.rssMb, max: Math.max(...curve.map((point) => point.rssMb)) },
+      rssSlopeSecondHalfMbPerMin: round(slope, 2),
+      cpuPercentMean: round(curve.reduce((sum, point) => sum + point.cpuPercent, 0) / Math.max(1, curve.length), 1),
+      curve,
+    };
+    const { latency, probes: counts } = result;
+    console.log(
+      `Probes: ${counts.total} (${counts.judged} judged, ${counts.reused} reused, ${counts.late} answered before their run finished, ${counts.failedHttp} failed); runs started ${result.runsStarted}, with errors ${result.runErrors}; error codes in the answers: ${JSON.stringify(result.errors)}`,
+    );
+    console.log(
+      `Probe latency: min ${latency.minMs} ms, p50 ${latency.p50Ms} ms, p90 ${latency.p90Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`,
+    );
+    console.log(
+      `RSS: first ${result.rssMb.first} MB, last ${result.rssMb.last} MB, max ${result.rssMb.max} MB; second-half slope ${result.rssSlopeSecondHalfMbPerMin} MB/min; mean CPU ${result.cpuPercentMean} % of one core; load average ${result.loadAverage.end} at the end`,
+    );
+    await mkdir(join(root, 'reports'), { recursive: true });
+    await writeFile(join(root, 'reports', 'exporter-soak.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log('Wrote reports/exporter-soak.json');
+  } finally {
+    exporter.kill('SIGTERM');
+    const killer = setTimeout(() => exporter.kill('SIGKILL'), 10_000);
+    await new Promise((resolve) => exporter.once('exit', resolve));
+    clearTimeout(killer);
+    await Promise.all(servers.map((server) => server.close()));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
+import { describe, expect, test } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import type { Matrix } from '../src/report/matrix-types.js';
+import { CLI_BIN, repoRoot } from './helpers/run-cli.js';
+
+const EXAMPLES = join(repoRoot, 'examples', 'kubernetes');
+
+/** The Kubernetes models (their JSON Schemas) for the kinds the examples use, by apiVersion and kind. */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
+  'apps/v1/Deployment': Deployment,
+  'batch/v1/Job': Job,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+};
+
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+async function manifests(file: string): Promise<Manifest[]> {
+  const documents = parseAllDocuments(await readFile(join(EXAMPLES, file), 'utf8'));
+  return (Array.isArray(documents) ? documents : [documents]).map((document) => document.toJS() as Manifest);
+}
+
+function validate(manifest: Manifest): void {
+  const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
+  if (!Model) throw new Error(`no model for ${manifest.apiVersion} ${manifest.kind}`);
+  new Model(manifest as never).validate();
+}
+
+const named = (all: Manifest[], kind: string, name?: string): Manifest => {
+  const found = all.find((manifest) => manifest.kind === kind && (name === undefined || manifest.metadata.name === name));
+  if (!found) throw new Error(`no ${kind} ${name ?? ''}`);
+  return found;
+};
+
+interface PodSpec {
+  containers: {
+    args?: string[];
+    command?: string[];
+    env?: { name: string; value: string }[];
+    envFrom?: { secretRef: { name: string } }[];
+    ports?: { name: string; containerPort: number }[];
+    volumeMounts: { name: string; mountPath: string }[];
+  }[];
+  volumes: { name: string; secret?: { secretName: string } }[];
+}
+
+describe('examples/kubernetes', () => {
+  test.each(['exporter.yaml', 'audit-job.yaml', 'audit-merge-job.yaml'])('%s is valid against the Kubernetes schemas', async (file) => {
+    const all = await manifests(file);
+    expect(all.length).toBeGreaterThan(0);
+    for (const manifest of all) validate(manifest);
+  });
+
+  test('the schemas are strict enough to catch a broken manifest', async () => {
+    const [job] = (await manifests('audit-job.yaml')).filter((manifest) => manifest.kind === 'Job');
+    const broken = structuredClone(job) as Manifest & { spec: { completions: unknown } };
+    broken.spec.completions = 'four';
+    expect(() => validate(broken)).toThrow();
+    const deployment = named(await manifests('exporter.yaml'), 'Deployment') as Manifest & { spec: { template: { spec: PodSpec } } };
+    const noContainers = structuredClone(deployment) as unknown as Manifest & { spec: { template: { spec: Record<string, unknown> } } };
+    delete noContainers.spec.template.spec.containers;
+    expect(() => validate(noContainers)).toThrow();
+  });
+
+  test('the exporter reads its targets from the Secret, its tokens from the other, and listens where the Service sends', async () => {
+    const all = await manifests('exporter.yaml');
+    const deployment = named(all, 'Deployment') as Manifest & {
+      spec: {
+        selector: { matchLabels: Record<string, string> };
+        template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+      };
+    };
+    const pod = deployment.spec.template.spec;
+    const [container] = pod.containers;
+    const args = container?.args ?? [];
+    expect(args[0]).toBe('exporter');
+    const targetsPath = args[args.indexOf('--targets') + 1] ?? '';
+    const mount = container?.volumeMounts.find((volume) => targetsPath.startsWith(`${volume.mountPath}/`));
+    const secretName = pod.volumes.find((volume) => volume.name === mount?.name)?.secret?.secretName;
+    const targetsSecret = named(all, 'Secret', secretName) as Manifest & { stringData: Record<string, string> };
+    const targetsFile = targetsSecret.stringData[targetsPath.slice((mount?.mountPath.length ?? 0) + 1)] ?? '';
+    const { targets } = parse(targetsFile) as { targets: { name: string; tokenEnv: string }[] };
+    expect(targets.length).toBeGreaterThan(0);
+    const tokens = named(all, 'Secret', container?.envFrom?.[0]?.secretRef.name) as Manifest & { stringData: Record<string, string> };
+    // Every tokenEnv of the targets file is a key of the tokens Secret, so the exporter starts.
+    for (const target of targets) expect(Object.keys(tokens.stringData)).toContain(target.tokenEnv);
+    expect(targetsFile).not.toMatch(/token:/i);
+
+    const listen = args[args.indexOf('--listen') + 1] ?? '';
+    const port = container?.ports?.find((entry) => entry.name === 'http')?.containerPort;
+    expect(listen).toBe(`0.0.0.0:${port}`);
+    const service = named(all, 'Service') as Manifest & { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } };
+    expect(service.spec.ports[0]?.targetPort).toBe('http');
+    expect(deployment.spec.template.metadata.labels).toMatchObject(service.spec.selector);
+    expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
+  });
+
+  test('the audit Job runs one shard per index, numbered from 1, and the merge reads every shard', async () => {
+    const all = await manifests('audit-job.yaml');
+    const job = named(all, 'Job') as Manifest & {
+      spec: { completionMode: string; completions: number; parallelism: number; template: { spec: PodSpec } };
+    };
+    expect(job.spec.completionMode).toBe('Indexed');
+    const [container] = job.spec.template.spec.containers;
+    const shards = Number(container?.env?.find((entry) => entry.name === 'SHARDS')?.value);
+    expect(job.spec.completions).toBe(shards);
+    expect(job.spec.parallelism).toBe(shards);
+    const script = container?.command?.at(-1) ?? '';
+    expect(script).toContain('shard=$((JOB_COMPLETION_INDEX + 1))');
+    expect(script).toContain('--shard "$shard/$SHARDS"');
+    expect(script).toContain('--out "/reports/shard-$shard"');
+    const [merge] = (await manifests('audit-merge-job.yaml')) as (Manifest & { spec: { template: { spec: PodSpec } } })[];
+    expect(merge?.spec.template.spec.containers[0]?.command?.at(-1)).toContain('merge /reports/shard-*/matrix.json');
+  });
+});
+
+/** Runs a container's shell command as written, with the suite's bin as ticketing-conformance and the cluster paths moved here. */
+function runScript(script: string, paths: Record<string, string>, env: Record<string, string>, bin: string): Promise<number> {
+  const local = Object.entries(paths).reduce((text, [from, to]) => text.split(from).join(to), script);
+  return new Promise((resolve) => {
+    execFile(
+      'sh',
+      ['-c', local],
+      { env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: tmpdir(), NO_COLOR: '1', ...env }, timeout: 120_000 },
+      (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
+    );
+  });
+}
+
+test('the audit Job and its merge, run as written over local targets, give the matrix of the whole fleet', async () => {
+  const work = await mkdtemp(join(tmpdir(), 'kubernetes-audit-'));
+  const servers: RunningReferenceServer[] = [];
+  try {
+    const token = 'kubernetes-audit-token-4Jd8';
+    for (let index = 0; index < 6; index += 1) {
+      servers.push(await startReferenceServer({ token, variants: index === 4 ? ['colour-without-hash'] : [] }));
+    }
+    const bin = join(work, 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'ticketing-conformance'), `#!/bin/sh\nexec "${process.execPath}" "${CLI_BIN}" "$@"\n`);
+    await chmod(join(bin, 'ticketing-conformance'), 0o755);
+    await writeFile(
+      join(work, 'targets.yaml'),
+      JSON.stringify({
+        targets: servers.map((server, index) => ({ name: `site-${index + 1}`, baseUrl: server.url, tokenEnv: 'AUDIT_TOKEN' })),
+      }),
+    );
+    const paths = { '/etc/ticketing-conformance/targets.yaml': join(work, 'targets.yaml'), '/reports': join(work, 'reports') };
+    const job = named(await manifests('audit-job.yaml'), 'Job') as Manifest & {
+      spec: { completions: number; template: { spec: PodSpec } };
+    };
+    const [container] = job.spec.template.spec.containers;
+    const shards = String(job.spec.completions);
+    for (let index = 0; index < job.spec.completions; index += 1) {
+      // A shard with a non-conformant target still succeeds: exit 1 is a verdict, not a failed pod.
+      const code = await runScript(
+        container?.command?.at(-1) ?? '',
+        paths,
+        { JOB_COMPLETION_INDEX: String(index), SHARDS: shards, AUDIT_TOKEN: token },
+        bin,
+      );
+      expect(code).toBe(0);
+    }
+    const [merge] = (await manifests('audit-merge-job.yaml')) as (Manifest & { spec: { template: { spec: PodSpec } } })[];
+    expect(await runScript(merge?.spec.template.spec.containers[0]?.command?.at(-1) ?? '', paths, {}, bin)).toBe(0);
+    const merged = JSON.parse(await readFile(join(work, 'reports', 'merged', 'matrix.json'), 'utf8')) as Matrix;
+    expect(merged.targets.map((target) => target.name).sort()).toEqual(servers.map((_, index) => `site-${index + 1}`).sort());
+    expect(merged.exitCode).toBe(1);
+    expect(merged.targets.filter((target) => target.verdict === 'not-conformant').map((target) => target.name)).toEqual(['site-5']);
+    expect(await readFile(join(work, 'reports', 'merged', 'matrix.json'), 'utf8')).not.toContain(token);
+
+    // A shard that cannot judge (its token is missing) fails its pod, so the Job retries it instead of merging a hole.
+    const failing = await runScript(container?.command?.at(-1) ?? '', paths, { JOB_COMPLETION_INDEX: '0', SHARDS: shards }, bin);
+    expect(failing).toBe(2);
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+    await rm(work, { recursive: true, force: true });
+  }
+}, 300_000);
