@@ -85,16 +85,19 @@ function filter(matrix: Matrix): string {
     inconclusive: matrix.totals.inconclusive,
     conformant: matrix.totals.conformant,
   };
+  // The page opens on what needs attention: rows hidden from the start cost the browser no layout.
+  const opening = counts.attention > 0 ? 'attention' : 'all';
   const choices = FILTERS.map(
     (choice) =>
-      `<label><input type="radio" name="show" id="show-${choice.id}"${choice.id === 'all' ? ' checked' : ''}> ${choice.label} (${counts[choice.id]})</label>`,
+      `<label><input type="radio" name="show" id="show-${choice.id}"${choice.id === opening ? ' checked' : ''}> ${choice.label} (${counts[choice.id]})</label>`,
   );
   return `<fieldset class="filter"><legend>Show targets</legend>${choices.join('')}<input type="search" id="name-filter" placeholder="Name contains…" aria-label="Show targets whose name contains" hidden></fieldset>`;
 }
 
 /**
  * The matrix as one self-contained page: targets down (those that need attention first), requirements across, symbol
- * and colour per verdict, and a filter by verdict that works without script.
+ * and colour per verdict, and a filter by verdict that works without script. It opens on the targets that need
+ * attention when there are any, so a large fleet shows its few problems at once.
  */
 export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
   const requirementIds = matrix.requirements.map((requirement) => requirement.id);

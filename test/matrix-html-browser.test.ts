@@ -1,0 +1,133 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildMatrix } from '../src/report/matrix.js';
+import { renderMatrixHtml } from '../src/report/matrix-html.js';
+import type { MatrixTarget } from '../src/report/matrix-types.js';
+import { catalog } from '../src/requirements/catalog.js';
+import { chromiumMissing, launchChromium } from './helpers/chromium.js';
+
+/** A fleet the size hosting teams audit: most targets conformant, a few failing, a few that could not be judged. */
+const TARGETS = 1000;
+const kindOf = (index: number): 'conformant' | 'not-conformant' | 'inconclusive' =>
+  index % 97 === 5 ? 'inconclusive' : index % 31 === 3 ? 'not-conformant' : 'conformant';
+
+function target(index: number): MatrixTarget {
+  const verdict = kindOf(index);
+  const exitCode = verdict === 'conformant' ? 0 : verdict === 'not-conformant' ? 1 : 2;
+  const name = `host-${String(index + 1).padStart(4, '0')}`;
+  return {
+    name,
+    position: index,
+    baseUrl: `https://${name}.example`,
+    verdict,
+    exitCode,
+    summary: verdict === 'conformant' ? 'Conformant.' : `Needs a look (${verdict}).`,
+    totals: { pass: 26, fail: exitCode === 1 ? 1 : 0, warn: 0, info: 7, skip: 0, error: exitCode === 2 ? 1 : 0, flaky: 0 },
+    requests: 17,
+    durationMs: 40,
+    reportDir: `targets/${name}`,
+    verdicts: Object.fromEntries(
+      catalog.map((requirement, at) => [
+        requirement.id,
+        at === 3 && exitCode === 1 ? 'fail' : exitCode === 2 && at === 0 ? 'error' : 'pass',
+      ]),
+    ),
+  };
+}
+
+describe.skipIf(chromiumMissing !== undefined)(
+  `matrix.html of ${TARGETS} targets in headless Chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`,
+  () => {
+    let browser: Browser | undefined;
+    let dir = '';
+    let url = '';
+    const rows = Array.from({ length: TARGETS }, (_, index) => target(index));
+    const needing = rows.filter((row) => row.exitCode !== 0);
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'conformance-matrix-html-'));
+      const at = new Date().toISOString();
+      const matrix = buildMatrix({
+        suite: { name: 'ticketing-conformance', version: '0.0.0' },
+        startedAt: at,
+        finishedAt: at,
+        durationMs: 1,
+        targetConcurrency: 16,
+        targets: rows,
+        errors: [],
+      });
+      await writeFile(join(dir, 'matrix.html'), renderMatrixHtml(matrix, dir));
+      url = pathToFileURL(join(dir, 'matrix.html')).href;
+      browser = await launchChromium();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    async function open(javaScriptEnabled: boolean): Promise<{ page: Page; violations: string[]; requests: string[] }> {
+      if (!browser) throw new Error('Chromium did not start');
+      const context = await browser.newContext({ javaScriptEnabled, offline: true, viewport: { width: 1200, height: 900 } });
+      const page = await context.newPage();
+      const violations: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      page.on('request', (request) => requests.push(request.url()));
+      await page.goto(url);
+      return { page, violations, requests };
+    }
+
+    const visibleRows = (page: Page): Promise<string[]> =>
+      page
+        .locator('tbody tr')
+        .evaluateAll((found) =>
+          found.filter((row) => row.getClientRects().length > 0).map((row) => (row as HTMLElement).dataset.name ?? ''),
+        );
+
+    test('the page opens on the targets that need attention, worst first, and the filter works without script', async () => {
+      const { page, violations, requests } = await open(false);
+      expect(requests).toEqual([url]);
+      const inconclusive = needing.filter((row) => row.exitCode === 2).map((row) => row.name);
+      const failing = needing.filter((row) => row.exitCode === 1).map((row) => row.name);
+      expect(await page.locator('#show-attention').isChecked()).toBe(true);
+      expect(await visibleRows(page)).toEqual([...inconclusive, ...failing]);
+
+      await page.locator('#show-all').check();
+      const all = await visibleRows(page);
+      expect(all).toHaveLength(TARGETS);
+      expect(all.slice(0, needing.length)).toEqual([...inconclusive, ...failing]);
+      await page.locator('#show-inconclusive').check();
+      expect(await visibleRows(page)).toEqual(inconclusive);
+      await page.locator('#show-conformant').check();
+      expect(await visibleRows(page)).toHaveLength(TARGETS - needing.length);
+      await page.locator('#show-attention').check();
+      expect(await visibleRows(page)).toEqual([...inconclusive, ...failing]);
+      // Without script there is nothing to type into.
+      expect(await page.locator('#name-filter').isVisible()).toBe(false);
+      expect(violations).toEqual([]);
+    });
+
+    test('with script, the page policy lets its own script run and the name filter narrows the rows', async () => {
+      const { page, violations } = await open(true);
+      const box = page.locator('#name-filter');
+      expect(await box.isVisible()).toBe(true);
+      await page.locator('#show-all').check();
+      await box.fill('host-00');
+      expect(await visibleRows(page)).toHaveLength(99);
+      await page.locator('#show-not-conformant').check();
+      const failingEarly = needing.filter((row) => row.exitCode === 1 && row.name.startsWith('host-00')).map((row) => row.name);
+      expect(await visibleRows(page)).toEqual(failingEarly);
+      await box.fill('');
+      await page.locator('#show-all').check();
+      expect(await visibleRows(page)).toHaveLength(TARGETS);
+      expect(violations).toEqual([]);
+    });
+  },
+);
