@@ -47,6 +47,18 @@ describe.concurrent('a self-signed certificate', () => {
     expect(run.report?.warnings).toBeUndefined();
   });
 
+  test('is accepted when NODE_TLS_REJECT_UNAUTHORIZED=0, as loudly as with --insecure', async () => {
+    const front = await target();
+    const run = await runCli(['--base-url', front.url, '--token', TOKEN], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
+    const warning =
+      /WARNING TLS_NOT_VERIFIED: NODE_TLS_REJECT_UNAUTHORIZED=0 is set: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/;
+    expect(run.stderr).toMatch(warning);
+    expect(run.stdout).toMatch(warning);
+    expect(run.report?.warnings?.map((entry) => entry.code)).toEqual(['TLS_NOT_VERIFIED']);
+  });
+
   test('is accepted with --insecure, loudly, in the terminal and the report', async () => {
     const front = await target();
     const run = await runCli(['--base-url', front.url, '--token', TOKEN, '--insecure']);

@@ -15,12 +15,28 @@ export function parseDataFile(path: string, what: string): unknown {
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     throw new ConfigError('CONFIG_INVALID', `the ${what} ${path} could not be read (${reason})`, 'Check the path');
   }
+  const yaml = /\.ya?ml$/i.test(path);
   try {
-    return /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
-  } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-    throw new ConfigError('CONFIG_INVALID', `the ${what} ${path} is not valid JSON or YAML: ${reason}`, 'Fix the syntax');
+    return yaml ? parseYaml(text) : JSON.parse(text);
+  } catch {
+    // The parser's own words quote the file, which may be a secret given by mistake: only where it stopped is said.
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `the ${what} ${path} is not valid ${yaml ? 'YAML' : 'JSON'}${syntaxErrorPlace(text)}`,
+      'Fix the syntax (is it the right file?)',
+    );
   }
+}
+
+/** Where a JSON or YAML text stops parsing, as " (line L, column C)", read off the YAML parser (JSON is YAML). */
+function syntaxErrorPlace(text: string): string {
+  try {
+    parseYaml(text);
+  } catch (error) {
+    const place = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    if (place) return ` (line ${place.line}, column ${place.col})`;
+  }
+  return '';
 }
 
 export function checkAgainstSchema(data: unknown, schema: SchemaName, path: string, what: string): void {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
-import { MIN_TOKEN_LENGTH } from '../harness/redact.js';
+import { createSecretScanner, MIN_TOKEN_LENGTH } from '../harness/redact.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
 export interface Config {
@@ -54,7 +54,10 @@ function readFlags(argv: string[]): Record<string, string | boolean | undefined>
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)).replace(/\.+$/, '');
+    // An option is quoted; any other word is not, since it may be a token given without its flag.
+    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error))
+      .replace(/'([^']*)'/g, (quoted, word: string) => (/^--?[\w-]{1,40}( <value>)?$/.test(word) ? quoted : '(not quoted)'))
+      .replace(/\.+$/, '');
     throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the command line could not be read: ${detail}`, 'Run with --help to see every option');
   }
 }
@@ -138,32 +141,39 @@ function caFile(raw: string | undefined): Config['ca'] {
 }
 
 /** An http(s) address of a server to test: --base-url, or --compare-to with its own token option. */
-function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo' = 'baseUrl'): string | undefined {
+function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo', tokens: (string | undefined)[]): string | undefined {
   const tokenOption: OptionSpec = OPTIONS[name === 'baseUrl' ? 'token' : 'compareToken'];
-  return checkedUrl(raw, `--${OPTIONS[name].flag}`, `--${tokenOption.flag} or ${tokenOption.env ?? ''}`);
+  return checkedUrl(raw, `--${OPTIONS[name].flag}`, `--${tokenOption.flag} or ${tokenOption.env ?? ''}`, tokens);
 }
 
 /** Checks a base URL; `label` names where it came from (--base-url, or a target of the targets file). */
-export function baseUrl(raw: string | undefined, label = '--base-url'): string | undefined {
-  return checkedUrl(raw, label, '--token or CONFORMANCE_TOKEN');
+export function baseUrl(raw: string | undefined, label = '--base-url', tokens: (string | undefined)[] = []): string | undefined {
+  return checkedUrl(raw, label, '--token or CONFORMANCE_TOKEN', tokens);
 }
 
-function checkedUrl(raw: string | undefined, flag: string, tokenSource: string): string | undefined {
+/** A URL as a message may quote it: without its user name and password, and without any token in it. */
+function quotableUrl(raw: string, tokens: (string | undefined)[]): string {
+  const withoutCredentials = raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*)[^/\\?#]*@/, '$1<credentials>@');
+  return createSecretScanner(tokens.filter((token): token is string => token !== undefined)).redact(withoutCredentials);
+}
+
+function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, tokens: (string | undefined)[]): string | undefined {
   if (raw === undefined) return undefined;
+  const quoted = quotableUrl(raw, tokens);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `${flag} "${raw}" is not a URL`,
+      `${flag} "${quoted}" is not a URL`,
       `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `${flag} "${raw}" is not an http(s) address`,
+      `${flag} "${quoted}" is not an http(s) address`,
       `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
     );
   }
@@ -177,8 +187,17 @@ function checkedUrl(raw: string | undefined, flag: string, tokenSource: string):
   if (url.search || url.hash) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `${flag} "${url.origin}${url.pathname}" has a query or fragment`,
+      `${flag} "${quotableUrl(`${url.origin}${url.pathname}`, tokens)}" has a query or fragment`,
       'Pass only the scheme, host and path prefix, e.g. https://example.com/support',
+    );
+  }
+  // A path that starts with // (or /\, read the same way) names a host: joined with an API path it would take every
+  // request, and the token, there. A stray slash from joining "$HOST/" and "/support" looks just like it.
+  if (url.pathname.startsWith('//')) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quoted}" has a path starting with two slashes, which would send requests and the token to another host`,
+      `Remove the extra slash: ${flag} ${quotableUrl(`${url.origin}/${url.pathname.replace(/^\/+/, '')}`, tokens)}`,
     );
   }
   return url.toString();
@@ -224,8 +243,10 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
       '--insecure turns certificate checks off, so --ca would be ignored: keep only --ca',
     );
   }
+  // Read first, so that no message about another setting can quote them.
+  const tokens = [value('token'), value('compareToken')];
   const config: Config = {
-    baseUrl: serverUrl(value('baseUrl')),
+    baseUrl: serverUrl(value('baseUrl'), 'baseUrl', tokens),
     token: checkedToken(value('token')),
     password: value('password') ?? 'x',
     statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
@@ -240,7 +261,7 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     verbose: enabled('verbose'),
     help: enabled('help'),
     version: enabled('version'),
-    compareTo: serverUrl(value('compareTo'), 'compareTo'),
+    compareTo: serverUrl(value('compareTo'), 'compareTo', tokens),
     compareToken: checkedToken(value('compareToken'), '--compare-token', '--compare-token TOKEN or set CONFORMANCE_COMPARE_TOKEN'),
     deadlineMs: positiveInteger('deadlineMs', value('deadlineMs') ?? '60000', 86_400_000),
     concurrency: positiveInteger('concurrency', value('concurrency') ?? '16', 32),

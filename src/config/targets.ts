@@ -40,17 +40,13 @@ export interface TargetEntry {
 }
 
 /**
- * How a message names a target's tokenEnv: quoted only when it reads as a conventional variable name, since a
- * token pasted there by mistake must not be printed.
+ * How a message names a target's tokenEnv: quoted only when it reads as a conventional (upper-case) variable name,
+ * since a token pasted there by mistake must not be printed. The schema already refuses anything but a name.
  */
 function variableOf(tokenEnv: string, label: string): string {
-  if (/^[A-Z_][A-Z0-9_]*$/.test(tokenEnv)) return tokenEnv;
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) return `the variable named by the tokenEnv of ${label}`;
-  throw new ConfigError(
-    'CONFIG_INVALID',
-    `the tokenEnv of ${label} is not the name of an environment variable (not quoted here, in case it is the token itself)`,
-    'tokenEnv names the variable that holds the token, e.g. PROD_TOKEN; never put the token in the targets file',
-  );
+  return /^[A-Z_][A-Z0-9_]*$/.test(tokenEnv)
+    ? tokenEnv
+    : `the variable named by the tokenEnv of ${label} (not quoted: it may be the token)`;
 }
 
 function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) => string | undefined): TargetEntry {
@@ -86,7 +82,8 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
       'missingLang must name a code with no translation',
     );
   }
-  return { name: raw.name, baseUrl: baseUrl(raw.baseUrl, `${label} baseUrl`) ?? raw.baseUrl, tokenEnv: raw.tokenEnv, token, options };
+  const checkedBaseUrl = baseUrl(raw.baseUrl, `${label} baseUrl`, [token]) ?? raw.baseUrl;
+  return { name: raw.name, baseUrl: checkedBaseUrl, tokenEnv: raw.tokenEnv, token, options };
 }
 
 /** Reads --targets: every target valid, names unique, every token present, or one ConfigError before any request. */

@@ -22,6 +22,8 @@ interface VariantSpec {
 }
 
 const base64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+/** A header value carries bytes: a token outside ASCII goes as its UTF-8 bytes, as any HTTP client sends it. */
+const asHeaderBytes = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
 const basic = (user: string, password: string): string => `Basic ${base64(`${user}:${password}`)}`;
 const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 const curlUser = (password: string): string => `-u ${shellQuote(`<API_TOKEN>:${password}`)}`;
@@ -64,7 +66,7 @@ const variants: Record<CredentialVariant, VariantSpec> = {
   },
   'bearer-scheme': {
     label: 'Bearer scheme instead of Basic',
-    header: (token) => `Bearer ${token}`,
+    header: (token) => `Bearer ${asHeaderBytes(token)}`,
     curl: () => `-H ${shellQuote('Authorization: Bearer <API_TOKEN>')}`,
   },
   'bad-base64': {

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { request, type Dispatcher } from 'undici';
-import { HarnessError } from '../errors.js';
+import { ConfigError, HarnessError } from '../errors.js';
 import { BodyBudget } from './body-budget.js';
 import { bodyText, parseJson } from './body-text.js';
 import { decodeBody } from './decode-body.js';
@@ -92,8 +92,16 @@ export class HttpClient {
   urlFor(path: string, query: Record<string, string> = {}): URL {
     const base = new URL(this.options.baseUrl);
     const prefix = base.pathname.replace(/\/+$/, '');
-    const url = new URL(`${prefix}${path}`, base.origin);
+    // One string after the origin, never resolved against it: a path starting with // cannot name another host.
+    const url = new URL(`${base.origin}${prefix}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    if (url.origin !== base.origin) {
+      throw new ConfigError(
+        'CONFIG_INVALID',
+        `GET ${path} would leave the origin ${base.origin}, so it was not sent`,
+        'Pass a base URL whose path does not start with // (scheme, host and an optional path prefix)',
+      );
+    }
     return url;
   }
 

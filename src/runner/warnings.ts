@@ -9,7 +9,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** Choices that weaken what the suite promises about the token, said loudly before the run and kept in the report. */
-export function safetyWarnings(config: Pick<Config, 'baseUrl' | 'insecure'>): RunWarning[] {
+export function safetyWarnings(config: Pick<Config, 'baseUrl' | 'insecure'>, env: NodeJS.ProcessEnv = process.env): RunWarning[] {
   if (!config.baseUrl) return [];
   const url = new URL(config.baseUrl);
   const warnings: RunWarning[] = [];
@@ -23,6 +23,12 @@ export function safetyWarnings(config: Pick<Config, 'baseUrl' | 'insecure'>): Ru
     warnings.push({
       code: 'TLS_NOT_VERIFIED',
       message: `--insecure: the TLS certificate of ${url.host} is not verified, so the token may be sent to an impostor; trust a private CA with --ca FILE instead`,
+    });
+  } else if (url.protocol === 'https:' && env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+    // Node reads this variable for every TLS connection the suite makes, as if --insecure were given.
+    warnings.push({
+      code: 'TLS_NOT_VERIFIED',
+      message: `NODE_TLS_REJECT_UNAUTHORIZED=0 is set: the TLS certificate of ${url.host} is not verified, so the token may be sent to an impostor; unset it, and trust a private CA with --ca FILE instead`,
     });
   }
   return warnings;

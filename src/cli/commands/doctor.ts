@@ -2,6 +2,8 @@ import { loadConfig } from '../../config/load.js';
 import { examine } from '../../doctor/examine.js';
 import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
+import { warningLine } from '../../report/terminal.js';
+import { safetyWarnings } from '../../runner/warnings.js';
 
 const HELP = [
   'Usage: ticketing-conformance doctor --base-url URL --token TOKEN [--status-id N] [--timeout-ms N]',
@@ -28,6 +30,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
       'Pass --base-url URL and --token TOKEN, e.g. ticketing-conformance doctor --base-url https://help.example.com --token "$TOKEN"',
     );
   }
+  for (const warning of safetyWarnings(config)) console.error(warningLine(warning));
   const examination = await examine({ ...config, baseUrl, token });
   console.log(renderExamination(examination));
   return examination.exitCode;

@@ -1,0 +1,260 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadBaseline } from '../src/config/baseline.js';
+import { loadConfig } from '../src/config/load.js';
+import { loadTargets } from '../src/config/targets.js';
+import { HarnessError } from '../src/errors.js';
+import { HttpClient } from '../src/harness/http-client.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { safetyWarnings } from '../src/runner/warnings.js';
+import { ECHO_FORMS, echoTarget, type EchoForm } from './helpers/echo-targets.js';
+import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
+import { tokenFormsIn } from './helpers/token-forms.js';
+
+/** A token with the characters PHP's json_encode and URL encoding rewrite. */
+const TOKEN = 'Sup3r/Secret+Token-93f1c2';
+/** A token a header name can hold. */
+const NAME_TOKEN = 'Hdr-Secret-Token-5d2e8a';
+const COMPARE_TOKEN = 'compare-side-token-77ab1c';
+const noDotenv = '/nonexistent/.env';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const run = await runCli(args, env);
+  cleanups.push(run.cleanup);
+  return run;
+}
+
+/** Everything a run showed or wrote, as one text to look for the token in. */
+async function everything(run: CliRun): Promise<string> {
+  return [run.stdout, run.stderr, ...(await run.files()).map((file) => file.content.toString('utf8'))].join('\n');
+}
+
+/** Another host, which must never be reached: it answers like a conformant target, to tempt a wrong verdict. */
+async function elsewhere(): Promise<LoopbackServer> {
+  const server = await serveHttp((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{"status":"success","message":null,"data":{}}');
+  });
+  cleanups.push(server.close);
+  return server;
+}
+
+async function reference(token: string): Promise<string> {
+  const server = await startReferenceServer({ token });
+  cleanups.push(server.close);
+  return server.url;
+}
+
+describe('the token is sent only to the configured origin', () => {
+  const leaving = (origin: string, other: LoopbackServer): [string, string][] => [
+    ['a path that starts with //', `${origin}//127.0.0.1:${other.port}/`],
+    ['a path that starts with /\\', `${origin}/\\127.0.0.1:${other.port}/`],
+    ['three slashes and a prefix', `${origin}///127.0.0.1:${other.port}/support`],
+  ];
+
+  test.concurrent('a base URL whose path would name another host is a configuration error, for every command', async () => {
+    const other = await elsewhere();
+    const origin = (await reference(TOKEN)).replace(/\/$/, '');
+    const targetsDir = await mkdtemp(join(tmpdir(), 'origin-lock-'));
+    cleanups.push(() => rm(targetsDir, { recursive: true, force: true }));
+    for (const [, baseUrl] of leaving(origin, other)) {
+      const targetsFile = join(targetsDir, 'targets.json');
+      await writeFile(targetsFile, JSON.stringify([{ name: 'a', baseUrl, tokenEnv: 'A_TOKEN' }]));
+      for (const args of [
+        ['--base-url', baseUrl, '--token', TOKEN],
+        ['doctor', '--base-url', baseUrl, '--token', TOKEN],
+        ['--base-url', origin, '--token', TOKEN, '--compare-to', baseUrl, '--compare-token', COMPARE_TOKEN],
+        ['--targets', targetsFile],
+      ]) {
+        const run = await cli(args, { A_TOKEN: TOKEN });
+        expect({ args, code: run.code }).toEqual({ args, code: 2 });
+        expect(run.stderr.trim().split('\n')).toHaveLength(1);
+        expect(run.stderr).toMatch(
+          /^CONFIG_INVALID: .* has a path starting with two slashes, which would send requests and the token to another host\. Remove the extra slash/,
+        );
+        expect(run.stdout).not.toMatch(/conformant/i);
+      }
+    }
+    expect(other.requests).toEqual([]);
+    expect(other.connections).toBe(0);
+  });
+
+  test('every URL the client builds stays on the origin, and one that would not is refused before sending', async () => {
+    const client = new HttpClient({
+      baseUrl: 'http://a.example/support//x/',
+      token: TOKEN,
+      password: 'x',
+      timeoutMs: 1000,
+      maxBodyBytes: 1024,
+      maxRequests: 1,
+      userAgent: 'test',
+    });
+    for (const path of ['/api/ticket/status/1', '//b.example/api', '/\\b.example/', '/../../..//b.example/'])
+      expect(client.urlFor(path, { lang: '//b.example' }).origin).toBe('http://a.example');
+    await client.close();
+    // Past the configuration check (a programmatic caller): the client itself refuses.
+    const unchecked = new HttpClient({
+      baseUrl: 'http://a.example//b.example/',
+      token: TOKEN,
+      password: 'x',
+      timeoutMs: 1000,
+      maxBodyBytes: 1024,
+      maxRequests: 1,
+      userAgent: 'test',
+    });
+    expect(unchecked.urlFor('/api/selfservice/type').origin).toBe('http://a.example');
+    await unchecked.close();
+  });
+});
+
+describe('what a target echoes is redacted at capture, in every form', () => {
+  test.concurrent.each(Object.keys(ECHO_FORMS) as EchoForm[])('echoed %s: conformant, and the token is nowhere', async (form) => {
+    const target = await echoTarget(TOKEN, form);
+    cleanups.push(target.close);
+    const run = await cli(['--base-url', target.url, '--token', TOKEN]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(tokenFormsIn(await everything(run), TOKEN)).toEqual([]);
+    expect(run.report?.errors).toEqual([]);
+    const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
+    // The body's echo is replaced; what is left around it is what the target wrapped it in.
+    expect(report).toMatch(/user [^"\\]*<redacted>[^"\\]* seen/);
+  });
+
+  test.concurrent.each(['upper case', 'lower case', 'hex'] as EchoForm[])('echoed %s inside a header name', async (form) => {
+    const target = await echoTarget(NAME_TOKEN, form);
+    cleanups.push(target.close);
+    const run = await cli(['--base-url', target.url, '--token', NAME_TOKEN]);
+    expect(run.code).toBe(0);
+    expect(tokenFormsIn(await everything(run), NAME_TOKEN)).toEqual([]);
+    const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
+    expect(report).toContain('"x-seen-<redacted>": "1"');
+  });
+
+  test.concurrent('--compare-to prints no echoed token, from either side', async () => {
+    const target = await echoTarget(TOKEN, 'JSON-escaped by PHP (\\/)');
+    const other = await echoTarget(COMPARE_TOKEN, 'upper case');
+    cleanups.push(target.close, other.close);
+    const run = await cli(['--base-url', target.url, '--token', TOKEN, '--compare-to', other.url, '--compare-token', COMPARE_TOKEN]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('HARNESS_SECRET_LEAK');
+    const text = await everything(run);
+    expect(tokenFormsIn(text, TOKEN)).toEqual([]);
+    expect(tokenFormsIn(text, COMPARE_TOKEN)).toEqual([]);
+  });
+});
+
+describe('tokens that are ordinary words, short or not ASCII', () => {
+  test.concurrent.each(['data', 'Open', 'test', 'secret', 'token'])('--token %s: a conformant target is conformant', async (word) => {
+    const run = await cli(['--token', word]);
+    expect({ code: run.code, leak: /HARNESS_SECRET_LEAK/.test(run.stdout + run.stderr) }).toEqual({ code: 0, leak: false });
+    expect(run.report?.verdict).toBe('conformant');
+    // What the target sent is redacted wherever the word appears in it; the suite's own words are its own.
+    const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
+    expect(report).toContain('<redacted>');
+    expect(tokenFormsIn(report, word).filter((form) => form.length > word.length)).toEqual([]);
+  });
+
+  test.concurrent('a token outside ASCII: conformant, the Bearer probe sends its UTF-8 bytes', async () => {
+    const token = 'Schlüssel-ñ-9f3a';
+    const run = await cli(['--token', token]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(tokenFormsIn(await everything(run), token)).toEqual([]);
+  });
+
+  test('a token shorter than 4 characters is refused before any request, without quoting it', () => {
+    for (const token of ['a', 'ab', 'xyz', 'ñé'])
+      expect(() => loadConfig(['--base-url', 'https://h.example', '--token', token], {}, noDotenv)).toThrow(
+        /^--token is shorter than 4 characters, too short to be told from ordinary text/,
+      );
+    expect(loadConfig(['--base-url', 'https://h.example', '--token', 'abcd'], {}, noDotenv).token).toBe('abcd');
+  });
+});
+
+describe('no secret in an error message', () => {
+  const messageOf = (load: () => unknown): string => {
+    try {
+      load();
+    } catch (error) {
+      if (error instanceof HarnessError) return error.oneLine();
+      throw error;
+    }
+    throw new Error('expected a configuration error');
+  };
+
+  test('a base URL with credentials, whatever else is wrong with it', () => {
+    for (const raw of [
+      'http://user:SECRETPW@host:99999/',
+      'ftp://user:SECRETPW@host/',
+      'http://user:SECRETPW@host/?q=1',
+      `http://${TOKEN.replaceAll('/', '')}:pw@h:99999/`,
+    ]) {
+      const message = messageOf(() => loadConfig(['--base-url', raw, '--token', TOKEN], {}, noDotenv));
+      expect(message).not.toContain('SECRETPW');
+      expect(tokenFormsIn(message, TOKEN)).toEqual([]);
+    }
+    expect(messageOf(() => loadConfig(['--base-url', 'http://user:SECRETPW@host:99999/'], {}, noDotenv))).toContain(
+      '<credentials>@host:99999',
+    );
+  });
+
+  test('the token given where an option or a variable name was expected', () => {
+    expect(messageOf(() => loadConfig(['--base-url', 'https://h.example', TOKEN], {}, noDotenv))).not.toContain(TOKEN);
+    expect(messageOf(() => loadConfig(['--status-id', '1', `--${TOKEN}`], {}, noDotenv))).toMatch(/could not be read/);
+  });
+
+  test('a token put in tokenEnv by mistake', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'token-env-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    for (const mistaken of [TOKEN, 'Sup3rSecretToken93f1c2', 'lowercase_token_value_9f']) {
+      const file = join(dir, 'targets.json');
+      await writeFile(file, JSON.stringify([{ name: 'prod', baseUrl: 'https://h.example', tokenEnv: mistaken }]));
+      const config = loadConfig(['--targets', file], {}, noDotenv);
+      const message = messageOf(() => loadTargets(config, {}, noDotenv));
+      expect(message).toMatch(/target "prod"|tokenEnv/);
+      expect(message).not.toContain(mistaken);
+    }
+  });
+
+  test('a token file passed as --baseline or --targets', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'token-file-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    for (const name of ['token.json', 'token.yaml', 'token.txt']) {
+      for (const content of [`${TOKEN}\n`, `{"token": ${TOKEN}}`, `token: [${TOKEN}\n`]) {
+        const file = join(dir, name);
+        await writeFile(file, content);
+        const baseline = messageOf(() => loadBaseline(file));
+        const targets = messageOf(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), {}, noDotenv));
+        for (const message of [baseline, targets]) {
+          expect(message).toMatch(/^CONFIG_INVALID: the (baseline|targets file) /);
+          expect(tokenFormsIn(message, TOKEN)).toEqual([]);
+        }
+      }
+    }
+  });
+
+  test.concurrent('from the command line: one line, exit 2, no credentials', async () => {
+    const run = await cli(['--base-url', 'http://user:SECRETPW@127.0.0.1:99999/', '--token', TOKEN]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^CONFIG_INVALID: --base-url "http:\/\/<credentials>@127\.0\.0\.1:99999\/" is not a URL/);
+    expect(run.stdout + run.stderr).not.toContain('SECRETPW');
+  });
+});
+
+describe('certificate checks turned off by the environment', () => {
+  test('NODE_TLS_REJECT_UNAUTHORIZED=0 is warned about as --insecure is', () => {
+    const warnings = safetyWarnings({ baseUrl: 'https://help.example.com/', insecure: false }, { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+    expect(warnings.map((warning) => warning.code)).toEqual(['TLS_NOT_VERIFIED']);
+    expect(warnings[0]?.message).toMatch(
+      /^NODE_TLS_REJECT_UNAUTHORIZED=0 is set: the TLS certificate of help\.example\.com is not verified/,
+    );
+    expect(safetyWarnings({ baseUrl: 'https://help.example.com/', insecure: false }, { NODE_TLS_REJECT_UNAUTHORIZED: '1' })).toEqual([]);
+    expect(safetyWarnings({ baseUrl: 'https://help.example.com/', insecure: false }, {})).toEqual([]);
+  });
+});
