@@ -17,7 +17,9 @@ export type HarnessErrorCode =
   | 'HARNESS_REPORT_UNREADABLE'
   | 'HARNESS_HEADERS_TOO_LARGE'
   | 'HARNESS_RATE_LIMITED'
-  | 'HARNESS_DEADLINE';
+  | 'HARNESS_DEADLINE'
+  | 'HARNESS_NOT_RECORDED'
+  | 'HARNESS_RECORDING_UNREADABLE';
 
 export type FaultParty = 'target' | 'environment' | 'suite';
 

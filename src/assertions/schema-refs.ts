@@ -13,6 +13,7 @@ export const SCHEMA_NAMES = [
   'targets',
   'baseline',
   'matrix',
+  'recording',
 ] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 

@@ -1,10 +1,8 @@
 import { inject } from 'vitest';
-import { askRecording } from './recording-channel.js';
 import { Target } from './target.js';
 
 const TARGETS_KEY = Symbol.for('ticketing-conformance.targets');
-/** The targets of one spec run, told apart by its channel: a worker that judges run after run keeps only the latest. */
-type Holder = { [TARGETS_KEY]?: { channel: string; targets: Map<number, Promise<Target>> } };
+type Holder = { [TARGETS_KEY]?: { specRunId: string; targets: Map<number, Promise<Target>> } };
 
 export interface TargetSlot {
   index: number;
@@ -17,19 +15,22 @@ export function targetSlots(): TargetSlot[] {
 }
 
 /**
- * One Target per target and spec run, answering from the recording the CLI made; kept on globalThis so every spec
- * file shares it even if modules reload.
+ * One Target per target and spec run, answering from the recording provided to the run; kept on globalThis so every
+ * spec file of the run shares it even if modules reload.
  */
 export function currentTarget(index: number): Promise<Target> {
+  const { specRunId, targets: runs } = inject('conformance');
   const holder = globalThis as Holder;
-  const { targets: runs, channel } = inject('conformance');
-  if (holder[TARGETS_KEY]?.channel !== channel) holder[TARGETS_KEY] = { channel, targets: new Map() };
-  const { targets } = holder[TARGETS_KEY];
+  if (holder[TARGETS_KEY]?.specRunId !== specRunId) holder[TARGETS_KEY] = { specRunId, targets: new Map() };
+  const targets = holder[TARGETS_KEY].targets;
   let target = targets.get(index);
   if (!target) {
     const run = runs[index];
     if (!run) throw new Error(`no target ${index} was provided to the spec run`);
-    target = askRecording(channel, index).then((recording) => new Target(run.settings, recording));
+    target = run.recording
+      ? Promise.resolve(new Target(run.settings, run.recording))
+      : Promise.reject(new Error(`recording target ${index} failed: ${run.failure ?? 'no recording was provided'}`));
+    target.catch(() => undefined);
     targets.set(index, target);
   }
   return target;

@@ -86,6 +86,9 @@ const variants: Record<CredentialVariant, VariantSpec> = {
   },
 };
 
+/** Every variant by name, as a recording may name them. */
+export const CREDENTIAL_VARIANTS = Object.keys(variants) as CredentialVariant[];
+
 export function authorizationHeader(variant: CredentialVariant, token: string, password: string): string | undefined {
   return variants[variant].header(token, password);
 }

@@ -22,6 +22,8 @@ export interface RecordedResponse {
   bodyTruncated: boolean;
   bytes: number;
   json: ParsedBody;
+  /** When the request was sent (ISO 8601), and how long until its body was read. */
+  startedAt?: string;
   durationMs: number;
 }
 

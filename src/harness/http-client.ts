@@ -191,6 +191,7 @@ export class HttpClient {
   }
 
   private async exchange(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    const startedAt = new Date().toISOString();
     const started = performance.now();
     const response = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.deadline });
     const responseHeaders = flattenHeaders(response.headers);
@@ -214,6 +215,7 @@ export class HttpClient {
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
         json: json.ok ? json : { ok: false, error: this.redact(json.error) },
+        startedAt,
         durationMs: Math.round(performance.now() - started),
       },
     };

@@ -1,3 +1,5 @@
+import type { Recording } from './recording.js';
+
 /** What a spec run needs to know about its target; handed from the CLI to the Vitest worker. */
 export interface TargetSettings {
   baseUrl: string;
@@ -20,6 +22,8 @@ export interface TargetSettings {
   proxyFromEnvironment: boolean;
   /** The run's id: the trace id of every request's traceparent header, and runId in the report. */
   runId: string;
+  /** Judge the recording alone: a request it holds no answer to fails instead of being sent. */
+  offline?: boolean;
 }
 
 /** One target of a spec run, and its label when the run judges several targets. */
@@ -28,10 +32,17 @@ export interface TargetRun {
   label?: string;
 }
 
-/** What the CLI hands the spec worker: the targets, and the channel their recordings come over (src/harness/recording-channel.ts). */
+/** A target of the spec run with what it answered, or why nothing was recorded. */
+export interface ProvidedTarget extends TargetRun {
+  recording?: Recording;
+  failure?: string;
+}
+
+/** What the spec worker is handed through Vitest's provide/inject: one spec run's targets and their recordings. */
 export interface SpecRunContext {
-  targets: TargetRun[];
-  channel: string;
+  /** Tells one spec run from the next, should a worker outlive a run. */
+  specRunId: string;
+  targets: ProvidedTarget[];
 }
 
 declare module 'vitest' {

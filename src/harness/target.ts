@@ -1,5 +1,5 @@
 import { HarnessError } from '../errors.js';
-import type { CredentialVariant } from './credentials.js';
+import { variantLabel, type CredentialVariant } from './credentials.js';
 import type { Exchange } from './exchange.js';
 import type { HttpClient, TrafficCounts } from './http-client.js';
 import type { RecordedAnswer, RecordedFailure, Recording } from './recording.js';
@@ -105,7 +105,11 @@ export class Target {
     let pending = this.memo.get(key);
     if (!pending) {
       const answer = this.recording?.answers[key];
-      pending = answer ? replay(answer) : this.live().then((client) => client.get({ path, query, credentials }));
+      pending = answer
+        ? replay(answer)
+        : this.settings.offline
+          ? Promise.reject(notRecorded(path, query, credentials))
+          : this.live().then((client) => client.get({ path, query, credentials }));
       // Scenarios await these later; an early rejection must not count as unhandled meanwhile.
       pending.catch(() => undefined);
       this.memo.set(key, pending);
@@ -120,12 +124,24 @@ export class Target {
 
   /** The HTTP client, loaded on first use: a spec worker judging a full recording never needs it. */
   private live(): Promise<HttpClient> {
+    if (this.settings.offline) return Promise.reject(new Error('a recording judged on its own sends no request'));
     this.connecting ??= import('./http-client.js').then(({ HttpClient }) => {
       this.client = new HttpClient({ ...this.settings, maxRequests: this.settings.maxRequests - (this.recording?.traffic.sent ?? 0) });
       return this.client;
     });
     return this.connecting;
   }
+}
+
+/** What a recording judged on its own lacks: said plainly, never made up by sending the request after all. */
+function notRecorded(path: string, query: Record<string, string>, credentials: CredentialVariant): HarnessError {
+  const search = new URLSearchParams(query).toString();
+  return new HarnessError(
+    'HARNESS_NOT_RECORDED',
+    `the recording holds no answer to GET ${path}${search ? `?${search}` : ''} (${variantLabel(credentials)}), and judging a recording sends no request`,
+    'Record the target again with this version of the suite (ticketing-conformance --base-url URL), then judge that recording',
+    'suite',
+  );
 }
 
 function replay(answer: RecordedAnswer): Promise<Exchange> {

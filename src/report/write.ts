@@ -40,6 +40,8 @@ export interface WriteOptions {
   stepSummary?: string;
   /** Whether to write allure-results/ (a matrix leaves it out of each target's folder). */
   allure?: boolean;
+  /** JSON files written beside the reports (the recording), held to the same rule. */
+  jsonFiles?: { name: string; content: string }[];
 }
 
 /**
@@ -51,7 +53,7 @@ export async function writeReports(
   report: Report,
   outDir: string,
   token: string,
-  { stepSummary, allure = true }: WriteOptions = {},
+  { stepSummary, allure = true, jsonFiles = [] }: WriteOptions = {},
 ): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
 
@@ -89,6 +91,11 @@ export async function writeReports(
     return secret ? [{ name, secret }] : [];
   });
   const errorsBefore = report.errors.length;
+  const safeFiles = jsonFiles.filter(({ name, content }) => {
+    const secret = scanner.find(content);
+    if (secret) leaking.push({ name, secret });
+    return !secret;
+  });
   report.errors.push(...leaking.map(({ name, secret }) => leakError(name, secret)));
   // Written before the report is sealed again, so an Allure file left out for a secret is an error in report.json too.
   if (allure) report.errors.push(...(await writeAllure(report, outDir, scanner)));
@@ -102,6 +109,10 @@ export async function writeReports(
   const written: string[] = [];
   for (const { name, text } of rendered) {
     await writeFile(join(outDir, name), text);
+    written.push(join(outDir, name));
+  }
+  for (const { name, content } of safeFiles) {
+    await writeFile(join(outDir, name), content);
     written.push(join(outDir, name));
   }
   if (allure) written.push(join(outDir, ALLURE_DIR));

@@ -1,12 +1,16 @@
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import type { TargetOptions } from '../config/targets.js';
+import type { Recording } from '../harness/recording.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import { applyBaseline } from '../report/baseline.js';
 import { buildReport } from '../report/build.js';
 import { mergeRepeatedRuns } from '../report/repeat.js';
 import type { Report, RunError } from '../report/types.js';
+import { HAR_FILE, RECORDING_FILE } from '../report/outputs.js';
 import { writeReports } from '../report/write.js';
+import { renderHar } from './har.js';
+import { recordingFile } from './recording-file.js';
 import { suiteVersion } from './version.js';
 import { safetyWarnings } from './warnings.js';
 
@@ -17,6 +21,8 @@ export interface TargetReportInput {
   startedAt: Date;
   /** The trace id every request of the run carried in its traceparent header. */
   runId?: string;
+  /** When the answers were in; now, unless a recording is judged again. */
+  finishedAt?: Date;
   scenarios: ScenarioResult[];
   errors: RunError[];
 }
@@ -54,24 +60,52 @@ export function targetReport(input: TargetReportInput): Report {
       ...(options.insecure ? { insecure: true } : {}),
     },
     startedAt: input.startedAt,
-    finishedAt: new Date(),
+    finishedAt: input.finishedAt ?? new Date(),
     complete: input.scenarios.length > 0 && errors.length === 0,
     scenarios: input.scenarios,
     errors,
   });
 }
 
-/** The one report of a run (its --repeat runs merged), judged against a baseline, with its warnings, written. */
+/** What each pass over the target recorded, and when it started. */
+export type RecordedRun = { startedAt: Date; recording: Recording };
+
+/** recording.json and recording.har: the run's exchanges, each once, for judging again and for HAR viewers. */
+function recordingFiles(report: Report, runs: RecordedRun[]): { name: string; content: string }[] {
+  if (runs.length === 0) return [];
+  const file = recordingFile({
+    suite: report.suite,
+    ...(report.runId === undefined ? {} : { runId: report.runId }),
+    target: { baseUrl: report.target.baseUrl, embeddedReference: report.target.embeddedReference },
+    options: report.options,
+    startedAt: report.startedAt,
+    finishedAt: report.finishedAt,
+    runs,
+  });
+  return [
+    { name: RECORDING_FILE, content: `${JSON.stringify(file, null, 2)}\n` },
+    { name: HAR_FILE, content: renderHar(file) },
+  ];
+}
+
+/**
+ * The one report of a run (its --repeat runs merged), judged against a baseline, with its warnings, written
+ * with the recording it was judged from.
+ */
 export async function concludeRun(
   reports: Report[],
-  config: Config,
+  config: Pick<Config, 'out' | 'baseUrl' | 'insecure'>,
   token: string,
   baseline?: LoadedBaseline,
+  recorded: RecordedRun[] = [],
 ): Promise<{ report: Report; writtenFiles: string[] }> {
   const report = mergeRepeatedRuns(reports);
   if (baseline) applyBaseline(report, baseline);
   const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
   if (warnings.length > 0) report.warnings = warnings;
-  const writtenFiles = await writeReports(report, config.out, token, { stepSummary: process.env.GITHUB_STEP_SUMMARY });
+  const writtenFiles = await writeReports(report, config.out, token, {
+    stepSummary: process.env.GITHUB_STEP_SUMMARY,
+    jsonFiles: recordingFiles(report, recorded),
+  });
   return { report, writtenFiles };
 }

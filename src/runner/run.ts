@@ -11,6 +11,7 @@ import { clearOwnOutputs } from '../report/outputs.js';
 import { suiteFailure } from '../report/suite-error.js';
 import type { Report } from '../report/types.js';
 import { recordTarget } from './record.js';
+import type { RecordedRun } from './conclude.js';
 import { SpecRunner, type Judged } from './spec-runner.js';
 import { suiteVersion } from './version.js';
 
@@ -69,8 +70,9 @@ async function recordAndJudge(
   config: Config,
   hooks: RunHooks,
   startedAt: Date,
-): Promise<Report[]> {
+): Promise<{ reports: Report[]; recorded: RecordedRun[] }> {
   const reports: Report[] = [];
+  const recorded: RecordedRun[] = [];
   let firstRoundSent!: () => void;
   const sent = new Promise<void>((resolve) => (firstRoundSent = resolve));
   let recording = recordTarget(settings, firstRoundSent);
@@ -87,7 +89,8 @@ async function recordAndJudge(
         if (run > 0) recording = recordTarget(settings);
         // The spec worker starts once the target has answered: started while the answers still come in, its start-up
         // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
-        await recording.catch(() => undefined);
+        const made = await recording.catch(() => undefined);
+        if (made) recorded.push({ startedAt: runStartedAt, recording: made });
         const judging = runner.judge([{ settings, recording }]);
         void loadConclude();
         const judged: Judged = await judging;
@@ -110,7 +113,7 @@ async function recordAndJudge(
     // Nothing may still be talking to the target (or to the embedded server about to close) when the run ends.
     await recording.catch(() => undefined);
   }
-  return reports;
+  return { reports, recorded };
 }
 
 async function targetReportOf(config: Config, target: Report['target'], startedAt: Date, judged: Judged, runId: string): Promise<Report> {
@@ -143,9 +146,9 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
   // The embedded server is on loopback, where a proxy from the environment could not reach it.
   const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
   const target = { baseUrl, embeddedReference: reference !== undefined };
-  const reports = await recordAndJudge(settings, target, config, hooks, startedAt).finally(() => reference?.close());
+  const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt).finally(() => reference?.close());
   const { concludeRun } = await loadConclude();
-  const { report, writtenFiles } = await concludeRun(reports, config, token, baseline);
+  const { report, writtenFiles } = await concludeRun(reports, config, token, baseline, recorded);
   const scanner = createSecretScanner([token]);
   return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
 }

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import type { Recording } from '../harness/recording.js';
-import { serveRecordings } from '../harness/recording-channel.js';
-import type { TargetRun } from '../harness/settings.js';
+import type { ProvidedTarget, TargetRun } from '../harness/settings.js';
 import { compiled, packageRoot, sourceDir, specPattern, specsDir } from '../paths.js';
 import type { RunError } from '../report/types.js';
 import { ScenarioCollector } from './collector.js';
@@ -68,7 +67,7 @@ export class SpecRunner {
         // An installed package lives under node_modules, which Vitest's default exclude would leave out.
         exclude: [],
         watch: false,
-        // A worker thread: the recordings reach it over a BroadcastChannel, which stays within this process.
+        // A worker thread: the recordings are handed over with Vitest's provide/inject, without leaving this process.
         pool: thread.pool,
         isolate: false,
         // Compiled, the suite's own modules are plain JavaScript: the worker imports them natively instead of
@@ -87,26 +86,28 @@ export class SpecRunner {
     return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector, thread);
   }
 
-  /** Judges a batch of targets; a recording still on its way is handed to the worker when it arrives. */
+  /** Judges a batch of targets, once each one's recording is in. */
   async judge(batch: (TargetRun & { recording: Recording | Promise<Recording> })[]): Promise<Judged> {
     this.collector.reset();
     const errors: RunError[] = [];
     const previousExitCode = process.exitCode;
-    const channel = `ticketing-conformance-${randomUUID()}`;
-    const server = serveRecordings(
-      channel,
-      batch.map((run) => Promise.resolve(run.recording)),
+    const targets = await Promise.all(
+      batch.map(({ settings, label, recording }) =>
+        Promise.resolve(recording).then(
+          (made): ProvidedTarget => ({ settings, recording: made, ...(label === undefined ? {} : { label }) }),
+          (error: unknown): ProvidedTarget => ({
+            settings,
+            failure: error instanceof Error ? error.message : String(error),
+            ...(label === undefined ? {} : { label }),
+          }),
+        ),
+      ),
     );
     try {
-      this.vitest.provide('conformance', {
-        channel,
-        targets: batch.map(({ settings, label }) => ({ settings, ...(label === undefined ? {} : { label }) })),
-      });
+      this.vitest.provide('conformance', { specRunId: randomUUID(), targets });
       await this.vitest.runTestSpecifications(this.specs, true);
     } catch (error) {
       errors.push(suiteFailure('the spec runner', error));
-    } finally {
-      server.close();
     }
     // Vitest marks the process failed when a spec fails; the CLI decides the exit code from the report instead.
     process.exitCode = previousExitCode;

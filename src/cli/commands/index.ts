@@ -16,4 +16,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   merge: async () => (await import('./merge.js')).mergeCommand,
   history: async () => (await import('./history.js')).historyCommand,
   exporter: async () => (await import('./exporter.js')).exporterCommand,
+  judge: async () => (await import('./judge.js')).judgeCommand,
 };

@@ -1,0 +1,124 @@
+import { catalogHash, sha256 } from '../report/integrity.js';
+import { catalog } from '../requirements/catalog.js';
+import { apiDocumentHash } from '../requirements/document.js';
+import type { Level } from '../requirements/types.js';
+import { variantLabel } from '../harness/credentials.js';
+import type { RecordedRequest, RecordedResponse } from '../harness/exchange.js';
+import type { TrafficCounts } from '../harness/http-client.js';
+import type { RecordedFailure, Recording } from '../harness/recording.js';
+
+export const RECORDING_FORMAT = 'ticketing-conformance-recording';
+/** Raised when the file's layout changes; a reader refuses a version it does not know rather than guess. */
+export const RECORDING_VERSION = 1;
+
+/** The request as sent, its credentials said in words (never the token), and how the specs name it. */
+export interface RecordingRequest extends RecordedRequest {
+  credentialsDescription: string;
+}
+
+/** One request of the run, once: what went out and what came back, or why nothing came back. */
+export type RecordingEntry =
+  { key: string; request: RecordingRequest; response: RecordedResponse } | { key: string; failure: RecordedFailure };
+
+/** One pass over the target (a run with --repeat makes several). */
+export interface RecordingRun {
+  startedAt: string;
+  traffic: TrafficCounts;
+  tlsCertificates: string[];
+  exchanges: RecordingEntry[];
+}
+
+/** The options the run was made with, as report.json records them: what judging the answers again needs. */
+export interface RecordingOptions {
+  statusId: number;
+  lang?: string;
+  missingLang?: string;
+  strict: boolean;
+  timeoutMs: number;
+  maxRequests: number;
+  repeat: number;
+  deadlineMs?: number;
+  concurrency?: number;
+  ca?: string;
+  insecure?: boolean;
+}
+
+/** recording.json: everything a run learned from the target, enough to judge it again without sending a request. */
+export interface RecordingFile {
+  format: typeof RECORDING_FORMAT;
+  formatVersion: number;
+  suite: { name: string; version: string };
+  /** The trace id every request carried in its traceparent header, as in report.json. */
+  runId?: string;
+  integrity: { catalog: string; apiDocument: string };
+  /** The catalog the recording was made for, so a later suite can say which requirements changed since. */
+  requirements: { id: string; level: Level; hash: string }[];
+  target: { baseUrl: string; embeddedReference: boolean; fingerprint: { server: string[]; tlsCertificateSha256: string[] } };
+  options: RecordingOptions;
+  startedAt: string;
+  finishedAt: string;
+  runs: RecordingRun[];
+}
+
+/** What the current catalog says of each requirement, hashed, to compare with a recording's. */
+export function catalogEntries(): RecordingFile['requirements'] {
+  return catalog.map((requirement) => ({ id: requirement.id, level: requirement.level, hash: sha256(requirement) }));
+}
+
+export interface RecordingInput {
+  suite: RecordingFile['suite'];
+  runId?: string;
+  target: { baseUrl: string; embeddedReference: boolean };
+  options: RecordingOptions;
+  startedAt: string;
+  finishedAt: string;
+  runs: { startedAt: Date; recording: Recording }[];
+}
+
+export function recordingFile(input: RecordingInput): RecordingFile {
+  const runs = input.runs.map(({ startedAt, recording }) => ({
+    startedAt: startedAt.toISOString(),
+    traffic: recording.traffic,
+    tlsCertificates: recording.tlsCertificates,
+    exchanges: Object.entries(recording.answers).map(([key, answer]): RecordingEntry => {
+      if ('failure' in answer) return { key, failure: answer.failure };
+      const { request, response } = answer.exchange;
+      return { key, request: { ...request, credentialsDescription: variantLabel(request.credentials) }, response };
+    }),
+  }));
+  const entries = runs.flatMap((run) => run.exchanges);
+  const servers = entries.flatMap((entry) => ('response' in entry && entry.response.headers.server ? [entry.response.headers.server] : []));
+  return {
+    format: RECORDING_FORMAT,
+    formatVersion: RECORDING_VERSION,
+    suite: input.suite,
+    ...(input.runId === undefined ? {} : { runId: input.runId }),
+    integrity: { catalog: catalogHash, apiDocument: apiDocumentHash },
+    requirements: catalogEntries(),
+    target: {
+      ...input.target,
+      fingerprint: {
+        server: [...new Set(servers)],
+        tlsCertificateSha256: [...new Set(runs.flatMap((run) => run.tlsCertificates))],
+      },
+    },
+    options: input.options,
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    runs,
+  };
+}
+
+/** The answers of one run, as the specs read them. */
+export function recordingOfRun(run: RecordingRun): Recording {
+  const answers: Recording['answers'] = {};
+  for (const entry of run.exchanges) {
+    if ('failure' in entry) {
+      answers[entry.key] = { failure: entry.failure };
+    } else {
+      const { method, url, path, credentials, headers, curl } = entry.request;
+      answers[entry.key] = { exchange: { request: { method, url, path, credentials, headers, curl }, response: entry.response } };
+    }
+  }
+  return { traffic: run.traffic, tlsCertificates: run.tlsCertificates, answers };
+}

@@ -1,0 +1,287 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, describe, expect, test } from 'vitest';
+import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
+import { CREDENTIAL_VARIANTS } from '../src/harness/credentials.js';
+import { createSecretScanner } from '../src/harness/redact.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import type { Report } from '../src/report/types.js';
+import { writeReports } from '../src/report/write.js';
+import { apiDocumentHash } from '../src/requirements/document.js';
+import type { RecordingFile } from '../src/runner/recording-file.js';
+import { CLI_BIN, execCli, failedRequirements, lastLine, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
+import { sampleReport } from './helpers/sample-report.js';
+
+const TOKEN = 'recording-token-3b9e27';
+const require = createRequire(import.meta.url);
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+/** A live run against the reference server with these faults switched on; its server stays up for the judge. */
+async function liveRun(variants: string[]): Promise<CliRun> {
+  const server = await startReferenceServer({ token: TOKEN, variants });
+  cleanups.push(server.close);
+  const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+  cleanups.push(run.cleanup);
+  return run;
+}
+
+async function judge(args: string[]): Promise<CliRun> {
+  const run = await runCli(['judge', ...args]);
+  cleanups.push(run.cleanup);
+  return run;
+}
+
+const recordingOf = (run: CliRun): RecordingFile => JSON.parse(readFileSync(join(run.outDir, 'recording.json'), 'utf8')) as RecordingFile;
+
+/** Every form of the token a file could carry: raw, URL-escaped, base64 alone and inside each Basic credential sent. */
+function tokenForms(): string[] {
+  const basics = ['x', '', 'z', 'a:b:c', 'p'.repeat(256)].map((password) => Buffer.from(`${TOKEN}:${password}`).toString('base64'));
+  return [TOKEN, encodeURIComponent(TOKEN), Buffer.from(TOKEN).toString('hex'), Buffer.from(TOKEN).toString('base64'), ...basics];
+}
+
+/** The HAR 1.2 shape as the har-schema package publishes it (draft-06, with its own keywords such as "optional"). */
+function harValidator(): ReturnType<Ajv['compile']> {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
+  const schemas = require('har-schema') as Record<string, { $id: string }>;
+  for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+  const har = ajv.getSchema('har.json#');
+  if (!har) throw new Error('har-schema has no har.json');
+  return har;
+}
+
+describe('a run writes its recording beside the reports', () => {
+  let run: CliRun;
+  let recording: RecordingFile;
+  let report: Report;
+
+  test('recording.json matches schemas/recording.schema.json and names suite, catalog, API document and target', async () => {
+    run = await liveRun([]);
+    expect(run.code, run.stderr).toBe(0);
+    recording = recordingOf(run);
+    report = run.report as Report;
+    const validate = validator('recording');
+    expect(validate(recording), formatSchemaErrors(validate.errors)).toBe(true);
+    expect(recording.suite).toEqual(report.suite);
+    expect(recording.integrity).toEqual({ catalog: report.integrity?.catalog, apiDocument: apiDocumentHash });
+    expect(recording.target.baseUrl).toBe(report.target.baseUrl);
+    expect(recording.target.fingerprint).toEqual(report.target.fingerprint);
+    expect(recording.options).toEqual(report.options);
+  });
+
+  test('each request once, in words, with its answer and timings; as many as the report counts', () => {
+    const [only] = recording.runs;
+    const keys = only?.exchanges.map((entry) => entry.key) ?? [];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBe(report.requests.sent);
+    for (const entry of only?.exchanges ?? []) {
+      if (!('response' in entry)) throw new Error(`${entry.key} got no answer from the reference server`);
+      expect(entry.request.credentialsDescription.length).toBeGreaterThan(0);
+      expect(entry.request.headers.authorization ?? 'Basic <redacted>').toMatch(/<redacted>$/);
+      expect(Date.parse(entry.response.startedAt ?? '')).not.toBeNaN();
+      expect(entry.response.durationMs).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  test('recording.har is HAR 1.2 with the same exchanges', async () => {
+    const har = JSON.parse(await readFile(join(run.outDir, 'recording.har'), 'utf8')) as {
+      log: { version: string; entries: { request: { url: string }; response: { status: number; content: { text: string } } }[] };
+    };
+    const validate = harValidator();
+    expect(validate(har), JSON.stringify(validate.errors)).toBe(true);
+    expect(har.log.version).toBe('1.2');
+    const exchanges = (recording.runs[0]?.exchanges ?? []).flatMap((entry) => ('response' in entry ? [entry] : []));
+    expect(har.log.entries.map((entry) => [entry.request.url, entry.response.status, entry.response.content.text])).toEqual(
+      exchanges.map((entry) => [entry.request.url, entry.response.status, entry.response.bodyText]),
+    );
+  });
+
+  test('the HAR check is not vacuous: an entry without a response is refused', () => {
+    const validate = harValidator();
+    expect(validate({ log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [{ startedDateTime: 'x' }] } })).toBe(false);
+  });
+
+  test('neither file holds the token in any form', async () => {
+    for (const name of ['recording.json', 'recording.har']) {
+      const text = await readFile(join(run.outDir, name), 'utf8');
+      expect({ name, found: tokenForms().filter((form) => text.includes(form)) }).toEqual({ name, found: [] });
+      expect({ name, found: createSecretScanner([TOKEN]).find(text) }).toEqual({ name, found: undefined });
+    }
+  });
+});
+
+test('the one writer refuses a recording that would carry the token, and says so in the report', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'recording-leak-'));
+  cleanups.push(() => rm(out, { recursive: true, force: true }));
+  const report = sampleReport();
+  const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
+  const written = await writeReports(report, out, TOKEN, {
+    allure: false,
+    jsonFiles: [
+      { name: 'recording.json', content: JSON.stringify({ echoed: `Basic ${basic}` }) },
+      { name: 'recording.har', content: JSON.stringify({ ok: 'nothing secret' }) },
+    ],
+  });
+  expect(written.some((path) => path.endsWith('recording.json'))).toBe(false);
+  expect(written.some((path) => path.endsWith('recording.har'))).toBe(true);
+  expect(report.errors.map((error) => [error.code, error.message.includes('recording.json')])).toContainEqual([
+    'HARNESS_SECRET_LEAK',
+    true,
+  ]);
+  expect(report.exitCode).toBe(2);
+});
+
+describe('judge: a recording judged again, offline, reaches the verdicts of the live run', () => {
+  const comparable = (report: Report | undefined): unknown => ({
+    verdict: report?.verdict,
+    exitCode: report?.exitCode,
+    requirements: report?.requirements,
+    diagnoses: report?.diagnoses,
+    requests: report?.requests,
+  });
+
+  test.concurrent.each([
+    ['the reference server', []],
+    ['a missing colour', ['colour-missing']],
+    ['a web server that strips Authorization', ['authorization-stripped']],
+    ['a front end answering HTML for everything', ['html-page-200']],
+    ['a target that accepts any credentials', ['wrong-token-accepted', 'missing-header-accepted']],
+  ])('%s', async (_name, variants) => {
+    const live = await liveRun(variants);
+    expect([0, 1, 2]).toContain(live.code);
+    const judged = await judge([join(live.outDir, 'recording.json')]);
+    expect(judged.stderr).toBe('');
+    expect(judged.code).toBe(live.code);
+    expect(comparable(judged.report)).toEqual(comparable(live.report));
+    expect(failedRequirements(judged.report)).toEqual(failedRequirements(live.report));
+    expect(judged.stdout).toContain('no request was sent');
+    expect(lastLine(judged)).toBe(lastLine(live));
+    for (const name of ['report.md', 'junit.xml']) {
+      const [a, b] = await Promise.all([readFile(join(live.outDir, name), 'utf8'), readFile(join(judged.outDir, name), 'utf8')]);
+      expect(b).toBe(a);
+    }
+  });
+
+  test('no socket is opened: traced, the judge creates no internet socket while the live run does', async () => {
+    const live = await liveRun(['colour-missing']);
+    const work = await mkdtemp(join(tmpdir(), 'judge-trace-'));
+    cleanups.push(() => rm(work, { recursive: true, force: true }));
+    const traced = async (args: string[]): Promise<{ code: number; sockets: string[] }> => {
+      const log = join(work, `trace-${args[0] ?? 'run'}.log`);
+      const result = await traceCli(log, args, work);
+      const lines = (await readFile(log, 'utf8')).split('\n');
+      return { code: result, sockets: lines.filter((line) => /socket\(AF_INET6?,/.test(line)) };
+    };
+    const judged = await traced(['judge', join(live.outDir, 'recording.json'), '--out', join(work, 'judged'), '--quiet']);
+    expect(judged.code).toBe(1);
+    expect(judged.sockets).toEqual([]);
+    // The tracer sees a run's sockets, so an empty list above means none were made.
+    const rerun = await traced(['--base-url', live.report?.target.baseUrl ?? '', '--token', TOKEN, '--out', join(work, 'live'), '--quiet']);
+    expect(rerun.code).toBe(1);
+    expect(rerun.sockets.length).toBeGreaterThan(0);
+  });
+});
+
+/** Runs the CLI under strace, logging every socket the process and its threads create. */
+function traceCli(log: string, args: string[], cwd: string): Promise<number> {
+  return new Promise((done) => {
+    execFile(
+      'strace',
+      ['-f', '-qq', '-e', 'trace=socket', '-o', log, process.execPath, CLI_BIN, ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' }, timeout: 120_000 },
+      (error) => done(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
+    );
+  });
+}
+
+describe('judge says what a recording lacks or what changed, instead of guessing', () => {
+  test('a recording from an older suite with another catalog and a missing answer', async () => {
+    const live = await liveRun([]);
+    const recording = recordingOf(live);
+    const [first, second, ...rest] = recording.requirements;
+    if (!first || !second) throw new Error('the recording lists no requirements');
+    recording.suite.version = '0.0.1';
+    recording.integrity.catalog = `sha256:${'0'.repeat(64)}`;
+    // The older catalog lacked the first requirement, worded the second otherwise, and had one since removed.
+    recording.requirements = [
+      { ...second, hash: `sha256:${'1'.repeat(64)}` },
+      ...rest,
+      { id: 'OLD-GONE', level: 'MUST', hash: second.hash },
+    ];
+    const run = recording.runs[0];
+    if (!run) throw new Error('the recording has no run');
+    // Nor did it ask for the self-service list without credentials.
+    run.exchanges = run.exchanges.filter((entry) => entry.key !== 'no-header /api/selfservice/type?');
+    const path = join(live.outDir, 'older.json');
+    await writeFile(path, JSON.stringify(recording));
+
+    const judged = await judge([path]);
+    expect(judged.stderr).toBe('');
+    expect(judged.stdout).toContain(`Recorded by suite 0.0.1; judged by ${live.report?.suite.version ?? ''}.`);
+    expect(judged.stdout).toContain(`new since: ${first.id}`);
+    expect(judged.stdout).toContain(`reworded or re-levelled: ${second.id}`);
+    expect(judged.stdout).toContain('no longer in the catalog: OLD-GONE');
+    expect(judged.stdout).toMatch(/holds no answer to requests the current specs make for SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS/);
+    const lacking = judged.report?.requirements.find((result) => result.id === 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS');
+    expect(lacking?.verdict).toBe('error');
+    expect(lacking?.checks.map((check) => check.error?.code)).toContain('HARNESS_NOT_RECORDED');
+    expect(judged.code).toBe(2);
+    // What the recording does hold is judged as before.
+    const others = (report: Report | undefined): unknown =>
+      report?.requirements.filter((result) => result.id !== lacking?.id).map((result) => [result.id, result.verdict]);
+    expect(others(judged.report)).toEqual(others(live.report));
+  });
+
+  test.concurrent.each([
+    ['a missing file', () => 'nowhere.json', /could not be read \(ENOENT\)/],
+    ['a file that is not JSON', () => '{"format": ', /is not JSON/],
+    ['a report instead of a recording', () => JSON.stringify(sampleReport()), /is not a recording of ticketing-conformance/],
+    [
+      'a recording of a later format',
+      () => JSON.stringify({ format: 'ticketing-conformance-recording', formatVersion: 2, suite: { name: 'x', version: '9.0.0' } }),
+      /is recording format 2, which this suite .* does not read.*Judge it with the suite that made it \(9\.0\.0\)/,
+    ],
+    [
+      'a recording with its runs cut off',
+      () => JSON.stringify({ format: 'ticketing-conformance-recording', formatVersion: 1 }),
+      /is not a valid recording: \/ must have required property/,
+    ],
+  ])('%s gets one clear line and exit 2', async (_name, content, line) => {
+    const dir = await mkdtemp(join(tmpdir(), 'judge-bad-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const text = content();
+    const path = text === 'nowhere.json' ? join(dir, text) : join(dir, 'recording.json');
+    if (path.endsWith('recording.json')) await writeFile(path, text);
+    const result = await execCli(['judge', path, '--out', join(dir, 'out')], dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^HARNESS_RECORDING_UNREADABLE: /);
+    expect(result.stderr).toMatch(line);
+  });
+});
+
+test('the recording schema names every credentials variant the suite sends, and no other', () => {
+  const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas', 'recording.schema.json'), 'utf8')) as {
+    $defs: { exchange: { properties: { request: { properties: { credentials: { enum: string[] } } } } } };
+  };
+  expect([...schema.$defs.exchange.properties.request.properties.credentials.enum].sort()).toEqual([...CREDENTIAL_VARIANTS].sort());
+});
+
+test('the API document hash is that of the document the catalog quotes', () => {
+  const document = readFileSync(join(repoRoot, '..', 'shared', 'api-document.md'));
+  expect(`sha256:${createHash('sha256').update(document).digest('hex')}`).toBe(apiDocumentHash);
+});
