@@ -125,6 +125,31 @@ test('--base-url and --token judge a server of its own: conformant passes, a bro
   for (const file of REPORT_FILES.slice(0, 3)) expect(readFileSync(join(fail.out, file), 'utf8')).not.toContain(TOKEN);
 });
 
+test('installed, a run writes recording.json and recording.har, and judge reaches its verdict again without the target', async () => {
+  const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+  const live = await runInstalled(['--base-url', broken.url, '--token', TOKEN]);
+  await broken.close();
+  expect(live.code, live.stderr).toBe(1);
+  const har = JSON.parse(readFileSync(join(live.out, 'recording.har'), 'utf8')) as { log: { version: string; entries: unknown[] } };
+  expect(har.log.version).toBe('1.2');
+  expect(har.log.entries).toHaveLength(live.report?.requests.sent ?? -1);
+  const recording = readFileSync(join(live.out, 'recording.json'), 'utf8');
+  const validate = validator('recording');
+  expect(validate(JSON.parse(recording)), formatSchemaErrors(validate.errors)).toBe(true);
+  for (const text of [recording, JSON.stringify(har)]) {
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(Buffer.from(`${TOKEN}:x`).toString('base64'));
+  }
+
+  // The target is gone: only the recording can give the verdict.
+  const judged = await runInstalled(['judge', join(live.out, 'recording.json')]);
+  expect(judged.code, judged.stderr).toBe(1);
+  expect(judged.stdout).toContain('no request was sent');
+  expect(failedRequirements(judged.report)).toEqual(['STATUS-COLOUR']);
+  expect(judged.report?.requirements).toEqual(live.report?.requirements);
+  await expectAllReports(judged.out, judged.report);
+});
+
 test('--version and --help work installed; --help names every option with its environment variable', async () => {
   const shown = await exec(bin, ['--version'], project);
   expect(shown.stdout.trim()).toBe(version);

@@ -47,9 +47,12 @@ export function formatFailure(check: RecordedCheck): string {
 /** Registers the scenario once per target of the spec run; a batch of several targets names each test after its target. */
 export function scenario(definition: ScenarioDefinition): void {
   for (const id of definition.requirements) requirement(id);
-  const name = `${definition.id}: ${definition.title}`;
+  // The requirement IDs are in the name for `vitest -t ID` and are tags for `vitest --tags-filter ID`.
+  const name = `${definition.id}: ${definition.title} (${definition.requirements.join(', ')})`;
   for (const slot of targetSlots()) {
-    test(slot.label === undefined ? name : `${slot.label} › ${name}`, (vitestContext) => judge(definition, slot.index, vitestContext));
+    test(slot.label === undefined ? name : `${slot.label} › ${name}`, { tags: definition.requirements }, (vitestContext) =>
+      judge(definition, slot.index, vitestContext),
+    );
   }
 }
 

@@ -1,8 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { HarnessError } from '../errors.js';
-import { formatSchemaErrors, validator } from '../assertions/schemas.js';
-import type { TargetSettings } from '../harness/settings.js';
-import { newRunId } from '../harness/trace-context.js';
 import { catalogHash } from '../report/integrity.js';
 import { clearOwnOutputs, REPORT_OUTPUTS } from '../report/outputs.js';
 import { suiteFailure } from '../report/suite-error.js';
@@ -10,60 +5,10 @@ import type { Report } from '../report/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import { OPTIONS } from '../config/options.js';
 import { concludeRun, targetReport } from './conclude.js';
-import { catalogEntries, RECORDING_FORMAT, RECORDING_VERSION, recordingOfRun, type RecordingFile } from './recording-file.js';
+import { catalogEntries, JUDGE_TIMEOUT_MS, offlineSettings, recordingOfRun, type RecordingFile } from './recording-file.js';
 import type { RunHooks } from './run.js';
 import { SpecRunner } from './spec-runner.js';
 import { suiteVersion } from './version.js';
-
-/** Judging needs no network; this only bounds a spec that would hang. */
-const JUDGE_TIMEOUT_MS = 60_000;
-
-function unreadable(
-  path: string,
-  reason: string,
-  hint = 'Pass the recording.json a run wrote (in its --out folder, reports/ by default)',
-): HarnessError {
-  return new HarnessError('HARNESS_RECORDING_UNREADABLE', `${path} ${reason}`, hint, 'environment');
-}
-
-/** Reads and checks a recording.json; anything else is refused in one line, never judged by guesswork. */
-export async function readRecording(path: string): Promise<RecordingFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw unreadable(path, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw unreadable(path, `is not JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const header = (data ?? {}) as Partial<Pick<RecordingFile, 'format' | 'formatVersion' | 'suite'>>;
-  if (typeof data !== 'object' || Array.isArray(data) || header.format !== RECORDING_FORMAT) {
-    throw unreadable(path, `is not a recording of ticketing-conformance (it has no "format": "${RECORDING_FORMAT}")`);
-  }
-  if (header.formatVersion !== RECORDING_VERSION) {
-    const newer = typeof header.formatVersion === 'number' && header.formatVersion > RECORDING_VERSION;
-    throw unreadable(
-      path,
-      `is recording format ${String(header.formatVersion)}, which this suite (${suiteVersion}) does not read: it reads format ${RECORDING_VERSION}`,
-      newer
-        ? `Judge it with the suite that made it (${header.suite?.version ?? 'a later version'}) or a later one`
-        : 'Record the target again with this version of the suite',
-    );
-  }
-  const validate = validator('recording');
-  if (!validate(data)) {
-    throw unreadable(
-      path,
-      `is not a valid recording: ${formatSchemaErrors(validate.errors?.slice(0, 3))}`,
-      'Pass recording.json as a run wrote it',
-    );
-  }
-  return data as RecordingFile;
-}
 
 /** What differs between the suite that made the recording and this one, said rather than papered over. */
 export function recordingDifferences(file: RecordingFile): string[] {
@@ -93,28 +38,6 @@ export function recordingDifferences(file: RecordingFile): string[] {
 export function missingAnswers(report: Report): string[] {
   const lacking = report.requirements.filter((result) => result.checks.some((check) => check.error?.code === 'HARNESS_NOT_RECORDED'));
   return lacking.map((result) => result.id);
-}
-
-function offlineSettings(file: RecordingFile): TargetSettings {
-  const { options } = file;
-  return {
-    baseUrl: file.target.baseUrl,
-    token: '',
-    password: '',
-    statusId: options.statusId,
-    ...(options.lang === undefined ? {} : { lang: options.lang }),
-    ...(options.missingLang === undefined ? {} : { missingLang: options.missingLang }),
-    timeoutMs: options.timeoutMs,
-    maxBodyBytes: 0,
-    maxRequests: options.maxRequests,
-    userAgent: `ticketing-conformance/${suiteVersion}`,
-    deadlineAt: Date.now() + JUDGE_TIMEOUT_MS,
-    concurrency: options.concurrency ?? Number(OPTIONS.concurrency.default),
-    insecure: options.insecure ?? false,
-    proxyFromEnvironment: false,
-    runId: file.runId ?? newRunId(),
-    offline: true,
-  };
 }
 
 export interface JudgeResult {

@@ -1,3 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { formatSchemaErrors, validator } from '../assertions/schemas.js';
+import { OPTIONS } from '../config/options.js';
+import { HarnessError } from '../errors.js';
+import type { ProvidedTarget, TargetSettings } from '../harness/settings.js';
+import { newRunId } from '../harness/trace-context.js';
 import { catalogHash, sha256 } from '../report/integrity.js';
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
@@ -6,10 +12,13 @@ import { variantLabel } from '../harness/credentials.js';
 import type { RecordedRequest, RecordedResponse } from '../harness/exchange.js';
 import type { TrafficCounts } from '../harness/http-client.js';
 import type { RecordedFailure, Recording } from '../harness/recording.js';
+import { suiteVersion } from './version.js';
 
 export const RECORDING_FORMAT = 'ticketing-conformance-recording';
 /** Raised when the file's layout changes; a reader refuses a version it does not know rather than guess. */
 export const RECORDING_VERSION = 1;
+/** Judging needs no network; this only bounds a spec that would hang. */
+export const JUDGE_TIMEOUT_MS = 60_000;
 
 /** The request as sent, its credentials said in words (never the token), and how the specs name it. */
 export interface RecordingRequest extends RecordedRequest {
@@ -121,4 +130,83 @@ export function recordingOfRun(run: RecordingRun): Recording {
     }
   }
   return { traffic: run.traffic, tlsCertificates: run.tlsCertificates, answers };
+}
+
+export function offlineSettings(file: RecordingFile): TargetSettings {
+  const { options } = file;
+  return {
+    baseUrl: file.target.baseUrl,
+    token: '',
+    password: '',
+    statusId: options.statusId,
+    ...(options.lang === undefined ? {} : { lang: options.lang }),
+    ...(options.missingLang === undefined ? {} : { missingLang: options.missingLang }),
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: 0,
+    maxRequests: options.maxRequests,
+    userAgent: `ticketing-conformance/${suiteVersion}`,
+    deadlineAt: Date.now() + JUDGE_TIMEOUT_MS,
+    concurrency: options.concurrency ?? Number(OPTIONS.concurrency.default),
+    insecure: options.insecure ?? false,
+    proxyFromEnvironment: false,
+    runId: file.runId ?? newRunId(),
+    offline: true,
+  };
+}
+
+/** What a spec run is handed to judge a recording: each of its runs as a target, named when there are several. */
+export function providedTargets(file: RecordingFile): ProvidedTarget[] {
+  const settings = offlineSettings(file);
+  return file.runs.map((run, index) => ({
+    settings,
+    recording: recordingOfRun(run),
+    ...(file.runs.length > 1 ? { label: `run ${index + 1}` } : {}),
+  }));
+}
+
+function unreadable(
+  path: string,
+  reason: string,
+  hint = 'Pass the recording.json a run wrote (in its --out folder, reports/ by default)',
+): HarnessError {
+  return new HarnessError('HARNESS_RECORDING_UNREADABLE', `${path} ${reason}`, hint, 'environment');
+}
+
+/** Reads and checks a recording.json; anything else is refused in one line, never judged by guesswork. */
+export async function readRecording(path: string): Promise<RecordingFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw unreadable(path, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw unreadable(path, `is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const header = (data ?? {}) as Partial<Pick<RecordingFile, 'format' | 'formatVersion' | 'suite'>>;
+  if (typeof data !== 'object' || Array.isArray(data) || header.format !== RECORDING_FORMAT) {
+    throw unreadable(path, `is not a recording of ticketing-conformance (it has no "format": "${RECORDING_FORMAT}")`);
+  }
+  if (header.formatVersion !== RECORDING_VERSION) {
+    const newer = typeof header.formatVersion === 'number' && header.formatVersion > RECORDING_VERSION;
+    throw unreadable(
+      path,
+      `is recording format ${String(header.formatVersion)}, which this suite (${suiteVersion}) does not read: it reads format ${RECORDING_VERSION}`,
+      newer
+        ? `Judge it with the suite that made it (${header.suite?.version ?? 'a later version'}) or a later one`
+        : 'Record the target again with this version of the suite',
+    );
+  }
+  const validate = validator('recording');
+  if (!validate(data)) {
+    throw unreadable(
+      path,
+      `is not a valid recording: ${formatSchemaErrors(validate.errors?.slice(0, 3))}`,
+      'Pass recording.json as a run wrote it',
+    );
+  }
+  return data as RecordingFile;
 }

@@ -7,6 +7,7 @@ import type { Recording } from '../harness/recording.js';
 import type { ProvidedTarget, TargetRun } from '../harness/settings.js';
 import { compiled, packageRoot, sourceDir, specPattern, specsDir } from '../paths.js';
 import type { RunError } from '../report/types.js';
+import { requirementTags } from '../requirements/tags.js';
 import { ScenarioCollector } from './collector.js';
 import { LastingThread } from './lasting-thread.js';
 import { suiteError, suiteFailure } from '../report/suite-error.js';
@@ -77,6 +78,7 @@ export class SpecRunner {
         fileParallelism: false,
         reporters: [collector],
         testTimeout: options.timeoutMs,
+        tags: requirementTags,
         includeTaskLocation: false,
         // Saves the transform of every spec and harness module on each run after the first (about a tenth of a run).
         experimental: moduleCache(),

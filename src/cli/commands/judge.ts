@@ -5,7 +5,8 @@ import { colourWanted } from '../../report/colour.js';
 import { countsLine } from '../../report/failure-text.js';
 import { verdictLine } from '../../report/next-step.js';
 import { renderTerminal } from '../../report/terminal.js';
-import { judgeRecording, missingAnswers, readRecording, recordingDifferences } from '../../runner/judge.js';
+import { judgeRecording, missingAnswers, recordingDifferences } from '../../runner/judge.js';
+import { readRecording } from '../../runner/recording-file.js';
 import { screenOutput } from '../screen-output.js';
 import { readArgs } from './args.js';
 
