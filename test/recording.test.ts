@@ -15,6 +15,7 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/types.js';
 import { writeReports } from '../src/report/write.js';
 import { apiDocumentHash } from '../src/requirements/document.js';
+import { hostileTargets } from './helpers/hostile-targets.js';
 import type { RecordingFile } from '../src/runner/recording-file.js';
 import { CLI_BIN, execCli, failedRequirements, lastLine, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
@@ -142,6 +143,21 @@ test('the one writer refuses a recording that would carry the token, and says so
     true,
   ]);
   expect(report.exitCode).toBe(2);
+});
+
+test('a target that echoes the token: the recording holds it redacted and says so, and judge says the verdicts may differ there', async () => {
+  const target = await hostileTargets['echoes-credentials'](TOKEN);
+  cleanups.push(target.close);
+  const live = await runCli(['--base-url', target.url, '--token', TOKEN]);
+  cleanups.push(live.cleanup);
+  expect(live.code, live.stdout).toBe(0);
+  const text = await readFile(join(live.outDir, 'recording.json'), 'utf8');
+  expect(tokenForms().filter((form) => text.includes(form))).toEqual([]);
+  const redacted = recordingOf(live).runs[0]?.exchanges.filter((entry) => 'tokenRedacted' in entry) ?? [];
+  expect(redacted.length).toBeGreaterThan(0);
+  expect(JSON.stringify(redacted)).toContain('<redacted>');
+  const judged = await judge([join(live.outDir, 'recording.json')]);
+  expect(judged.stdout).toContain(`${redacted.length} answer(s) held the API token, which the recording holds as <redacted>`);
 });
 
 describe('judge: a recording judged again, offline, reaches the verdicts of the live run', () => {

@@ -2,6 +2,7 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import type { TargetOptions } from '../config/targets.js';
 import type { Recording } from '../harness/recording.js';
+import { createSecretScanner } from '../harness/redact.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
 import { applyBaseline } from '../report/baseline.js';
 import { buildReport } from '../report/build.js';
@@ -71,7 +72,7 @@ export function targetReport(input: TargetReportInput): Report {
 export type RecordedRun = { startedAt: Date; recording: Recording };
 
 /** recording.json and recording.har: the run's exchanges, each once, for judging again and for HAR viewers. */
-function recordingFiles(report: Report, runs: RecordedRun[]): { name: string; content: string }[] {
+function recordingFiles(report: Report, runs: RecordedRun[], token: string): { name: string; content: string }[] {
   if (runs.length === 0) return [];
   const file = recordingFile({
     suite: report.suite,
@@ -81,6 +82,7 @@ function recordingFiles(report: Report, runs: RecordedRun[]): { name: string; co
     startedAt: report.startedAt,
     finishedAt: report.finishedAt,
     runs,
+    redact: createSecretScanner([token]).redact,
   });
   return [
     { name: RECORDING_FILE, content: `${JSON.stringify(file, null, 2)}\n` },
@@ -105,7 +107,7 @@ export async function concludeRun(
   if (warnings.length > 0) report.warnings = warnings;
   const writtenFiles = await writeReports(report, config.out, token, {
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
-    jsonFiles: recordingFiles(report, recorded),
+    jsonFiles: recordingFiles(report, recorded, token),
   });
   return { report, writtenFiles };
 }

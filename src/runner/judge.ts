@@ -31,6 +31,12 @@ export function recordingDifferences(file: RecordingFile): string[] {
     ].filter(Boolean);
     lines.push(`The requirement catalog changed since the recording (${parts.join('; ') || 'order only'}); judged by the current one.`);
   }
+  const redacted = file.runs.flatMap((run) => run.exchanges).filter((entry) => 'tokenRedacted' in entry).length;
+  if (redacted > 0) {
+    lines.push(
+      `${redacted} answer(s) held the API token, which the recording holds as <redacted>: checks of them may differ from the run's.`,
+    );
+  }
   return lines;
 }
 

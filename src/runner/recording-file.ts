@@ -9,7 +9,7 @@ import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import type { Level } from '../requirements/types.js';
 import { variantLabel } from '../harness/credentials.js';
-import type { RecordedRequest, RecordedResponse } from '../harness/exchange.js';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../harness/exchange.js';
 import type { TrafficCounts } from '../harness/http-client.js';
 import type { RecordedFailure, Recording } from '../harness/recording.js';
 import { suiteVersion } from './version.js';
@@ -27,7 +27,14 @@ export interface RecordingRequest extends RecordedRequest {
 
 /** One request of the run, once: what went out and what came back, or why nothing came back. */
 export type RecordingEntry =
-  { key: string; request: RecordingRequest; response: RecordedResponse } | { key: string; failure: RecordedFailure };
+  | {
+      key: string;
+      request: RecordingRequest;
+      response: RecordedResponse;
+      /** The parsed body held the token, which is replaced by <redacted> here: a judgement of it may differ from the run's. */
+      tokenRedacted?: true;
+    }
+  | { key: string; failure: RecordedFailure };
 
 /** One pass over the target (a run with --repeat makes several). */
 export interface RecordingRun {
@@ -82,6 +89,27 @@ export interface RecordingInput {
   startedAt: string;
   finishedAt: string;
   runs: { startedAt: Date; recording: Recording }[];
+  /** Removes the token in every form from a text (the run judged the parsed bodies as sent, token included). */
+  redact(text: string): string;
+}
+
+/** A parsed JSON value with every key and string redacted. */
+function redactValue(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactValue(item, redact)]));
+  }
+  return value;
+}
+
+function recordedEntry(key: string, exchange: Exchange, redact: (text: string) => string): RecordingEntry {
+  const { request, response } = exchange;
+  const described = { ...request, credentialsDescription: variantLabel(request.credentials) };
+  if (!response.json.ok) return { key, request: described, response };
+  const value = redactValue(response.json.value, redact);
+  if (JSON.stringify(value) === JSON.stringify(response.json.value)) return { key, request: described, response };
+  return { key, request: described, response: { ...response, json: { ok: true, value } }, tokenRedacted: true };
 }
 
 export function recordingFile(input: RecordingInput): RecordingFile {
@@ -89,11 +117,9 @@ export function recordingFile(input: RecordingInput): RecordingFile {
     startedAt: startedAt.toISOString(),
     traffic: recording.traffic,
     tlsCertificates: recording.tlsCertificates,
-    exchanges: Object.entries(recording.answers).map(([key, answer]): RecordingEntry => {
-      if ('failure' in answer) return { key, failure: answer.failure };
-      const { request, response } = answer.exchange;
-      return { key, request: { ...request, credentialsDescription: variantLabel(request.credentials) }, response };
-    }),
+    exchanges: Object.entries(recording.answers).map(([key, answer]): RecordingEntry =>
+      'failure' in answer ? { key, failure: answer.failure } : recordedEntry(key, answer.exchange, input.redact),
+    ),
   }));
   const entries = runs.flatMap((run) => run.exchanges);
   const servers = entries.flatMap((entry) => ('response' in entry && entry.response.headers.server ? [entry.response.headers.server] : []));
