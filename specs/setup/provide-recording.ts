@@ -1,0 +1,16 @@
+import type { TestProject } from 'vitest/node';
+import { providedTargets, readRecording } from '../../src/runner/recording-file.js';
+
+/** Where plain Vitest finds the recording to judge; vitest.specs.config.ts sets it. */
+export const RECORDING_VARIABLE = 'CONFORMANCE_RECORDING';
+
+/** Hands the recording to the specs (provide/inject, as the CLI does), and again before each rerun in watch mode. */
+export default async function provideRecording(project: TestProject): Promise<void> {
+  const path = process.env[RECORDING_VARIABLE] ?? '';
+  const provide = async (): Promise<void> => {
+    const recording = await readRecording(path);
+    project.provide('conformance', { specRunId: `${path} ${Date.now()}`, targets: providedTargets(recording) });
+  };
+  await provide();
+  project.onTestsRerun(provide);
+}

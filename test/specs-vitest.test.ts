@@ -1,0 +1,116 @@
+import { execFile, spawn } from 'node:child_process';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { repoRoot } from './helpers/run-cli.js';
+
+const FIXTURES = join(repoRoot, 'test', 'fixtures', 'recordings');
+const VITEST = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
+const TSX = join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+/** The environment of a developer's shell: none of the self-test run's own Vitest or suite settings. */
+function shellEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const inherited = Object.entries(process.env).filter(
+    ([name]) => !name.startsWith('VITEST') && !name.startsWith('CONFORMANCE_') && name !== 'NODE_OPTIONS' && name !== 'CI',
+  );
+  return { ...Object.fromEntries(inherited), NO_COLOR: '1', ...extra } as Record<string, string>;
+}
+
+interface Output {
+  code: number;
+  out: string;
+}
+
+function exec(args: string[], env: Record<string, string> = {}): Promise<Output> {
+  return new Promise((done) => {
+    execFile(process.execPath, args, { cwd: repoRoot, env: shellEnv(env), timeout: 120_000 }, (error, stdout, stderr) =>
+      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, out: stdout + stderr }),
+    );
+  });
+}
+
+const specs = (args: string[], recording?: string): Promise<Output> =>
+  exec([VITEST, 'run', '--config', 'vitest.specs.config.ts', ...args], recording ? { CONFORMANCE_RECORDING: recording } : {});
+
+/** Vitest's summary lines, e.g. "Tests  1 failed | 17 passed (18)". */
+const testsLine = (out: string): string => (/^\s*Tests\s+(.*)$/m.exec(out)?.[1] ?? '').trim();
+
+test('npx vitest --config vitest.specs.config.ts judges the kept recording of the reference server: every scenario passes', async () => {
+  const result = await specs([]);
+  expect(result.code, result.out).toBe(0);
+  expect(testsLine(result.out)).toMatch(/^\d+ passed \(\d+\)$/);
+});
+
+test('a recording of a broken server fails its scenario with the requirement, expected and actual', async () => {
+  const result = await specs([], join(FIXTURES, 'colour-missing.recording.json'));
+  expect(result.code).toBe(1);
+  expect(testsLine(result.out)).toMatch(/^1 failed \| \d+ passed/);
+  expect(result.out).toContain('STATUS-COLOUR: data.colour has the documented type');
+  expect(result.out).toMatch(/Actual: +data\.colour: absent/);
+});
+
+test('-t REQUIREMENT-ID runs only the scenarios that judge it; --tags-filter does the same by tag', async () => {
+  const named = await specs(['-t', 'AUTH-TOKEN-ACCEPTED'], join(FIXTURES, 'colour-missing.recording.json'));
+  expect(named.code, named.out).toBe(0);
+  expect(testsLine(named.out)).toMatch(/^1 passed \| \d+ skipped/);
+  const failing = await specs(['-t', 'STATUS-COLOUR'], join(FIXTURES, 'colour-missing.recording.json'));
+  expect(failing.code).toBe(1);
+  expect(testsLine(failing.out)).toMatch(/^1 failed \| \d+ skipped/);
+  const tagged = await specs(['--tags-filter', 'AUTH-MISSING-HEADER-REFUSED'], join(FIXTURES, 'authorization-stripped.recording.json'));
+  expect(testsLine(tagged.out)).toMatch(/^1 passed \| \d+ skipped/);
+});
+
+test('npm run specs -- --recording FILE passes the recording and Vitest options through', async () => {
+  const result = await exec([TSX, 'scripts/specs.ts', '--recording', join(FIXTURES, 'colour-missing.recording.json'), '--run']);
+  expect(result.code).toBe(1);
+  expect(testsLine(result.out)).toMatch(/^1 failed \| \d+ passed/);
+  const missing = await exec([TSX, 'scripts/specs.ts', '--recording']);
+  expect(missing.code).toBe(2);
+  expect(missing.out.trim()).toMatch(/^CONFIG_INVALID: --recording needs a file/);
+});
+
+test('a file that is not a recording stops plain Vitest with the one line judge gives', async () => {
+  const result = await specs([], join(repoRoot, 'package.json'));
+  expect(result.code).not.toBe(0);
+  expect(result.out).toContain('HARNESS_RECORDING_UNREADABLE');
+  expect(result.out).toContain('is not a recording of ticketing-conformance');
+});
+
+test('watch mode judges a changed recording again', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'specs-watch-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const recording = join(dir, 'recording.json');
+  await copyFile(join(FIXTURES, 'reference.recording.json'), recording);
+  const child = spawn(process.execPath, [VITEST, '--watch', '--config', 'vitest.specs.config.ts'], {
+    cwd: repoRoot,
+    env: shellEnv({ CONFORMANCE_RECORDING: recording }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stopped = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  cleanups.push(async () => {
+    child.kill();
+    await stopped;
+  });
+  let out = '';
+  const summaries = (): string[] => [...out.matchAll(/^\s*Tests\s+(.*)$/gm)].map((match) => (match[1] ?? '').trim());
+  const waitFor = async (count: number): Promise<void> => {
+    for (let waited = 0; summaries().length < count && waited < 90_000; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await waitFor(1);
+  expect(summaries()[0], out).toMatch(/^\d+ passed \(\d+\)$/);
+  await copyFile(join(FIXTURES, 'colour-missing.recording.json'), recording);
+  await waitFor(2);
+  expect(summaries()[1], out).toMatch(/^1 failed \| \d+ passed/);
+  child.kill();
+  await stopped;
+}, 120_000);
