@@ -69,8 +69,23 @@ describe('a matrix of targets', () => {
     expect(lines.at(-1)).toBe('51 passed, 1 failed, 0 skipped');
     const files = await run.files();
     const names = files.map((file) => file.path.slice(run.outDir.length + 1)).sort();
-    for (const name of ['matrix.json', 'matrix.md', 'matrix.html', 'targets/good/report.json', 'targets/broken/junit.xml'])
+    for (const name of [
+      'matrix.json',
+      'matrix.md',
+      'matrix.html',
+      'targets/good/report.json',
+      'targets/broken/junit.xml',
+      'targets/good/recording.json',
+      'targets/broken/recording.har',
+    ])
       expect(names).toContain(name);
+    // Each target's recording gives its verdict again, offline.
+    const judged = await execCli(
+      ['judge', join(run.outDir, 'targets', 'broken', 'recording.json'), '--quiet', '--out', join(run.outDir, 'judged')],
+      run.outDir,
+    );
+    expect(judged.code).toBe(1);
+    expect(judged.stdout).toMatch(/Not conformant: 1 requirement\(s\) failed \(STATUS-COLOUR\)/);
     const html = files.find((file) => file.path.endsWith('matrix.html'))?.content.toString() ?? '';
     expect(html).toContain('targets/broken/report.');
     for (const file of files) for (const token of tokens) expect(file.content.toString('utf8')).not.toContain(token);

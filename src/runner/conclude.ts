@@ -72,7 +72,7 @@ export function targetReport(input: TargetReportInput): Report {
 export type RecordedRun = { startedAt: Date; recording: Recording };
 
 /** recording.json and recording.har: the run's exchanges, each once, for judging again and for HAR viewers. */
-function recordingFiles(report: Report, runs: RecordedRun[], token: string): { name: string; content: string }[] {
+export function recordingFiles(report: Report, runs: RecordedRun[], token: string): { name: string; content: string }[] {
   if (runs.length === 0) return [];
   const file = recordingFile({
     suite: report.suite,

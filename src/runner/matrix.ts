@@ -12,7 +12,7 @@ import type { RunError } from '../report/types.js';
 import { clearOwnOutputs } from '../report/outputs.js';
 import { writeReports } from '../report/write.js';
 import { recordTarget } from './record.js';
-import { targetReport } from './conclude.js';
+import { recordingFiles, targetReport } from './conclude.js';
 import { DEADLINE_GRACE_MS, targetSettings } from './run.js';
 import { shardOf } from './shard.js';
 import { SpecRunner, type Judged } from './spec-runner.js';
@@ -194,6 +194,7 @@ async function writeTarget(
   const dir = join(config.out, TARGETS_DIR, item.entry.name);
   await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
-  await writeReports(report, dir, item.entry.token, { allure: false });
+  const recorded = item.recording ? [{ startedAt: item.startedAt, recording: item.recording }] : [];
+  await writeReports(report, dir, item.entry.token, { allure: false, jsonFiles: recordingFiles(report, recorded, item.entry.token) });
   return matrixRow(report, item.entry.name, item.entry.position, relative(config.out, dir).split(sep).join('/'));
 }
