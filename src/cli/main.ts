@@ -1,7 +1,9 @@
 import { HarnessError } from '../errors.js';
 import { commands, loadRunCommand } from './commands/index.js';
 
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  // "help" and "help COMMAND" are --help of the main command or of that command.
+  const argv = args[0] === 'help' ? (args[1] !== undefined ? [args[1], '--help'] : ['--help']) : args;
   const [first, ...rest] = argv;
   const subcommand = first !== undefined ? commands[first] : undefined;
   return subcommand ? (await subcommand())(rest) : (await loadRunCommand())(argv);

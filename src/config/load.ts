@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
 import { createSecretScanner, MIN_TOKEN_LENGTH } from '../harness/redact.js';
+import { commandLineError } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
 export interface Config {
@@ -47,18 +48,18 @@ export interface Shard {
 type Source = Record<string, string | undefined>;
 
 function readFlags(argv: string[]): Record<string, string | boolean | undefined> {
-  const options = Object.fromEntries(Object.values(OPTIONS).map((spec: OptionSpec) => [spec.flag, { type: spec.kind }])) as Record<
-    string,
-    { type: 'string' | 'boolean' }
-  >;
+  const specs: OptionSpec[] = Object.values(OPTIONS);
+  const options = Object.fromEntries(
+    specs.map((spec) => [spec.flag, { type: spec.kind, ...(spec.short ? { short: spec.short } : {}) }]),
+  ) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    // An option is quoted; any other word is not, since it may be a token given without its flag.
-    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error))
-      .replace(/'([^']*)'/g, (quoted, word: string) => (/^--?[\w-]{1,40}( <value>)?$/.test(word) ? quoted : '(not quoted)'))
-      .replace(/\.+$/, '');
-    throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the command line could not be read: ${detail}`, 'Run with --help to see every option');
+    throw commandLineError(
+      error,
+      specs.map((spec) => spec.flag),
+      'Run with --help to see every option',
+    );
   }
 }
 

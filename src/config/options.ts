@@ -3,6 +3,8 @@ export interface OptionSpec {
   flag: string;
   env?: string;
   kind: 'string' | 'boolean';
+  /** A one-letter alias, as in -h. */
+  short?: string;
   default?: string;
   help: string;
 }
@@ -77,8 +79,8 @@ export const OPTIONS = {
   },
   quiet: { flag: 'quiet', kind: 'boolean', help: 'print only the verdict line' },
   verbose: { flag: 'verbose', kind: 'boolean', help: 'also print every request made (credentials redacted)' },
-  help: { flag: 'help', kind: 'boolean', help: 'show this help' },
-  version: { flag: 'version', kind: 'boolean', help: 'print the version' },
+  help: { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help (also -h, or the help command)' },
+  version: { flag: 'version', short: 'v', kind: 'boolean', help: 'print the version (also -v)' },
   compareTo: {
     flag: 'compare-to',
     env: 'CONFORMANCE_COMPARE_TO',

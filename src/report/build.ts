@@ -4,7 +4,7 @@ import { diagnose } from './diagnose.js';
 import { catalogHash, configurationHash } from './integrity.js';
 import type { Report, RequirementResult, RunError, TargetFingerprint, Verdict } from './types.js';
 import { VERDICTS } from './types.js';
-import { requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
+import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
 
 export interface ReportInput {
   suite: Report['suite'];
@@ -31,9 +31,12 @@ function partyOf(result: Omit<RequirementResult, 'party'>, environmentAnswer: En
   return explained ? 'environment' : 'target';
 }
 
-function summarise(report: Pick<Report, 'verdict' | 'exitCode' | 'requirements' | 'diagnoses' | 'errors' | 'baseline'>): string {
+function summarise(
+  report: Pick<Report, 'verdict' | 'exitCode' | 'requirements' | 'diagnoses' | 'errors' | 'baseline' | 'options'>,
+): string {
   const waived = waivedRequirements(report);
-  const failed = report.requirements.filter((result) => result.verdict === 'fail' && !waived.has(result.id));
+  // Everything that fails the gate is named: a flaky MUST and, under --strict, a broken SHOULD too.
+  const failed = report.requirements.filter((result) => failsRun(result, report.options.strict) && !waived.has(result.id));
   const cause = report.diagnoses[0]?.summary;
   if (report.verdict === 'conformant') {
     const skipped = report.requirements.filter((result) => result.level === 'MUST' && result.verdict === 'skip').length;
@@ -48,7 +51,7 @@ function summarise(report: Pick<Report, 'verdict' | 'exitCode' | 'requirements' 
   if (report.verdict === 'not-conformant') {
     const named = failed
       .slice(0, 3)
-      .map((result) => result.id)
+      .map((result) => (result.verdict === 'flaky' ? `flaky ${result.id}` : result.id))
       .join(', ');
     const more = failed.length > 3 ? ` and ${failed.length - 3} more` : '';
     return `Not conformant: ${failed.length || 'a'} requirement(s) failed (${named || 'SHOULD under --strict'}${more})${cause ? `; ${cause}` : ''}.`;

@@ -24,8 +24,13 @@ export function failingChecks(result: RequirementResult): RecordedCheck[] {
   return result.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
 }
 
+/** The closing line; requirements that could not be judged or changed verdict are counted, never left out silently. */
 export function countsLine(totals: Record<string, number>): string {
-  return `${totals.pass ?? 0} passed, ${totals.fail ?? 0} failed, ${totals.skip ?? 0} skipped`;
+  const extra = [totals.error ? `${totals.error} could not be judged` : '', totals.flaky ? `${totals.flaky} flaky` : '']
+    .filter(Boolean)
+    .map((part) => `, ${part}`)
+    .join('');
+  return `${totals.pass ?? 0} passed, ${totals.fail ?? 0} failed, ${totals.skip ?? 0} skipped${extra}`;
 }
 
 export interface ErrorGroup {

@@ -1,15 +1,15 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { commandLineError } from '../../config/command-line.js';
 import { ConfigError } from '../../errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** parseArgs for a subcommand, with the same one-line error as the main command. */
+/** parseArgs for a subcommand, with the same one-line error as the main command (and -h for --help). */
 export function readArgs<T extends Options>(argv: string[], options: T, usage: string) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, strict: true, allowPositionals: true });
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
   } catch (error) {
-    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)).replace(/\.+$/, '');
-    throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the command line could not be read: ${detail}`, usage);
+    throw commandLineError(error, [...Object.keys(options), 'help'], usage);
   }
 }
 

@@ -13,17 +13,42 @@ import { suiteVersion } from '../../runner/version.js';
 import { safetyWarnings } from '../../runner/warnings.js';
 import { screenOutput } from '../screen-output.js';
 
-/** A live line on a terminal (stderr, so stdout stays clean for logs and pipes); nothing elsewhere. */
-function progressHooks(live: boolean, quiet: boolean): RunHooks {
+/** What the run says while it works: a live line on a terminal (stderr, so stdout stays clean for logs and pipes). */
+interface Progress {
+  hooks: RunHooks;
+  stop(): void;
+}
+
+/**
+ * First the address being tested, so a log shows at once what the run is doing; then, at a terminal only, a line
+ * that ticks with the time spent and the scenarios judged, from the first request to the last verdict.
+ */
+function progress(baseUrl: string | undefined, live: boolean, quiet: boolean): Progress {
   const say = (line: string): void => {
     if (!quiet) console.log(line);
   };
-  if (!live) return { onReferenceServer: (url) => say(`No --base-url given: testing the embedded reference server at ${url}`) };
+  if (baseUrl) say(`Testing ${baseUrl} ...`);
+  const onReferenceServer = (url: string): void => say(`No --base-url given: testing the embedded reference server at ${url}`);
+  if (!live) return { hooks: { onReferenceServer }, stop: () => undefined };
+  const started = Date.now();
+  let stage = 'sending requests';
+  const draw = (): void => {
+    process.stderr.write(`\r\u001b[2K  ${((Date.now() - started) / 1000).toFixed(1)} s · ${stage}`);
+  };
+  const ticker = setInterval(draw, 200);
+  ticker.unref();
   return {
-    onReferenceServer: (url) => say(`No --base-url given: testing the embedded reference server at ${url}`),
-    onScenario: (result, done) => {
-      const family = result.requirements[0] ? requirement(result.requirements[0]).family : '';
-      process.stderr.write(`\r\u001b[2K  ${done} scenarios done · ${family} · ${result.requestsSent} requests sent`);
+    hooks: {
+      onReferenceServer,
+      onScenario: (result, done) => {
+        const family = result.requirements[0] ? requirement(result.requirements[0]).family : '';
+        stage = `${done} scenarios judged · ${family} · ${result.requestsSent} requests sent`;
+        draw();
+      },
+    },
+    stop: () => {
+      clearInterval(ticker);
+      process.stderr.write('\r\u001b[2K');
     },
   };
 }
@@ -62,8 +87,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   for (const warning of safetyWarnings(config)) console.error(warningLine(warning));
   const colour = colourWanted(process.stdout);
   const live = !config.quiet && colourWanted(process.stderr);
-  const { report, writtenFiles, findLeak } = await runConformance(config, progressHooks(live, config.quiet), baseline);
-  if (live) process.stderr.write('\r\u001b[2K');
+  const shown = progress(config.baseUrl, live, config.quiet);
+  const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline).finally(() => shown.stop());
   // The next step may point at "the rule below": --quiet still shows the lines it means.
   const quietSnippets = report.exitCode !== 0 && report.diagnoses[0] ? snippetLines(report.diagnoses[0]) : [];
   const text = config.quiet

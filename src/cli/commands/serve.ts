@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { commandLineError } from '../../config/command-line.js';
 import { ConfigError } from '../../errors.js';
 import { variants } from '../../reference-server/faults.js';
 import { startReferenceServer } from '../../reference-server/server.js';
@@ -12,7 +13,7 @@ const FLAGS = {
   'path-prefix': { type: 'string' },
   fault: { type: 'string', multiple: true, default: [] as string[] },
   'latency-ms': { type: 'string', default: '0' },
-  help: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
 const usage = (): string =>
@@ -30,8 +31,7 @@ function readFlags(argv: string[]) {
   try {
     return parseArgs({ args: argv, options: FLAGS, strict: true }).values;
   } catch (error) {
-    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)).replace(/\.+$/, '');
-    throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the serve command line could not be read: ${detail}`, 'Run serve --help');
+    throw commandLineError(error, Object.keys(FLAGS), 'Run serve --help', 'serve');
   }
 }
 
@@ -63,6 +63,33 @@ function pathPrefix(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** A port that cannot be listened on is the machine's state, not a bug: say which and what to do. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new ConfigError(
+      'CONFIG_INVALID',
+      `port ${port} on ${host} is already in use`,
+      'Stop what listens there, or pass --port 0 to pick a free port',
+    );
+  }
+  if (code === 'EACCES') {
+    return new ConfigError(
+      'CONFIG_INVALID',
+      `port ${port} on ${host} needs privileges this process does not have`,
+      'Pass a port above 1023, or --port 0 to pick a free one',
+    );
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return new ConfigError(
+      'CONFIG_INVALID',
+      `${host} is not an address of this machine`,
+      'Pass --host 127.0.0.1, or an address this machine has',
+    );
+  }
+  return error;
+}
+
 /** The reference server as a standalone process, until SIGINT or SIGTERM. */
 export async function serveCommand(argv: string[]): Promise<number> {
   const flags = readFlags(argv);
@@ -71,13 +98,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const faults = knownVariants(flags.fault);
+  const port = wholeNumber('port', flags.port, 0, 65535);
   const server = await startReferenceServer({
     token: flags.token ?? DEFAULT_TOKEN,
     host: flags.host,
-    port: wholeNumber('port', flags.port, 0, 65535),
+    port,
     pathPrefix: pathPrefix(flags['path-prefix']),
     variants: faults,
     latencyMs: wholeNumber('latency-ms', flags['latency-ms'], 0, 600_000),
+  }).catch((error: unknown) => {
+    throw listenError(error, flags.host ?? '127.0.0.1', port);
   });
   const shownToken = flags.token === undefined ? DEFAULT_TOKEN : '<API_TOKEN>';
   console.log(`Reference server at ${server.url}${faults.length > 0 ? ` with ${faults.join(', ')}` : ''}. Ctrl-C stops it.`);

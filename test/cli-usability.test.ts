@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { CLI_BIN, execCli, lastLine, repoRoot, runCli } from './helpers/run-cli.js';
+
+const TOKEN = 'usability-token-2f9e61';
+const version = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+let server: RunningReferenceServer;
+beforeAll(async () => {
+  server = await startReferenceServer({ token: TOKEN });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+test.each([['-h'], ['help'], ['--help']])('%s prints the help and exits 0', async (flag) => {
+  const run = await execCli([flag], repoRoot);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/^ticketing-conformance .*: checks a deployment/);
+  expect(run.stdout).toContain('--base-url');
+});
+
+test('help COMMAND is that command’s --help; -v prints the version', async () => {
+  const serve = await execCli(['help', 'serve'], repoRoot);
+  expect(serve.code).toBe(0);
+  expect(serve.stdout).toMatch(/^Usage: ticketing-conformance serve /);
+  const shown = await execCli(['-v'], repoRoot);
+  expect(shown.stdout.trim()).toBe(version);
+});
+
+test.each([
+  [['--base-ur', 'x'], "Unknown option '--base-ur'. Did you mean --base-url?"],
+  [['--tokn', 'x'], "Unknown option '--tokn'. Did you mean --token?"],
+  [['--strickt'], "Unknown option '--strickt'. Did you mean --strict?"],
+  [['serve', '--prot', '1'], "Unknown option '--prot'. Did you mean --port?"],
+  [['diff', '--hlep'], "Unknown option '--hlep'. Did you mean --help?"],
+])('a mistyped option %j gets one line naming the option it most likely meant', async (args, said) => {
+  const run = await execCli(args, repoRoot);
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  expect(run.stderr).toContain(said);
+});
+
+test('an option far from every known one gets no guess', async () => {
+  const run = await execCli(['--zzzzzzzz'], repoRoot);
+  expect(run.code).toBe(2);
+  expect(run.stderr).not.toContain('Did you mean');
+});
+
+test('--fault on the main command says it belongs to serve', async () => {
+  const run = await execCli(['--fault', 'colour-missing'], repoRoot);
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim()).toBe(
+    'CONFIG_UNKNOWN_OPTION: --fault is an option of the serve command, not of a conformance run. Start the reference server with it: ticketing-conformance serve --fault ...; then test it with --base-url',
+  );
+});
+
+test('serve on a port in use says so and suggests --port 0, never "a bug in the suite"', async () => {
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const address = busy.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  try {
+    const run = await execCli(['serve', '--port', String(port)], repoRoot, {}, 30_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `CONFIG_INVALID: port ${port} on 127.0.0.1 is already in use. Stop what listens there, or pass --port 0 to pick a free port`,
+    );
+  } finally {
+    await new Promise((resolve) => busy.close(resolve));
+  }
+});
+
+test('piped, a run says first which address it tests, and a skip says why in the terminal and in report.md', async () => {
+  // A status without translations leaves the translation requirements unjudged.
+  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--status-id', '3']);
+  try {
+    expect(run.stdout.split('\n')[0]).toBe(`Testing ${server.url}/ ...`);
+    const skipped = run.report?.requirements.filter((result) => result.verdict === 'skip') ?? [];
+    expect(skipped.length).toBeGreaterThan(0);
+    const reason = skipped[0]?.checks.find((check) => check.verdict === 'skip')?.description ?? '?';
+    expect(run.stdout).toContain(`skipped: ${reason}`);
+    const markdown = await readFile(join(run.outDir, 'report.md'), 'utf8');
+    expect(markdown).toContain('## Not judged (skipped)');
+    expect(markdown).toContain(`- **${skipped[0]?.id ?? '?'}**: ${reason}`);
+  } finally {
+    await run.cleanup();
+  }
+});
+
+test('a run in which everything errored counts what could not be judged on its last line', async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const address = closed.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise((resolve) => closed.close(resolve));
+  const run = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--token', TOKEN]);
+  try {
+    expect(run.code).toBe(2);
+    const errors = run.report?.totals.error ?? 0;
+    expect(errors).toBeGreaterThan(0);
+    expect(lastLine(run)).toBe(`0 passed, 0 failed, 0 skipped, ${errors} could not be judged`);
+  } finally {
+    await run.cleanup();
+  }
+});
+
+/** The CLI under a pseudo-terminal (util-linux script), as a person at a terminal runs it. */
+function atTerminal(args: string[], cwd: string): Promise<string> {
+  const command = [process.execPath, CLI_BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !['NO_COLOR', 'CI', 'NODE_OPTIONS'].includes(name) && !name.startsWith('VITEST')),
+  );
+  return new Promise((done) => {
+    execFile('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm' }, timeout: 90_000 }, (_error, stdout) =>
+      done(stdout),
+    );
+  });
+}
+
+test.skipIf(!existsSync('/usr/bin/script'))('at a terminal the progress line is live during the run and cleared at the end', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'conformance-tty-'));
+  const output = await atTerminal(['--base-url', server.url, '--token', TOKEN, '--out', join(folder, 'out')], folder);
+  await rm(folder, { recursive: true, force: true });
+  const frames = output.split('\r\u001b[2K').filter((frame) => /^ {2}\d+\.\d s · /.test(frame));
+  expect(frames.length).toBeGreaterThan(1);
+  expect(frames.some((frame) => /scenarios judged/.test(frame))).toBe(true);
+  expect(output).toContain(`Testing ${server.url}/ ...`);
+  // The line is cleared before the results, so none of them starts after a progress frame.
+  expect(output).toMatch(/\r\u001b\[2K\r?\n?[\s\S]*Verdict for /);
+});
