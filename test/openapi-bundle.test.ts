@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dereference, validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { bundleOpenapi, OPENAPI_BUNDLE } from '../src/implementers/bundle-openapi.js';
+import { schemasDir } from '../src/paths.js';
+import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+
+const TOKEN = 'bundle-token-90c2a7';
+const bundleText = readFileSync(join(schemasDir, OPENAPI_BUNDLE), 'utf8');
+const bundle = JSON.parse(bundleText) as Record<string, unknown>;
+
+function refsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsOf);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => (key === '$ref' && typeof item === 'string' ? [item] : refsOf(item)));
+}
+
+let good: RunningReferenceServer;
+let broken: RunningReferenceServer;
+beforeAll(async () => {
+  good = await startReferenceServer({ token: TOKEN });
+  broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+});
+afterAll(async () => {
+  await Promise.all([good?.close(), broken?.close()]);
+});
+
+test(`schemas/${OPENAPI_BUNDLE} is up to date with openapi.json and the schemas (npm run schemas:bundle)`, () => {
+  expect(bundle).toEqual(bundleOpenapi(schemasDir));
+});
+
+test('every reference in the bundle is internal, and no address of a schema is left to fetch', () => {
+  const refs = refsOf(bundle);
+  expect(refs.length).toBeGreaterThan(0);
+  expect(refs.filter((ref) => !ref.startsWith('#/'))).toEqual([]);
+  expect(bundleText).not.toContain('ticketing-conformance.example');
+  expect(bundleText).not.toContain('"$id"');
+});
+
+test('a stock OpenAPI parser validates and dereferences the bundle with external references switched off', async () => {
+  const options = { resolve: { external: false, file: false } };
+  const result = await validate(structuredClone(bundle) as never, options);
+  expect(result.valid, JSON.stringify(result)).toBe(true);
+  const resolved = await dereference(structuredClone(bundle) as never, options);
+  expect(refsOf(resolved)).toEqual([]);
+});
+
+test('the bundled status schema accepts the reference server and refuses a status without its colour', async () => {
+  const resolved = (await dereference(structuredClone(bundle) as never, { resolve: { external: false } })) as unknown as {
+    paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } }>;
+  };
+  const schema = resolved.paths['/api/ticket/status/{status_id}']?.get.responses['200']?.content['application/json']?.schema;
+  const check = new Ajv2020({ strict: false }).compile(schema ?? false);
+  const fetchStatus = async (server: RunningReferenceServer): Promise<unknown> =>
+    (
+      await fetch(`${server.url}/api/ticket/status/1`, {
+        headers: { authorization: `Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}` },
+        signal: AbortSignal.timeout(5000),
+      })
+    ).json();
+  expect(check(await fetchStatus(good)), JSON.stringify(check.errors)).toBe(true);
+  expect(check(await fetchStatus(broken))).toBe(false);
+});
