@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { HarnessErrorCode } from '../../src/errors.js';
 import type { Report } from '../../src/report/types.js';
 import { openSocketsAfter, type LoopbackServer } from './loopback-server.js';
-import type { CliRun } from './run-cli.js';
+import { COUNTS_LINE, type CliRun } from './run-cli.js';
 
 export interface RunExpectation {
   exit: 0 | 1 | 2;
@@ -33,7 +33,7 @@ export async function expectSettledRun(run: CliRun, expected: RunExpectation): P
   });
   if (expected.line) expect(run.stdout).toMatch(expected.line);
   expect(run.stdout + run.stderr).not.toMatch(/\n\s+at /);
-  expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
+  expect(run.stdout.trim().split('\n').at(-1)).toMatch(COUNTS_LINE);
   expect(run.report?.exitCode).toBe(expected.exit);
   expect(run.report?.requests.sent).toBeLessThanOrEqual(run.report?.options.maxRequests ?? 0);
   if (expected.code) expect(errorCodes(run.report)).toContain(expected.code);

@@ -92,6 +92,9 @@ export function failedRequirements(report: Report | undefined): string[] {
     .sort();
 }
 
+/** The counts line every run ends with; what could not be judged and what was flaky are counted after the three. */
+export const COUNTS_LINE = /^\d+ passed, \d+ failed, \d+ skipped(, \d+ could not be judged)?(, \d+ flaky)?$/;
+
 /** The CLI's last line: the counts line every run ends with. */
 export function lastLine(run: Pick<CliRun, 'stdout'>): string | undefined {
   return run.stdout.trim().split('\n').at(-1);
