@@ -3,10 +3,16 @@ import type { TargetRun } from '../harness/settings.js';
 import { suiteFailure } from '../report/suite-error.js';
 import type { RunError } from '../report/types.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
+import { collectGarbage } from '../runner/memory.js';
 import { SpecRunner } from '../runner/spec-runner.js';
 
 /** As in a matrix run: the most recordings one spec run judges, which bounds the memory of a batch. */
 const MAX_BATCH = 32;
+/**
+ * A full collection after a batch, as the matrix does, but not after every one: the exporter judges small batches
+ * all day long, and a full collection costs CPU that the judging needs.
+ */
+const COLLECT_EVERY_MS = 30_000;
 
 interface Waiting {
   run: TargetRun & { recording: Recording };
@@ -22,6 +28,7 @@ export class JudgeQueue {
   private readonly waiting: Waiting[] = [];
   private draining = false;
   private closed = false;
+  private collectedAt = Date.now();
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -44,6 +51,10 @@ export class JudgeQueue {
           batch.forEach((item, index) => item.resolve({ scenarios: judged.scenarios[index] ?? [], errors: judged.errors }));
           const broken = judged.errors.find((error) => error.party === 'suite');
           if (broken) await this.replace(runner, broken.message);
+          if (Date.now() - this.collectedAt > COLLECT_EVERY_MS) {
+            collectGarbage();
+            this.collectedAt = Date.now();
+          }
         } catch (error) {
           for (const item of batch) item.resolve({ scenarios: [], errors: [suiteFailure('the spec runner', error)] });
         }
