@@ -9,18 +9,28 @@ async function main(args: string[]): Promise<number> {
   return subcommand ? (await subcommand())(rest) : (await loadRunCommand())(argv);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof HarnessError) {
-      console.error(error.oneLine());
-    } else {
-      console.error(
-        `HARNESS_INTERNAL: ${error instanceof Error ? error.message : String(error)}. This is a bug in the suite; please report it`,
-      );
-    }
-    process.exitCode = 2;
-  },
-);
+/**
+ * Once a command has settled, what the transport abandoned at the deadline (a tunnel a proxy never finished, a
+ * handshake that never ends) may not keep the process alive: it exits soon after, by itself if nothing lingers.
+ */
+function exitOnceSettled(): void {
+  setTimeout(() => process.exit(), 2000).unref();
+}
+
+main(process.argv.slice(2))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      if (error instanceof HarnessError) {
+        console.error(error.oneLine());
+      } else {
+        console.error(
+          `HARNESS_INTERNAL: ${error instanceof Error ? error.message : String(error)}. This is a bug in the suite; please report it`,
+        );
+      }
+      process.exitCode = 2;
+    },
+  )
+  .finally(exitOnceSettled);

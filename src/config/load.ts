@@ -273,6 +273,10 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
     shard: shard(value('shard')),
     baseline: value('baseline'),
   };
+  // The budget belongs to the whole invocation; unless one is given, each --repeat run gets the default's worth.
+  const budgetGiven =
+    typeof flags[OPTIONS.maxRequests.flag] === 'string' || (env[OPTIONS.maxRequests.env] ?? dotenv[OPTIONS.maxRequests.env] ?? '') !== '';
+  if (!budgetGiven) config.maxRequests = Math.min(10_000, config.maxRequests * config.repeat);
   if (config.help || config.version) return config;
   if (config.quiet && config.verbose) throw new ConfigError('CONFIG_INVALID', '--quiet and --verbose were both given', 'Pass one of them');
   if (config.targets !== undefined && config.baseUrl !== undefined) {

@@ -68,7 +68,7 @@ export const OPTIONS = {
     env: 'CONFORMANCE_MAX_REQUESTS',
     kind: 'string',
     default: '40',
-    help: 'most requests the run may send to the target',
+    help: 'most requests the whole invocation may send to the target, --repeat runs included (default: 40 a run)',
   },
   repeat: {
     flag: 'repeat',

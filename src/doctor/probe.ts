@@ -50,6 +50,7 @@ export async function probeStack(config: Config & { baseUrl: string; token: stri
     maxBodyBytes: MAX_BODY_BYTES,
     maxRequests: config.maxRequests,
     userAgent: `ticketing-conformance-doctor/${suiteVersion}`,
+    deadlineAt: Date.now() + config.deadlineMs,
   });
   try {
     return await Promise.all(

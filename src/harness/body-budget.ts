@@ -1,3 +1,5 @@
+import { MAX_JSON_VALUES, type ValueAllowance } from './body-text.js';
+
 /** What each answer may hold freely: far more than any answer of this API needs. */
 export const BODY_ALLOWANCE_BYTES = 256 * 1024;
 /** Shared by one target's answers beyond their allowance, at once. */
@@ -42,5 +44,30 @@ export class BodyBudget {
   /** Remembers that an answer of this target was cut for its size. */
   cut(): void {
     this.cutOnce = true;
+  }
+}
+
+/** Parsed values one target's answers may hold together: a few answers at the per-answer limit, then no more. */
+export const TARGET_JSON_VALUES = 60_000;
+
+/**
+ * Memory that parsed answers take follows their number of values, not their bytes: each answer may hold up to
+ * MAX_JSON_VALUES, and one target's answers together up to TARGET_JSON_VALUES.
+ */
+export class JsonValueBudget implements ValueAllowance {
+  private spent = 0;
+
+  constructor(
+    private readonly perAnswer = MAX_JSON_VALUES,
+    private readonly total = TARGET_JSON_VALUES,
+  ) {}
+
+  /** The most values the next answer may hold. */
+  allowance(): number {
+    return Math.max(0, Math.min(this.perAnswer, this.total - this.spent));
+  }
+
+  spend(values: number): void {
+    this.spent += values;
   }
 }

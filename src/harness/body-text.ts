@@ -21,10 +21,24 @@ export function bodyText(bytes: Buffer): BodyText {
   }
 }
 
-/** Deepest nesting of arrays and objects, counted without parsing so that a hostile body cannot exhaust the stack. */
-export function jsonDepth(text: string): number {
+/**
+ * Far more values than any answer of this API holds (a status with 200 translations has under 1,500). Parsed, each
+ * value costs tens of bytes whatever its size on the wire: `[[],[],...]` in 256 KiB is 87,000 arrays.
+ */
+export const MAX_JSON_VALUES = 20_000;
+
+export interface JsonShape {
+  /** Deepest nesting of arrays and objects. */
+  depth: number;
+  /** Arrays, objects, keys and values, counted from the separators: what parsing would allocate. */
+  values: number;
+}
+
+/** The shape of a JSON text, read without parsing, so that a hostile body can exhaust neither the stack nor memory. */
+export function jsonShape(text: string): JsonShape {
   let depth = 0;
   let deepest = 0;
+  let values = 1;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
     const char = text[index];
@@ -35,19 +49,43 @@ export function jsonDepth(text: string): number {
       inString = true;
     } else if (char === '[' || char === '{') {
       depth += 1;
+      values += 1;
       deepest = Math.max(deepest, depth);
     } else if (char === ']' || char === '}') {
       depth -= 1;
+    } else if (char === ',' || char === ':') {
+      values += 1;
     }
   }
-  return deepest;
+  return { depth: deepest, values };
 }
 
-export function parseJson({ text, unreadable }: BodyText): ParsedBody {
+/** Deepest nesting of arrays and objects, counted without parsing. */
+export function jsonDepth(text: string): number {
+  return jsonShape(text).depth;
+}
+
+/** What parsed answers may still hold, shared by the answers of one target (see JsonValueBudget). */
+export interface ValueAllowance {
+  allowance(): number;
+  spend(values: number): void;
+}
+
+/** Parses JSON text that is within bounds, counting what it parses against the allowance. */
+export function parseJson({ text, unreadable }: BodyText, values?: ValueAllowance): ParsedBody {
   if (unreadable) return { ok: false, error: unreadable };
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+  const maxValues = values?.allowance() ?? MAX_JSON_VALUES;
+  const shape = jsonShape(text);
+  if (shape.depth > MAX_JSON_DEPTH) {
     return { ok: false, error: `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep, so the suite does not read it` };
   }
+  if (shape.values > maxValues) {
+    return {
+      ok: false,
+      error: `the JSON holds about ${shape.values} values, more than the ${maxValues} the suite reads of one answer, so it is not parsed`,
+    };
+  }
+  values?.spend(shape.values);
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {

@@ -1,5 +1,5 @@
 import { TLSSocket } from 'node:tls';
-import { Agent, buildConnector, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, buildConnector, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 
 export interface TransportOptions {
   /** Bounds connecting (TLS handshake included) and waiting for the headers, each on its own. */
@@ -45,5 +45,8 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
     ...agentOptions,
     requestTls: { timeout: options.timeoutMs, ...tls },
     proxyTls: { timeout: options.timeoutMs },
+    // The client that asks the proxy for a tunnel would otherwise wait minutes for a proxy that never answers CONNECT.
+    clientFactory: (origin, clientOptions) =>
+      new Pool(origin, { ...clientOptions, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs }),
   });
 }

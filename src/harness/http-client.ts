@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { ConfigError, HarnessError } from '../errors.js';
-import { BodyBudget } from './body-budget.js';
 import { bodyText, parseJson } from './body-text.js';
+import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher } from './dispatcher.js';
 import type { Exchange, RecordedRequest } from './exchange.js';
@@ -59,9 +59,12 @@ export class HttpClient {
   private readonly limiter: Limiter;
   private readonly pause = new RateLimitPause();
   private readonly bodyBudget: BodyBudget;
+  private readonly jsonValues = new JsonValueBudget();
   private readonly deadline?: AbortSignal;
   private readonly runId: string;
   private sent = 0;
+  /** Set when a request was left pending at the deadline, so closing does not wait for it. */
+  private abandoned = false;
   /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
   private originFailure?: HarnessError;
 
@@ -151,7 +154,7 @@ export class HttpClient {
       return await this.limiter.run(async () => {
         this.spend(recorded.path);
         try {
-          return await this.exchange(url, headers, recorded);
+          return await this.withinDeadline(() => this.exchange(url, headers, recorded));
         } catch (error) {
           // Explained before the slot is freed, so a failed origin stops the next request from being sent.
           throw this.explain(error, recorded.path);
@@ -205,7 +208,7 @@ export class HttpClient {
     const { text, unreadable } = bodyText(decoded);
     const redacted = this.redact(text);
     // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
-    const json = parseJson({ text, unreadable });
+    const json = parseJson({ text, unreadable }, this.jsonValues);
     return {
       request: recorded,
       response: {
@@ -232,6 +235,32 @@ export class HttpClient {
     return recorded;
   }
 
+  /**
+   * Whatever the transport does, nothing outlives the deadline: a request still pending then (a proxy that never
+   * answers CONNECT ignores the abort signal) is abandoned here, and its connection destroyed on close.
+   */
+  private async withinDeadline<T>(work: () => Promise<T>): Promise<T> {
+    const deadline = this.deadline;
+    if (!deadline) return work();
+    const running = work();
+    running.catch(() => undefined);
+    let onAbort = (): void => undefined;
+    const passed = new Promise<never>((_resolve, reject) => {
+      onAbort = () => {
+        this.abandoned = true;
+        reject(deadline.reason as Error);
+      };
+      if (deadline.aborted) onAbort();
+      else deadline.addEventListener('abort', onAbort, { once: true });
+    });
+    passed.catch(() => undefined);
+    try {
+      return await Promise.race([running, passed]);
+    } finally {
+      deadline.removeEventListener('abort', onAbort);
+    }
+  }
+
   private deadlinePassed(path: string): HarnessError {
     return new HarnessError(
       'HARNESS_DEADLINE',
@@ -242,7 +271,9 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    // close() would wait for an abandoned request; destroy() ends it and its sockets.
+    if (this.abandoned) await this.dispatcher.destroy();
+    else await this.dispatcher.close();
   }
 }
 

@@ -8,8 +8,23 @@ function countVerdicts(results: RequirementResult[]): Partial<Record<Verdict, nu
   return counts;
 }
 
-/** One requirement over every run: its verdict if all runs agree, otherwise flaky with the checks of a run that did not pass. */
-function mergeRequirement(runs: RequirementResult[]): RequirementResult {
+/** Errors that say the invocation ran out (of time or requests), not that the target answered differently. */
+const OUT_OF_BUDGET = new Set(['HARNESS_DEADLINE', 'HARNESS_REQUEST_BUDGET']);
+const outOfBudget = (result: RequirementResult): boolean =>
+  result.checks.some((check) => check.error !== undefined && OUT_OF_BUDGET.has(check.error.code));
+
+/** Whether a run was cut short by the deadline or the request budget of the invocation. */
+export function cutShort(report: Report): boolean {
+  return report.errors.some((error) => OUT_OF_BUDGET.has(error.code)) || report.requirements.some(outOfBudget);
+}
+
+/**
+ * One requirement over every run: its verdict if all runs agree, otherwise flaky with the checks of a run that did not
+ * pass. A run that the deadline or the request budget cut short did not judge the requirement, so it is not compared.
+ */
+function mergeRequirement(all: RequirementResult[]): RequirementResult {
+  const judged = all.filter((run) => !outOfBudget(run));
+  const runs = judged.length > 0 ? judged : all.slice(0, 1);
   const [first] = runs;
   if (!first) throw new Error('no run to merge');
   const verdicts = countVerdicts(runs);

@@ -8,6 +8,7 @@ import type { TargetSettings } from '../harness/settings.js';
 import { newRunId } from '../harness/trace-context.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
 import { clearOwnOutputs } from '../report/outputs.js';
+import { cutShort } from '../report/repeat.js';
 import { suiteFailure } from '../report/suite-error.js';
 import type { Report } from '../report/types.js';
 import { recordTarget } from './record.js';
@@ -63,6 +64,19 @@ export function specTimeoutMs(settings: TargetSettings): number {
   return Math.max(1, settings.deadlineAt - Date.now()) + DEADLINE_GRACE_MS;
 }
 
+/**
+ * The settings of one more --repeat run, or undefined when the invocation cannot afford a whole one: the request
+ * budget and the deadline belong to the invocation, and a run cut short by either would look like a changed verdict.
+ */
+function nextRepeat(settings: TargetSettings, done: Report[]): TargetSettings | undefined {
+  const sent = done.reduce((sum, report) => sum + report.requests.sent, 0);
+  const perRun = Math.max(...done.map((report) => report.requests.sent));
+  const slowest = Math.max(...done.map((report) => report.durationMs));
+  const left = settings.maxRequests - sent;
+  if (done.some(cutShort) || left < perRun || Date.now() + slowest > settings.deadlineAt) return undefined;
+  return { ...settings, maxRequests: left };
+}
+
 /** Records the target (once per --repeat run) while Vitest loads and starts: network time hides behind start-up. */
 async function recordAndJudge(
   settings: TargetSettings,
@@ -84,14 +98,20 @@ async function recordAndJudge(
       onScenario: hooks.onScenario,
     });
     try {
+      let runSettings = settings;
       for (let run = 0; run < config.repeat; run += 1) {
         const runStartedAt = run === 0 ? startedAt : new Date();
-        if (run > 0) recording = recordTarget(settings);
+        if (run > 0) {
+          const next = nextRepeat(settings, reports);
+          if (!next) break;
+          runSettings = next;
+          recording = recordTarget(runSettings);
+        }
         // The spec worker starts once the target has answered: started while the answers still come in, its start-up
         // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
         const made = await recording.catch(() => undefined);
         if (made) recorded.push({ startedAt: runStartedAt, recording: made });
-        const judging = runner.judge([{ settings, recording }]);
+        const judging = runner.judge([{ settings: runSettings, recording }]);
         void loadConclude();
         const judged: Judged = await judging;
         reports.push(await targetReportOf(config, target, runStartedAt, judged, settings.runId));
