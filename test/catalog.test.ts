@@ -2,16 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { catalog } from '../src/requirements/catalog.js';
-import { withGeneratedSections } from '../src/requirements/table.js';
+import { GENERATED_PAGES, withGeneratedSections } from '../src/requirements/table.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const documentText = readFileSync(join(repoRoot, '..', 'shared', 'api-document.md'), 'utf8');
 const flatten = (text: string): string => text.replaceAll('`', '').replace(/\s+/g, ' ').replaceAll(' | ', ' ');
 
-test('the README tables match the requirement and fault catalogs (npm run docs:requirements rewrites it)', () => {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  expect(readme).toBe(withGeneratedSections(readme));
-});
+test.each(Object.keys(GENERATED_PAGES))(
+  'the tables of %s match the requirement and fault catalogs (npm run docs:requirements rewrites them)',
+  (page) => {
+    const text = readFileSync(join(repoRoot, page), 'utf8');
+    expect(text).toBe(withGeneratedSections(page, text));
+  },
+);
 
 test('requirement IDs are unique', () => {
   const ids = catalog.map((requirement) => requirement.id);

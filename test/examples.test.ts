@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/types.js';
 import { failedRequirements, repoRoot } from './helpers/run-cli.js';
+import { userEnv } from './helpers/user-env.js';
 
 const TOKEN = 'example-token-8e13c0';
 const SCRIPT = join(repoRoot, 'examples', 'conformance.sh');
@@ -16,19 +17,6 @@ interface Output {
   stdout: string;
   stderr: string;
 }
-
-/** What a user's shell holds: no setting of the suite, of the test runner or of npm run. */
-const userEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) =>
-      !name.startsWith('CONFORMANCE_') &&
-      !name.startsWith('VITEST') &&
-      !name.startsWith('npm_') &&
-      name !== 'NODE_OPTIONS' &&
-      name !== 'GITHUB_STEP_SUMMARY' &&
-      !/^(https?|no)_proxy$/i.test(name),
-  ),
-);
 
 function runScript(script: string, cwd: string, env: Record<string, string>): Promise<Output> {
   return new Promise((done) => {

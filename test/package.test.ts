@@ -10,6 +10,7 @@ import { OPTIONS } from '../src/config/options.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/types.js';
 import { failedRequirements, repoRoot } from './helpers/run-cli.js';
+import { userEnv } from './helpers/user-env.js';
 
 interface Output {
   code: number;
@@ -21,27 +22,12 @@ const REPORT_FILES = ['report.json', 'report.md', 'junit.xml', 'allure-results']
 const TOKEN = 'packed-token-4d2e71';
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/**
- * The machine's environment without the test runner's, the suite's settings or a proxy: what a user's shell would hold.
- * `npm test` exports its own settings as npm_config_* (prefix and local_prefix among them), which would point npm at this repository.
- */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) =>
-      !name.startsWith('CONFORMANCE_') &&
-      !name.startsWith('VITEST') &&
-      !name.startsWith('npm_') &&
-      name !== 'NODE_OPTIONS' &&
-      !/^(https?|no)_proxy$/i.test(name),
-  ),
-);
-
 function exec(file: string, args: string[], cwd: string, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<Output> {
   return new Promise((done) => {
     execFile(
       file,
       args,
-      { cwd, env: { ...cleanEnv, NO_COLOR: '1', ...env }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      { cwd, env: { ...userEnv, NO_COLOR: '1', ...env }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });

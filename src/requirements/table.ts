@@ -3,8 +3,8 @@ import { catalog } from './catalog.js';
 
 const cell = (text: string): string => text.replaceAll('|', '\\|');
 
-/** README sections rendered from code, so the document and the code cannot drift apart. */
-const sections: Record<string, () => string[]> = {
+/** Documentation sections rendered from code, so the pages and the code cannot drift apart. */
+const sections = {
   requirements: () => [
     '| ID | Level | Family | What is checked |',
     '|---|---|---|---|',
@@ -22,15 +22,22 @@ const sections: Record<string, () => string[]> = {
     '|---|---|',
     ...variants.filter((variant) => variant.kind === 'quirk').map((variant) => `| \`${variant.name}\` | ${cell(variant.summary)} |`),
   ],
+} satisfies Record<string, () => string[]>;
+
+/** The page (relative to the package root) that holds each generated section. */
+export const GENERATED_PAGES: Record<string, (keyof typeof sections)[]> = {
+  'docs/requirements.md': ['requirements'],
+  'docs/development.md': ['faults', 'quirks'],
 };
 
-export function withGeneratedSections(readme: string): string {
-  return Object.entries(sections).reduce((text, [name, render]) => {
+/** The page with its generated sections rewritten; `page` is a key of GENERATED_PAGES. */
+export function withGeneratedSections(page: string, text: string): string {
+  return (GENERATED_PAGES[page] ?? []).reduce((current, name) => {
     const start = `<!-- ${name}:start -->`;
     const end = `<!-- ${name}:end -->`;
-    const from = text.indexOf(start);
-    const to = text.indexOf(end);
-    if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} section`);
-    return `${text.slice(0, from)}${[start, ...render(), end].join('\n')}${text.slice(to + end.length)}`;
-  }, readme);
+    const from = current.indexOf(start);
+    const to = current.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`${page} has no ${start} … ${end} section`);
+    return `${current.slice(0, from)}${[start, ...sections[name](), end].join('\n')}${current.slice(to + end.length)}`;
+  }, text);
 }
