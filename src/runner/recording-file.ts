@@ -7,6 +7,7 @@ import { newRunId } from '../harness/trace-context.js';
 import { catalogHash, sha256 } from '../report/integrity.js';
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
+import type { Report } from '../report/types.js';
 import type { Level } from '../requirements/types.js';
 import { variantLabel } from '../harness/credentials.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../harness/exchange.js';
@@ -45,19 +46,7 @@ export interface RecordingRun {
 }
 
 /** The options the run was made with, as report.json records them: what judging the answers again needs. */
-export interface RecordingOptions {
-  statusId: number;
-  lang?: string;
-  missingLang?: string;
-  strict: boolean;
-  timeoutMs: number;
-  maxRequests: number;
-  repeat: number;
-  deadlineMs?: number;
-  concurrency?: number;
-  ca?: string;
-  insecure?: boolean;
-}
+export type RecordingOptions = Report['options'];
 
 /** recording.json: everything a run learned from the target, enough to judge it again without sending a request. */
 export interface RecordingFile {
