@@ -20,14 +20,14 @@ const partiesOfNonPassing = (report: Awaited<ReturnType<typeof runCli>>['report'
       .map((result) => [result.id, result.party]),
   );
 
-test('a stripped Authorization header is blamed on the web server, with the Apache advice', async () => {
+test('a stripped Authorization header is blamed on the web server or the token, with the Apache advice', async () => {
   const run = await runAgainst(['authorization-stripped']);
   try {
     expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['authorization-header-stripped']);
     expect(new Set(Object.values(partiesOfNonPassing(run.report)))).toEqual(new Set(['environment']));
-    expect(run.stdout).toContain('the valid token was rejected exactly like no token at all');
+    expect(run.stdout).toContain('the valid token was refused exactly like no token at all');
     for (const advice of ['mod_rewrite', 'AllowOverride All', 'PHP-FPM', 'SuPHP', 'CGI']) expect(run.stdout).toContain(advice);
-    expect(run.report?.summary).toMatch(/stripping the Authorization header/);
+    expect(run.report?.summary).toMatch(/strips the Authorization header .*or the token is wrong/);
   } finally {
     await run.cleanup();
   }
@@ -43,11 +43,13 @@ test('a wrong envelope is blamed on the target, with no hosting diagnosis', asyn
   }
 });
 
-test('API paths answering an HTML page are blamed on the environment in front of the application', async () => {
+test('API paths answering an HTML page are blamed on the environment in front of the application: no verdict', async () => {
   const run = await runAgainst(['html-page-200']);
   try {
     expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['api-path-serves-html']);
     expect(run.stdout).toMatch(/requests are not reaching the API application/);
+    expect(run.code).toBe(2);
+    expect(partiesOfNonPassing(run.report)).toEqual({});
   } finally {
     await run.cleanup();
   }

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { catalog } from '../src/requirements/catalog.js';
 import { variants } from '../src/reference-server/faults.js';
-import { expectedKills } from '../src/reference-server/kills.js';
+import { expectedFronts, expectedKills, expectedWarnings } from '../src/reference-server/kills.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { COUNTS_LINE, failedRequirements, runCli } from './helpers/run-cli.js';
 
@@ -27,8 +27,39 @@ describe('every fault of the reference server is caught, and only where it break
   });
 });
 
-test('every fault in the catalog has an expectation, and every expectation a fault', () => {
+const warnings = variants.filter((variant) => variant.kind === 'warning');
+describe('every variant that breaks only a SHOULD is warned about, and the run still passes', () => {
+  test.concurrent.each(warnings.map((variant) => [variant.name]))('%s', async (name) => {
+    const server = await startReferenceServer({ token: TOKEN, variants: [name] });
+    cleanups.push(server.close);
+    const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+    cleanups.push(run.cleanup);
+    expect(run.code).toBe(0);
+    expect(run.report?.verdict).toBe('conformant');
+    expect(failedRequirements(run.report)).toEqual([]);
+    const warned = (run.report?.requirements ?? []).filter((result) => result.verdict === 'warn').map((result) => result.id);
+    expect(warned.sort()).toEqual([...(expectedWarnings[name] ?? ['<no expectation written for this variant>'])].sort());
+  });
+});
+
+const fronts = variants.filter((variant) => variant.kind === 'front');
+describe('every front that answers instead of the API gives no verdict, its cause named, and nothing passed', () => {
+  test.concurrent.each(fronts.map((variant) => [variant.name]))('%s', async (name) => {
+    const server = await startReferenceServer({ token: TOKEN, variants: [name] });
+    cleanups.push(server.close);
+    const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+    cleanups.push(run.cleanup);
+    expect(run.code).toBe(2);
+    expect(run.report?.verdict).toBe('inconclusive');
+    expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual([expectedFronts[name]]);
+    expect((run.report?.requirements ?? []).filter((result) => result.verdict === 'pass' || result.verdict === 'fail')).toEqual([]);
+  });
+});
+
+test('every fault, warning and front in the catalog has an expectation, and every expectation a variant', () => {
   expect(Object.keys(expectedKills).sort()).toEqual(faults.map((fault) => fault.name).sort());
+  expect(Object.keys(expectedWarnings).sort()).toEqual(warnings.map((variant) => variant.name).sort());
+  expect(Object.keys(expectedFronts).sort()).toEqual(fronts.map((variant) => variant.name).sort());
 });
 
 test('every MUST requirement is killed by at least one fault', () => {

@@ -1,23 +1,38 @@
-import { bodyIsJson, envelopeField } from '../../src/assertions/envelope.js';
+import { bodyIsJson, envelopeField, noByteOrderMark } from '../../src/assertions/envelope.js';
+import { about, distinctServed } from '../../src/assertions/status.js';
 import type { Exchange } from '../../src/harness/exchange.js';
+import { everyStatusAnswer } from '../../src/harness/plan.js';
 import { scenario, type ScenarioContext } from '../../src/harness/scenario.js';
 
-function checkEnvelope({ check, skip }: ScenarioContext, response: Exchange, which: string): void {
+function checkEnvelope({ check }: ScenarioContext, response: Exchange, which: string, label?: string): void {
+  if (!check('ENV-JSON', about(bodyIsJson(response, `the ${which} body is JSON`), label), response)) return;
+  check('ENV-STATUS-SUCCESS', about(envelopeField(response, 'status', `status of the ${which} is "success"`), label), response);
+  check('ENV-MESSAGE-NULL', about(envelopeField(response, 'message', `message of the ${which} is null`), label), response);
+  check('ENV-DATA-OBJECT', about(envelopeField(response, 'data', `data of the ${which} is an object`), label), response);
+}
+
+function skipUnlessSuccess({ skip }: ScenarioContext, response: Exchange, which: string): void {
   const { status } = response.response;
   if (status < 200 || status >= 300) skip(`the ${which} was HTTP ${status}, not a success (see AUTH-TOKEN-ACCEPTED)`);
-  if (!check('ENV-JSON', bodyIsJson(response, `the ${which} body is JSON`), response)) return;
-  check('ENV-STATUS-SUCCESS', envelopeField(response, 'status', `status of the ${which} is "success"`), response);
-  check('ENV-MESSAGE-NULL', envelopeField(response, 'message', `message of the ${which} is null`), response);
-  check('ENV-DATA-OBJECT', envelopeField(response, 'data', `data of the ${which} is an object`), response);
+}
+
+/** Every other status answer that served a status, lang answers apart or alone, each distinct body once. */
+async function otherServed(context: ScenarioContext, plain: Exchange, lang: boolean) {
+  const answers = distinctServed(await everyStatusAnswer(context.target));
+  return answers.filter(({ exchange }) => exchange !== plain && new URL(exchange.request.url).searchParams.has('lang') === lang);
 }
 
 scenario({
   id: 'envelope-status',
-  requirements: ['ENV-JSON', 'ENV-STATUS-SUCCESS', 'ENV-MESSAGE-NULL', 'ENV-DATA-OBJECT', 'ENV-CONTENT-TYPE'],
-  title: 'a ticket status comes in the success envelope',
+  requirements: ['ENV-JSON', 'ENV-NO-BOM', 'ENV-STATUS-SUCCESS', 'ENV-MESSAGE-NULL', 'ENV-DATA-OBJECT', 'ENV-CONTENT-TYPE'],
+  title: 'a ticket status comes in the success envelope, whatever request it answered',
   async run(context) {
     const plain = await context.target.status();
+    skipUnlessSuccess(context, plain, 'status response');
     checkEnvelope(context, plain, 'status response');
+    // Only JSON can be said to carry a byte order mark before it.
+    if (plain.response.json.ok) context.check('ENV-NO-BOM', noByteOrderMark(plain, 'the status response starts with the JSON'), plain);
+    for (const { exchange, label } of await otherServed(context, plain, false)) checkEnvelope(context, exchange, 'status response', label);
     context.observe(
       'ENV-CONTENT-TYPE',
       'Content-Type of the status response',
@@ -34,6 +49,8 @@ scenario({
   async run(context) {
     const translation = (await context.target.translatedLocale()) ?? context.skip('the status lists no translation to ask for');
     const asked = await context.target.status({ lang: String(translation.locale) });
+    skipUnlessSuccess(context, asked, `response with lang=${String(translation.locale)}`);
     checkEnvelope(context, asked, `response with lang=${String(translation.locale)}`);
+    for (const { exchange, label } of await otherServed(context, asked, true)) checkEnvelope(context, exchange, 'status response', label);
   },
 });

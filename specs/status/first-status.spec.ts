@@ -1,4 +1,4 @@
-import { accepted } from '../../src/assertions/auth.js';
+import { accepted, servesStatus } from '../../src/assertions/auth.js';
 import { nameIs } from '../../src/assertions/status.js';
 import { scenario } from '../../src/harness/scenario.js';
 import { FIRST_STATUS_ID } from '../../src/harness/target.js';
@@ -7,8 +7,12 @@ scenario({
   id: 'status-open-first',
   requirements: ['STATUS-OPEN-FIRST'],
   title: 'the first status is "Open"',
-  async run({ target, check }) {
+  async run({ target, check, skip }) {
     const first = await target.status({ id: FIRST_STATUS_ID });
+    const plain = await target.status();
+    if (!servesStatus(first.response) && !servesStatus(plain.response)) {
+      skip('the valid token is served no status at all, so whether the first one exists cannot be seen (see AUTH-TOKEN-ACCEPTED)', first);
+    }
     if (check('STATUS-OPEN-FIRST', accepted(first, `status ${FIRST_STATUS_ID} exists`), first)) {
       check('STATUS-OPEN-FIRST', nameIs(first, 'Open', `status ${FIRST_STATUS_ID} is named "Open"`), first);
     }

@@ -1,3 +1,4 @@
+import { BYTE_ORDER_MARK } from '../harness/body-text.js';
 import type { Exchange } from '../harness/exchange.js';
 import { describeResponse, isObject, jsonBody, outcome, show, type CheckOutcome } from './outcome.js';
 import { schemaDescription, validator } from './schemas.js';
@@ -16,4 +17,15 @@ export function envelopeField(exchange: Exchange, field: EnvelopeField, descript
   const value = body[field];
   const ok = field in body && validator('envelope', `/properties/${field}`)(value);
   return outcome(ok, description, expected, `${field}: ${show(value)}`);
+}
+
+/** RFC 8259 section 8.1: no byte order mark is added to networked JSON; parsers such as PHP's json_decode reject one. */
+export function noByteOrderMark(exchange: Exchange, description: string): CheckOutcome {
+  const marked = exchange.response.bodyText.startsWith(BYTE_ORDER_MARK);
+  return outcome(
+    !marked,
+    description,
+    'the JSON text from the first byte (RFC 8259 section 8.1: no byte order mark)',
+    marked ? 'a UTF-8 byte order mark (EF BB BF) before the JSON' : 'no byte order mark',
+  );
 }

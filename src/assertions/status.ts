@@ -1,5 +1,7 @@
 import type { Exchange } from '../harness/exchange.js';
-import { dataOf, describeResponse, isObject, outcome, show, type CheckOutcome } from './outcome.js';
+import { servesStatus } from './auth.js';
+import { canonical } from './canonical.js';
+import { dataOf, describeResponse, isObject, jsonBody, outcome, show, type CheckOutcome } from './outcome.js';
 import { schemaDescription, validator } from './schemas.js';
 
 export type StatusField = 'id' | 'name' | 'colour' | 'auto_close' | 'order' | 'created_at' | 'updated_at' | 'translations';
@@ -79,4 +81,31 @@ export function nameIs(exchange: Exchange, wanted: string, description: string):
   const expected = `data.name: ${show(wanted)}`;
   if (!data) return noData(exchange, description, expected);
   return outcome(data.name === wanted, description, expected, `data.name: ${show(data.name)}`);
+}
+
+/** One answer to a status request, the id it asked for, and what to call it in a message. */
+export interface StatusAnswer {
+  requestedId: number;
+  label: string;
+  exchange: Exchange;
+}
+
+/**
+ * The answers that served a status, each distinct body once per requested id: whatever request produced it, a status
+ * handed out is judged by the same rules, and a served status must be the one asked for.
+ */
+export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
+  const seen = new Set<string>();
+  return answers.filter(({ requestedId, exchange }) => {
+    if (!servesStatus(exchange.response)) return false;
+    const key = `${requestedId} ${canonical(jsonBody(exchange))}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The same outcome, its description naming which answer it is about. */
+export function about(result: CheckOutcome, label: string | undefined): CheckOutcome {
+  return label === undefined ? result : { ...result, description: `${result.description} (${label})` };
 }

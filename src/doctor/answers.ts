@@ -1,5 +1,6 @@
-import { isSuccessResponse } from '../assertions/auth.js';
+import { carriedStatus, servesStatus } from '../assertions/auth.js';
 import { isObject } from '../assertions/outcome.js';
+import { withoutByteOrderMark } from '../harness/body-text.js';
 import type { ParsedBody } from '../harness/exchange.js';
 
 /** One answer as the stack rules read it: enough to tell the application from the web server in front of it. */
@@ -19,8 +20,20 @@ export interface StackObservations {
   valid?: ObservedAnswer;
   noHeader?: ObservedAnswer;
   wrongToken?: ObservedAnswer;
+  /** A malformed Authorization header: answered unlike no header, it shows the header reaches the application. */
+  invalidHeader?: ObservedAnswer;
+  /** The valid token on the selfservice listing, the first status and a status that does not exist (main run only). */
+  selfservice?: ObservedAnswer;
+  firstStatus?: ObservedAnswer;
+  unknownStatus?: ObservedAnswer;
   frontController?: ObservedAnswer;
   frontControllerNoHeader?: ObservedAnswer;
+}
+
+/** What the run was asked to look at, which some set-up mistakes show in. */
+export interface StackSetup {
+  baseUrl?: string;
+  statusId?: number;
 }
 
 export type ServerKind = 'apache' | 'nginx' | 'unknown';
@@ -29,20 +42,31 @@ const SHOWN_CHARS = 160;
 
 function parsed(answer: ObservedAnswer): ParsedBody {
   try {
-    return { ok: true, value: JSON.parse(answer.body) as unknown };
+    return { ok: true, value: JSON.parse(withoutByteOrderMark(answer.body)) as unknown };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
+/** The valid request was served: a success code and a ticket status in the answer. */
 export function succeeded(answer: ObservedAnswer): boolean {
-  return isSuccessResponse({ status: answer.status, json: parsed(answer) });
+  return servesStatus({ status: answer.status, json: parsed(answer) });
+}
+
+/** The answer hands out a ticket status, whatever its HTTP code: a request that should have been refused was served. */
+export function handedOut(answer: ObservedAnswer): boolean {
+  return carriedStatus(parsed(answer)) !== undefined;
 }
 
 /** A JSON object came back: the application answered, whatever it said. */
 export function fromApplication(answer: ObservedAnswer): boolean {
   const json = parsed(answer);
   return json.ok && isObject(json.value);
+}
+
+/** A JSON body of any kind. */
+export function isJson(answer: ObservedAnswer): boolean {
+  return parsed(answer).ok;
 }
 
 /** An HTML page: the web server (or something other than the API) answered. */

@@ -1,7 +1,7 @@
 import type { Config } from '../config/load.js';
 import type { HarnessError } from '../errors.js';
 import type { Diagnosis, ExitCode } from '../report/types.js';
-import { succeeded } from './answers.js';
+import { handedOut, succeeded } from './answers.js';
 import { observationsOf, probeStack, type ProbeResult } from './probe.js';
 import { diagnoseStack, unrecognisedAnswer } from './rules.js';
 
@@ -21,7 +21,8 @@ export interface Examination {
 function verdictOf(result: ProbeResult): 'pass' | 'fail' | 'skip' | undefined {
   if (!result.probe.expect) return undefined;
   if (!result.answer) return 'skip';
-  return succeeded(result.answer) === (result.probe.expect === 'served') ? 'pass' : 'fail';
+  if (result.probe.expect === 'served') return succeeded(result.answer) ? 'pass' : 'fail';
+  return handedOut(result.answer) ? 'fail' : 'pass';
 }
 
 /** Probes one deployment and names what is wrong with its hosting stack, if anything. */

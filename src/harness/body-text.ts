@@ -3,8 +3,11 @@ import type { ParsedBody } from './exchange.js';
 /** Far deeper than any answer of this API; deeper JSON would overflow the stack of the checks that walk it. */
 export const MAX_JSON_DEPTH = 256;
 
-// A leading byte order mark is dropped, as browsers and most JSON clients do.
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// A leading byte order mark is kept in the text, so that a check can see it; parseJson reads past it.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+export const BYTE_ORDER_MARK = '\uFEFF';
+
+export const withoutByteOrderMark = (text: string): string => (text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text);
 
 export interface BodyText {
   text: string;
@@ -87,7 +90,7 @@ export function parseJson({ text, unreadable }: BodyText, values?: ValueAllowanc
   }
   values?.spend(shape.values);
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(withoutByteOrderMark(text)) as unknown };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }

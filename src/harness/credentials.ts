@@ -10,10 +10,29 @@ export type CredentialVariant =
   | 'bearer-scheme'
   | 'bad-base64'
   | 'no-colon'
-  | 'empty-credentials';
+  | 'empty-credentials'
+  | 'token-case-flipped'
+  | 'token-truncated'
+  | 'token-extended'
+  | 'token-as-password';
 
 export const WRONG_TOKEN = 'conformance-invalid-token-0000';
 const LONG_PASSWORD = 'p'.repeat(256);
+/** Eight letters and the colon make nine bytes, so the token after them keeps the base64 the redactor looks for. */
+export const OTHER_USER = 'conforma';
+const APPENDED = 'x';
+
+/** Where the token has its first ASCII letter, or -1 when it has none. */
+const firstCasedLetter = (token: string): number => token.search(/[A-Za-z]/);
+
+function caseFlipped(token: string): string {
+  const at = firstCasedLetter(token);
+  const char = token.charAt(at);
+  const flipped = char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase();
+  return `${token.slice(0, at)}${flipped}${token.slice(at + 1)}`;
+}
+
+const truncated = (token: string): string => [...token].slice(0, -1).join('');
 
 interface VariantSpec {
   label: string;
@@ -84,10 +103,44 @@ const variants: Record<CredentialVariant, VariantSpec> = {
     header: () => basic('', ''),
     curl: () => `-u ${shellQuote(':')}`,
   },
+  'token-case-flipped': {
+    label: 'the token with the case of one letter flipped',
+    header: (token, password) => basic(caseFlipped(token), password),
+    curl: (password) =>
+      `-u "$(printf '%s' ${shellQuote('<API_TOKEN>')} | perl -pe 's/([A-Za-z])/$1 ^ " "/e')"${shellQuote(`:${password}`)}`,
+  },
+  'token-truncated': {
+    label: 'the token without its last character',
+    header: (token, password) => basic(truncated(token), password),
+    curl: (password) => `-u "$(printf '%s' ${shellQuote('<API_TOKEN>')} | sed 's/.$//')"${shellQuote(`:${password}`)}`,
+  },
+  'token-extended': {
+    label: 'the token with one character appended',
+    header: (token, password) => basic(`${token}${APPENDED}`, password),
+    curl: (password) => `-u ${shellQuote(`<API_TOKEN>${APPENDED}:${password}`)}`,
+  },
+  'token-as-password': {
+    label: 'the token as the password, with another user name',
+    header: (token) => basic(OTHER_USER, token),
+    curl: () => `-u ${shellQuote(`${OTHER_USER}:<API_TOKEN>`)}`,
+  },
 };
 
 /** Every variant by name, as a recording may name them. */
 export const CREDENTIAL_VARIANTS = Object.keys(variants) as CredentialVariant[];
+
+/**
+ * Tokens one slip away from the real one, which a sloppy comparison accepts (a case-insensitive collation, a prefix or a
+ * truncating compare). The case probe needs a letter that has a case.
+ */
+export function nearMissVariants(token: string): CredentialVariant[] {
+  return [...(firstCasedLetter(token) >= 0 ? (['token-case-flipped'] as const) : []), 'token-truncated', 'token-extended'];
+}
+
+/** The near misses that do not contain the token itself: they give away all but one character of it, so they are secrets too. */
+export function nearMissSecrets(token: string): string[] {
+  return [...(firstCasedLetter(token) >= 0 ? [caseFlipped(token)] : []), truncated(token)];
+}
 
 export function authorizationHeader(variant: CredentialVariant, token: string, password: string): string | undefined {
   return variants[variant].header(token, password);

@@ -1,27 +1,45 @@
-import type { CredentialVariant } from './credentials.js';
-import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID, type Target } from './target.js';
+import { nearMissVariants, variantLabel, type CredentialVariant } from './credentials.js';
+import type { StatusAnswer } from '../assertions/status.js';
+import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
 
 export const PASSWORD_VARIANTS: CredentialVariant[] = ['password-letter', 'password-empty', 'password-long', 'password-colon'];
 export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'bad-base64', 'no-colon', 'empty-credentials'];
+/** Wrong tokens and missing credentials, each of which must be refused. */
+export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', 'token-as-password', ...INVALID_HEADER_VARIANTS];
+
+/** The status requests that need no earlier answer: the configured status, the first, an unknown one, every credential probe. */
+export function independentStatusRequests(token: string): StatusRequest[] {
+  return [
+    {},
+    { id: FIRST_STATUS_ID },
+    { id: UNKNOWN_STATUS_ID },
+    ...[...PASSWORD_VARIANTS, ...REFUSED_VARIANTS, ...nearMissVariants(token)].map((credentials) => ({ credentials })),
+  ];
+}
+
+export const SELFSERVICE_VARIANTS: CredentialVariant[] = ['valid', 'no-header', 'wrong-token'];
+
+/** The lang requests, which need the locales the plain status names. */
+async function langRequests(target: Target): Promise<StatusRequest[]> {
+  const translation = await target.translatedLocale();
+  const missing = await target.missingLocale();
+  return [translation ? String(translation.locale) : undefined, missing].flatMap((lang) => (lang === undefined ? [] : [{ lang }]));
+}
 
 /**
  * Sends every request the specs will ask for, so the critical path is three round trips:
- * everything that needs no earlier answer at once (a connection each, so two round trips),
- * then the two lang requests, which need the locales the plain status names, over those connections.
+ * everything that needs no earlier answer at once (a connection each, up to the connection limit: two round trips),
+ * then, over those connections as they come free, what the limit held back and the two lang requests, which need the
+ * locales the plain status names.
  * Settles when every answer is in; onFirstRoundSent is told once the requests of the first round have gone out.
  */
 export async function prefetch(target: Target, onFirstRoundSent?: () => void): Promise<void> {
+  // The same request asked twice (the first status is often the configured one) is one promise, sent once.
   const independent = [
-    target.status(),
-    target.status({ id: FIRST_STATUS_ID }),
-    target.status({ id: UNKNOWN_STATUS_ID }),
-    target.selfservice(),
-    target.selfservice('no-header'),
-    target.selfservice('wrong-token'),
-    target.status({ credentials: 'wrong-token' }),
-    target.status({ credentials: 'no-header' }),
-    ...PASSWORD_VARIANTS.map((credentials) => target.status({ credentials })),
-    ...INVALID_HEADER_VARIANTS.map((credentials) => target.status({ credentials })),
+    ...new Set([
+      ...independentStatusRequests(target.settings.token).map((request) => target.status(request)),
+      ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
+    ]),
   ];
   // Requests go out in the same turn as the client is ready; one more turn and they are on their way.
   // A client that cannot start fails every request, which the recording reports; the caller need wait no longer.
@@ -30,16 +48,29 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
     () => onFirstRoundSent?.(),
   );
   const dependent = (async () => {
-    // Waiting for every first answer, and one turn of the event loop for the client to take their connections back,
-    // lets the last two requests reuse a kept-alive connection instead of paying for a new one.
-    await Promise.allSettled(independent);
+    // Waiting for the answers that got a connection of their own, and one turn of the event loop for the client to take
+    // those connections back, lets the lang requests reuse a kept-alive connection instead of paying for a new one.
+    await Promise.allSettled(independent.slice(0, target.settings.concurrency));
     await new Promise((resolve) => setImmediate(resolve));
-    const translation = await target.translatedLocale();
-    const missing = await target.missingLocale();
-    await Promise.allSettled([
-      ...(translation ? [target.status({ lang: String(translation.locale) })] : []),
-      target.status({ lang: missing }),
-    ]);
+    await Promise.allSettled((await langRequests(target)).map((request) => target.status(request)));
   })();
   await Promise.allSettled([...independent, dependent]);
+}
+
+/** Every status answer of the run that got through, the lang ones included; failed requests are left out. */
+export async function everyStatusAnswer(target: Target): Promise<StatusAnswer[]> {
+  const requests = [...independentStatusRequests(target.settings.token), ...(await langRequests(target))];
+  const answers = await Promise.all(
+    requests.map(async (request) => {
+      const exchange = await target.status(request).catch(() => undefined);
+      return (
+        exchange && {
+          requestedId: request.id ?? target.settings.statusId,
+          label: `answer to GET ${exchange.request.path} with ${variantLabel(exchange.request.credentials)}`,
+          exchange,
+        }
+      );
+    }),
+  );
+  return answers.filter((answer): answer is StatusAnswer => answer !== undefined);
 }

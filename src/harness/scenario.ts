@@ -9,7 +9,14 @@ import { createSecretScanner, type SecretScanner } from './redact.js';
 import type { RecordedCheck, ScenarioResult } from './scenario-result.js';
 import type { Target } from './target.js';
 
-class SkipSignal extends Error {}
+class SkipSignal extends Error {
+  constructor(
+    reason: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(reason);
+  }
+}
 
 export interface ScenarioContext {
   target: Target;
@@ -17,7 +24,8 @@ export interface ScenarioContext {
   check(requirementId: string, result: CheckOutcome, exchange?: Exchange): boolean;
   /** Records what the target did where the document leaves it open. */
   observe(requirementId: string, description: string, actual: string, exchange?: Exchange): void;
-  skip(reason: string): never;
+  /** Ends the scenario unjudged; the exchange that shows why is kept with the skip. */
+  skip(reason: string, exchange?: Exchange): never;
 }
 
 export interface ScenarioDefinition {
@@ -97,17 +105,19 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
     observe(requirementId, description, actual, exchange) {
       record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) });
     },
-    skip(reason) {
-      throw new SkipSignal(reason);
+    skip(reason, exchange) {
+      throw new SkipSignal(reason, exchange);
     },
   };
 
   let skippedBecause: string | undefined;
+  let skippedOn: Exchange | undefined;
   try {
     await definition.run(context);
   } catch (error) {
     if (error instanceof SkipSignal) {
       skippedBecause = error.message;
+      skippedOn = error.exchange;
     } else {
       const harnessError =
         error instanceof HarnessError
@@ -138,6 +148,7 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
         scenario: definition.id,
         verdict: 'skip',
         description: skippedBecause ?? 'not judged in this scenario: see its other checks',
+        ...(skippedBecause === undefined ? {} : exchangeDetails(skippedOn)),
       });
     }
   }

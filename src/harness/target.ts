@@ -71,11 +71,14 @@ export class Target {
     );
   }
 
-  /** A locale with no translation: the configured one, or a real code absent from the status' translations. */
-  async missingLocale(): Promise<string> {
+  /**
+   * A locale with no translation: the configured one, or a code absent from the status' translations (a real one when
+   * one is free, else any two letters); undefined when the status lists every two-letter code.
+   */
+  async missingLocale(): Promise<string | undefined> {
     if (this.settings.missingLang) return this.settings.missingLang;
     const present = new Set((translationsOf(await this.status()) ?? []).map((entry) => String(entry.locale).toLowerCase()));
-    return MISSING_LOCALE_CANDIDATES.find((code) => !present.has(code)) ?? 'zz';
+    return [...MISSING_LOCALE_CANDIDATES, ...everyTwoLetterCode()].find((code) => !present.has(code));
   }
 
   /** Every answer so far, once all requests in flight have settled. */
@@ -142,6 +145,11 @@ function notRecorded(path: string, query: Record<string, string>, credentials: C
     'Record the target again with this version of the suite (ticketing-conformance --base-url URL), then judge that recording',
     'suite',
   );
+}
+
+function* everyTwoLetterCode(): Generator<string> {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (const first of letters) for (const second of letters) yield `${first}${second}`;
 }
 
 function replay(answer: RecordedAnswer): Promise<Exchange> {

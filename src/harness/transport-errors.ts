@@ -76,6 +76,18 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       'environment',
     );
   }
+  // A plain-HTTP port answers the TLS greeting with HTTP text, which OpenSSL reads as a record of an unknown version.
+  if (
+    has('ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST') ||
+    /wrong version number|packet length too long/i.test(detail)
+  ) {
+    return new HarnessError(
+      'HARNESS_TLS',
+      `TLS failed for GET ${path}: ${detail}`,
+      'The port answers plain HTTP, not TLS: use http:// instead of https:// in --base-url (or the port the server speaks HTTPS on)',
+      'environment',
+    );
+  }
   if (codes.some(isTls)) {
     return new HarnessError(
       'HARNESS_TLS',

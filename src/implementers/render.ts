@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { authorizationHeader, curlCredentials, shellQuoted, type CredentialVariant } from '../harness/credentials.js';
 import { variants } from '../reference-server/faults.js';
-import { expectedKills } from '../reference-server/kills.js';
+import { expectedKills, expectedWarnings } from '../reference-server/kills.js';
 import { startReferenceServer } from '../reference-server/server.js';
 import { catalog } from '../requirements/catalog.js';
 import type { Family, Requirement } from '../requirements/types.js';
@@ -86,7 +86,9 @@ function curl(example: Example): string {
 }
 
 function mistakes(requirement: Requirement): string[] {
-  const killers = variants.filter((variant) => expectedKills[variant.name]?.includes(requirement.id));
+  const killers = variants.filter(
+    (variant) => expectedKills[variant.name]?.includes(requirement.id) || expectedWarnings[variant.name]?.includes(requirement.id),
+  );
   if (requirement.level === 'INFO') return ['The document leaves this open: the suite records what your server does and never fails it.'];
   if (killers.length === 0) return [];
   return [

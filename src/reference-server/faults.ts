@@ -18,12 +18,17 @@ export interface ResponseStyle {
   htmlPage?: string;
   delayMs: number;
   bom?: boolean;
+  /** Text printed before every JSON body, as PHP does with display_errors on. */
+  prefix?: string;
 }
 
 export interface Variant {
   name: string;
-  /** fault: breaks a rule of the document; quirk: unusual but conformant; intermittent: breaks a rule only sometimes. */
-  kind: 'fault' | 'quirk' | 'intermittent';
+  /**
+   * fault: breaks a MUST of the document; warning: breaks only a SHOULD; quirk: unusual but conformant; intermittent:
+   * breaks a rule only sometimes; front: something in front of the API answers instead of it, so the run cannot judge.
+   */
+  kind: 'fault' | 'warning' | 'quirk' | 'intermittent' | 'front';
   /** The mistake or the oddity, in a sentence an implementer recognises. */
   summary: string;
   authenticate?(request: AuthRequest, conformant: AuthOutcome): AuthOutcome;
@@ -176,6 +181,30 @@ export const variants: readonly Variant[] = [
     authenticate: (r, c) => (c === 'ok' && parseBasic(r.header)?.password !== 'x' ? 'bad-credentials' : c),
   },
   {
+    name: 'token-case-insensitive',
+    kind: 'fault',
+    summary: 'the token is compared without regard to case, as a _ci collation on the token column does',
+    authenticate: (r, c) => (c === 'bad-credentials' && parseBasic(r.header)?.user.toLowerCase() === r.token.toLowerCase() ? 'ok' : c),
+  },
+  {
+    name: 'token-prefix-compare',
+    kind: 'fault',
+    summary: 'any user name that starts with the token is accepted',
+    authenticate: (r, c) => (c === 'bad-credentials' && parseBasic(r.header)?.user.startsWith(r.token) ? 'ok' : c),
+  },
+  {
+    name: 'token-first-characters',
+    kind: 'fault',
+    summary: 'only the first eight characters of the user name are compared with the token',
+    authenticate: (r, c) => (c === 'bad-credentials' && parseBasic(r.header)?.user.slice(0, 8) === r.token.slice(0, 8) ? 'ok' : c),
+  },
+  {
+    name: 'token-in-password-accepted',
+    kind: 'fault',
+    summary: 'the token is also accepted in the password position, whatever the user name',
+    authenticate: (r, c) => (c === 'bad-credentials' && parseBasic(r.header)?.password === r.token ? 'ok' : c),
+  },
+  {
     name: 'wrong-token-accepted',
     kind: 'fault',
     summary: 'any token is accepted',
@@ -200,7 +229,13 @@ export const variants: readonly Variant[] = [
     summary: 'GET /api/selfservice/type answers without credentials',
     authenticate: (r, c) => (r.route === 'selfservice' ? 'ok' : c),
   },
-  { name: 'html-page-200', kind: 'fault', summary: 'every path answers an HTML page with HTTP 200', style: { htmlPage: FRONT_END_PAGE } },
+
+  {
+    name: 'php-notice-before-json',
+    kind: 'fault',
+    summary: 'a PHP notice is printed before the JSON (display_errors on in production)',
+    style: { prefix: '<br />\n<b>Notice</b>:  Undefined index: lang in /var/www/helpdesk/api/index.php on line 42<br />\n' },
+  },
 
   {
     name: 'colour-breaks-on-repeat',
@@ -209,18 +244,23 @@ export const variants: readonly Variant[] = [
     status: (e, r) => (r.repeated > 0 ? withData(e, { colour: 'green' }) : e),
   },
 
+  // Breaks only a SHOULD: the run warns and still passes.
+  {
+    name: 'utf8-bom',
+    kind: 'warning',
+    summary: 'a UTF-8 byte order mark before the JSON, as some PHP files add (RFC 8259 forbids it; PHP clients reject it)',
+    style: { bom: true },
+  },
+
+  // Fronts: the API is never reached, so nothing can be judged.
+  { name: 'html-page-200', kind: 'front', summary: 'every path answers an HTML page with HTTP 200', style: { htmlPage: FRONT_END_PAGE } },
+
   // Quirks: unusual, but the document allows them.
   {
     name: 'extra-fields',
     kind: 'quirk',
     summary: 'extra top-level fields (count, start, limit) and extra data fields',
     status: (e) => ({ ...withData(e, { icon: null, description: '' }), count: 1, start: 0, limit: 50 }),
-  },
-  {
-    name: 'utf8-bom',
-    kind: 'quirk',
-    summary: 'a UTF-8 byte order mark before the JSON, as some PHP files add',
-    style: { bom: true },
   },
   {
     name: 'charset',

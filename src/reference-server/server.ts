@@ -126,7 +126,7 @@ function send(response: ServerResponse, answer: Answer, style: ResponseStyle): v
   const html = style.htmlPage !== undefined;
   const status = html ? 200 : answer.status;
   const text = html ? (style.htmlPage ?? '') : JSON.stringify(answer.body);
-  const raw = Buffer.from(style.bom ? `\uFEFF${text}` : text);
+  const raw = Buffer.from(`${style.bom ? '\uFEFF' : ''}${html ? '' : (style.prefix ?? '')}${text}`);
   const payload = encode(raw, style.encoding);
   const headers: Record<string, string> = { 'content-type': html ? 'text/html; charset=UTF-8' : style.contentType };
   if (style.encoding) headers['content-encoding'] = style.encoding;

@@ -2,7 +2,7 @@ import type { RecordedCheck, ScenarioResult } from '../harness/scenario-result.j
 import { catalog } from '../requirements/catalog.js';
 import { diagnose } from './diagnose.js';
 import { catalogHash, configurationHash } from './integrity.js';
-import type { Report, RequirementResult, RunError, TargetFingerprint, Verdict } from './types.js';
+import type { Diagnosis, Report, RequirementResult, RunError, TargetFingerprint, Verdict } from './types.js';
 import { VERDICTS } from './types.js';
 import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
 
@@ -56,6 +56,8 @@ function summarise(
     const more = failed.length > 3 ? ` and ${failed.length - 3} more` : '';
     return `Not conformant: ${failed.length || 'a'} requirement(s) failed (${named || 'SHOULD under --strict'}${more})${cause ? `; ${cause}` : ''}.`;
   }
+  const unjudgeable = report.diagnoses.find((diagnosis) => diagnosis.inconclusive);
+  if (unjudgeable) return `No verdict: the API could not be judged, ${unjudgeable.summary}.`;
   const checkError = report.requirements.flatMap((result) => result.checks).find((check) => check.error)?.error;
   const reason =
     report.errors[0]?.message ??
@@ -84,7 +86,9 @@ export function buildReport(input: ReportInput): Report {
     ];
     return { ...requirement, verdict: requirementVerdict(requirement, checks), checks };
   });
-  const diagnoses = diagnose(provisional);
+  const diagnoses = diagnose(provisional, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
+  const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
+  if (unjudgeable) for (const result of provisional) setAside(result, unjudgeable);
   const stripped = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
   const noHeaderAnswer = provisional
     .find((result) => result.id === 'AUTH-MISSING-HEADER-REFUSED')
@@ -121,6 +125,20 @@ export function buildReport(input: ReportInput): Report {
   return report;
 }
 
+/**
+ * When the API was never reached, what failed says nothing about it: a requirement that failed is not judged, each of its
+ * checks a skip that names the cause, keeping what was expected and seen.
+ */
+function setAside(result: Omit<RequirementResult, 'party'>, cause: Diagnosis): void {
+  if (result.verdict !== 'fail' && result.verdict !== 'warn') return;
+  result.checks = result.checks.map((check) =>
+    check.verdict === 'fail' || check.verdict === 'pass'
+      ? { ...check, verdict: 'skip', description: `${check.description}: not judged, ${cause.summary}` }
+      : check,
+  );
+  result.verdict = requirementVerdict(result, result.checks);
+}
+
 /** Counters grow through the run, so the largest any scenario saw is the run's. */
 function requestCounts(scenarios: ScenarioResult[]): Report['requests'] {
   const most = (count: (scenario: ScenarioResult) => number | undefined): number =>
@@ -134,6 +152,7 @@ function requestCounts(scenarios: ScenarioResult[]): Report['requests'] {
 
 /** Sets verdict, exit code and summary from the requirements and errors; call again after adding errors. */
 export function settleOutcome(report: Report): void {
-  Object.assign(report, runOutcome(report.requirements, report.options.strict, report.errors, waivedRequirements(report)));
+  const couldNotJudge = report.diagnoses.some((diagnosis) => diagnosis.inconclusive);
+  Object.assign(report, runOutcome(report.requirements, report.options.strict, report.errors, waivedRequirements(report), couldNotJudge));
   report.summary = summarise(report);
 }

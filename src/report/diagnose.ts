@@ -1,26 +1,41 @@
-import type { ObservedAnswer, StackObservations } from '../doctor/answers.js';
+import type { ObservedAnswer, StackObservations, StackSetup } from '../doctor/answers.js';
 import { diagnoseStack } from '../doctor/rules.js';
+import { variantLabel, type CredentialVariant } from '../harness/credentials.js';
+import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../harness/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
 import type { Diagnosis, RequirementResult } from './types.js';
 
-function answerOf(results: RequirementResult[], id: string): ObservedAnswer | undefined {
-  const check = results.find((candidate) => candidate.id === id)?.checks.find((candidate) => candidate.response && candidate.request);
-  if (!check?.response || !check.request) return undefined;
-  return { url: check.request.url, status: check.response.status, headers: check.response.headers, body: check.response.body };
+/** The run's answer to one request, found on any check that recorded it: GET of that path, without a query, with those credentials. */
+function answerTo(results: RequirementResult[], path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
+  const label = variantLabel(credentials);
+  for (const check of results.flatMap((result) => result.checks)) {
+    if (!check.request || !check.response || check.request.credentials !== label) continue;
+    const url = new URL(check.request.url);
+    if (url.search === '' && url.pathname.endsWith(path)) {
+      return { url: check.request.url, status: check.response.status, headers: check.response.headers, body: check.response.body };
+    }
+  }
+  return undefined;
 }
 
-/** The answers of the run that the hosting-stack rules read (the doctor asks the same questions itself). */
-function observationsOf(results: RequirementResult[]): StackObservations {
-  return {
-    valid: answerOf(results, 'AUTH-TOKEN-ACCEPTED'),
-    noHeader: answerOf(results, 'AUTH-MISSING-HEADER-REFUSED'),
-    wrongToken: answerOf(results, 'AUTH-WRONG-TOKEN-REFUSED'),
+/** The answers of the run that the hosting-stack rules read (the doctor asks the main ones itself). */
+function observationsOf(results: RequirementResult[], statusId: number): StackObservations {
+  const status = (id: number): string => `/api/ticket/status/${id}`;
+  const observations: StackObservations = {
+    valid: answerTo(results, status(statusId), 'valid'),
+    noHeader: answerTo(results, status(statusId), 'no-header'),
+    wrongToken: answerTo(results, status(statusId), 'wrong-token'),
+    invalidHeader: answerTo(results, status(statusId), 'bad-base64'),
+    selfservice: answerTo(results, '/api/selfservice/type', 'valid'),
+    firstStatus: answerTo(results, status(FIRST_STATUS_ID), 'valid'),
+    unknownStatus: answerTo(results, status(UNKNOWN_STATUS_ID), 'valid'),
   };
+  return Object.fromEntries(Object.entries(observations).filter(([, answer]) => answer !== undefined));
 }
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
-export function diagnose(results: RequirementResult[]): Diagnosis[] {
-  const diagnoses = diagnoseStack(observationsOf(results));
+export function diagnose(results: RequirementResult[], setup: StackSetup = {}): Diagnosis[] {
+  const diagnoses = diagnoseStack(observationsOf(results, setup.statusId ?? FIRST_STATUS_ID), setup);
   const valid = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.checks.find((check) => check.response);
   // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.
   const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid) : undefined;

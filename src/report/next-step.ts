@@ -8,7 +8,10 @@ export function nextStep(report: Report): string | undefined {
   if (advice) return advice;
   const error = report.errors[0] ?? report.requirements.flatMap((result) => result.checks).find((check) => check.error)?.error;
   if (error) return error.hint;
-  const failed = report.requirements.find((result) => result.verdict === 'fail' || result.verdict === 'flaky' || result.verdict === 'warn');
+  // The first MUST that failed comes first; a SHOULD is named only when no MUST failed.
+  const failed =
+    report.requirements.find((result) => result.level === 'MUST' && (result.verdict === 'fail' || result.verdict === 'flaky')) ??
+    report.requirements.find((result) => result.verdict === 'fail' || result.verdict === 'flaky' || result.verdict === 'warn');
   const check = failed ? failingChecks(failed)[0] : undefined;
   if (failed && check)
     return `make ${failed.id} pass: ${check.description} (expected ${check.expected ?? 'see the report'}; got ${check.actual ?? '?'})`;

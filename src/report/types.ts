@@ -27,6 +27,11 @@ export interface Snippet {
 export interface Diagnosis {
   id: string;
   party: FaultParty;
+  /**
+   * The API was never reached (a front answered instead), or the set-up points at nothing (wrong base URL, status id or
+   * token): nothing that failed can be laid at the API's door, so the run gives no verdict.
+   */
+  inconclusive?: boolean;
   confidence: 'high' | 'medium' | 'low';
   summary: string;
   evidence: string;

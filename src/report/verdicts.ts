@@ -31,10 +31,12 @@ export function runOutcome(
   strict: boolean,
   runErrors: RunError[],
   waived: ReadonlySet<string> = new Set(),
+  couldNotJudge = false,
 ): { verdict: RunVerdict; exitCode: ExitCode } {
   // A report that could not be written safely gives no verdict, whatever it found.
   // Nor does a run the deadline cut short: what it found is in the report, but the verdict would be on part of the API.
-  if (runErrors.some((error) => error.code === 'HARNESS_SECRET_LEAK' || error.code === 'HARNESS_DEADLINE')) {
+  // Nor does a run whose requests never reached the API (a front answered, or the set-up points at nothing).
+  if (couldNotJudge || runErrors.some((error) => error.code === 'HARNESS_SECRET_LEAK' || error.code === 'HARNESS_DEADLINE')) {
     return { verdict: 'inconclusive', exitCode: 2 };
   }
   const failing = results.filter((result) => failsRun(result, strict));

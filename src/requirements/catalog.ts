@@ -10,6 +10,15 @@ export const catalog: readonly Requirement[] = [
     quote: 'Responses are JSON.',
   },
   {
+    id: 'ENV-NO-BOM',
+    level: 'SHOULD',
+    family: 'envelope',
+    title:
+      "no UTF-8 byte order mark before the JSON (RFC 8259 section 8.1 forbids adding one to networked JSON; PHP's json_decode rejects it)",
+    section: 'What the service does',
+    quote: 'Responses are JSON.',
+  },
+  {
     id: 'ENV-STATUS-SUCCESS',
     level: 'MUST',
     family: 'envelope',
@@ -220,6 +229,23 @@ export const catalog: readonly Requirement[] = [
     title: 'a wrong token fails authentication',
     section: 'Authentication, rule 4; Errors',
     quote: 'A request with bad credentials or an invalid authorization header fails authentication.',
+  },
+  {
+    id: 'AUTH-NEAR-MISS-TOKEN-REFUSED',
+    level: 'MUST',
+    family: 'auth',
+    title: 'a token one slip from the valid one fails: one letter in the other case, the last character dropped, one appended',
+    section: 'Authentication, rule 4; Errors',
+    quote: 'A request with bad credentials or an invalid authorization header fails authentication.',
+  },
+  {
+    id: 'AUTH-TOKEN-AS-USER-NAME',
+    level: 'MUST',
+    family: 'auth',
+    title: 'the token counts only as the user name: sent as the password with another user name, it fails',
+    section: 'Authentication, rules 2 and 3',
+    quote:
+      'The API token is sent as the user name, in the standard `Authorization` header (Basic scheme, credentials of the form `<API_TOKEN>:<any_value>`). / The password part is ignored.',
   },
   {
     id: 'AUTH-MISSING-HEADER-REFUSED',

@@ -36,7 +36,9 @@ describe('ticketing-conformance doctor', () => {
 
   test.concurrent('a stripped Authorization header: diagnosed with its fix and config lines, exit 1', async () => {
     const run = await doctorOf(['authorization-stripped']);
-    expect(run.stdout).toContain('Diagnosis (environment, high confidence): the valid token was rejected exactly like no token at all');
+    expect(run.stdout).toContain(
+      'Diagnosis (environment, medium confidence): the valid token was refused exactly like no token at all: either the web server strips the Authorization header',
+    );
     expect(run.stdout).toContain('RewriteCond %{HTTP:Authorization} .');
     expect(lastLine(run)).toBe('2 passed, 1 failed, 0 skipped');
     expect(run.code).toBe(1);

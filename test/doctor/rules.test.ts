@@ -43,9 +43,13 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
     expect(diagnoseStack({})).toEqual([]);
   });
 
-  test('the token refused exactly like no header, on Apache: header stripped, with the rewrite rule and CGI -> PHP-FPM', () => {
+  test('the token refused exactly like no header, on Apache: header stripped or token wrong, with the rewrite rule and CGI -> PHP-FPM', () => {
     const diagnosis = only(LAB.headerStripped ?? {});
-    expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', party: 'environment', confidence: 'high' });
+    expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', party: 'environment', confidence: 'medium' });
+    expect(diagnosis.inconclusive).toBeUndefined();
+    expect(diagnosis.summary).toContain('either the web server strips the Authorization header');
+    expect(diagnosis.summary).toContain('or the token is wrong');
+    expect(diagnosis.advice[0]).toMatch(/^To tell the two apart/);
     expect(diagnosis.evidence).toContain('with the token, with a wrong token and with no Authorization header');
     expect(diagnosis.advice.join(' ')).toContain('Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP');
     expect(diagnosis.advice.join(' ')).not.toContain('Other web servers');
@@ -136,9 +140,21 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
     expect(only({ valid: page, noHeader: page }).id).toBe('api-path-serves-html');
   });
 
-  test('the token refused, but unlike no header: the token is wrong, not the web server', () => {
+  test('the token refused, but unlike no header: the token is wrong, not the web server, and nothing can be judged', () => {
     const diagnosis = only({ valid: wrongTokenRefused, noHeader: missingCredentials, wrongToken: wrongTokenRefused });
-    expect(diagnosis).toMatchObject({ id: 'token-refused', party: 'target' });
+    expect(diagnosis).toMatchObject({ id: 'token-refused', party: 'environment', inconclusive: true, confidence: 'high' });
+  });
+
+  test('every credential refused alike but a malformed header answered otherwise: the header arrives, the token is wrong', () => {
+    const malformed = fromApache(400, '{"message":"Malformed Authorization header."}');
+    const diagnosis = only({
+      valid: missingCredentials,
+      noHeader: missingCredentials,
+      wrongToken: missingCredentials,
+      invalidHeader: malformed,
+    });
+    expect(diagnosis).toMatchObject({ id: 'token-refused', inconclusive: true });
+    expect(diagnosis.evidence).toContain('a malformed Authorization header got another answer (HTTP 400)');
   });
 
   test('the token refused like no header while a wrong token is answered otherwise: the header does arrive', () => {
@@ -169,6 +185,12 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
   });
 });
 
+const LABELS: Record<string, string> = {
+  'AUTH-TOKEN-ACCEPTED': 'valid token, configured password',
+  'AUTH-MISSING-HEADER-REFUSED': 'no Authorization header',
+  'AUTH-WRONG-TOKEN-REFUSED': 'a token that is not valid',
+};
+
 function resultWith(id: string, seen: StackObservations['valid']): RequirementResult {
   const base = { ...requirement(id), verdict: 'fail' as const };
   if (!seen) return { ...base, checks: [{ requirement: id, scenario: 's', verdict: 'skip', description: 'not run' }] };
@@ -180,7 +202,7 @@ function resultWith(id: string, seen: StackObservations['valid']): RequirementRe
         scenario: 's',
         verdict: 'fail',
         description: 'd',
-        request: { method: 'GET', url: seen.url, credentials: 'valid token, configured password', headers: {} },
+        request: { method: 'GET', url: seen.url, credentials: LABELS[id] ?? '', headers: {} },
         response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
       },
     ],

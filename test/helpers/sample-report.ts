@@ -12,7 +12,7 @@ function exchange(body: string, status: number, serverHeader: string): Pick<Reco
       credentials: 'valid token, configured password',
       headers: { accept: 'application/json', authorization: 'Basic <redacted>' },
     },
-    response: { status, headers: { 'content-type': 'text/html', server: serverHeader }, body, bodyTruncated: false },
+    response: { status, headers: { 'content-type': 'text/plain', server: serverHeader }, body, bodyTruncated: false },
     repro: `curl -sS -u '<API_TOKEN>:x' '${BASE}api/ticket/status/1'`,
   };
 }
@@ -29,7 +29,7 @@ export function sampleReport(hostile = 'Unauthorized'): Report {
     verdict: 'fail',
     description: 'GET with valid token, configured password succeeds',
     expected: 'HTTP 2xx with status "success"',
-    actual: `HTTP 401 (text/html) ${hostile}`,
+    actual: `HTTP 401 (text/plain) ${hostile}`,
     ...exchange(hostile, 401, hostile),
   };
   return buildReport({

@@ -1,0 +1,497 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { startReferenceServer, type ReferenceServerOptions } from '../src/reference-server/server.js';
+import type { StatusRecord } from '../src/reference-server/data.js';
+import type { Report, Verdict } from '../src/report/types.js';
+import { expectSettledRun } from './helpers/expect-run.js';
+import type { LoopbackServer } from './helpers/loopback-server.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
+import { errorReply, json, page, selfserviceTypes, serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
+
+const TOKEN = 'unhappy-Token-5b9d2e71';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
+
+interface UnhappyCase {
+  name: string;
+  /** A server written for the case, or the reference server with these options. */
+  api?: UnusualApi;
+  reference?: Omit<ReferenceServerOptions, 'token'>;
+  url?(url: string): string;
+  args?: string[];
+  /** The token of the run, when the case needs its own. */
+  token?: string;
+  /** The token the CLI is given, when it is not the one the server holds. */
+  cliToken?: string;
+  exit: 0 | 1 | 2;
+  /** Exactly the requirements that fail, and that warn. */
+  fail?: string[];
+  warn?: string[];
+  /** Exactly the requirements that pass, where a case must pin them (nothing passes for an API never reached). */
+  pass?: string[];
+  /** Requirements skipped, each with a word of its reason. */
+  skip?: Record<string, RegExp>;
+  /** Exactly the diagnoses named. */
+  diagnoses?: string[];
+  line?: RegExp;
+  also?(report: Report, run: CliRun): void;
+}
+
+const verdictOf = (report: Report | undefined, verdict: Verdict): string[] =>
+  (report?.requirements ?? [])
+    .filter((result) => result.verdict === verdict)
+    .map((result) => result.id)
+    .sort();
+
+const NEAR_MISS = ['AUTH-NEAR-MISS-TOKEN-REFUSED'];
+const EVERY_REFUSAL = [
+  'AUTH-INVALID-HEADER-REFUSED',
+  'AUTH-MISSING-HEADER-REFUSED',
+  'AUTH-NEAR-MISS-TOKEN-REFUSED',
+  'AUTH-TOKEN-AS-USER-NAME',
+  'AUTH-WRONG-TOKEN-REFUSED',
+  'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS',
+];
+const COULD_NOT_JUDGE = /^Verdict for \S+: No verdict: the API could not be judged, /m;
+const NO_CONTROL = /the valid token is refused too .*so a refusal proves nothing/;
+
+const CLOUDFLARE_PAGE =
+  '<!DOCTYPE html><html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head><body><div id="cf-wrapper"><h1>Sorry, you have been blocked</h1><div class="cf-error-details">You are unable to access example.com</div><span>Cloudflare Ray ID: <strong>8a1b2c3d4e5f6071</strong></span></div></body></html>';
+const AKAMAI_PAGE =
+  '<HTML><HEAD>\n<TITLE>Access Denied</TITLE>\n</HEAD><BODY>\n<H1>Access Denied</H1>\n \nYou don\'t have permission to access "http&#58;&#47;&#47;help&#46;example&#46;com&#47;api&#47;ticket&#47;status&#47;1" on this server.<P>\nReference&#32;&#35;18&#46;2f3e4d5c&#46;1700000000&#46;1a2b3c4d\n<P>https&#58;&#47;&#47;errors&#46;edgesuite&#46;net&#47;18&#46;2f3e4d5c</P>\n</BODY>\n</HTML>\n';
+const GENERIC_WAF_PAGE =
+  '<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1><p>Your request was blocked by the web application firewall.</p></body></html>';
+const CHALLENGE_PAGE =
+  '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><noscript>Enable JavaScript and cookies to continue</noscript><div id="challenge-body"></div></body></html>';
+const IMPERVA_PAGE =
+  '<html style="height:100%"><head><META NAME="ROBOTS" CONTENT="NOINDEX, NOFOLLOW"></head><body style="margin:0px;height:100%"><iframe id="main-iframe" src="/_Incapsula_Resource?CWUDNSAI=23&xinfo=1-2-3" frameborder=0 width="100%" height="100%">Request unsuccessful. Incapsula incident ID: 1234000560123456789-123456789012345678</iframe></body></html>';
+const SQUID_407_PAGE =
+  '<!DOCTYPE html><html><head><title>ERROR: Cache Access Denied</title></head><body><h1>ERROR</h1><h2>Cache Access Denied.</h2><p>Sorry, you are not currently allowed to request http://help.example.com/ from this cache until you have authenticated yourself.</p></body></html>';
+const MAINTENANCE_PAGE =
+  '<!DOCTYPE html><html><head><title>Down for maintenance</title></head><body><h1>We are down for maintenance</h1><p>Back soon.</p></body></html>';
+const APACHE_404_PAGE =
+  '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>404 Not Found</title>\n</head><body>\n<h1>Not Found</h1>\n<p>The requested URL was not found on this server.</p>\n<hr>\n<address>Apache/2.4.62 (Debian) Server at help.example.com Port 80</address>\n</body></html>\n';
+
+const basicUser = (header: string | undefined): string =>
+  Buffer.from((header ?? '').replace(/^Basic\s+/i, ''), 'base64')
+    .toString('utf8')
+    .split(':')[0] ?? '';
+const twoLetterCodes = (count: number): string[] =>
+  [...'abcdefghijklmnopqrstuvwxyz']
+    .flatMap((first) => [...'abcdefghijklmnopqrstuvwxyz'].map((second) => `${first}${second}`))
+    .slice(0, count);
+const withTranslations = (codes: string[]): StatusRecord => ({
+  ...(statuses[0] as StatusRecord),
+  translations: codes.map((locale) => ({ status_id: 1, name: `Open (${locale})`, locale })),
+});
+const missingLocaleAsked = (report: Report): string | undefined =>
+  report.requirements
+    .find((result) => result.id === 'LANG-MISSING-FALLBACK')
+    ?.checks.map((check) => /lang=(\w+)/.exec(check.description)?.[1])
+    .find((code) => code !== undefined);
+
+const cases: UnhappyCase[] = [
+  // Near-miss tokens: each sloppy comparison is caught, and filed under the rule it breaks.
+  {
+    name: 'the token compared without regard to case (a _ci collation)',
+    api: { accepts: (u, _p, t) => u.toLowerCase() === t.toLowerCase() },
+    exit: 1,
+    fail: NEAR_MISS,
+  },
+  { name: 'any user name that starts with the token', api: { accepts: (u, _p, t) => u.startsWith(t) }, exit: 1, fail: NEAR_MISS },
+  {
+    name: 'only the first eight characters compared',
+    api: { accepts: (u, _p, t) => u.slice(0, 8) === t.slice(0, 8) },
+    exit: 1,
+    fail: NEAR_MISS,
+  },
+  {
+    name: 'compared over the length of the token only (strncmp)',
+    api: { accepts: (u, _p, t) => u.slice(0, t.length) === t },
+    exit: 1,
+    fail: NEAR_MISS,
+  },
+  {
+    name: 'the token also accepted as the password',
+    api: { accepts: (u, p, t) => u === t || p === t },
+    exit: 1,
+    fail: ['AUTH-TOKEN-AS-USER-NAME'],
+  },
+  {
+    name: 'the token looked for anywhere in the credentials',
+    api: { accepts: (u, p, t) => `${u}:${p}`.includes(t) },
+    exit: 1,
+    fail: ['AUTH-NEAR-MISS-TOKEN-REFUSED', 'AUTH-TOKEN-AS-USER-NAME'],
+  },
+  {
+    name: 'a token without letters against a case-insensitive compare: no case to flip, nothing to blame',
+    api: { accepts: (u, _p, t) => u.toLowerCase() === t.toLowerCase() },
+    token: '48151623421',
+    exit: 0,
+    also: (report) => expect(report.requirements.find((result) => result.id === 'AUTH-NEAR-MISS-TOKEN-REFUSED')?.checks).toHaveLength(2),
+  },
+
+  // Refusals of any shape count, on both endpoints alike; an answer that hands the resource out does not.
+  {
+    name: 'refused with HTTP 200 and {"status":"error"}',
+    api: { refuse: () => json(200, { status: 'error', message: 'Unauthenticated' }) },
+    exit: 0,
+  },
+  {
+    name: 'refused with HTTP 200 and {"message":"Unauthenticated."}',
+    api: { refuse: () => json(200, { message: 'Unauthenticated.' }) },
+    exit: 0,
+  },
+  { name: 'refused with HTTP 200 and {"status":401}', api: { refuse: () => json(200, { status: 401, message: 'Unauthorized' }) }, exit: 0 },
+  {
+    name: 'refused with a redirect to a login page',
+    api: { refuse: () => ({ status: 302, body: '', headers: { location: '/login' } }) },
+    exit: 0,
+  },
+  {
+    name: 'refused with an HTML page',
+    api: { refuse: () => ({ status: 403, body: GENERIC_WAF_PAGE, headers: { 'content-type': 'text/html' } }) },
+    exit: 0,
+  },
+  {
+    name: 'refused with HTTP 401 that still hands the resource out',
+    api: {
+      refuse: (_why, route) =>
+        json(401, { status: 'error', message: 'Unauthenticated', data: route === 'status' ? statuses[0] : selfserviceTypes }),
+    },
+    exit: 1,
+    fail: EVERY_REFUSAL,
+    diagnoses: ['authentication-not-enforced'],
+  },
+  {
+    name: 'the listing handed out with HTTP 200 under an error status',
+    api: {
+      refuse: (why, route) =>
+        route === 'selfservice' ? json(200, { status: 'error', message: 'Unauthenticated', data: selfserviceTypes }) : errorReply(401, why),
+    },
+    exit: 1,
+    fail: ['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  },
+
+  // Something in front of the API answers: no verdict, the cause named, nothing passed for answers the API never gave.
+  {
+    name: 'a Cloudflare block page',
+    api: { front: page(403, CLOUDFLARE_PAGE, { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6071-AMS' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['front-blocked'],
+    line: /^Diagnosis \(environment, high confidence\): Cloudflare answered instead of the API \(a block page\)/m,
+    skip: { 'AUTH-WRONG-TOKEN-REFUSED': NO_CONTROL, 'AUTH-TOKEN-ACCEPTED': /not judged, Cloudflare answered/ },
+  },
+  {
+    name: 'an Akamai block page',
+    api: { front: page(403, AKAMAI_PAGE, { server: 'AkamaiGHost' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['front-blocked'],
+    line: /Akamai answered instead of the API/,
+  },
+  {
+    name: 'a WAF 403 page of no known vendor',
+    api: { front: page(403, GENERIC_WAF_PAGE) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['front-blocked'],
+    line: /^Diagnosis \(environment, medium confidence\): a firewall or CDN in front of the API answered instead of the API/m,
+  },
+  {
+    name: 'a browser challenge page with HTTP 200',
+    api: { front: page(200, CHALLENGE_PAGE) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['front-blocked'],
+    line: /answered instead of the API \(a browser challenge page\)/,
+  },
+  {
+    name: 'an Imperva page with HTTP 200',
+    api: { front: page(200, IMPERVA_PAGE, { 'x-iinfo': '1-2-3 NNNN CT(0 0 0) RT(1 0) q(0 0 0 -1) r(0 0) U5' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['front-blocked'],
+    line: /Imperva \(Incapsula\) answered instead of the API/,
+  },
+  {
+    name: 'a proxy asking for its own credentials (407, Squid page)',
+    api: { front: page(407, SQUID_407_PAGE, { 'proxy-authenticate': 'Basic realm="Corporate proxy"' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['proxy-authentication'],
+    line: /a proxy between this machine and the API asks for its own credentials \(HTTP 407\)/,
+  },
+  {
+    name: 'a proxy asking for its own credentials (407, empty body)',
+    api: { front: () => ({ status: 407, body: '', headers: { 'proxy-authenticate': 'Negotiate' } }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['proxy-authentication'],
+  },
+  {
+    name: 'a maintenance page with Retry-After in seconds',
+    api: { front: page(503, MAINTENANCE_PAGE, { 'retry-after': '120' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['maintenance'],
+    line: /Next: Run the suite again in 120 s, at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ or later, as Retry-After asks\./,
+  },
+  {
+    name: 'an application in maintenance mode, JSON with Retry-After as a date',
+    api: { front: () => json(503, { message: 'Service Unavailable' }, { 'retry-after': 'Wed, 21 Oct 2099 07:28:00 GMT' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['maintenance'],
+    line: /Next: Run the suite again at 2099-10-21T07:28:00Z or later/,
+  },
+  {
+    name: 'a maintenance page without Retry-After',
+    api: { front: page(503, MAINTENANCE_PAGE) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['maintenance'],
+    line: /Next: Run the suite again once the maintenance is over\./,
+  },
+  {
+    name: 'an API gateway refusing on its own (AWS)',
+    api: {
+      front: () => json(403, { message: 'Missing Authentication Token' }, { 'x-amzn-errortype': 'MissingAuthenticationTokenException' }),
+    },
+    exit: 2,
+    pass: [],
+    diagnoses: ['gateway-refused'],
+  },
+
+  // Set-up mistakes: named, with the fix, and no false blame on the API.
+  {
+    name: 'a base URL ending in /api',
+    reference: {},
+    url: (url) => `${url}/api`,
+    exit: 2,
+    pass: [],
+    diagnoses: ['base-url-ends-in-api'],
+    line: /Next: Pass --base-url http:\/\/127\.0\.0\.1:\d+$/m,
+  },
+  {
+    name: 'a base URL ending in /api/',
+    reference: {},
+    url: (url) => `${url}/api/`,
+    exit: 2,
+    pass: [],
+    diagnoses: ['base-url-ends-in-api'],
+  },
+  {
+    name: 'a base URL without the path prefix (the application answers 404 everywhere)',
+    reference: { pathPrefix: '/support' },
+    url: (url) => url.replace(/\/support$/, ''),
+    exit: 2,
+    pass: [],
+    diagnoses: ['api-paths-not-found'],
+  },
+  {
+    name: "a base URL without the path prefix (Apache's 404 page everywhere)",
+    api: { front: page(404, APACHE_404_PAGE, { server: 'Apache/2.4.62 (Debian)' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['rewrite-not-applied'],
+    line: /--base-url must include it: a missing prefix gets the same 404 page/,
+  },
+  {
+    name: 'a --status-id that does not exist',
+    reference: {},
+    args: ['--status-id', '999'],
+    exit: 2,
+    pass: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS', 'STATUS-OPEN-FIRST'],
+    diagnoses: ['status-not-found'],
+    line: /status 999 does not seem to exist.*\n(.*\n)*.*Next: Pass --status-id 1/,
+  },
+  {
+    name: 'an installation without status 1, run with the default --status-id',
+    api: { find: (id) => statuses.find((status) => status.id === id && id !== 1) },
+    exit: 2,
+    pass: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+    diagnoses: ['status-not-found'],
+  },
+  {
+    name: 'a wrong --token, answered unlike a missing header',
+    reference: {},
+    cliToken: 'not-the-Token-of-this-server',
+    exit: 2,
+    pass: [],
+    diagnoses: ['token-refused'],
+    line: /the token reached the application and was refused as wrong: check that --token is right/,
+  },
+  {
+    name: 'a revoked --token, answered unlike a wrong one and unlike none',
+    api: {
+      front: (request) =>
+        basicUser(request.headers.authorization) === TOKEN
+          ? json(401, { status: 'error', message: 'This API token has been revoked.' })
+          : undefined,
+    },
+    exit: 2,
+    pass: [],
+    diagnoses: ['token-refused'],
+  },
+  {
+    name: 'every credential answered alike, a malformed header otherwise: the header arrives, the token is wrong',
+    api: {
+      accepts: () => false,
+      refuse: (why) =>
+        why === 'malformed' ? json(400, { message: 'Malformed Authorization header.' }) : json(401, { message: 'Unauthenticated.' }),
+    },
+    exit: 2,
+    pass: [],
+    diagnoses: ['token-refused'],
+  },
+  {
+    name: 'TLS spoken to a plain-HTTP port',
+    reference: {},
+    url: (url) => url.replace(/^http:/, 'https:'),
+    exit: 2,
+    line: /use http:\/\/ instead of https:\/\/ in --base-url/,
+  },
+
+  // The token, a wrong token and no header answered alike: the header is stripped or the token is wrong, not said with certainty.
+  {
+    name: 'the reference server behind a web server that strips Authorization',
+    reference: { variants: ['authorization-stripped'] },
+    exit: 1,
+    fail: ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'SELFSERVICE-ACCEPTED'],
+    diagnoses: ['authorization-header-stripped'],
+    line: /^Diagnosis \(environment, medium confidence\): .*either the web server strips the Authorization header .*or the token is wrong/m,
+    skip: { 'AUTH-MISSING-HEADER-REFUSED': NO_CONTROL, 'STATUS-OPEN-FIRST': /served no status at all/ },
+  },
+  {
+    name: 'every request, malformed or not, answered with the same 401',
+    api: { accepts: () => false, refuse: () => json(401, { message: 'Unauthenticated.' }) },
+    exit: 1,
+    fail: ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'SELFSERVICE-ACCEPTED'],
+    diagnoses: ['authorization-header-stripped'],
+    line: /To tell the two apart: copy the token again/,
+  },
+
+  // Each rule judges every answer that served a status, whatever request it answered.
+  {
+    name: 'a three-digit colour only under lang',
+    api: { status: (envelope, request) => (request.lang ? withData(envelope, { colour: '#3a0' }) : envelope) },
+    exit: 1,
+    fail: ['LANG-OTHER-FIELDS-UNCHANGED', 'STATUS-COLOUR'],
+  },
+  {
+    name: 'a string id only under lang',
+    api: { status: (envelope, request) => (request.lang ? withData(envelope, { id: String(request.id) }) : envelope) },
+    exit: 1,
+    fail: ['LANG-OTHER-FIELDS-UNCHANGED', 'STATUS-ID'],
+  },
+  {
+    name: "a translation's status_id wrong only under lang",
+    api: {
+      status: (envelope, request) => {
+        if (!request.lang) return envelope;
+        const data = envelope.data as { translations: Record<string, unknown>[] };
+        return withData(envelope, { translations: data.translations.map((entry) => ({ ...entry, status_id: 99 })) });
+      },
+    },
+    exit: 1,
+    fail: ['LANG-KEEPS-TRANSLATIONS', 'TRANSLATION-STATUS-ID'],
+  },
+  {
+    name: 'another status served for an id that does not exist',
+    api: { find: (id) => statuses.find((status) => status.id === id) ?? statuses[0] },
+    exit: 1,
+    fail: ['STATUS-ID'],
+  },
+  {
+    name: 'an extra field in the translation entries under lang only',
+    api: {
+      status: (envelope, request) => {
+        if (!request.lang) return envelope;
+        const data = envelope.data as { translations: Record<string, unknown>[] };
+        return withData(envelope, { translations: data.translations.map((entry) => ({ ...entry, id: 7 })) });
+      },
+    },
+    exit: 0,
+  },
+  {
+    name: 'a PHP notice before the JSON of the status: only ENV-JSON fails',
+    api: {
+      text: (text, route) =>
+        route === 'status' ? `<br />\n<b>Notice</b>: Undefined index: lang in /var/www/api.php on line 12<br />\n${text}` : text,
+    },
+    exit: 1,
+    fail: ['ENV-JSON'],
+    diagnoses: ['answers-not-json'],
+    skip: { 'AUTH-TOKEN-ACCEPTED': /not JSON, so it cannot show whether the token was accepted/ },
+  },
+  {
+    name: 'a status with 200 translations: the missing locale asked for is not one of them',
+    api: {
+      find: (id) =>
+        id === 1 ? withTranslations([...twoLetterCodes(190), 'sw', 'is', 'mt', 'cy', 'eu', 'ga', 'lb', 'mk', 'zz', 'zy']) : undefined,
+    },
+    exit: 0,
+    also: (report) => {
+      const asked = missingLocaleAsked(report);
+      expect(asked).toMatch(/^[a-z]{2}$/);
+      expect([...twoLetterCodes(190), 'sw', 'is', 'mt', 'cy', 'eu', 'ga', 'lb', 'mk', 'zz', 'zy']).not.toContain(asked);
+    },
+  },
+  {
+    name: 'a status with a translation for every two-letter code: no missing locale to ask for',
+    api: { find: (id) => (id === 1 ? withTranslations(twoLetterCodes(26 * 26)) : undefined) },
+    exit: 0,
+    skip: { 'LANG-MISSING-FALLBACK': /a translation for every two-letter code/ },
+  },
+  {
+    name: 'a byte order mark before the JSON: a warning, not a pass',
+    api: { text: (text) => `\uFEFF${text}` },
+    exit: 0,
+    warn: ['ENV-NO-BOM'],
+  },
+  {
+    name: 'a MUST and a SHOULD broken: Next names the MUST',
+    api: { status: (envelope, request) => withData(envelope, { colour: '#3a0', ...(request.lang ? {} : { name: 'Opened' }) }) },
+    exit: 1,
+    fail: ['STATUS-COLOUR'],
+    warn: ['STATUS-OPEN-FIRST'],
+    line: /Next: make STATUS-COLOUR pass/,
+  },
+];
+
+describe.concurrent('the unhappy path: near misses, refusals of any shape, fronts, set-up mistakes', () => {
+  test.each(cases.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
+    const servers: LoopbackServer[] = [];
+    const token = entry.token ?? TOKEN;
+    let url: string;
+    if (entry.api) {
+      const server = await serveUnusualApi(token, entry.api);
+      servers.push(server);
+      cleanups.push(server.close);
+      url = server.url;
+    } else {
+      const server = await startReferenceServer({ token, ...entry.reference });
+      cleanups.push(server.close);
+      url = server.url;
+    }
+    const run = await runCli(['--base-url', entry.url ? entry.url(url) : url, '--token', entry.cliToken ?? token, ...(entry.args ?? [])]);
+    cleanups.push(run.cleanup);
+    await expectSettledRun(run, { exit: entry.exit, line: entry.line, token, servers });
+    const report = run.report as Report;
+    expect(report.verdict).toBe({ 0: 'conformant', 1: 'not-conformant', 2: 'inconclusive' }[entry.exit]);
+    expect(verdictOf(report, 'fail')).toEqual([...(entry.fail ?? [])].sort());
+    expect(verdictOf(report, 'warn')).toEqual([...(entry.warn ?? [])].sort());
+    if (entry.pass) expect(verdictOf(report, 'pass')).toEqual([...entry.pass].sort());
+    if (entry.diagnoses) expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(entry.diagnoses);
+    if (entry.exit === 2 && entry.diagnoses) expect(run.stdout).toMatch(COULD_NOT_JUDGE);
+    for (const [id, reason] of Object.entries(entry.skip ?? {})) {
+      const result = report.requirements.find((candidate) => candidate.id === id);
+      expect(result?.verdict).toBe('skip');
+      expect(result?.checks.map((check) => check.description).join(' | ')).toMatch(reason);
+    }
+    entry.also?.(report, run);
+  });
+});
