@@ -55,7 +55,7 @@ describe('GET /probe', () => {
     expect(broken.get('ticketing_conformance_exit_code')).toBe(1);
     expect(broken.get('ticketing_conformance_requirement{requirement="AUTH-TOKEN-ACCEPTED",level="MUST",verdict="fail"}')).toBe(1);
     expect(
-      broken.get('ticketing_conformance_diagnosis{diagnosis="authorization-header-stripped",party="environment",confidence="high"}'),
+      broken.get('ticketing_conformance_diagnosis{diagnosis="authorization-header-stripped",party="environment",confidence="medium"}'),
     ).toBe(1);
     // Every series is the exporter's, and no label carries an address, a message or the token.
     expect([...broken.keys()].every((key) => key.startsWith('ticketing_conformance_'))).toBe(true);

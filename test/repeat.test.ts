@@ -30,7 +30,7 @@ test('repeated runs of a steady server agree, and the requests of every run are 
     expect(run.code).toBe(0);
     expect(run.report?.totals.flaky).toBe(0);
     expect(run.report?.requirements.every((result) => result.repeat?.agreed === 2)).toBe(true);
-    expect(run.report?.requests.sent).toBe(34);
+    expect(run.report?.requests.sent).toBe(42);
   } finally {
     await run.cleanup();
   }

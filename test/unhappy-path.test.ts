@@ -300,6 +300,13 @@ const cases: UnhappyCase[] = [
     line: /--base-url must include it: a missing prefix gets the same 404 page/,
   },
   {
+    name: "behind Cloudflare, the origin's own 404 page: a missing prefix, not a block",
+    api: { front: page(404, APACHE_404_PAGE, { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6071-AMS' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['rewrite-not-applied'],
+  },
+  {
     name: 'a --status-id that does not exist',
     reference: {},
     args: ['--status-id', '999'],

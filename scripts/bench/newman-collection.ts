@@ -1,4 +1,4 @@
-import { authorizationHeader, type CredentialVariant } from '../../src/harness/credentials.js';
+import { authorizationHeader, nearMissVariants, type CredentialVariant } from '../../src/harness/credentials.js';
 import { INVALID_HEADER_VARIANTS, PASSWORD_VARIANTS } from '../../src/harness/plan.js';
 import { FIRST_STATUS_ID, MISSING_LOCALE_CANDIDATES, UNKNOWN_STATUS_ID } from '../../src/harness/target.js';
 import { catalog } from '../../src/requirements/catalog.js';
@@ -14,20 +14,17 @@ export interface CollectionOptions {
   statusId: number;
 }
 
-/** Shared by every test script: the body, the data object, and the suite's notion of "served" (src/assertions/auth.ts). */
+/** Shared by every test script: the body, the data object, and the suite's notion of "served" (src/assertions/auth.ts): the resource decides. */
 const PRELUDE = `
 const body = (() => { try { return pm.response.json(); } catch (error) { return undefined; } })();
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const data = isObject(body) && isObject(body.data) ? body.data : undefined;
-const callsItselfAnError = isObject(body) && typeof body.status === 'string' && /error|fail|denied|forbidden|unauthori[sz]ed|invalid/i.test(body.status);
-const served = (shape) => {
-  const code = pm.response.code;
-  if (code < 200 || code >= 300 || body === undefined) return false;
-  if (!isObject(body)) return shape === 'any-json';
-  if (body.status === 'success') return true;
-  if (shape === 'any-json') return !callsItselfAnError;
-  return !callsItselfAnError && (isObject(body.data) || Array.isArray(body.data));
-};
+const STATUS_FIELDS = ['id', 'name', 'colour', 'auto_close', 'order', 'created_at', 'updated_at', 'translations'];
+const carried = isObject(body) ? (Array.isArray(body.data) ? body.data[0] : body.data) : undefined;
+const carriesStatus = () => isObject(carried) && STATUS_FIELDS.filter((field) => field in carried).length >= STATUS_FIELDS.length / 2;
+const success = pm.response.code >= 200 && pm.response.code < 300;
+const listingOf = (value) => JSON.stringify(isObject(value) && 'data' in value ? value.data : value);
+const served = (shape) => success && body !== undefined && (shape === 'any-json' || carriesStatus());
 const plain = JSON.parse(pm.collectionVariables.get('plain') || 'null');
 const statusId = Number(pm.collectionVariables.get('statusId'));
 `;
@@ -35,6 +32,7 @@ const statusId = Number(pm.collectionVariables.get('statusId'));
 /** The assertion of each requirement, as a Postman test body; INFO requirements only look. */
 const ASSERTIONS: Record<string, string> = {
   'ENV-JSON': `pm.expect(body, 'a JSON body').to.not.equal(undefined);`,
+  'ENV-NO-BOM': `pm.expect(pm.response.text().charCodeAt(0)).to.not.equal(0xfeff);`,
   'ENV-STATUS-SUCCESS': `pm.expect(body.status).to.equal('success');`,
   'ENV-MESSAGE-NULL': `pm.expect(body).to.have.property('message', null);`,
   'ENV-DATA-OBJECT': `pm.expect(isObject(body.data)).to.equal(true);`,
@@ -60,12 +58,14 @@ const ASSERTIONS: Record<string, string> = {
   'LANG-MISSING-FALLBACK': `data && data.name === plain.name;`,
   'AUTH-TOKEN-ACCEPTED': `pm.expect(served('envelope')).to.equal(true);`,
   'AUTH-PASSWORD-IGNORED': `pm.expect(served('envelope')).to.equal(true);`,
-  'AUTH-WRONG-TOKEN-REFUSED': `pm.expect(served('envelope')).to.equal(false);`,
-  'AUTH-MISSING-HEADER-REFUSED': `pm.expect(served('envelope')).to.equal(false);`,
-  'AUTH-INVALID-HEADER-REFUSED': `pm.expect(served('envelope')).to.equal(false);`,
+  'AUTH-WRONG-TOKEN-REFUSED': `pm.expect(carriesStatus()).to.equal(false);`,
+  'AUTH-NEAR-MISS-TOKEN-REFUSED': `pm.expect(carriesStatus()).to.equal(false);`,
+  'AUTH-TOKEN-AS-USER-NAME': `pm.expect(carriesStatus()).to.equal(false);`,
+  'AUTH-MISSING-HEADER-REFUSED': `pm.expect(carriesStatus()).to.equal(false);`,
+  'AUTH-INVALID-HEADER-REFUSED': `pm.expect(carriesStatus()).to.equal(false);`,
   'AUTH-ERROR-RESPONSE': `[pm.response.code, body];`,
   'SELFSERVICE-ACCEPTED': `pm.expect(body, 'a JSON body').to.not.equal(undefined); pm.expect(served('any-json')).to.equal(true);`,
-  'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS': `pm.expect(served('any-json')).to.equal(false);`,
+  'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS': `pm.expect(listingOf(body)).to.not.equal(pm.collectionVariables.get('listing'));`,
   'SELFSERVICE-SHAPE': `isObject(body) ? Object.keys(body) : body;`,
 };
 
@@ -102,7 +102,7 @@ function testScript(requirements: string[], before = ''): string[] {
   return `(function () {${PRELUDE}${before}\n${tests.join('\n')}\n})();`.split('\n');
 }
 
-function steps(statusId: number): Step[] {
+function steps(statusId: number, token: string): Step[] {
   const status = `/api/ticket/status/${statusId}`;
   const envelope = ['ENV-JSON', 'ENV-STATUS-SUCCESS', 'ENV-MESSAGE-NULL', 'ENV-DATA-OBJECT'];
   const fields = catalog.filter((entry) => entry.family === 'status' && entry.level === 'MUST').map((entry) => entry.id);
@@ -119,6 +119,7 @@ function steps(statusId: number): Step[] {
       credentials: 'valid',
       requirements: [
         ...envelope,
+        'ENV-NO-BOM',
         'ENV-CONTENT-TYPE',
         ...fields,
         'STATUS-AUTO-CLOSE-VALUES',
@@ -149,6 +150,7 @@ function steps(statusId: number): Step[] {
       path: '/api/selfservice/type',
       credentials: 'valid',
       requirements: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-SHAPE'],
+      before: `pm.collectionVariables.set('listing', listingOf(body));`,
     },
     ...(['no-header', 'wrong-token'] as const).map((credentials) => ({
       name: `selfservice, ${credentials}`,
@@ -180,13 +182,20 @@ function steps(statusId: number): Step[] {
       credentials,
       requirements: ['AUTH-INVALID-HEADER-REFUSED'],
     })),
+    ...nearMissVariants(token).map((credentials) => ({
+      name: `status, ${credentials}`,
+      path: status,
+      credentials,
+      requirements: ['AUTH-NEAR-MISS-TOKEN-REFUSED'],
+    })),
+    { name: 'status, token-as-password', path: status, credentials: 'token-as-password', requirements: ['AUTH-TOKEN-AS-USER-NAME'] },
   ];
 }
 
 export function newmanCollection(options: CollectionOptions): object {
   const base = new URL(options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const item = steps(options.statusId).map((step) => {
+  const item = steps(options.statusId, options.token).map((step) => {
     const authorization = authorizationHeader(step.credentials, options.token, options.password);
     const query = step.query ?? [];
     return {
@@ -221,5 +230,5 @@ export function newmanCollection(options: CollectionOptions): object {
 
 /** Requirements that some request of the collection asserts (or observes), to prove the collection covers the catalog. */
 export function coveredRequirements(statusId: number): string[] {
-  return [...new Set(steps(statusId).flatMap((step) => step.requirements))].sort();
+  return [...new Set(steps(statusId, 'a-token').flatMap((step) => step.requirements))].sort();
 }

@@ -78,8 +78,3 @@ export function refused(exchange: Exchange, description: string, valid?: Exchang
     describeResponse(exchange),
   );
 }
-
-/** Same status and body: the server could not tell the two requests apart. */
-export function answeredAlike(first: Exchange, second: Exchange): boolean {
-  return first.response.status === second.response.status && first.response.bodyText === second.response.bodyText;
-}

@@ -30,7 +30,7 @@ export async function examine(config: Config & { baseUrl: string; token: string 
   const results = await probeStack(config);
   const observations = observationsOf(results);
   const { valid } = observations;
-  const diagnoses = diagnoseStack(observations);
+  const diagnoses = diagnoseStack(observations, { baseUrl: config.baseUrl, statusId: config.statusId });
   if (valid && diagnoses.length === 0 && !succeeded(valid)) diagnoses.push(unrecognisedAnswer(valid));
   const verdicts = results.map(verdictOf);
   const count = (verdict: string): number => verdicts.filter((candidate) => candidate === verdict).length;

@@ -154,8 +154,6 @@ function baseUrlEndsInApi(valid: ObservedAnswer, baseUrl: string): Diagnosis {
   });
 }
 
-const notFound = (answer: ObservedAnswer | undefined): boolean => answer === undefined || answer.status === 404;
-
 function pathsNotFound(observations: StackObservations, valid: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
   const selfservice = observations.selfservice;
   return couldNotJudge({
@@ -206,14 +204,17 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   if (valid.status === 407) return proxyAuthentication(valid);
   if (valid.status >= 300 && valid.status < 400) return undefined;
   const application = fromApplication(valid);
-  if (!application && (vendorOf(valid) || (isHtmlPage(valid) && CHALLENGE.test(valid.body)))) return blockPage(valid, vendorOf(valid));
+  // A refusal or a page in place of the resource; a front's headers ride on the web server's 404 and 5xx pages too.
+  const blockable = (valid.status >= 400 && valid.status < 500 && valid.status !== 404) || (valid.status < 300 && isHtmlPage(valid));
+  const vendor = vendorOf(valid);
+  if (!application && blockable && (vendor || CHALLENGE.test(valid.body))) return blockPage(valid, vendor);
   if (gatewayAnswered(valid)) return gateway(valid);
   const down = maintenance(valid, now);
   if (down) return down;
   if (valid.status === 404 && /\/api$/i.test(basePath(setup.baseUrl)) && setup.baseUrl) return baseUrlEndsInApi(valid, setup.baseUrl);
   const missing = setup.statusId === undefined ? undefined : statusMissing(observations, valid, setup.statusId);
   if (missing) return missing;
-  if (application && valid.status === 404 && notFound(observations.selfservice) && observations.selfservice) {
+  if (application && valid.status === 404 && observations.selfservice?.status === 404) {
     return pathsNotFound(observations, valid, setup.baseUrl);
   }
   // A web page refusing the request, other than the web server's own 404 and 5xx pages, which the stack rules name.
