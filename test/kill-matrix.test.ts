@@ -3,7 +3,7 @@ import { catalog } from '../src/requirements/catalog.js';
 import { variants } from '../src/reference-server/faults.js';
 import { expectedFronts, expectedKills, expectedWarnings } from '../src/reference-server/kills.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { COUNTS_LINE, failedRequirements, runCli } from './helpers/run-cli.js';
+import { COUNTS_LINE, failedRequirements, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'kill-matrix-token-5f1c9a';
 
@@ -13,12 +13,18 @@ afterAll(async () => {
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
+/** The real CLI against the reference server with one variant. */
+async function runAgainst(name: string): Promise<CliRun> {
+  const server = await startReferenceServer({ token: TOKEN, variants: [name] });
+  cleanups.push(server.close);
+  const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+  cleanups.push(run.cleanup);
+  return run;
+}
+
 describe('every fault of the reference server is caught, and only where it breaks a rule', () => {
   test.concurrent.each(faults.map((fault) => [fault.name]))('%s', async (name) => {
-    const server = await startReferenceServer({ token: TOKEN, variants: [name] });
-    cleanups.push(server.close);
-    const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
-    cleanups.push(run.cleanup);
+    const run = await runAgainst(name);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
     expect(run.report?.verdict).toBe('not-conformant');
@@ -30,10 +36,7 @@ describe('every fault of the reference server is caught, and only where it break
 const warnings = variants.filter((variant) => variant.kind === 'warning');
 describe('every variant that breaks only a SHOULD is warned about, and the run still passes', () => {
   test.concurrent.each(warnings.map((variant) => [variant.name]))('%s', async (name) => {
-    const server = await startReferenceServer({ token: TOKEN, variants: [name] });
-    cleanups.push(server.close);
-    const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
-    cleanups.push(run.cleanup);
+    const run = await runAgainst(name);
     expect(run.code).toBe(0);
     expect(run.report?.verdict).toBe('conformant');
     expect(failedRequirements(run.report)).toEqual([]);
@@ -45,10 +48,7 @@ describe('every variant that breaks only a SHOULD is warned about, and the run s
 const fronts = variants.filter((variant) => variant.kind === 'front');
 describe('every front that answers instead of the API gives no verdict, its cause named, and nothing passed', () => {
   test.concurrent.each(fronts.map((variant) => [variant.name]))('%s', async (name) => {
-    const server = await startReferenceServer({ token: TOKEN, variants: [name] });
-    cleanups.push(server.close);
-    const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
-    cleanups.push(run.cleanup);
+    const run = await runAgainst(name);
     expect(run.code).toBe(2);
     expect(run.report?.verdict).toBe('inconclusive');
     expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual([expectedFronts[name]]);

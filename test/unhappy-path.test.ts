@@ -85,6 +85,14 @@ const withTranslations = (codes: string[]): StatusRecord => ({
   ...(statuses[0] as StatusRecord),
   translations: codes.map((locale) => ({ status_id: 1, name: `Open (${locale})`, locale })),
 });
+/** A server that changes each translation entry, only when lang is asked for. */
+const translationsUnderLang =
+  (change: (entry: Record<string, unknown>) => Record<string, unknown>): UnusualApi['status'] =>
+  (envelope, request) => {
+    if (!request.lang) return envelope;
+    const data = envelope.data as { translations: Record<string, unknown>[] };
+    return withData(envelope, { translations: data.translations.map(change) });
+  };
 const missingLocaleAsked = (report: Report): string | undefined =>
   report.requirements
     .find((result) => result.id === 'LANG-MISSING-FALLBACK')
@@ -396,13 +404,7 @@ const cases: UnhappyCase[] = [
   },
   {
     name: "a translation's status_id wrong only under lang",
-    api: {
-      status: (envelope, request) => {
-        if (!request.lang) return envelope;
-        const data = envelope.data as { translations: Record<string, unknown>[] };
-        return withData(envelope, { translations: data.translations.map((entry) => ({ ...entry, status_id: 99 })) });
-      },
-    },
+    api: { status: translationsUnderLang((entry) => ({ ...entry, status_id: 99 })) },
     exit: 1,
     fail: ['LANG-KEEPS-TRANSLATIONS', 'TRANSLATION-STATUS-ID'],
   },
@@ -414,13 +416,7 @@ const cases: UnhappyCase[] = [
   },
   {
     name: 'an extra field in the translation entries under lang only',
-    api: {
-      status: (envelope, request) => {
-        if (!request.lang) return envelope;
-        const data = envelope.data as { translations: Record<string, unknown>[] };
-        return withData(envelope, { translations: data.translations.map((entry) => ({ ...entry, id: 7 })) });
-      },
-    },
+    api: { status: translationsUnderLang((entry) => ({ ...entry, id: 7 })) },
     exit: 0,
   },
   {

@@ -2,9 +2,9 @@ import { accepted, refused } from '../../src/assertions/auth.js';
 import { missingControl } from '../../src/assertions/control.js';
 import { describeResponse } from '../../src/assertions/outcome.js';
 import { validator } from '../../src/assertions/schemas.js';
-import { nearMissVariants, variantLabel, type CredentialVariant } from '../../src/harness/credentials.js';
+import { variantLabel, type CredentialVariant } from '../../src/harness/credentials.js';
 import type { Exchange } from '../../src/harness/exchange.js';
-import { INVALID_HEADER_VARIANTS, PASSWORD_VARIANTS } from '../../src/harness/plan.js';
+import { INVALID_HEADER_VARIANTS, nearMissesOf, PASSWORD_VARIANTS } from '../../src/harness/plan.js';
 import { scenario, type ScenarioContext } from '../../src/harness/scenario.js';
 import type { Target } from '../../src/harness/target.js';
 
@@ -51,7 +51,7 @@ const refusals: { id: string; requirement: string; title: string; variants(targe
     id: 'auth-near-miss-token',
     requirement: 'AUTH-NEAR-MISS-TOKEN-REFUSED',
     title: 'a token one slip from the valid one fails authentication',
-    variants: (target) => nearMissVariants(target.settings.token),
+    variants: (target) => nearMissesOf(target),
   },
   {
     id: 'auth-token-as-password',

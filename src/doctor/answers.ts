@@ -28,6 +28,11 @@ export interface StackObservations {
   unknownStatus?: ObservedAnswer;
   frontController?: ObservedAnswer;
   frontControllerNoHeader?: ObservedAnswer;
+  /**
+   * Whether the run's own checks found the valid token served. They read the body as parsed before redaction, which
+   * a token that is an ordinary word ("data") can leave unreadable as text.
+   */
+  validServed?: boolean;
 }
 
 /** What the run was asked to look at, which some set-up mistakes show in. */

@@ -191,8 +191,8 @@ const isRefusal = (answer: ObservedAnswer): boolean =>
 export function diagnoseStack(observations: StackObservations, setup: StackSetup = {}): Diagnosis[] {
   const { valid, noHeader, wrongToken, invalidHeader } = observations;
   if (!valid) return [];
-  const server = serverKind(Object.values(observations));
-  if (succeeded(valid)) {
+  const server = serverKind(Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object'));
+  if (observations.validServed ?? succeeded(valid)) {
     const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && handedOut(answer));
     return served.length > 0 ? [authenticationNotEnforced(served)] : [];
   }

@@ -134,8 +134,10 @@ export const CREDENTIAL_VARIANTS = Object.keys(variants) as CredentialVariant[];
  * truncating compare). The case probe needs a letter that has a case.
  */
 export function nearMissVariants(token: string): CredentialVariant[] {
-  return [...(firstCasedLetter(token) >= 0 ? (['token-case-flipped'] as const) : []), 'token-truncated', 'token-extended'];
+  return NEAR_MISS_VARIANTS.filter((variant) => variant !== 'token-case-flipped' || firstCasedLetter(token) >= 0);
 }
+
+export const NEAR_MISS_VARIANTS: CredentialVariant[] = ['token-case-flipped', 'token-truncated', 'token-extended'];
 
 /** The near misses that do not contain the token itself: they give away all but one character of it, so they are secrets too. */
 export function nearMissSecrets(token: string): string[] {

@@ -1,4 +1,4 @@
-import { nearMissVariants, variantLabel, type CredentialVariant } from './credentials.js';
+import { NEAR_MISS_VARIANTS, nearMissVariants, variantLabel, type CredentialVariant } from './credentials.js';
 import type { StatusAnswer } from '../assertions/status.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
 
@@ -8,13 +8,22 @@ export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'b
 export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', 'token-as-password', ...INVALID_HEADER_VARIANTS];
 
 /** The status requests that need no earlier answer: the configured status, the first, an unknown one, every credential probe. */
-export function independentStatusRequests(token: string): StatusRequest[] {
+export function independentStatusRequests(target: Target): StatusRequest[] {
   return [
     {},
     { id: FIRST_STATUS_ID },
     { id: UNKNOWN_STATUS_ID },
-    ...[...PASSWORD_VARIANTS, ...REFUSED_VARIANTS, ...nearMissVariants(token)].map((credentials) => ({ credentials })),
+    ...[...PASSWORD_VARIANTS, ...REFUSED_VARIANTS, ...nearMissesOf(target)].map((credentials) => ({ credentials })),
   ];
+}
+
+/**
+ * The near-miss tokens a run tries: those the token allows (the case probe needs a letter), or, for a recording judged
+ * on its own, which knows no token, those it holds.
+ */
+export function nearMissesOf(target: Target): CredentialVariant[] {
+  if (!target.settings.offline) return nearMissVariants(target.settings.token);
+  return NEAR_MISS_VARIANTS.filter((credentials) => target.recordedStatus({ credentials }));
 }
 
 export const SELFSERVICE_VARIANTS: CredentialVariant[] = ['valid', 'no-header', 'wrong-token'];
@@ -37,7 +46,7 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
   // The same request asked twice (the first status is often the configured one) is one promise, sent once.
   const independent = [
     ...new Set([
-      ...independentStatusRequests(target.settings.token).map((request) => target.status(request)),
+      ...independentStatusRequests(target).map((request) => target.status(request)),
       ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
     ]),
   ];
@@ -59,7 +68,7 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
 
 /** Every status answer of the run that got through, the lang ones included; failed requests are left out. */
 export async function everyStatusAnswer(target: Target): Promise<StatusAnswer[]> {
-  const requests = [...independentStatusRequests(target.settings.token), ...(await langRequests(target))];
+  const requests = [...independentStatusRequests(target), ...(await langRequests(target))];
   const answers = await Promise.all(
     requests.map(async (request) => {
       const exchange = await target.status(request).catch(() => undefined);

@@ -279,8 +279,13 @@ export interface SecretScanner {
  * HTML-escaped, hex, and base64 or base64url at any of the three offsets. Linear in the text whatever the number of tokens.
  */
 export function createSecretScanner(tokens: readonly string[]): SecretScanner {
-  // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too.
-  const distinct = [...new Set(tokens.filter((token) => token.length > 0).flatMap((token) => [token, ...nearMissSecrets(token)]))];
+  // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too, but
+  // for a token that is an ordinary word, whose near misses are ordinary text (the token "data" would cut "dat").
+  const distinct = [
+    ...new Set(
+      tokens.filter((token) => token.length > 0).flatMap((token) => (isOrdinaryWord(token) ? [token] : [token, ...nearMissSecrets(token)])),
+    ),
+  ];
   const automaton = new FormAutomaton(distinct.flatMap(secretForms));
   // Where each of the last maxLength canonical bytes started in the text.
   const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));

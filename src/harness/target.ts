@@ -103,8 +103,13 @@ export class Target {
     await (await this.connecting)?.close();
   }
 
+  /** Whether a recording judged on its own holds this request: there, what was sent decides what can be judged. */
+  recordedStatus({ id = this.settings.statusId, lang, credentials = 'valid' }: StatusRequest): boolean {
+    return this.recording?.answers[answerKey(`/api/ticket/status/${id}`, lang === undefined ? {} : { lang }, credentials)] !== undefined;
+  }
+
   private once(path: string, query: Record<string, string>, credentials: CredentialVariant): Promise<Exchange> {
-    const key = `${credentials} ${path}?${new URLSearchParams(query).toString()}`;
+    const key = answerKey(path, query, credentials);
     let pending = this.memo.get(key);
     if (!pending) {
       const answer = this.recording?.answers[key];
@@ -134,6 +139,11 @@ export class Target {
     });
     return this.connecting;
   }
+}
+
+/** How an answer is keyed, in the memo and in a recording. */
+function answerKey(path: string, query: Record<string, string>, credentials: CredentialVariant): string {
+  return `${credentials} ${path}?${new URLSearchParams(query).toString()}`;
 }
 
 /** What a recording judged on its own lacks: said plainly, never made up by sending the request after all. */

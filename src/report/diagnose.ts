@@ -30,7 +30,9 @@ function observationsOf(results: RequirementResult[], statusId: number): StackOb
     firstStatus: answerTo(results, status(FIRST_STATUS_ID), 'valid'),
     unknownStatus: answerTo(results, status(UNKNOWN_STATUS_ID), 'valid'),
   };
-  return Object.fromEntries(Object.entries(observations).filter(([, answer]) => answer !== undefined));
+  const seen: StackObservations = Object.fromEntries(Object.entries(observations).filter(([, answer]) => answer !== undefined));
+  const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.verdict;
+  return accepted === 'pass' ? { ...seen, validServed: true } : seen;
 }
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
