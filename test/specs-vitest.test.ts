@@ -62,8 +62,14 @@ test('-t REQUIREMENT-ID runs only the scenarios that judge it; --tags-filter doe
   const failing = await specs(['-t', 'STATUS-COLOUR'], join(FIXTURES, 'colour-missing.recording.json'));
   expect(failing.code).toBe(1);
   expect(testsLine(failing.out)).toMatch(/^1 failed \| \d+ skipped/);
-  const tagged = await specs(['--tags-filter', 'AUTH-MISSING-HEADER-REFUSED'], join(FIXTURES, 'authorization-stripped.recording.json'));
+  const tagged = await specs(['--tags-filter', 'AUTH-MISSING-HEADER-REFUSED'], join(FIXTURES, 'colour-missing.recording.json'));
   expect(testsLine(tagged.out)).toMatch(/^1 passed \| \d+ skipped/);
+  // Where the valid token is refused too, the refusal proves nothing: the scenario is skipped, not passed.
+  const uncontrolled = await specs(
+    ['--tags-filter', 'AUTH-MISSING-HEADER-REFUSED'],
+    join(FIXTURES, 'authorization-stripped.recording.json'),
+  );
+  expect(testsLine(uncontrolled.out)).toMatch(/^\d+ skipped/);
 });
 
 test('npm run specs -- --recording FILE passes the recording and Vitest options through', async () => {
