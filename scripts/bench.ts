@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,25 +8,32 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import { compile, compiledCli, root } from './bench/compile.js';
 import { startDelayProxy } from './bench/delay-proxy.js';
 import { newmanCollection } from './bench/newman-collection.js';
+import { pageOpening } from './bench/matrix-page.js';
 import { measure, type ProcessRun } from './bench/process-stats.js';
 
 /**
  * npm run bench: the suite against the reference server behind a delay proxy, N times, beside Newman doing the same work;
- * then the Vitest start-up in parts, and a matrix of many local targets. Prints figures and writes reports/bench.json.
+ * then the Vitest start-up in parts, and matrices of 200, 1,000 and 5,000 targets (one local target under that many
+ * names), compiled and from source. Prints figures and writes reports/bench.json.
  */
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
     'newman-runs': { type: 'string', default: '3' },
     'rtt-ms': { type: 'string', default: '100' },
-    'matrix-targets': { type: 'string', default: '200' },
+    'matrix-targets': { type: 'string', default: '200,1000,5000' },
+    'matrix-source-targets': { type: 'string', default: '200,1000' },
     'matrix-concurrency': { type: 'string', default: '16' },
+    /** Only the matrices: the curve of time and memory against the number of targets. */
+    'matrix-only': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(values.runs);
 const NEWMAN_RUNS = Number(values['newman-runs']);
 const RTT_MS = Number(values['rtt-ms']);
-const MATRIX_TARGETS = Number(values['matrix-targets']);
+const sizes = (list: string): number[] => list.split(',').filter(Boolean).map(Number);
+const MATRIX_TARGETS = sizes(values['matrix-targets']);
+const MATRIX_SOURCE_TARGETS = sizes(values['matrix-source-targets']);
 const MATRIX_CONCURRENCY = Number(values['matrix-concurrency']);
 
 const node = process.execPath;
@@ -161,32 +168,53 @@ async function vitestStartup(reference: RunningReferenceServer): Promise<Record<
   return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
 }
 
+interface MatrixFigures {
+  targets: number;
+  concurrency: number;
+  build: 'compiled' | 'source';
+  wallMs: number;
+  /** durationMs of matrix.json: from the process start to the last target's reports, as the run itself tells it. */
+  reportedMs: number;
+  peakRssMb: number;
+  /** Opening matrix.html in Chromium, when it is installed. */
+  page?: { firstPaintMs: number; loadMs: number };
+}
+
+/** One local target listed under `targets` names: the matrix's own cost per target, the network left out. */
 async function matrix(
+  reference: RunningReferenceServer,
   targets: number,
   concurrency: number,
-): Promise<{ targets: number; concurrency: number; wallMs: number; peakRssMb: number; exitCode: number }> {
-  const servers: RunningReferenceServer[] = [];
+  build: MatrixFigures['build'],
+): Promise<MatrixFigures> {
   const work = await mkdtemp(join(tmpdir(), 'conformance-bench-matrix-'));
   try {
-    for (let index = 0; index < targets; index += 1) servers.push(await startReferenceServer({ token: TOKEN }));
     const file = join(work, 'targets.json');
     await writeFile(
       file,
-      JSON.stringify(servers.map((server, index) => ({ name: `target-${index + 1}`, baseUrl: server.url, tokenEnv: 'BENCH_TOKEN' }))),
+      JSON.stringify(
+        Array.from({ length: targets }, (_, index) => ({ name: `target-${index + 1}`, baseUrl: reference.url, tokenEnv: 'BENCH_TOKEN' })),
+      ),
     );
-    const run = await measure(
-      node,
-      [compiledCli, '--targets', file, '--target-concurrency', String(concurrency), '--out', join(work, 'out')],
-      {
-        cwd: work,
-        env: { ...process.env, BENCH_TOKEN: TOKEN },
-        timeoutMs: 300_000,
-      },
-    );
+    const cli = build === 'compiled' ? compiledCli : tsxCli;
+    const run = await measure(node, [cli, '--targets', file, '--target-concurrency', String(concurrency), '--out', join(work, 'out')], {
+      cwd: work,
+      env: { ...process.env, BENCH_TOKEN: TOKEN },
+      timeoutMs: 1_800_000,
+    });
     check(run, `the matrix of ${targets} targets`);
-    return { targets, concurrency, wallMs: round(run.wallMs), peakRssMb: round(run.peakRssMb), exitCode: run.code };
+    const written = JSON.parse(await readFile(join(work, 'out', 'matrix.json'), 'utf8')) as { durationMs: number };
+    const page = targets >= 1000 && build === 'compiled' ? await pageOpening(join(work, 'out', 'matrix.html')) : undefined;
+    return {
+      targets,
+      concurrency,
+      build,
+      wallMs: round(run.wallMs),
+      reportedMs: written.durationMs,
+      peakRssMb: round(run.peakRssMb),
+      ...(page ? { page } : {}),
+    };
   } finally {
-    await Promise.all(servers.map((server) => server.close()));
     await rm(work, { recursive: true, force: true });
   }
 }
@@ -212,8 +240,10 @@ async function main(): Promise<void> {
   );
   const reference = await startReferenceServer({ token: TOKEN });
   const byRtt: Record<string, Record<string, Figures | number>> = {};
+  let prefetch: Awaited<ReturnType<typeof prefetchAlone>> | undefined;
+  let startup: Record<string, number> | undefined;
   try {
-    for (const rttMs of [RTT_MS, 0]) {
+    for (const rttMs of values['matrix-only'] ? [] : [RTT_MS, 0]) {
       const ours = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled);
       const viaTsx = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
       const theirs = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
@@ -225,21 +255,36 @@ async function main(): Promise<void> {
       console.log(line('newman 6.2.2', theirs));
       console.log(`  ours/newman            ${ratio} (median wall time)`);
     }
-    const prefetch = await prefetchAlone(reference, RTT_MS);
-    console.log(
-      `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
-    );
-    const startup = await vitestStartup(reference);
-    console.log(
-      `Vitest in a compiled run: import ${startup.importVitestMs} ms; start ${startup.startVitestMs} ms; first spec run ${startup.firstSpecRunMs} ms (worker start and judging); next spec run ${startup.nextSpecRunMs} ms`,
-    );
-    const matrices = [];
-    for (const targets of [Math.max(1, Math.round(MATRIX_TARGETS / 4)), MATRIX_TARGETS]) {
-      const figures = await matrix(targets, MATRIX_CONCURRENCY);
-      matrices.push(figures);
+    if (!values['matrix-only']) {
+      prefetch = await prefetchAlone(reference, RTT_MS);
       console.log(
-        `Matrix of ${targets} local targets at concurrency ${MATRIX_CONCURRENCY}: ${seconds(figures.wallMs)}, peak RSS ${figures.peakRssMb} MB`,
+        `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
       );
+      startup = await vitestStartup(reference);
+      console.log(
+        `Vitest in a compiled run: import ${startup.importVitestMs} ms; start ${startup.startVitestMs} ms; first spec run ${startup.firstSpecRunMs} ms (worker start and judging); next spec run ${startup.nextSpecRunMs} ms`,
+      );
+    }
+    const matrices: MatrixFigures[] = [];
+    const plan = [
+      ...MATRIX_TARGETS.map((targets) => ({ targets, build: 'compiled' as const })),
+      ...MATRIX_SOURCE_TARGETS.map((targets) => ({ targets, build: 'source' as const })),
+    ];
+    for (const { targets, build } of plan) {
+      const figures = await matrix(reference, targets, MATRIX_CONCURRENCY, build);
+      matrices.push(figures);
+      const page = figures.page ? `; matrix.html first paint ${figures.page.firstPaintMs} ms, loaded ${figures.page.loadMs} ms` : '';
+      console.log(
+        `Matrix of ${targets} targets (${build}, concurrency ${MATRIX_CONCURRENCY}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / targets, 1)} ms a target, peak RSS ${figures.peakRssMb} MB${page}`,
+      );
+    }
+    for (const build of ['compiled', 'source'] as const) {
+      const [small, large] = [200, 1000].map((targets) => matrices.find((entry) => entry.build === build && entry.targets === targets));
+      if (small && large) {
+        console.log(
+          `Matrix ${build}, 1000 against 200 targets: ${round(large.wallMs / small.wallMs, 2)} times the time, ${round(large.peakRssMb / small.peakRssMb, 2)} times the peak RSS`,
+        );
+      }
     }
     await mkdir(join(root, 'reports'), { recursive: true });
     const result = {

@@ -48,8 +48,8 @@ describe.skipIf(chromiumMissing !== undefined)(
     const rows = Array.from({ length: TARGETS }, (_, index) => target(index));
     const needing = rows.filter((row) => row.exitCode !== 0);
 
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'conformance-matrix-html-'));
+    /** Writes the matrix page of these targets and returns its file URL. */
+    async function page(name: string, targets: MatrixTarget[]): Promise<string> {
       const at = new Date().toISOString();
       const matrix = buildMatrix({
         suite: { name: 'ticketing-conformance', version: '0.0.0' },
@@ -57,11 +57,16 @@ describe.skipIf(chromiumMissing !== undefined)(
         finishedAt: at,
         durationMs: 1,
         targetConcurrency: 16,
-        targets: rows,
+        targets,
         errors: [],
       });
-      await writeFile(join(dir, 'matrix.html'), renderMatrixHtml(matrix, dir));
-      url = pathToFileURL(join(dir, 'matrix.html')).href;
+      await writeFile(join(dir, name), renderMatrixHtml(matrix, dir));
+      return pathToFileURL(join(dir, name)).href;
+    }
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'conformance-matrix-html-'));
+      url = await page('matrix.html', rows);
       browser = await launchChromium();
     }, 120_000);
 
@@ -70,7 +75,7 @@ describe.skipIf(chromiumMissing !== undefined)(
       await rm(dir, { recursive: true, force: true });
     });
 
-    async function open(javaScriptEnabled: boolean): Promise<{ page: Page; violations: string[]; requests: string[] }> {
+    async function open(javaScriptEnabled: boolean, address = url): Promise<{ page: Page; violations: string[]; requests: string[] }> {
       if (!browser) throw new Error('Chromium did not start');
       const context = await browser.newContext({ javaScriptEnabled, offline: true, viewport: { width: 1200, height: 900 } });
       const page = await context.newPage();
@@ -80,7 +85,7 @@ describe.skipIf(chromiumMissing !== undefined)(
         if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
       });
       page.on('request', (request) => requests.push(request.url()));
-      await page.goto(url);
+      await page.goto(address);
       return { page, violations, requests };
     }
 
@@ -128,6 +133,23 @@ describe.skipIf(chromiumMissing !== undefined)(
       await page.locator('#show-all').check();
       expect(await visibleRows(page)).toHaveLength(TARGETS);
       expect(violations).toEqual([]);
+    });
+
+    test('a large fleet with nothing to look at opens on the empty attention view and says so; a small one shows all', async () => {
+      const green = rows
+        .map((row) => target(row.position))
+        .map((row) => ({ ...row, verdict: 'conformant' as const, exitCode: 0 as const }));
+      const large = await open(false, await page('green.html', green));
+      expect(await large.page.locator('#show-attention').isChecked()).toBe(true);
+      expect(await visibleRows(large.page)).toEqual([]);
+      expect(await large.page.locator('.nothing').isVisible()).toBe(true);
+      await large.page.locator('#show-all').check();
+      expect(await visibleRows(large.page)).toHaveLength(TARGETS);
+      expect(await large.page.locator('.nothing').isVisible()).toBe(false);
+
+      const small = await open(false, await page('small.html', green.slice(0, 3)));
+      expect(await small.page.locator('#show-all').isChecked()).toBe(true);
+      expect(await visibleRows(small.page)).toHaveLength(3);
     });
   },
 );

@@ -11,6 +11,9 @@ const NAMED_CELL: ReadonlySet<Verdict> = new Set(['fail', 'warn', 'error', 'flak
 const escapeHtml = (text: string): string =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 
+/** Up to this many targets, a matrix with nothing to look at opens on all of them. */
+const OPEN_ALL_MAX = 100;
+
 /** What the filter offers: each choice hides the rows of the other kinds, by CSS alone. */
 const FILTERS = [
   { id: 'all', label: 'All', hides: '' },
@@ -42,6 +45,7 @@ a { color: #0645ad; } a:focus, input:focus { outline: 3px solid #1a73e8; }
 ${FILTERS.filter((filter) => filter.hides)
   .map((filter) => `main:has(#show-${filter.id}:checked) tbody ${filter.hides} { display: none; }`)
   .join('\n')}
+main:not(:has(#show-attention:checked)) .nothing { display: none; }
 @media print { .scroll { overflow: visible; } thead th { position: static; } th[scope=row] { position: static; } .filter { display: none; } }
 `;
 
@@ -85,13 +89,15 @@ function filter(matrix: Matrix): string {
     inconclusive: matrix.totals.inconclusive,
     conformant: matrix.totals.conformant,
   };
-  // The page opens on what needs attention: rows hidden from the start cost the browser no layout.
-  const opening = counts.attention > 0 ? 'attention' : 'all';
+  // A large fleet opens on what needs attention, even when nothing does: rows hidden from the start cost the browser
+  // no layout, and a page of thousands of green rows says no more than the summary.
+  const opening = counts.attention > 0 || counts.all > OPEN_ALL_MAX ? 'attention' : 'all';
   const choices = FILTERS.map(
     (choice) =>
       `<label><input type="radio" name="show" id="show-${choice.id}"${choice.id === opening ? ' checked' : ''}> ${choice.label} (${counts[choice.id]})</label>`,
   );
-  return `<fieldset class="filter"><legend>Show targets</legend>${choices.join('')}<input type="search" id="name-filter" placeholder="Name contains…" aria-label="Show targets whose name contains" hidden></fieldset>`;
+  const nothing = counts.attention === 0 ? '<p class="nothing">No target needs attention; choose All to see every target.</p>' : '';
+  return `<fieldset class="filter"><legend>Show targets</legend>${choices.join('')}<input type="search" id="name-filter" placeholder="Name contains…" aria-label="Show targets whose name contains" hidden></fieldset>${nothing}`;
 }
 
 /**
