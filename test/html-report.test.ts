@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, test } from 'vitest';
-import { escapeHtml, headline, renderHtml } from '../src/report/html.js';
+import { escapeHtml } from '../src/report/escape/html.js';
+import { headline, renderHtml } from '../src/report/html.js';
 import { sealReport } from '../src/report/integrity.js';
 import { sampleReport } from './helpers/sample-report.js';
 

@@ -1,3 +1,4 @@
+import { terminalLine, terminalLines } from '../report/escape/terminal.js';
 import type { Config } from '../config/load.js';
 import { renderComparisonTerminal } from '../report/comparison-views.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -13,12 +14,14 @@ export async function runDifferentialCommand(config: Config, compareTo: { baseUr
   const lines = renderTerminal(report, result.writtenFiles).split('\n');
   const counts = lines.pop() ?? '';
   const text = [
-    ...(report.target.embeddedReference ? [] : [`Target: ${report.target.baseUrl}`]),
+    ...(report.target.embeddedReference ? [] : [terminalLine(`Target: ${report.target.baseUrl}`)]),
     lines.join('\n'),
     '',
     renderComparisonTerminal(result.comparison),
-    `Compare-to reports: ${result.compareTo.writtenFiles.join(', ')}`,
-    ...result.errors.map((error) => `${error.code}: ${error.message}. ${error.hint}`),
+    terminalLines([
+      `Compare-to reports: ${result.compareTo.writtenFiles.join(', ')}`,
+      ...result.errors.map((error) => `${error.code}: ${error.message}. ${error.hint}`),
+    ]),
     counts,
   ].join('\n');
   // Held to the artifacts' rule, for both servers' tokens, as the output of a single run is.

@@ -1,3 +1,4 @@
+import { terminalLine } from '../report/escape/terminal.js';
 import { HarnessError } from '../errors.js';
 import { commands, loadRunCommand } from './commands/index.js';
 
@@ -24,10 +25,12 @@ main(process.argv.slice(2))
     },
     (error: unknown) => {
       if (error instanceof HarnessError) {
-        console.error(error.oneLine());
+        console.error(terminalLine(error.oneLine()));
       } else {
         console.error(
-          `HARNESS_INTERNAL: ${error instanceof Error ? error.message : String(error)}. This is a bug in the suite; please report it`,
+          terminalLine(
+            `HARNESS_INTERNAL: ${error instanceof Error ? error.message : String(error)}. This is a bug in the suite; please report it`,
+          ),
         );
       }
       process.exitCode = 2;

@@ -1,4 +1,5 @@
 import { diagnosisLines } from '../report/diagnosis-text.js';
+import { terminalLines } from '../report/escape/terminal.js';
 import { countsLine } from '../report/failure-text.js';
 import { briefly, pathOf } from './answers.js';
 import type { Examination } from './examine.js';
@@ -28,5 +29,5 @@ export function renderExamination(examination: Examination): string {
   const { unreachable } = examination;
   if (unreachable) lines.push('', `${unreachable.code}: ${unreachable.message}. ${unreachable.hint}`);
   lines.push('', verdictLine(examination), countsLine(examination.totals));
-  return lines.join('\n');
+  return terminalLines(lines);
 }

@@ -1,4 +1,4 @@
-import { escapeXml } from './junit.js';
+import { escapeXml } from './escape/xml.js';
 import type { Report, RunVerdict } from './types.js';
 
 const COLOUR: Record<RunVerdict, string> = { conformant: '#2e7d32', 'not-conformant': '#c62828', inconclusive: '#6a1b9a' };

@@ -1,4 +1,6 @@
 import type { Comparison, ObservationAspect } from './comparison-types.js';
+import { markdownText } from './escape/markdown.js';
+import { terminalLines } from './escape/terminal.js';
 
 const ASPECT_LABEL: Record<ObservationAspect, string> = {
   answer: 'answer (status code and body)',
@@ -6,8 +8,6 @@ const ASPECT_LABEL: Record<ObservationAspect, string> = {
   'extra-fields': 'fields beyond the document',
   'content-type': 'Content-Type',
 };
-
-const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** The difference list for a terminal: requirements first, then observations, each with both sides. */
 export function renderComparisonTerminal(comparison: Comparison): string {
@@ -35,19 +35,19 @@ export function renderComparisonTerminal(comparison: Comparison): string {
     }
   }
   lines.push('', `Comparison: ${comparison.summary}`);
-  return lines.join('\n');
+  return terminalLines(lines);
 }
 
 /** The comparison as a section of report.md. */
 export function renderComparisonMarkdown(comparison: Comparison): string {
   const lines = [
     '',
-    `## Comparison with ${comparison.compareTo.baseUrl}`,
+    `## Comparison with ${markdownText(comparison.compareTo.baseUrl)}`,
     '',
-    `**${comparison.summary}**`,
+    `**${markdownText(comparison.summary)}**`,
     '',
-    `- Target: ${comparison.target.summary}`,
-    `- Compare-to: ${comparison.compareTo.summary}`,
+    `- Target: ${markdownText(comparison.target.summary)}`,
+    `- Compare-to: ${markdownText(comparison.compareTo.summary)}`,
     '',
   ];
   if (comparison.requirements.length > 0) {
@@ -60,16 +60,16 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
         .filter(Boolean)
         .join('; ');
       lines.push(
-        `| ${difference.id} | ${difference.level} | ${difference.target.toUpperCase()} | ${difference.compareTo.toUpperCase()} | ${escapeCell(found)} |`,
+        `| ${markdownText(difference.id)} | ${difference.level} | ${difference.target.toUpperCase()} | ${difference.compareTo.toUpperCase()} | ${markdownText(found)} |`,
       );
     }
     lines.push('');
   }
   for (const difference of comparison.observations) {
     lines.push(
-      `- **${ASPECT_LABEL[difference.aspect]}**${difference.requirements.length > 0 ? ` (${difference.requirements.join(', ')})` : ''} on ${difference.requests.map((request) => `\`${request}\``).join(', ')}`,
-      `  - target: ${escapeCell(difference.target)}`,
-      `  - compare-to: ${escapeCell(difference.compareTo)}`,
+      `- **${ASPECT_LABEL[difference.aspect]}**${difference.requirements.length > 0 ? ` (${difference.requirements.join(', ')})` : ''} on ${difference.requests.map(markdownText).join(', ')}`,
+      `  - target: ${markdownText(difference.target)}`,
+      `  - compare-to: ${markdownText(difference.compareTo)}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -1,3 +1,4 @@
+import { terminalLines } from './escape/terminal.js';
 import type { Report, RequirementResult, Verdict } from './types.js';
 
 export interface VerdictChange {
@@ -77,5 +78,5 @@ export function renderDiff(diff: ReportDiff): string {
     lines.push('');
   }
   lines.push(`${diff.regressions.length} regression(s), ${diff.fixes.length} fix(es), ${diff.observations.length} changed observation(s)`);
-  return lines.join('\n');
+  return terminalLines(lines);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from './escape/html.js';
 import type { History, HistoryRun, TargetHistory } from './history.js';
 import type { RunVerdict, Verdict } from './types.js';
 

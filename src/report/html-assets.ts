@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** Inline style of report.html: readable on a phone, colours with at least 4.5:1 contrast, every detail shown on paper. */
 export const STYLE = `
 :root{--fg:#1a1a1a;--muted:#4a4a4a;--bg:#fff;--panel:#f3f4f6;--line:#c9ced6;--focus:#1a56db;
@@ -154,22 +152,3 @@ export const SCRIPT = `
   });
 })();
 `;
-
-const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
-/**
- * The policy of every page the suite writes: only the page's own style and script may run, and nothing may be
- * fetched, so even a target's answer that slipped past escaping could neither execute nor call out.
- */
-export function contentSecurityPolicy(style: string, script?: string): string {
-  return [
-    "default-src 'none'",
-    `style-src ${cspHash(style)}`,
-    `script-src ${script === undefined ? "'none'" : cspHash(script)}`,
-    "img-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
-
-export const CONTENT_SECURITY_POLICY = contentSecurityPolicy(STYLE, SCRIPT);

@@ -1,24 +1,11 @@
 import type { RecordedCheck } from '../harness/scenario-result.js';
 import { groupByExchange, requestText, responseText, type ExchangeGroup } from '../harness/exchange-text.js';
+import { htmlPage, markup, type Html } from './escape/html.js';
 import { countsLine } from './failure-text.js';
-import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.js';
+import { SCRIPT, STYLE } from './html-assets.js';
 import { requestPathSvg } from './request-path.js';
 import type { Report, RequirementResult, RunVerdict, Verdict } from './types.js';
 import { VERDICTS } from './types.js';
-
-// Control and bidirectional-override characters could hide or reorder what a target sent; show them as codes.
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-
-/** Everything that reaches the page from a report goes through here: the target's answers are hostile input. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(INVISIBLE, (char) => `\\u{${char.codePointAt(0)?.toString(16).padStart(4, '0') ?? ''}}`)
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 const RUN_VERDICT_LABEL: Record<RunVerdict, string> = {
   conformant: 'Conformant',
@@ -65,7 +52,7 @@ export function headline(report: Report): string {
   return report.summary;
 }
 
-const badge = (verdict: Verdict): string => `<span class="badge b-${verdict}">${VERDICT_LABEL[verdict]}</span>`;
+const badge = (verdict: Verdict): Html => markup`<span class="badge b-${verdict}">${VERDICT_LABEL[verdict]}</span>`;
 
 /** Gives each copyable block an id unique in the page. */
 class Ids {
@@ -76,13 +63,13 @@ class Ids {
   }
 }
 
-function fields(rows: [string, string | undefined][]): string {
+function fields(rows: [string, string | undefined][]): Html | undefined {
   const present = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
-  if (present.length === 0) return '';
-  return `<dl class="fields">${present.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
+  if (present.length === 0) return undefined;
+  return markup`<dl class="fields">${present.map(([name, value]) => markup`<dt>${name}</dt><dd>${value}</dd>`)}</dl>`;
 }
 
-function checkItem(check: RecordedCheck): string {
+function checkItem(check: RecordedCheck): Html {
   const detail = check.error
     ? fields([
         ['Error', `${check.error.code}: ${check.error.message}`],
@@ -92,50 +79,44 @@ function checkItem(check: RecordedCheck): string {
         ['Expected', check.expected],
         ['Actual', check.actual],
       ]);
-  return `<li>${badge(check.verdict)} ${escapeHtml(check.description)}${detail}</li>`;
+  return markup`<li>${badge(check.verdict)} ${check.description}${detail}</li>`;
 }
 
 /** A block of text with a Copy button (shown once the script runs, so a page without it shows no dead button). */
-function copyableBlock(text: string, ids: Ids, kind: string): string {
+function copyableBlock(text: string, ids: Ids, kind: string): Html {
   const code = ids.take(kind);
   const status = ids.take('copied');
-  return (
-    `<div class="repro"><pre id="${code}"><code>${escapeHtml(text)}</code></pre>` +
-    `<button type="button" class="copy" data-copy="${code}" aria-describedby="${status}" hidden>Copy</button>` +
-    `<span class="copied" id="${status}" role="status"></span></div>`
-  );
+  return markup`<div class="repro"><pre id="${code}"><code>${text}</code></pre><button type="button" class="copy" data-copy="${code}" aria-describedby="${status}" hidden>Copy</button><span class="copied" id="${status}" role="status"></span></div>`;
 }
 
-function exchangeBlock(group: ExchangeGroup, ids: Ids): string {
-  const parts = [`<ul class="checks">${group.checks.map(checkItem).join('')}</ul>`];
-  const http: string[] = [];
-  if (group.request) http.push(`<dt>Request</dt><dd><pre>${escapeHtml(requestText(group.request))}</pre></dd>`);
-  if (group.response) http.push(`<dt>Response (secrets redacted)</dt><dd><pre>${escapeHtml(responseText(group.response))}</pre></dd>`);
-  if (group.repro) {
-    http.push(`<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(group.repro, ids, 'repro')}</dd>`);
-  }
-  if (http.length > 0) parts.push(`<dl class="http">${http.join('')}</dl>`);
-  return `<div class="exchange">${parts.join('')}</div>`;
+function exchangeBlock(group: ExchangeGroup, ids: Ids): Html {
+  const http: Html[] = [];
+  if (group.request) http.push(markup`<dt>Request</dt><dd><pre>${requestText(group.request)}</pre></dd>`);
+  if (group.response) http.push(markup`<dt>Response (secrets redacted)</dt><dd><pre>${responseText(group.response)}</pre></dd>`);
+  if (group.repro)
+    http.push(
+      markup`<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(group.repro, ids, 'repro')}</dd>`,
+    );
+  const exchange = http.length > 0 ? markup`<dl class="http">${http}</dl>` : undefined;
+  return markup`<div class="exchange"><ul class="checks">${group.checks.map(checkItem)}</ul>${exchange}</div>`;
 }
 
-function requirementDetails(result: RequirementResult, idPrefix: string, ids: Ids): string {
+function requirementDetails(result: RequirementResult, idPrefix: string, ids: Ids): Html {
   const attention = (verdict: string): number => (['fail', 'flaky', 'error'].includes(verdict) ? 0 : 1);
   const ordered = [...result.checks].sort((a, b) => attention(a.verdict) - attention(b.verdict));
-  const party = result.party ? `<p>Most likely at fault: ${escapeHtml(PARTY_TEXT[result.party])}.</p>` : '';
-  return [
-    `<details class="req" id="${idPrefix}-${escapeHtml(result.id)}">`,
-    `<summary>${badge(result.verdict)} <span class="level">${escapeHtml(result.level)}</span> <code class="rid">${escapeHtml(result.id)}</code> <span>${escapeHtml(result.title)}</span></summary>`,
-    '<div class="req-body">',
-    `<blockquote><p>“${escapeHtml(result.quote)}”</p></blockquote>`,
-    `<p class="source">API document, ${escapeHtml(result.section)}</p>`,
-    party,
-    ...groupByExchange(ordered).map((group) => exchangeBlock(group, ids)),
-    '</div>',
-    '</details>',
-  ].join('\n');
+  const party = result.party ? markup`<p>Most likely at fault: ${PARTY_TEXT[result.party]}.</p>\n` : undefined;
+  const exchanges = groupByExchange(ordered).map((group) => markup`${exchangeBlock(group, ids)}\n`);
+  return markup`<details class="req" id="${idPrefix}-${result.id}">
+<summary>${badge(result.verdict)} <span class="level">${result.level}</span> <code class="rid">${result.id}</code> <span>${result.title}</span></summary>
+<div class="req-body">
+<blockquote><p>“${result.quote}”</p></blockquote>
+<p class="source">API document, ${result.section}</p>
+${party}${exchanges}</div>
+</details>
+`;
 }
 
-function header(report: Report): string {
+function header(report: Report): Html {
   const fingerprint = report.target.fingerprint;
   const rows: [string, string | undefined][] = [
     ['Target', `${report.target.baseUrl}${report.target.embeddedReference ? ' (embedded reference server)' : ''}`],
@@ -146,65 +127,60 @@ function header(report: Report): string {
   ];
   const meta = rows
     .filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '')
-    .map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`)
-    .join('');
-  return [
-    '<header class="wrap">',
-    '<h1>Ticketing API conformance report</h1>',
-    `<p class="verdict ${report.verdict}" id="verdict">${escapeHtml(headline(report))}</p>`,
-    `<dl class="meta">${meta}</dl>`,
-    '<nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>',
-    report.diagnoses.length > 0 ? '<li><a href="#diagnosis">Likely cause</a></li>' : '',
-    report.errors.length > 0 ? '<li><a href="#run-errors">Run errors</a></li>' : '',
-    '<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li></ul></nav>',
-    '</header>',
-  ].join('\n');
+    .map(([name, value]) => markup`<dt>${name}</dt><dd>${value}</dd>`);
+  const diagnosis = report.diagnoses.length > 0 ? markup`<li><a href="#diagnosis">Likely cause</a></li>` : undefined;
+  const errors = report.errors.length > 0 ? markup`<li><a href="#run-errors">Run errors</a></li>` : undefined;
+  return markup`<header class="wrap">
+<h1>Ticketing API conformance report</h1>
+<p class="verdict ${report.verdict}" id="verdict">${headline(report)}</p>
+<dl class="meta">${meta}</dl>
+<nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>${diagnosis}${errors}<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li></ul></nav>
+</header>
+`;
 }
 
-function totalsSection(report: Report): string {
+function totalsSection(report: Report): Html {
   const items = VERDICTS.map(
-    (verdict) => `<li class="t-${verdict}"><span class="n">${report.totals[verdict]}</span> ${TOTAL_LABEL[verdict]}</li>`,
-  ).join('');
-  return [
-    '<section aria-labelledby="totals">',
-    '<h2 id="totals">Totals</h2>',
-    `<ul class="totals">${items}</ul>`,
-    `<p class="plain">${escapeHtml(countsLine(report.totals))}, over ${report.requirements.length} requirements.</p>`,
-    '</section>',
-  ].join('\n');
+    (verdict) => markup`<li class="t-${verdict}"><span class="n">${report.totals[verdict]}</span> ${TOTAL_LABEL[verdict]}</li>`,
+  );
+  return markup`<section aria-labelledby="totals">
+<h2 id="totals">Totals</h2>
+<ul class="totals">${items}</ul>
+<p class="plain">${countsLine(report.totals)}, over ${report.requirements.length} requirements.</p>
+</section>
+`;
 }
 
-function diagnosisSection(report: Report, ids: Ids): string {
-  if (report.diagnoses.length === 0) return '';
-  const items = report.diagnoses.map((diagnosis) =>
-    [
-      '<div class="diagnosis">',
-      `<p><strong>${escapeHtml(diagnosis.summary)}</strong></p>`,
-      `<p class="source">Most likely ${escapeHtml(diagnosis.party)}; ${escapeHtml(diagnosis.confidence)} confidence.</p>`,
-      `<figure class="path">${requestPathSvg(diagnosis, escapeHtml, ids.take('path'))}</figure>`,
-      `<p>Evidence: ${escapeHtml(diagnosis.evidence)}</p>`,
-      diagnosis.advice.length > 0 ? `<ol>${diagnosis.advice.map((advice) => `<li>${escapeHtml(advice)}</li>`).join('')}</ol>` : '',
-      ...(diagnosis.snippets ?? []).map(
-        (snippet) =>
-          `<div class="snippet"><p class="snippet-where">${escapeHtml(snippet.label)}:</p>${copyableBlock(snippet.lines.join('\n'), ids, 'config')}</div>`,
-      ),
-      '</div>',
-    ].join('\n'),
-  );
-  return ['<section aria-labelledby="diagnosis">', '<h2 id="diagnosis">Likely cause and fix</h2>', ...items, '</section>'].join('\n');
+function diagnosisSection(report: Report, ids: Ids): Html | undefined {
+  if (report.diagnoses.length === 0) return undefined;
+  const items = report.diagnoses.map((diagnosis) => {
+    const advice = diagnosis.advice.length > 0 ? markup`<ol>${diagnosis.advice.map((line) => markup`<li>${line}</li>`)}</ol>\n` : undefined;
+    const snippets = (diagnosis.snippets ?? []).map(
+      (snippet) =>
+        markup`<div class="snippet"><p class="snippet-where">${snippet.label}:</p>${copyableBlock(snippet.lines.join('\n'), ids, 'config')}</div>\n`,
+    );
+    return markup`<div class="diagnosis">
+<p><strong>${diagnosis.summary}</strong></p>
+<p class="source">Most likely ${diagnosis.party}; ${diagnosis.confidence} confidence.</p>
+<figure class="path">${requestPathSvg(diagnosis, ids.take('path'))}</figure>
+<p>Evidence: ${diagnosis.evidence}</p>
+${advice}${snippets}</div>
+`;
+  });
+  return markup`<section aria-labelledby="diagnosis">
+<h2 id="diagnosis">Likely cause and fix</h2>
+${items}</section>
+`;
 }
 
-function errorsSection(report: Report): string {
-  if (report.errors.length === 0) return '';
-  const items = report.errors.map(
-    (error) => `<li><code>${escapeHtml(error.code)}</code>: ${escapeHtml(error.message)}. ${escapeHtml(error.hint)}</li>`,
-  );
-  return [
-    '<section aria-labelledby="run-errors">',
-    '<h2 id="run-errors">The run could not judge everything</h2>',
-    `<ul>${items.join('')}</ul>`,
-    '</section>',
-  ].join('\n');
+function errorsSection(report: Report): Html | undefined {
+  if (report.errors.length === 0) return undefined;
+  const items = report.errors.map((error) => markup`<li><code>${error.code}</code>: ${error.message}. ${error.hint}</li>`);
+  return markup`<section aria-labelledby="run-errors">
+<h2 id="run-errors">The run could not judge everything</h2>
+<ul>${items}</ul>
+</section>
+`;
 }
 
 function attentionTitle(failing: RequirementResult[]): string {
@@ -217,24 +193,20 @@ function attentionTitle(failing: RequirementResult[]): string {
   return [`Failures (${count('fail')})`, ...extras].join(extras.length > 1 ? ', ' : ' and ');
 }
 
-function attentionSection(report: Report, ids: Ids): string {
+function attentionSection(report: Report, ids: Ids): Html {
   const failing = NEEDS_ATTENTION.flatMap((verdict) => report.requirements.filter((result) => result.verdict === verdict));
   const body =
     failing.length === 0
-      ? '<p>Nothing failed, and nothing was left unjudged by an error.</p>'
-      : failing.map((result) => requirementDetails(result, 'failure', ids)).join('\n');
-  return [
-    '<section aria-labelledby="attention">',
-    `<h2 id="attention">${escapeHtml(attentionTitle(failing))}</h2>`,
-    failing.length > 0
-      ? '<p class="plain">Open a requirement for the document’s words, what was expected and what came back, and a curl command to reproduce it.</p>'
-      : '',
-    body,
-    '</section>',
-  ].join('\n');
+      ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
+      : markup`<p class="plain">Open a requirement for the document’s words, what was expected and what came back, and a curl command to reproduce it.</p>
+${failing.map((result) => requirementDetails(result, 'failure', ids))}`;
+  return markup`<section aria-labelledby="attention">
+<h2 id="attention">${attentionTitle(failing)}</h2>
+${body}</section>
+`;
 }
 
-function familiesSection(report: Report, ids: Ids): string {
+function familiesSection(report: Report, ids: Ids): Html {
   const families = [...new Set(report.requirements.map((result) => result.family))];
   const blocks = families.map((family) => {
     const members = report.requirements.filter((result) => result.family === family);
@@ -242,58 +214,39 @@ function familiesSection(report: Report, ids: Ids): string {
       .filter(([, count]) => count > 0)
       .map(([verdict, count]) => `${count} ${TOTAL_LABEL[verdict]}`)
       .join(', ');
-    return [
-      `<section aria-labelledby="family-${escapeHtml(family)}">`,
-      `<h3 id="family-${escapeHtml(family)}">${escapeHtml(FAMILY_TITLE[family] ?? family)}</h3>`,
-      `<p class="plain">${escapeHtml(counts)}</p>`,
-      ...members.map((result) => requirementDetails(result, 'requirement', ids)),
-      '</section>',
-    ].join('\n');
+    return markup`<section aria-labelledby="family-${family}">
+<h3 id="family-${family}">${FAMILY_TITLE[family] ?? family}</h3>
+<p class="plain">${counts}</p>
+${members.map((result) => requirementDetails(result, 'requirement', ids))}</section>
+`;
   });
-  return ['<section aria-labelledby="families">', '<h2 id="families">All requirements by family</h2>', ...blocks, '</section>'].join('\n');
+  return markup`<section aria-labelledby="families">
+<h2 id="families">All requirements by family</h2>
+${blocks}</section>
+`;
 }
 
-function footer(report: Report): string {
+function footer(report: Report): Html {
   const lines = [
     `${report.suite.name} ${report.suite.version}; finished ${report.finishedAt}. This page is self-contained: it loads nothing from the network.`,
   ];
   if (report.integrity?.content)
     lines.push(`Content hash of report.json: ${report.integrity.content} (check it with: ticketing-conformance verify report.json)`);
   if (report.integrity) lines.push(`Catalog ${report.integrity.catalog}; configuration ${report.integrity.configuration}`);
-  return `<footer class="wrap">${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</footer>`;
+  return markup`<footer class="wrap">${lines.map((line) => markup`<p>${line}</p>`)}</footer>`;
 }
 
 /** report.html: one self-contained page rendered from the report, for people who want a page and one sentence. */
 export function renderHtml(report: Report): string {
   const ids = new Ids();
   const host = URL.canParse(report.target.baseUrl) ? new URL(report.target.baseUrl).host : report.target.baseUrl;
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(`${RUN_VERDICT_LABEL[report.verdict]}: ${host} - ticketing API conformance`)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<a class="skip" href="#main">Skip to the results</a>',
-    header(report),
-    '<main id="main" class="wrap">',
-    totalsSection(report),
-    diagnosisSection(report, ids),
-    errorsSection(report),
-    attentionSection(report, ids),
-    familiesSection(report, ids),
-    '</main>',
-    footer(report),
-    `<script>${SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-  ]
-    .filter(Boolean)
-    .join('\n')
-    .concat('\n');
+  return htmlPage({
+    title: `${RUN_VERDICT_LABEL[report.verdict]}: ${host} - ticketing API conformance`,
+    style: STYLE,
+    script: SCRIPT,
+    body: markup`<a class="skip" href="#main">Skip to the results</a>
+${header(report)}<main id="main" class="wrap">
+${totalsSection(report)}${diagnosisSection(report, ids)}${errorsSection(report)}${attentionSection(report, ids)}${familiesSection(report, ids)}</main>
+${footer(report)}`,
+  });
 }

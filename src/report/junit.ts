@@ -1,15 +1,7 @@
 import { diagnosisLines } from './diagnosis-text.js';
+import { escapeXml } from './escape/xml.js';
 import { failingChecks, failureLines, skipReason } from './failure-text.js';
 import type { BaselineResult, Report, RequirementResult } from './types.js';
-
-export const escapeXml = (text: string): string =>
-  text
-    // XML 1.0 cannot carry most control characters, even escaped.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
 
 const MESSAGE_CHARS = 500;
 

@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentSecurityPolicy } from './html-assets.js';
+import { htmlPage, markup, type Html } from './escape/html.js';
+import { pathLink } from './escape/link.js';
 import type { Matrix, MatrixTarget } from './matrix-types.js';
 import type { Verdict } from './types.js';
 
 const SYMBOL: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', info: 'i', skip: '–', error: 'E', flaky: '~' };
 /** Verdicts whose cell names itself on hover; the others are the bulk of a large grid and say enough by symbol. */
 const NAMED_CELL: ReadonlySet<Verdict> = new Set(['fail', 'warn', 'error', 'flaky']);
-
-const escapeHtml = (text: string): string =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 
 /** Up to this many targets, a matrix with nothing to look at opens on all of them. */
 const OPEN_ALL_MAX = 100;
@@ -66,22 +64,22 @@ const SCRIPT = `
 const urgency = (target: MatrixTarget): number => (target.exitCode === 0 ? (target.verdict === 'conformant' ? 3 : 2) : 2 - target.exitCode);
 
 function reportLink(target: MatrixTarget, outDir: string): string {
-  const html = `${target.reportDir}/report.html`;
-  return existsSync(join(outDir, html)) ? html : `${target.reportDir}/report.md`;
+  const page = `${target.reportDir}/report.html`;
+  return pathLink(existsSync(join(outDir, page)) ? page : `${target.reportDir}/report.md`);
 }
 
-function row(target: MatrixTarget, requirementIds: string[], outDir: string): string {
+function row(target: MatrixTarget, requirementIds: string[], outDir: string): Html {
   const cells = requirementIds.map((id) => {
     const verdict = target.verdicts[id];
-    if (!verdict) return '<td>·</td>';
-    const title = NAMED_CELL.has(verdict) ? ` title="${escapeHtml(`${id}: ${verdict}`)}"` : '';
-    return `<td class="${verdict}"${title}>${SYMBOL[verdict]}</td>`;
+    if (!verdict) return markup`<td>·</td>`;
+    const title = NAMED_CELL.has(verdict) ? markup` title="${`${id}: ${verdict}`}"` : undefined;
+    return markup`<td class="${verdict}"${title}>${SYMBOL[verdict]}</td>`;
   });
   const kind = `${target.verdict}${target.exitCode === 0 ? ' ok' : ''}`;
-  return `<tr class="${kind}" data-name="${escapeHtml(target.name.toLowerCase())}"><th scope="row"><a href="${escapeHtml(reportLink(target, outDir))}">${escapeHtml(target.name)}</a> <small>${escapeHtml(target.verdict)} (exit ${target.exitCode})</small></th>${cells.join('')}</tr>`;
+  return markup`<tr class="${kind}" data-name="${target.name.toLowerCase()}"><th scope="row"><a href="${reportLink(target, outDir)}">${target.name}</a> <small>${target.verdict} (exit ${target.exitCode})</small></th>${cells}</tr>\n`;
 }
 
-function filter(matrix: Matrix): string {
+function filter(matrix: Matrix): Html {
   const counts: Record<(typeof FILTERS)[number]['id'], number> = {
     all: matrix.totals.targets,
     attention: matrix.targets.filter((target) => target.exitCode !== 0).length,
@@ -94,10 +92,11 @@ function filter(matrix: Matrix): string {
   const opening = counts.attention > 0 || counts.all > OPEN_ALL_MAX ? 'attention' : 'all';
   const choices = FILTERS.map(
     (choice) =>
-      `<label><input type="radio" name="show" id="show-${choice.id}"${choice.id === opening ? ' checked' : ''}> ${choice.label} (${counts[choice.id]})</label>`,
+      markup`<label><input type="radio" name="show" id="show-${choice.id}"${choice.id === opening ? markup` checked` : undefined}> ${choice.label} (${counts[choice.id]})</label>`,
   );
-  const nothing = counts.attention === 0 ? '<p class="nothing">No target needs attention; choose All to see every target.</p>' : '';
-  return `<fieldset class="filter"><legend>Show targets</legend>${choices.join('')}<input type="search" id="name-filter" placeholder="Name contains…" aria-label="Show targets whose name contains" hidden></fieldset>${nothing}`;
+  const nothing =
+    counts.attention === 0 ? markup`<p class="nothing">No target needs attention; choose All to see every target.</p>` : undefined;
+  return markup`<fieldset class="filter"><legend>Show targets</legend>${choices}<input type="search" id="name-filter" placeholder="Name contains…" aria-label="Show targets whose name contains" hidden></fieldset>${nothing}`;
 }
 
 /**
@@ -107,51 +106,36 @@ function filter(matrix: Matrix): string {
  */
 export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
   const requirementIds = matrix.requirements.map((requirement) => requirement.id);
-  const head = matrix.requirements
-    .map(
-      (requirement) =>
-        `<th scope="col" title="${escapeHtml(`${requirement.level}: ${requirement.title}`)}">${escapeHtml(requirement.id)}</th>`,
-    )
-    .join('');
+  const head = matrix.requirements.map(
+    (requirement) => markup`<th scope="col" title="${`${requirement.level}: ${requirement.title}`}">${requirement.id}</th>`,
+  );
   const ordered = [...matrix.targets].sort((a, b) => urgency(a) - urgency(b) || a.position - b.position);
-  const rows = ordered.map((target) => row(target, requirementIds, outDir)).join('\n');
   const attention = ordered
     .filter((target) => target.exitCode !== 0)
-    .map((target) => `<li><strong>${escapeHtml(target.name)}</strong>: ${escapeHtml(target.summary)}</li>`)
-    .join('\n');
-  const legend = (Object.entries(SYMBOL) as [Verdict, string][])
-    .map(([verdict, symbol]) => `<span class="${verdict}">${symbol} ${verdict}</span>`)
-    .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(STYLE, SCRIPT)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Ticketing API conformance matrix</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
+    .map((target) => markup`<li><strong>${target.name}</strong>: ${target.summary}</li>\n`);
+  const attentionList = attention.length > 0 ? markup`<h2>Targets that need attention</h2>\n<ul>\n${attention}</ul>\n` : undefined;
+  const legend = (Object.entries(SYMBOL) as [Verdict, string][]).map(
+    ([verdict, symbol]) => markup`<span class="${verdict}">${symbol} ${verdict}</span>`,
+  );
+  const run = `${matrix.suite.name} ${matrix.suite.version}, started ${matrix.startedAt}, ${matrix.durationMs} ms, exit code ${matrix.exitCode}.`;
+  return htmlPage({
+    title: 'Ticketing API conformance matrix',
+    style: STYLE,
+    script: SCRIPT,
+    body: markup`<main>
 <h1>Ticketing API conformance matrix</h1>
-<p class="verdict">${escapeHtml(matrix.summary)}</p>
-<p>${escapeHtml(`${matrix.suite.name} ${matrix.suite.version}, started ${matrix.startedAt}, ${matrix.durationMs} ms, exit code ${matrix.exitCode}.`)}</p>
-${attention ? `<h2>Targets that need attention</h2>\n<ul>\n${attention}\n</ul>` : ''}
-${filter(matrix)}
+<p class="verdict">${matrix.summary}</p>
+<p>${run}</p>
+${attentionList}${filter(matrix)}
 <p class="legend">${legend}</p>
 <div class="scroll">
 <table>
 <caption>Verdict of each requirement (columns) for each target (rows); targets that need attention first</caption>
 <thead><tr><th scope="col" class="name">Target</th>${head}</tr></thead>
 <tbody>
-${rows}
-</tbody>
+${ordered.map((target) => row(target, requirementIds, outDir))}</tbody>
 </table>
 </div>
-</main>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+</main>`,
+  });
 }

@@ -1,5 +1,6 @@
 import { countsLine } from './failure-text.js';
-import { escapeCell } from './markdown.js';
+import { markdownText } from './escape/markdown.js';
+import { pathLink, safeLink } from './escape/link.js';
 import type { Matrix, MatrixTarget } from './matrix-types.js';
 import type { Verdict } from './types.js';
 
@@ -22,13 +23,19 @@ function scopeLine(matrix: Matrix): string {
   return '';
 }
 
+/** A link to a target's report.md: a relative path only, its text escaped; a folder no link may point at is shown as text. */
+function reportLink(reportDir: string): string {
+  const href = safeLink(pathLink(`${reportDir}/report.md`));
+  return href ? `[${markdownText(reportDir)}](${href.replaceAll('(', '%28').replaceAll(')', '%29')})` : markdownText(reportDir);
+}
+
 export function renderMatrixMarkdown(matrix: Matrix): string {
   const lines = [
     '# Ticketing API conformance matrix',
     '',
-    `**${matrix.summary}**`,
+    `**${markdownText(matrix.summary)}**`,
     '',
-    `- Suite: ${matrix.suite.name} ${matrix.suite.version}; started ${matrix.startedAt}; ${matrix.durationMs} ms; ${matrix.targetConcurrency} targets at once${scopeLine(matrix)}`,
+    `- Suite: ${markdownText(`${matrix.suite.name} ${matrix.suite.version}; started ${matrix.startedAt}; ${matrix.durationMs} ms; ${matrix.targetConcurrency} targets at once${scopeLine(matrix)}`)}`,
     `- Exit code: ${matrix.exitCode}`,
     '',
     '| Target | Verdict | Exit | Counts | Not passing | Reports |',
@@ -37,23 +44,24 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
   for (const target of matrix.targets) {
     const known = target.baseline && target.baseline.known > 0 ? ` (${target.baseline.known} known)` : '';
     lines.push(
-      `| ${escapeCell(target.name)} | ${target.verdict}${known} | ${target.exitCode} | ${countsLine(target.totals)} | ${escapeCell(notPassing(target))} | [${target.reportDir}](${target.reportDir}/report.md) |`,
+      `| ${markdownText(target.name)} | ${markdownText(target.verdict)}${known} | ${target.exitCode} | ${countsLine(target.totals)} | ${markdownText(notPassing(target))} | ${reportLink(target.reportDir)} |`,
     );
   }
   const attention = matrix.targets.filter((target) => target.exitCode !== 0);
-  if (attention.length > 0) lines.push('', ...attention.map((target) => `- **${escapeCell(target.name)}**: ${target.summary}`));
-  for (const error of matrix.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  if (attention.length > 0)
+    lines.push('', ...attention.map((target) => `- **${markdownText(target.name)}**: ${markdownText(target.summary)}`));
+  for (const error of matrix.errors) lines.push('', markdownText(`${error.code}: ${error.message}. ${error.hint}`));
   if (matrix.targets.length > 0 && matrix.targets.length <= GRID_MAX_TARGETS) {
     lines.push(
       '',
       '## Requirements by target',
       '',
-      `| Requirement | Level | ${matrix.targets.map((target) => escapeCell(target.name)).join(' | ')} |`,
+      `| Requirement | Level | ${matrix.targets.map((target) => markdownText(target.name)).join(' | ')} |`,
       `|---|---|${matrix.targets.map(() => '---|').join('')}`,
     );
     for (const requirement of matrix.requirements) {
       const cells = matrix.targets.map((target) => (target.verdicts[requirement.id] ?? '-').toUpperCase());
-      lines.push(`| ${requirement.id} | ${requirement.level} | ${cells.join(' | ')} |`);
+      lines.push(`| ${markdownText(requirement.id)} | ${requirement.level} | ${cells.map(markdownText).join(' | ')} |`);
     }
   } else if (matrix.targets.length > GRID_MAX_TARGETS) {
     lines.push('', `The requirement-by-target grid of ${matrix.targets.length} targets is in matrix.html and matrix.json.`);

@@ -1,10 +1,13 @@
+import { terminalLine, terminalLines } from './escape/terminal.js';
 import { countsLine } from './failure-text.js';
 import type { Matrix, MatrixTarget } from './matrix-types.js';
 import { VERDICTS, type Verdict } from './types.js';
 
 export function progressLine(row: MatrixTarget, done: number, total: number): string {
   const known = row.baseline && row.baseline.known > 0 ? `, ${row.baseline.known} known failure(s)` : '';
-  return `[${String(done).padStart(String(total).length)}/${total}] ${row.name}: ${row.verdict}, exit ${row.exitCode} (${countsLine(row.totals)}${known}) -> ${row.reportDir}`;
+  return terminalLine(
+    `[${String(done).padStart(String(total).length)}/${total}] ${row.name}: ${row.verdict}, exit ${row.exitCode} (${countsLine(row.totals)}${known}) -> ${row.reportDir}`,
+  );
 }
 
 /** The end of a matrix run: errors, the summary sentence, the files, and the summed counts as the last line. */
@@ -20,5 +23,5 @@ export function renderMatrixTerminal(matrix: Matrix, writtenFiles: string[]): st
     `${matrix.targets.length} targets in ${matrix.durationMs} ms; ${sum.warn} warn, ${sum.info} info, ${sum.error} error over all targets`,
   );
   lines.push(countsLine(sum));
-  return lines.join('\n');
+  return terminalLines(lines);
 }

@@ -1,3 +1,4 @@
+import { markup, type Html } from './escape/html.js';
 import type { Diagnosis } from './types.js';
 
 /** The stations a request passes on its way to the API, in order. */
@@ -51,41 +52,35 @@ const BOX_HEIGHT = 52;
 /**
  * The path of a request (client → proxy/CDN → web server → PHP handler → application) as inline SVG, with the station
  * where it stopped marked: stations before it were passed, stations after it never heard of the request (or, when
- * only a header was lost, heard of it without that header). Every text is escaped by the caller's escaper.
+ * only a header was lost, heard of it without that header).
  */
-export function requestPathSvg(diagnosis: Diagnosis, escape: (text: string) => string, titleId: string): string {
+export function requestPathSvg(diagnosis: Diagnosis, titleId: string): Html {
   const stop = pathStop(diagnosis);
   const at = HOPS.indexOf(stop.hop);
   const width = HOPS.length * BOX_WIDTH + (HOPS.length - 1) * GAP + 2;
-  const parts: string[] = [];
+  const parts: Html[] = [];
   HOPS.forEach((hop, index) => {
     const x = 1 + index * (BOX_WIDTH + GAP);
     const state = index < at ? 'passed' : index === at ? 'stopped' : 'unreached';
     const [name, detail] = HOP_LABEL[hop];
     parts.push(
-      `<g class="hop hop-${state}"><rect x="${x}" y="${TOP}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6"/>` +
-        `<text x="${x + BOX_WIDTH / 2}" y="${TOP + 22}" text-anchor="middle">${escape(name)}</text>` +
-        `<text class="hop-detail" x="${x + BOX_WIDTH / 2}" y="${TOP + 40}" text-anchor="middle">${escape(detail)}</text></g>`,
+      markup`<g class="hop hop-${state}"><rect x="${x}" y="${TOP}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6"/><text x="${x + BOX_WIDTH / 2}" y="${TOP + 22}" text-anchor="middle">${name}</text><text class="hop-detail" x="${x + BOX_WIDTH / 2}" y="${TOP + 40}" text-anchor="middle">${detail}</text></g>`,
     );
     if (index < HOPS.length - 1) {
       const from = x + BOX_WIDTH;
       const y = TOP + BOX_HEIGHT / 2;
       parts.push(
-        `<path class="link link-${index < at ? 'passed' : 'unreached'}" d="M${from + 2} ${y} H${from + GAP - 6} M${from + GAP - 11} ${y - 5} L${from + GAP - 5} ${y} L${from + GAP - 11} ${y + 5}"/>`,
+        markup`<path class="link link-${index < at ? 'passed' : 'unreached'}" d="M${from + 2} ${y} H${from + GAP - 6} M${from + GAP - 11} ${y - 5} L${from + GAP - 5} ${y} L${from + GAP - 11} ${y + 5}"/>`,
       );
     }
   });
   const centre = 1 + at * (BOX_WIDTH + GAP) + BOX_WIDTH / 2;
   const markY = TOP + BOX_HEIGHT + 18;
   parts.push(
-    `<g class="stop-mark"><circle cx="${centre}" cy="${markY}" r="9"/>` +
-      `<path d="M${centre - 4} ${markY - 4} L${centre + 4} ${markY + 4} M${centre + 4} ${markY - 4} L${centre - 4} ${markY + 4}"/></g>`,
-    `<text class="stop-text" x="${Math.min(Math.max(centre, 120), width - 120)}" y="${markY + 26}" text-anchor="middle">${escape(`Stopped here: ${stop.what}`)}</text>`,
+    markup`<g class="stop-mark"><circle cx="${centre}" cy="${markY}" r="9"/><path d="M${centre - 4} ${markY - 4} L${centre + 4} ${markY + 4} M${centre + 4} ${markY - 4} L${centre - 4} ${markY + 4}"/></g>`,
+    markup`<text class="stop-text" x="${Math.min(Math.max(centre, 120), width - 120)}" y="${markY + 26}" text-anchor="middle">${`Stopped here: ${stop.what}`}</text>`,
   );
   const [name] = HOP_LABEL[stop.hop];
   const sentence = `The request went client, proxy or CDN, web server, PHP handler, application; it stopped at the ${name.toLowerCase()}: ${stop.what}.`;
-  return (
-    `<svg class="request-path" role="img" aria-labelledby="${titleId}" viewBox="0 0 ${width} ${markY + 36}" xmlns="http://www.w3.org/2000/svg">` +
-    `<title id="${titleId}">${escape(sentence)}</title>${parts.join('')}</svg>`
-  );
+  return markup`<svg class="request-path" role="img" aria-labelledby="${titleId}" viewBox="0 0 ${width} ${markY + 36}" xmlns="http://www.w3.org/2000/svg"><title id="${titleId}">${sentence}</title>${parts}</svg>`;
 }

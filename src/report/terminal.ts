@@ -1,4 +1,5 @@
 import { paint } from './colour.js';
+import { terminalLine } from './escape/terminal.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
 import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines, skipReason } from './failure-text.js';
@@ -16,7 +17,7 @@ const LABEL: Record<Verdict, string> = {
 };
 
 export function warningLine(warning: RunWarning): string {
-  return `WARNING ${warning.code}: ${warning.message}`;
+  return terminalLine(`WARNING ${warning.code}: ${warning.message}`);
 }
 
 export interface TerminalOptions {
@@ -44,6 +45,8 @@ export function renderTerminal(
   options: TerminalOptions = { colour: false, verbose: false },
 ): string {
   const lines: string[] = [];
+  // Requirement lines by index: their label is coloured once every line has been made safe.
+  const labelled = new Map<number, Verdict>();
   const idWidth = Math.max(...report.requirements.map((result) => result.id.length));
   let family = '';
   for (const result of report.requirements) {
@@ -52,9 +55,8 @@ export function renderTerminal(
       lines.push('', family);
     }
     const agreement = result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
-    lines.push(
-      `  ${paint(result.verdict, LABEL[result.verdict], options.colour)}  ${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`,
-    );
+    labelled.set(lines.length, result.verdict);
+    lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
     if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
   }
 
@@ -84,7 +86,12 @@ export function renderTerminal(
     `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms${rateLimitNote(report)}`,
   );
   lines.push(countsLine(report.totals));
-  return lines.join('\n');
+  return lines
+    .map((line, index) => {
+      const verdict = labelled.get(index);
+      return verdict ? `  ${paint(verdict, LABEL[verdict], options.colour)}  ${terminalLine(line)}` : terminalLine(line);
+    })
+    .join('\n');
 }
 
 function rateLimitNote({ requests }: Report): string {

@@ -1,3 +1,4 @@
+import { terminalLine, terminalLines } from '../../report/escape/terminal.js';
 import { loadBaseline } from '../../config/baseline.js';
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
@@ -92,9 +93,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   // The next step may point at "the rule below": --quiet still shows the lines it means.
   const quietSnippets = report.exitCode !== 0 && report.diagnoses[0] ? snippetLines(report.diagnoses[0]) : [];
   const text = config.quiet
-    ? [`${verdictLine(report)} (${countsLine(report.totals)})`, ...quietSnippets].join('\n')
+    ? terminalLines([`${verdictLine(report)} (${countsLine(report.totals)})`, ...quietSnippets])
     : [
-        ...(report.target.embeddedReference ? [] : [`Target: ${report.target.baseUrl}`]),
+        ...(report.target.embeddedReference ? [] : [terminalLine(`Target: ${report.target.baseUrl}`)]),
         renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }),
       ].join('\n');
   const output = screenOutput(text, findLeak);

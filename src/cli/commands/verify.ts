@@ -1,3 +1,4 @@
+import { terminalLine, terminalLines } from '../../report/escape/terminal.js';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, HarnessError } from '../../errors.js';
@@ -90,16 +91,22 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   }
   const actual = contentHash(report);
   if (actual !== recorded) {
-    console.log(`EDITED: ${path} was changed after the run: its content hashes to ${actual}, the run recorded ${recorded}.`);
+    console.log(terminalLine(`EDITED: ${path} was changed after the run: its content hashes to ${actual}, the run recorded ${recorded}.`));
     return 1;
   }
   if (expect !== undefined && expect !== recorded) {
     console.log(
-      `EDITED: ${path} matches its own hash ${recorded}, but the run printed ${expect}: it was replaced, or edited and hashed again.`,
+      terminalLine(
+        `EDITED: ${path} matches its own hash ${recorded}, but the run printed ${expect}: it was replaced, or edited and hashed again.`,
+      ),
     );
     return 1;
   }
-  console.log(`INTACT: ${path} is as the run wrote it (content hash ${recorded}${expect === undefined ? '' : ', as printed by the run'}).`);
-  for (const line of describe(report as Partial<Report>)) console.log(line);
+  console.log(
+    terminalLines([
+      `INTACT: ${path} is as the run wrote it (content hash ${recorded}${expect === undefined ? '' : ', as printed by the run'}).`,
+      ...describe(report as Partial<Report>),
+    ]),
+  );
   return 0;
 }

@@ -1,0 +1,20 @@
+/**
+ * Characters that can hide, move or reorder text on a screen or in a page: C0 and C1 controls (escape sequences,
+ * carriage return, bell), DEL, bidirectional marks, overrides and isolates, line and paragraph separators, the
+ * noncharacters U+FFFE and U+FFFF, and lone surrogates. No view shows one as it came.
+ */
+const HIDDEN =
+  /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** The code of a hidden character, as text anyone can read: \n, \r, \t, or \u{001b}. */
+const code = (char: string): string => NAMED[char] ?? `\\u{${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}}`;
+
+/**
+ * Shows every hidden character as its code; `keep` lists those a format lays out itself (a page keeps the line breaks
+ * of a body; a terminal line keeps none). The one character policy under every view's escaper.
+ */
+export function showHidden(text: string, keep: '' | '\n\t' | '\n\r\t' = ''): string {
+  return text.replace(HIDDEN, (char) => (keep.includes(char) ? char : code(char)));
+}
