@@ -19,7 +19,8 @@ export type HarnessErrorCode =
   | 'HARNESS_RATE_LIMITED'
   | 'HARNESS_DEADLINE'
   | 'HARNESS_NOT_RECORDED'
-  | 'HARNESS_RECORDING_UNREADABLE';
+  | 'HARNESS_RECORDING_UNREADABLE'
+  | 'HARNESS_ENVIRONMENT';
 
 export type FaultParty = 'target' | 'environment' | 'suite';
 
@@ -45,4 +46,40 @@ export class ConfigError extends HarnessError {
     super(code, message, hint, 'environment');
     this.name = 'ConfigError';
   }
+}
+
+const SYSTEM_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder',
+  EEXIST: 'something that is not a folder is already there',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EMFILE: 'too many open files',
+  ELOOP: 'too many symbolic links',
+  EADDRINUSE: 'the address is already in use',
+  EADDRNOTAVAIL: 'the address is not one of this machine',
+};
+
+/** An error of the operating system (file system, ports), as Node reports it. */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code ?? '')
+  );
+}
+
+/** Why the operating system refused, in words, with its code: "permission denied (EACCES)". */
+export function systemReason(error: unknown): string {
+  if (!isSystemError(error)) return error instanceof Error ? error.message : String(error);
+  return `${SYSTEM_REASONS[error.code] ?? 'refused by the operating system'} (${error.code})`;
+}
+
+/** A problem of the machine the suite runs on (a file it cannot write, a port in use): never the target, never a bug of the suite. */
+export function environmentError(what: string, error: unknown, hint: string): HarnessError {
+  return new HarnessError('HARNESS_ENVIRONMENT', `${what}: ${systemReason(error)}`, hint, 'environment');
 }

@@ -44,7 +44,8 @@ test('a terminal line keeps every other character, and shows each hidden one by 
   expect(terminalLines(['one\rtwo', 'three'])).toBe('one\\rtwo\nthree');
 });
 
-const md = new MarkdownIt();
+// Raw HTML on, as GitHub renders it.
+const md = new MarkdownIt({ html: true });
 type Token = ReturnType<MarkdownIt['parse']>[number];
 const flat = (tokens: Token[]): Token[] => tokens.flatMap((token) => [token, ...flat(token.children ?? [])]);
 /** Token types that text from a target must never make. */

@@ -1,5 +1,5 @@
 import { terminalLine } from '../report/escape/terminal.js';
-import { HarnessError } from '../errors.js';
+import { environmentError, HarnessError, isSystemError } from '../errors.js';
 import { commands, loadRunCommand } from './commands/index.js';
 
 async function main(args: string[]): Promise<number> {
@@ -26,6 +26,15 @@ main(process.argv.slice(2))
     (error: unknown) => {
       if (error instanceof HarnessError) {
         console.error(terminalLine(error.oneLine()));
+      } else if (isSystemError(error)) {
+        // The operating system refused something (a file, a port): the machine's problem, not the suite's.
+        const where = [error.syscall, error.path].filter(Boolean).join(' ');
+        const problem = environmentError(
+          where || 'the operating system refused',
+          error,
+          'Fix the path, permission or port named here and run again',
+        );
+        console.error(terminalLine(problem.oneLine()));
       } else {
         console.error(
           terminalLine(

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../assertions/schemas.js';
 import { createSecretScanner } from '../harness/redact.js';
@@ -8,13 +8,9 @@ import { renderMatrixMarkdown } from './matrix-markdown.js';
 import type { Matrix } from './matrix-types.js';
 import { suiteError } from './suite-error.js';
 import { leakError } from './suite-error.js';
+import { clearOwnOutputs, recordOwnOutputs } from './outputs.js';
 
 export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
-
-export async function clearMatrixOutputs(outDir: string): Promise<void> {
-  await mkdir(outDir, { recursive: true });
-  await Promise.all(MATRIX_OUTPUTS.map((name) => rm(join(outDir, name), { force: true })));
-}
 
 export interface WriteMatrixOptions {
   /** When the run began: finishedAt and durationMs are set from it once everything before the matrix files is written. */
@@ -40,7 +36,7 @@ export async function writeMatrix(
   tokens: readonly string[],
   { runStartedAt }: WriteMatrixOptions = {},
 ): Promise<string[]> {
-  await clearMatrixOutputs(outDir);
+  await clearOwnOutputs(outDir);
   const validate = validator('matrix');
   if (!validate(matrix)) {
     matrix.errors.push(suiteError(`matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`));
@@ -65,5 +61,6 @@ export async function writeMatrix(
     await writeFile(join(outDir, name), text);
     written.push(join(outDir, name));
   }
+  await recordOwnOutputs(outDir, written);
   return written;
 }

@@ -66,7 +66,7 @@ export interface Integrity {
 
 /** Something the user chose or allowed that weakens what the suite promises about the token. */
 export interface RunWarning {
-  code: 'TLS_NOT_VERIFIED' | 'TOKEN_OVER_PLAIN_HTTP';
+  code: 'TLS_NOT_VERIFIED' | 'TOKEN_OVER_PLAIN_HTTP' | 'STEP_SUMMARY_NOT_WRITTEN';
   message: string;
 }
 

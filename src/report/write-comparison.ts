@@ -7,7 +7,7 @@ import { createSecretScanner } from '../harness/redact.js';
 import type { Comparison } from './comparison-types.js';
 import { renderComparisonMarkdown } from './comparison-views.js';
 import type { RunError } from './types.js';
-import { COMPARISON_FILE } from './outputs.js';
+import { COMPARISON_FILE, recordOwnOutputs } from './outputs.js';
 import { leakError } from './suite-error.js';
 
 /**
@@ -38,6 +38,7 @@ export async function writeComparison(
   } else {
     await writeFile(join(outDir, COMPARISON_FILE), json);
     written.push(join(outDir, COMPARISON_FILE));
+    await recordOwnOutputs(outDir, written);
   }
 
   const markdown = join(outDir, 'report.md');

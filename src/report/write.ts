@@ -4,7 +4,7 @@ import { formatSchemaErrors, validator } from '../assertions/schemas.js';
 import { createSecretScanner, type SecretScanner } from '../harness/redact.js';
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter';
 import { allureFiles, screenedWriter, writeAllureResults } from './allure.js';
-import { ALLURE_DIR } from './outputs.js';
+import { ALLURE_DIR, recordOwnOutputs } from './outputs.js';
 import { leakError } from './suite-error.js';
 import { renderHtml } from './html.js';
 import { renderBadge } from './badge.js';
@@ -13,26 +13,47 @@ import { sealReport } from './integrity.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { settleOutcome } from './build.js';
-import type { Report, RunError } from './types.js';
+import type { Report, RunError, RunWarning } from './types.js';
+import { systemReason } from '../errors.js';
 
 /** Writes the Allure results through Allure's own writer, leaving out any file that would hold a secret; an error per file left out. */
-async function writeAllure(report: Report, outDir: string, scanner: SecretScanner): Promise<RunError[]> {
+async function writeAllure(
+  report: Report,
+  outDir: string,
+  scanner: SecretScanner,
+): Promise<{ errors: RunError[]; files: string[]; made?: string }> {
   const dir = join(outDir, ALLURE_DIR);
-  await mkdir(dir, { recursive: true });
+  const made = await mkdir(dir, { recursive: true });
   const refused = new Set<string>();
   const errors: RunError[] = [];
-  for (const { name, content } of allureFiles(report, process.env)) {
+  const names = allureFiles(report, process.env).map(({ name, content }) => {
     const secret = scanner.find(content);
-    if (!secret) continue;
-    refused.add(name);
-    errors.push(leakError(join(ALLURE_DIR, name), secret));
-  }
+    if (secret) {
+      refused.add(name);
+      errors.push(leakError(join(ALLURE_DIR, name), secret));
+    }
+    return name;
+  });
   writeAllureResults(
     report,
     screenedWriter(new FileSystemWriter({ resultsDir: dir }), (name) => !refused.has(name)),
     process.env,
   );
-  return errors;
+  const files = names.filter((name) => !refused.has(name)).map((name) => join(dir, name));
+  return { errors, files, ...(made ? { made: dir } : {}) };
+}
+
+/** Appends the Markdown view to the job summary; a path that cannot take it is a problem of the environment, told as a warning. */
+async function appendStepSummary(path: string, markdown: string): Promise<RunWarning | undefined> {
+  try {
+    await appendFile(path, `${markdown}\n`);
+    return undefined;
+  } catch (error) {
+    return {
+      code: 'STEP_SUMMARY_NOT_WRITTEN',
+      message: `the job summary could not be appended to GITHUB_STEP_SUMMARY (${path}): ${systemReason(error)}; the reports in the output folder are complete. This is a problem of the environment, not of the target or the suite`,
+    };
+  }
 }
 
 export interface WriteOptions {
@@ -98,12 +119,21 @@ export async function writeReports(
   });
   report.errors.push(...leaking.map(({ name, secret }) => leakError(name, secret)));
   // Written before the report is sealed again, so an Allure file left out for a secret is an error in report.json too.
-  if (allure) report.errors.push(...(await writeAllure(report, outDir, scanner)));
-  if (report.errors.length > errorsBefore) {
+  const allureResults = allure ? await writeAllure(report, outDir, scanner) : undefined;
+  report.errors.push(...(allureResults?.errors ?? []));
+  const rerender = (): void => {
     seal();
     rendered = rendered
       .filter(({ name }) => !leaking.some((leak) => leak.name === name))
       .map((view) => ({ ...view, text: view.render(report) }));
+  };
+  if (report.errors.length > errorsBefore) rerender();
+  // The job summary is written before the files, so a summary that could not be written is said in every view.
+  const markdown = rendered.find(({ name }) => name === 'report.md');
+  const summaryProblem = stepSummary && markdown ? await appendStepSummary(stepSummary, markdown.text) : undefined;
+  if (summaryProblem) {
+    (report.warnings ??= []).push(summaryProblem);
+    rerender();
   }
 
   const written: string[] = [];
@@ -115,11 +145,8 @@ export async function writeReports(
     await writeFile(join(outDir, name), content);
     written.push(join(outDir, name));
   }
-  if (allure) written.push(join(outDir, ALLURE_DIR));
-  const markdown = rendered.find(({ name }) => name === 'report.md');
-  if (stepSummary && markdown) {
-    await appendFile(stepSummary, `${markdown.text}\n`);
-    written.push(stepSummary);
-  }
+  await recordOwnOutputs(outDir, [...written, ...(allureResults?.files ?? [])], allureResults?.made ? [allureResults.made] : []);
+  if (allureResults) written.push(join(outDir, ALLURE_DIR));
+  if (stepSummary && markdown && !summaryProblem) written.push(stepSummary);
   return written;
 }

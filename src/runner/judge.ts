@@ -1,5 +1,6 @@
 import { catalogHash } from '../report/integrity.js';
-import { clearOwnOutputs, REPORT_OUTPUTS } from '../report/outputs.js';
+import { prepareOutDir } from '../config/out-dir.js';
+import { clearOwnOutputs, RECORDING_OUTPUTS } from '../report/outputs.js';
 import { suiteFailure } from '../report/suite-error.js';
 import type { Report } from '../report/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
@@ -73,7 +74,9 @@ export async function judgeRecording(file: RecordingFile, outDir: string, hooks:
       scenarios,
       errors,
     });
-  await clearOwnOutputs(outDir, REPORT_OUTPUTS);
+  await prepareOutDir(outDir);
+  // The recording being judged may be the one in this folder: it stays, the reports are replaced.
+  await clearOwnOutputs(outDir, RECORDING_OUTPUTS);
   const reports: Report[] = [];
   try {
     const runner = await SpecRunner.start({ timeoutMs: JUDGE_TIMEOUT_MS, onScenario: hooks.onScenario });

@@ -1,13 +1,14 @@
 import { join, relative, sep } from 'node:path';
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
+import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetEntry } from '../config/targets.js';
 import type { Recording } from '../harness/recording.js';
 import type { TargetSettings } from '../harness/settings.js';
 import { applyBaseline } from '../report/baseline.js';
 import { buildMatrix, matrixRow } from '../report/matrix.js';
 import type { Matrix, MatrixTarget } from '../report/matrix-types.js';
-import { clearMatrixOutputs, writeMatrix } from '../report/matrix-write.js';
+import { writeMatrix } from '../report/matrix-write.js';
 import type { RunError } from '../report/types.js';
 import { clearOwnOutputs } from '../report/outputs.js';
 import { writeReports } from '../report/write.js';
@@ -126,7 +127,8 @@ export async function runMatrix(
     config.shard,
   );
   const rows: MatrixTarget[] = [];
-  await clearMatrixOutputs(config.out);
+  await prepareOutDir(config.out);
+  await clearOwnOutputs(config.out);
   if (selected.length > 0) {
     const timeoutMs = Math.max(...selected.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS;
     const pipeline = new Pipeline(selected, config.targetConcurrency);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
+import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetOptions } from '../config/targets.js';
 import { createSecretScanner } from '../harness/redact.js';
 import type { ScenarioResult } from '../harness/scenario-result.js';
@@ -152,6 +153,8 @@ async function targetReportOf(config: Config, target: Report['target'], startedA
 /** One conformance run (or --repeat runs): reference server if needed, specs, report built, judged against a baseline, written. */
 export async function runConformance(config: Config, hooks: RunHooks = {}, baseline?: LoadedBaseline): Promise<RunResult> {
   const startedAt = new Date();
+  // An output folder that cannot take the reports is a configuration error, found before the first request.
+  await prepareOutDir(config.out);
   let reference: RunningReferenceServer | undefined;
   let token = config.token ?? '';
   let baseUrl = config.baseUrl;
@@ -162,13 +165,20 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
     baseUrl = reference.url;
     hooks.onReferenceServer?.(baseUrl);
   }
-  await clearOwnOutputs(config.out);
-  // The embedded server is on loopback, where a proxy from the environment could not reach it.
-  const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
-  const target = { baseUrl, embeddedReference: reference !== undefined };
-  const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt).finally(() => reference?.close());
-  const { concludeRun } = await loadConclude();
-  const { report, writtenFiles } = await concludeRun(reports, config, token, baseline, recorded);
-  const scanner = createSecretScanner([token]);
-  return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
+  let closing: Promise<void> | undefined;
+  const closeReference = (): Promise<void> => (closing ??= reference?.close() ?? Promise.resolve());
+  try {
+    await clearOwnOutputs(config.out);
+    // The embedded server is on loopback, where a proxy from the environment could not reach it.
+    const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
+    const target = { baseUrl, embeddedReference: reference !== undefined };
+    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt).finally(closeReference);
+    const { concludeRun } = await loadConclude();
+    const { report, writtenFiles } = await concludeRun(reports, config, token, baseline, recorded);
+    const scanner = createSecretScanner([token]);
+    return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
+  } finally {
+    // Whatever failed, the embedded server must not keep the process alive.
+    await closeReference();
+  }
 }

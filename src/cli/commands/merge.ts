@@ -1,3 +1,4 @@
+import { prepareOutDir } from '../../config/out-dir.js';
 import { ConfigError } from '../../errors.js';
 import { renderMatrixTerminal } from '../../report/matrix-terminal.js';
 import { writeMatrix } from '../../report/matrix-write.js';
@@ -15,6 +16,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const out = required(values.out, '--out', USAGE);
+  await prepareOutDir(out);
   const files = positionals.map((path) => {
     const file = readResultFile(path, 'matrix');
     if (file.kind !== 'matrix')
