@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { escapeHtml } from './escape/html.js';
+import { htmlPage, markup, type Html } from './escape/html.js';
 import type { History, HistoryRun, TargetHistory } from './history.js';
 import type { RunVerdict, Verdict } from './types.js';
 
@@ -38,16 +37,6 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 footer{margin:2.5rem 0 1rem;font-size:.85rem;color:var(--muted);border-top:1px solid var(--line);padding-top:.5rem}
 `;
 
-const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-/** No script at all, nothing fetched: the page is read, never run. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src ${cspHash(STYLE)}`,
-  "img-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
-
 const VERDICT_TEXT: Record<RunVerdict, string> = {
   conformant: 'conformant',
   'not-conformant': 'not conformant',
@@ -66,7 +55,7 @@ const SHORT: Record<Verdict, string> = {
 const when = (run: HistoryRun): string => run.startedAt.replace('T', ' ').slice(0, 16);
 
 /** Stacked bars (passed, failed, the rest) per run, with the run's verdict as a dot under its bar. */
-function timelineSvg(target: TargetHistory, index: number): string {
+function timelineSvg(target: TargetHistory, index: number): Html {
   // Wide bars for a few runs, narrow ones for a year of nights.
   const step = Math.max(16, Math.min(64, Math.floor(720 / Math.max(1, target.runs.length))));
   const left = 34;
@@ -75,17 +64,17 @@ function timelineSvg(target: TargetHistory, index: number): string {
   const width = left + target.runs.length * step + 10;
   const most = Math.max(1, ...target.runs.map((run) => Object.values(run.totals).reduce((sum, count) => sum + count, 0)));
   const scale = (count: number): number => (count / most) * height;
-  const parts: string[] = [
-    `<line class="axis" x1="${left - 4}" y1="${top + height}" x2="${width}" y2="${top + height}"/>`,
-    `<text x="${left - 8}" y="${top + 8}" text-anchor="end">${most}</text>`,
-    `<text x="${left - 8}" y="${top + height}" text-anchor="end">0</text>`,
+  const parts: Html[] = [
+    markup`<line class="axis" x1="${left - 4}" y1="${top + height}" x2="${width}" y2="${top + height}"/>`,
+    markup`<text x="${left - 8}" y="${top + 8}" text-anchor="end">${most}</text>`,
+    markup`<text x="${left - 8}" y="${top + height}" text-anchor="end">0</text>`,
   ];
   target.runs.forEach((run, at) => {
     const x = left + at * step + 4;
     const failed = run.totals.fail + run.totals.warn + run.totals.flaky;
     const other = run.totals.info + run.totals.skip + run.totals.error;
     let y = top + height;
-    const bars: string[] = [];
+    const bars: Html[] = [];
     for (const [kind, count] of [
       ['pass', run.totals.pass],
       ['fail', failed],
@@ -94,109 +83,91 @@ function timelineSvg(target: TargetHistory, index: number): string {
       const h = scale(count);
       y -= h;
       if (h > 0)
-        bars.push(`<rect class="bar-${kind}" x="${x}" y="${y.toFixed(1)}" width="${Math.max(6, step - 8)}" height="${h.toFixed(1)}"/>`);
+        bars.push(
+          markup`<rect class="bar-${kind}" x="${x}" y="${y.toFixed(1)}" width="${Math.max(6, step - 8)}" height="${h.toFixed(1)}"/>`,
+        );
     }
     const label = `Run ${at + 1}, ${when(run)}: ${VERDICT_TEXT[run.verdict]}; ${run.totals.pass} passed, ${failed} failed, ${other} other; ${run.mustPassed}/${run.mustTotal} MUST`;
     parts.push(
-      `<g><title>${escapeHtml(label)}</title>${bars.join('')}` +
-        `<circle class="dot-${run.verdict}" cx="${x + (step - 8) / 2}" cy="${top + height + 12}" r="6"/>` +
-        `<text x="${x + (step - 8) / 2}" y="${top + height + 32}" text-anchor="middle">${at + 1}</text></g>`,
+      markup`<g><title>${label}</title>${bars}<circle class="dot-${run.verdict}" cx="${x + (step - 8) / 2}" cy="${top + height + 12}" r="6"/><text x="${x + (step - 8) / 2}" y="${top + height + 32}" text-anchor="middle">${at + 1}</text></g>`,
     );
   });
   const first = target.runs[0];
   const last = target.runs.at(-1);
   const description = `${target.runs.length} runs of ${target.baseUrl}${first && last ? ` from ${when(first)} to ${when(last)}` : ''}: ${target.runs.map((run) => VERDICT_TEXT[run.verdict]).join(', ')}`;
-  return (
-    `<svg role="img" aria-labelledby="timeline-${index}" width="${width}" viewBox="0 0 ${width} ${top + height + 40}" xmlns="http://www.w3.org/2000/svg">` +
-    `<title id="timeline-${index}">${escapeHtml(description)}</title>${parts.join('')}</svg>`
-  );
+  return markup`<svg role="img" aria-labelledby="timeline-${index}" width="${width}" viewBox="0 0 ${width} ${top + height + 40}" xmlns="http://www.w3.org/2000/svg"><title id="timeline-${index}">${description}</title>${parts}</svg>`;
 }
 
-function grid(target: TargetHistory): string {
+function grid(target: TargetHistory): Html {
   const head = target.runs.map(
-    (run, at) =>
-      `<th scope="col" title="${escapeHtml(`${run.startedAt} ${run.file}`)}">${at + 1}<br>${escapeHtml(when(run).slice(5))}</th>`,
+    (run, at) => markup`<th scope="col" title="${`${run.startedAt} ${run.file}`}">${at + 1}<br>${when(run).slice(5)}</th>`,
   );
   const verdictRow = target.runs.map(
     (run) =>
-      `<td><span class="v v-${run.verdict === 'conformant' ? 'pass' : run.verdict === 'not-conformant' ? 'fail' : 'error'}">${run.mustPassed}/${run.mustTotal}</span></td>`,
+      markup`<td><span class="v v-${run.verdict === 'conformant' ? 'pass' : run.verdict === 'not-conformant' ? 'fail' : 'error'}">${run.mustPassed}/${run.mustTotal}</span></td>`,
   );
   const rows = target.requirements.map((id) => {
     const cells = target.runs.map((run) => {
       const verdict = run.verdicts[id];
-      return verdict ? `<td><span class="v v-${verdict}">${SHORT[verdict]}</span></td>` : '<td><span class="v v-none">-</span></td>';
+      return verdict
+        ? markup`<td><span class="v v-${verdict}">${SHORT[verdict]}</span></td>`
+        : markup`<td><span class="v v-none">-</span></td>`;
     });
-    return `<tr><th scope="row">${escapeHtml(id)}</th>${cells.join('')}</tr>`;
+    return markup`<tr><th scope="row">${id}</th>${cells}</tr>`;
   });
-  return [
-    '<div class="grid"><table>',
-    `<thead><tr><th scope="col">Requirement \\ run</th>${head.join('')}</tr></thead>`,
-    `<tbody><tr><th scope="row">MUST passed (run verdict)</th>${verdictRow.join('')}</tr>${rows.join('')}</tbody>`,
-    '</table></div>',
-  ].join('\n');
+  return markup`<div class="grid"><table>
+<thead><tr><th scope="col">Requirement \\ run</th>${head}</tr></thead>
+<tbody><tr><th scope="row">MUST passed (run verdict)</th>${verdictRow}</tr>${rows}</tbody>
+</table></div>`;
 }
 
-function changes(target: TargetHistory): string {
-  if (target.changes.length === 0) return '<p class="plain">No requirement started or stopped failing over these runs.</p>';
+function changes(target: TargetHistory): Html {
+  if (target.changes.length === 0) return markup`<p class="plain">No requirement started or stopped failing over these runs.</p>`;
   const items = target.changes.map((change) => {
     const run = target.runs[change.run];
     const kind =
-      change.kind === 'started-failing' ? '<span class="started">started failing</span>' : '<span class="stopped">stopped failing</span>';
-    return `<li><code>${escapeHtml(change.requirement)}</code> ${kind} in run ${change.run + 1} (${escapeHtml(run ? when(run) : '?')}): ${change.from.toUpperCase()} → ${change.to.toUpperCase()}</li>`;
+      change.kind === 'started-failing'
+        ? markup`<span class="started">started failing</span>`
+        : markup`<span class="stopped">stopped failing</span>`;
+    return markup`<li><code>${change.requirement}</code> ${kind} in run ${change.run + 1} (${run ? when(run) : '?'}): ${change.from.toUpperCase()} → ${change.to.toUpperCase()}</li>`;
   });
   const failing = target.requirements.filter((id) => ['fail', 'warn', 'flaky'].includes(target.runs.at(-1)?.verdicts[id] ?? ''));
-  const now =
-    failing.length > 0 ? `<p>Failing in the latest run: ${failing.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')}.</p>` : '';
-  return `${now}<ul class="changes">${items.join('')}</ul>`;
+  const codes = failing.map((id, at) => markup`${at > 0 ? ', ' : ''}<code>${id}</code>`);
+  const now = failing.length > 0 ? markup`<p>Failing in the latest run: ${codes}.</p>` : undefined;
+  return markup`${now}<ul class="changes">${items}</ul>`;
 }
 
-function targetSection(target: TargetHistory, index: number): string {
+function targetSection(target: TargetHistory, index: number): Html {
   const latest = target.runs.at(-1);
-  return [
-    `<section aria-labelledby="target-${index}">`,
-    `<h2 id="target-${index}">${escapeHtml(target.baseUrl)}</h2>`,
-    latest
-      ? `<p class="latest ${latest.verdict}">Latest run (${escapeHtml(when(latest))}): ${VERDICT_TEXT[latest.verdict]}, ${latest.mustPassed}/${latest.mustTotal} MUST passed. ${target.runs.length} runs.</p>`
-      : '',
-    '<h3>Verdicts over time</h3>',
-    `<div class="chart">${timelineSvg(target, index)}</div>`,
-    '<ul class="legend"><li><span class="key k-pass"></span>passed</li><li><span class="key k-fail"></span>failed (MUST, SHOULD, flaky)</li><li><span class="key k-other"></span>observed, skipped or not judged</li><li>dot: the run verdict</li></ul>',
-    '<h3>When requirements started or stopped failing</h3>',
-    changes(target),
-    '<h3>Requirement by run</h3>',
-    grid(target),
-    '</section>',
-  ].join('\n');
+  const summary = latest
+    ? markup`<p class="latest ${latest.verdict}">Latest run (${when(latest)}): ${VERDICT_TEXT[latest.verdict]}, ${latest.mustPassed}/${latest.mustTotal} MUST passed. ${target.runs.length} runs.</p>\n`
+    : undefined;
+  return markup`<section aria-labelledby="target-${index}">
+<h2 id="target-${index}">${target.baseUrl}</h2>
+${summary}<h3>Verdicts over time</h3>
+<div class="chart">${timelineSvg(target, index)}</div>
+<ul class="legend"><li><span class="key k-pass"></span>passed</li><li><span class="key k-fail"></span>failed (MUST, SHOULD, flaky)</li><li><span class="key k-other"></span>observed, skipped or not judged</li><li>dot: the run verdict</li></ul>
+<h3>When requirements started or stopped failing</h3>
+${changes(target)}
+<h3>Requirement by run</h3>
+${grid(target)}
+</section>
+`;
 }
 
 /** history.html: one self-contained page, no script, no request, charts drawn as inline SVG. */
 export function renderHistoryHtml(history: History, source: string, generatedAt: Date): string {
   const runs = history.targets.reduce((sum, target) => sum + target.runs.length, 0);
+  const left = history.skipped.map((entry, at) => markup`${at > 0 ? '; ' : ''}<code>${entry.file}</code> (${entry.reason})`);
   const skipped =
-    history.skipped.length > 0
-      ? `<p class="plain">Left out (could not be read as a report): ${history.skipped.map((entry) => `<code>${escapeHtml(entry.file)}</code> (${escapeHtml(entry.reason)})`).join('; ')}.</p>`
-      : '';
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    '<title>Ticketing API conformance history</title>',
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<main class="wrap">',
-    '<h1>Ticketing API conformance history</h1>',
-    `<p class="plain">${runs} runs of ${history.targets.length} target${history.targets.length === 1 ? '' : 's'}, read from ${escapeHtml(source)}.</p>`,
-    skipped,
-    ...history.targets.map(targetSection),
-    '</main>',
-    `<footer class="wrap"><p>Made by ticketing-conformance history on ${escapeHtml(generatedAt.toISOString())}.</p></footer>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+    history.skipped.length > 0 ? markup`<p class="plain">Left out (could not be read as a report): ${left}.</p>\n` : undefined;
+  return htmlPage({
+    title: 'Ticketing API conformance history',
+    style: STYLE,
+    body: markup`<main class="wrap">
+<h1>Ticketing API conformance history</h1>
+<p class="plain">${runs} runs of ${history.targets.length} target${history.targets.length === 1 ? '' : 's'}, read from ${source}.</p>
+${skipped}${history.targets.map(targetSection)}</main>
+<footer class="wrap"><p>Made by ticketing-conformance history on ${generatedAt.toISOString()}.</p></footer>`,
+  });
 }
