@@ -226,7 +226,7 @@ describe('report files edited to forge', () => {
     const run = await execCli(['merge', join(dir, 'matrix.json'), '--out', merged], dir);
     expectSafeTerminal(run);
     const page = await readFile(join(merged, 'matrix.html'), 'utf8');
-    expectSafePage(page, 0);
+    expectSafePage(page, 1);
     // The edited folder name is a path segment: its colon is encoded, so it names a folder, not a scheme.
     expect(page.match(/href="[^"]*"/g)).toEqual(['href="../javascript%3Aalert(document.domain)/report.md"']);
     const markdown = await readFile(join(merged, 'matrix.md'), 'utf8');
