@@ -1,24 +1,10 @@
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { chromiumMissing, launchChromium } from '../../test/helpers/chromium.js';
 
 /** How long Debian's Chromium takes to show a matrix.html: first paint, and the load event; undefined without Chromium. */
 export async function pageOpening(file: string): Promise<{ firstPaintMs: number; loadMs: number } | undefined> {
-  if (!existsSync(CHROMIUM)) return undefined;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  if (chromiumMissing) return undefined;
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(pathToFileURL(file).href);

@@ -1,9 +1,9 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { statuses } from '../../src/reference-server/data.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference-server/server.js';
-import { serveHttp, serveSockets, type HttpHandler, type LoopbackServer, type TlsIdentity } from './loopback-server.js';
+import { forward, serveHttp, serveSockets, type HttpHandler, type LoopbackServer, type TlsIdentity } from './loopback-server.js';
 
 /** A misbehaving target: the address to test, and every server behind it. */
 export interface HostileTarget {
@@ -66,15 +66,7 @@ function forwarding(
   const upstream = new URL(reference.url);
   return (request, response) => {
     if (intercept?.(request, response)) return;
-    const proxied = httpRequest(
-      { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    proxied.on('error', () => response.destroy());
-    request.pipe(proxied);
+    forward(request, response, upstream);
   };
 }
 

@@ -1,4 +1,10 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
@@ -29,6 +35,19 @@ export interface LoopbackServer {
 }
 
 export type HttpHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** Passes one request on to an http origin, as a plain reverse proxy would, and its answer back. */
+export function forward(request: IncomingMessage, response: ServerResponse, upstream: URL): void {
+  const onward = httpRequest(
+    { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
+    (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    },
+  );
+  onward.on('error', () => response.destroy());
+  request.pipe(onward);
+}
 
 async function listen(server: Server, scheme: 'http' | 'https', seen: Omit<LoopbackServer, 'url' | 'port' | 'openSockets' | 'close'>) {
   const sockets = new Set<Socket>();

@@ -1,5 +1,5 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
-import { serveHttp, type LoopbackServer } from './loopback-server.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { forward, serveHttp, type LoopbackServer } from './loopback-server.js';
 
 /** A loopback front that passes every request on to the upstream of the moment, and keeps the headers it saw. */
 export interface SwitchFront extends LoopbackServer {
@@ -13,15 +13,7 @@ export async function switchFront(initialUpstream: string): Promise<SwitchFront>
   const headers: IncomingHttpHeaders[] = [];
   const server = await serveHttp((incoming, answer) => {
     headers.push(incoming.headers);
-    const onward = request(
-      { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
-      (reply) => {
-        answer.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(answer);
-      },
-    );
-    onward.on('error', () => answer.destroy());
-    incoming.pipe(onward);
+    forward(incoming, answer, upstream);
   });
   return Object.assign(server, {
     headers,
