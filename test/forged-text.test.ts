@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
@@ -200,6 +200,32 @@ describe('report files edited to forge', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`now: ${observation.description}: \\u{001b}[2J`);
     expectSafeTerminal(run);
+  });
+
+  test.concurrent('judge of a recording edited to forge, and history of a folder whose names forge, show them as text', async () => {
+    const reference = await startReferenceServer({ token: TOKEN });
+    cleanups.push(reference.close);
+    const first = await runCli(['--base-url', reference.url, '--token', TOKEN]);
+    cleanups.push(first.cleanup);
+    const recording = JSON.parse(await output(first, 'recording.json')) as { suite: { version: string } };
+    recording.suite.version = TERMINAL_FORGERY;
+    const edited = join(first.outDir, 'edited-recording.json');
+    await writeFile(edited, JSON.stringify(recording));
+    for (const quiet of [[], ['--quiet']]) {
+      const judged = await execCli(['judge', edited, '--out', join(first.outDir, 'judged'), ...quiet], first.outDir);
+      expect(judged.code).toBe(0);
+      expectSafeTerminal(judged);
+    }
+
+    const runs = join(first.outDir, 'runs');
+    await mkdir(join(runs, `night\u001b]0;${MARK}\u0007`), { recursive: true });
+    await writeFile(join(runs, `night\u001b]0;${MARK}\u0007`, 'report.json'), '{ "not": "a report"');
+    await mkdir(join(runs, 'good'));
+    await writeFile(join(runs, 'good', 'report.json'), await output(first, 'report.json'));
+    const history = await execCli(['history', runs, '--out', join(first.outDir, 'history')], first.outDir);
+    expect(history.code).toBe(0);
+    expect(history.stderr).toContain('\\u{001b}]0;');
+    expectSafeTerminal(history);
   });
 
   test.concurrent('merge of a shard matrix.json edited to carry javascript: and data: links and Markdown', async () => {

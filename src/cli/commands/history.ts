@@ -1,6 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { terminalLine } from '../../report/escape/terminal.js';
 import { readHistory } from '../../report/history.js';
 import { renderHistoryHtml } from '../../report/history-html.js';
 import { readArgs } from './args.js';
@@ -22,7 +23,7 @@ export async function historyCommand(argv: string[]): Promise<number> {
     throw new ConfigError('CONFIG_INVALID', `${dir} is not a folder`, 'Give the folder that holds the runs’ report.json files');
   }
   const history = readHistory(dir);
-  for (const entry of history.skipped) console.error(`Left out ${entry.file}: ${entry.reason}`);
+  for (const entry of history.skipped) console.error(terminalLine(`Left out ${entry.file}: ${entry.reason}`));
   if (history.targets.length === 0) {
     throw new ConfigError(
       'CONFIG_INVALID',

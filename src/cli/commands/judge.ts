@@ -2,6 +2,7 @@ import { ConfigError } from '../../errors.js';
 import { OPTIONS } from '../../config/options.js';
 import { createSecretScanner } from '../../harness/redact.js';
 import { colourWanted } from '../../report/colour.js';
+import { terminalLine } from '../../report/escape/terminal.js';
 import { countsLine } from '../../report/failure-text.js';
 import { verdictLine } from '../../report/next-step.js';
 import { renderTerminal } from '../../report/terminal.js';
@@ -49,10 +50,11 @@ export async function judgeCommand(argv: string[]): Promise<number> {
       : []),
   ];
   const text = values.quiet
-    ? `${verdictLine(report)} (${countsLine(report.totals)})`
-    : [...notes, renderTerminal(report, writtenFiles, { colour: colourWanted(process.stdout), verbose: values.verbose === true })].join(
-        '\n',
-      );
+    ? terminalLine(`${verdictLine(report)} (${countsLine(report.totals)})`)
+    : [
+        ...notes.map(terminalLine),
+        renderTerminal(report, writtenFiles, { colour: colourWanted(process.stdout), verbose: values.verbose === true }),
+      ].join('\n');
   // The recording holds no token to look for; an Authorization value a target echoed is still caught.
   const scanner = createSecretScanner([]);
   const output = screenOutput(text, (shown) => scanner.find(shown));
