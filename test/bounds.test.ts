@@ -6,7 +6,7 @@ import { statuses } from '../src/reference-server/data.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { errorCodes } from './helpers/expect-run.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
-import { serveHttp } from './helpers/loopback-server.js';
+import { forward, serveHttp } from './helpers/loopback-server.js';
 import { COUNTS_LINE, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'bounds-token-6e1f3a90';
@@ -128,12 +128,15 @@ describe('memory follows the number of parsed values, not only the bytes', () =>
 });
 
 describe('--repeat shares the invocation’s request budget and deadline', () => {
-  test.concurrent('--repeat 5 --max-requests 20: at most 20 requests, as many whole runs as fit, none flaky', async () => {
+  test.concurrent('--repeat 5 with a budget for one run and a half: one whole run, no partial one, none flaky', async () => {
     const server = await startReferenceServer({ token: TOKEN });
     cleanups.push(server.close);
-    const run = await cli(['--base-url', server.url, '--token', TOKEN, '--repeat', '5', '--max-requests', '20']);
+    const single = await cli(['--base-url', server.url, '--token', TOKEN]);
+    const perRun = single.report?.requests.sent ?? 0;
+    const budget = perRun + Math.floor(perRun / 2);
+    const run = await cli(['--base-url', server.url, '--token', TOKEN, '--repeat', '5', '--max-requests', String(budget)]);
     expect(run.code).toBe(0);
-    expect(run.report?.requests.sent).toBeLessThanOrEqual(20);
+    expect(run.report?.requests.sent).toBe(perRun);
     expect(run.report?.totals.flaky).toBe(0);
     expect(run.report?.requirements.every((result) => result.repeat === undefined || result.repeat.runs === 1)).toBe(true);
   });
@@ -149,11 +152,22 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
     expect(run.report?.requirements.every((result) => result.repeat?.runs === 2 && result.repeat.agreed === 2)).toBe(true);
   });
 
-  test.concurrent('a deadline that expires during the runs marks nothing flaky', async () => {
-    const target = await hostileTargets['slow-reference'](TOKEN);
-    cleanups.push(target.close);
-    const run = await cli(['--base-url', target.url, '--token', TOKEN, '--repeat', '5', '--deadline-ms', '1500']);
+  test.concurrent('a deadline that expires during a later run marks nothing flaky', async () => {
+    const server = await startReferenceServer({ token: TOKEN });
+    cleanups.push(server.close);
+    const single = await cli(['--base-url', server.url, '--token', TOKEN]);
+    const perRun = single.report?.requests.sent ?? 0;
+    // The first run is answered at once; every later request waits past the deadline, so the second run is cut short.
+    let seen = 0;
+    const front = await serveHttp((request, response) => {
+      seen += 1;
+      if (seen <= perRun) forward(request, response, new URL(server.url));
+      else setTimeout(() => forward(request, response, new URL(server.url)), 4000).unref();
+    });
+    cleanups.push(front.close);
+    const run = await cli(['--base-url', front.url, '--token', TOKEN, '--repeat', '5', '--deadline-ms', '2500']);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
+    expect(seen).toBeGreaterThan(perRun);
     expect(run.report?.totals.flaky).toBe(0);
     expect(run.report?.requests.sent).toBeLessThanOrEqual(run.report?.options.maxRequests ?? 0);
   });
