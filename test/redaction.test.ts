@@ -87,11 +87,23 @@ test('text without the token is left as it was, and an empty list of tokens find
 test('one scanner finds any of a thousand tokens, duplicates folded', () => {
   const tokens = Array.from({ length: 1000 }, (_, index) => `target-${index.toString(36).padStart(4, '0')}-k3y9`);
   const many = createSecretScanner([...tokens, ...tokens]);
-  const filler = 'target-0000-k3y ordinary text, almost a token. '.repeat(200);
+  // Not a near miss either: those hold all but one character of a token, and are secrets too.
+  const filler = 'target-0000-k3x ordinary text, almost a token. '.repeat(200);
   expect(many.find(filler)).toBeUndefined();
   for (const index of [0, 499, 999]) {
     const token = tokens[index] ?? '';
     expect(many.find(`${filler}${base64(`${token}:x`)}${filler}`)).toBe('the API token');
     expect(many.redact(`${filler}${token.toUpperCase()}`)).toBe(`${filler}${REDACTED}`);
   }
+});
+
+test('the near misses the suite sends as wrong tokens are secrets too, in every form, but not for an ordinary-word token', () => {
+  const token = 'Kq81-zzTop-77';
+  const scanner = createSecretScanner([token]);
+  const truncated = token.slice(0, -1);
+  for (const echoed of [truncated, JSON.stringify(`${truncated}/`), base64(`${truncated}:x`), base64(`conforma:${truncated}`)]) {
+    expect(scanner.find(`said: ${echoed}`)).toBe('the API token');
+  }
+  expect(scanner.redact(`wrong token ${truncated}.`)).toBe(`wrong token ${REDACTED}.`);
+  expect(createSecretScanner(['data']).find('the dat was read')).toBeUndefined();
 });
