@@ -86,29 +86,16 @@ describe('the token is sent only to the configured origin', () => {
     expect(other.connections).toBe(0);
   });
 
+  const clientFor = (baseUrl: string): HttpClient =>
+    new HttpClient({ baseUrl, token: TOKEN, password: 'x', timeoutMs: 1000, maxBodyBytes: 1024, maxRequests: 1, userAgent: 'test' });
+
   test('every URL the client builds stays on the origin, and one that would not is refused before sending', async () => {
-    const client = new HttpClient({
-      baseUrl: 'http://a.example/support//x/',
-      token: TOKEN,
-      password: 'x',
-      timeoutMs: 1000,
-      maxBodyBytes: 1024,
-      maxRequests: 1,
-      userAgent: 'test',
-    });
+    const client = clientFor('http://a.example/support//x/');
     for (const path of ['/api/ticket/status/1', '//b.example/api', '/\\b.example/', '/../../..//b.example/'])
       expect(client.urlFor(path, { lang: '//b.example' }).origin).toBe('http://a.example');
     await client.close();
     // Past the configuration check (a programmatic caller): the client itself refuses.
-    const unchecked = new HttpClient({
-      baseUrl: 'http://a.example//b.example/',
-      token: TOKEN,
-      password: 'x',
-      timeoutMs: 1000,
-      maxBodyBytes: 1024,
-      maxRequests: 1,
-      userAgent: 'test',
-    });
+    const unchecked = clientFor('http://a.example//b.example/');
     expect(unchecked.urlFor('/api/selfservice/type').origin).toBe('http://a.example');
     await unchecked.close();
   });
