@@ -21,7 +21,7 @@ const clientAlone = (baseUrl: string): string[] => [
   '--input-type=module',
   '-e',
   `
-    const { HttpClient } = await import(${JSON.stringify(join(root, 'dist', 'src', 'harness', 'http-client.js'))});
+    const { HttpClient } = await import(${JSON.stringify(join(root, 'dist', 'src', 'http', 'client.js'))});
     const client = new HttpClient({ baseUrl: ${JSON.stringify(baseUrl)}, token: ${JSON.stringify(TOKEN)}, password: 'x', timeoutMs: 10000,
       maxBodyBytes: 1024 * 1024, maxRequests: 40, userAgent: 'bench', concurrency: 16 });
     await Promise.allSettled(Array.from({ length: 17 }, (_, index) => client.get({ path: '/api/ticket/status/' + (index + 1), credentials: 'valid' })));

@@ -83,3 +83,30 @@ export function systemReason(error: unknown): string {
 export function environmentError(what: string, error: unknown, hint: string): HarnessError {
   return new HarnessError('HARNESS_ENVIRONMENT', `${what}: ${systemReason(error)}`, hint, 'environment');
 }
+
+/** An error as a report keeps it: plain data, whoever raised it. */
+export interface RunError {
+  code: HarnessErrorCode;
+  message: string;
+  hint: string;
+  party: FaultParty;
+}
+
+/** An error of the suite itself: never the target's fault. */
+export function suiteError(message: string): RunError {
+  return { code: 'HARNESS_INTERNAL', message, hint: 'This is a bug in the suite; please report it', party: 'suite' };
+}
+
+export function suiteFailure(what: string, error: unknown): RunError {
+  return suiteError(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** An artifact (or the terminal summary) left unwritten because it would have shown a secret. */
+export function leakError(artifact: string, secret: string): RunError {
+  return {
+    code: 'HARNESS_SECRET_LEAK',
+    message: `${artifact} would have contained ${secret}, so it was not written`,
+    hint: 'This is a bug in the suite; report it without the file',
+    party: 'suite',
+  };
+}

@@ -1,10 +1,11 @@
 import { loadBaseline } from './config/baseline.js';
 import { loadConfig } from './config/load.js';
 import { OPTIONS, type OptionName } from './config/options.js';
-import type { Report } from './report/types.js';
+import type { Report } from './report/model/types.js';
 import { runConformance } from './runner/run.js';
 
-export type { Report, RequirementResult, RunVerdict, ExitCode, Verdict, RunError, RunWarning } from './report/types.js';
+export type { Report, RequirementResult, RunVerdict, ExitCode, Verdict, RunWarning } from './report/model/types.js';
+export type { RunError } from './errors.js';
 
 /** Settings that belong to the command line (its output, its other modes), not to one run. */
 const CLI_ONLY = [

@@ -10,7 +10,7 @@ const codeRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const packageRoot = compiled ? resolve(codeRoot, '..') : codeRoot;
 export const schemasDir = resolve(packageRoot, 'schemas');
 export const specsDir = resolve(codeRoot, 'specs');
-/** The suite's own modules (harness, assertions, catalog) that the specs import. */
+/** The suite's own modules (scenario API, checks, catalog) that the specs import. */
 export const sourceDir = resolve(codeRoot, 'src');
 /** What the spec files are named: TypeScript from source, JavaScript once compiled. */
 export const specPattern = compiled ? '**/*.spec.js' : '**/*.spec.ts';

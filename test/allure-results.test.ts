@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { allureFiles, type AllureFile } from '../src/report/allure.js';
-import { applyBaseline } from '../src/report/baseline.js';
-import type { Report } from '../src/report/types.js';
+import { allureFiles, type AllureFile } from '../src/report/views/allure.js';
+import { applyBaseline } from '../src/report/model/baseline.js';
+import type { Report } from '../src/report/model/types.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 interface Result {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { KnownFailure } from '../src/config/baseline.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { applyBaseline } from '../src/report/baseline.js';
-import { buildReport } from '../src/report/build.js';
-import type { Report } from '../src/report/types.js';
+import { applyBaseline } from '../src/report/model/baseline.js';
+import { buildReport } from '../src/report/model/build.js';
+import type { Report } from '../src/report/model/types.js';
 import { runCli, execCli } from './helpers/run-cli.js';
 
 const TOKEN = 'baseline-token-3c9d7e';

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, expect, test } from 'vitest';
-import { BODY_ALLOWANCE_BYTES, BodyBudget } from '../src/harness/body-budget.js';
+import { BODY_ALLOWANCE_BYTES, BodyBudget } from '../src/http/body-budget.js';
 import { HarnessError } from '../src/errors.js';
-import { HttpClient } from '../src/harness/http-client.js';
+import { HttpClient } from '../src/http/client.js';
 
 test('each body holds its allowance freely and shares the bytes beyond it, within the cap', () => {
   const budget = new BodyBudget(1000, 100, 300);

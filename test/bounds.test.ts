@@ -1,7 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
-import { JsonValueBudget } from '../src/harness/body-budget.js';
-import { MAX_JSON_VALUES, parseJson } from '../src/harness/body-text.js';
+import { JsonValueBudget } from '../src/http/body-budget.js';
+import { MAX_JSON_VALUES, parseJson } from '../src/exchange/body-text.js';
 import { statuses } from '../src/reference-server/data.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { errorCodes } from './helpers/expect-run.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { catalog } from '../src/requirements/catalog.js';
-import { GENERATED_PAGES, withGeneratedSections } from '../src/requirements/table.js';
+import { GENERATED_PAGES, withGeneratedSections } from '../scripts/generate/requirements-table.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const documentText = readFileSync(join(repoRoot, '..', 'shared', 'api-document.md'), 'utf8');

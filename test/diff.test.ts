@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { runCli, execCli } from './helpers/run-cli.js';
 
 const TOKEN = 'diff-token-8b2a55';

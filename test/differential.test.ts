@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
+import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import type { Comparison } from '../src/report/comparison-types.js';
-import type { Report } from '../src/report/types.js';
+import type { Comparison } from '../src/report/comparison/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { COUNTS_LINE, runCli, type CliRun } from './helpers/run-cli.js';
 import { tokenForms } from './helpers/token-forms.js';
 

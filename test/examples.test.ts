@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { failedRequirements, repoRoot } from './helpers/run-cli.js';
 import { userEnv } from './helpers/user-env.js';
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { bodyIsJson, envelopeField } from '../src/assertions/envelope.js';
-import { accepted, refused } from '../src/assertions/auth.js';
-import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
-import { statusField, statusIdIs, translationField, translationsBelongToStatus, type StatusField } from '../src/assertions/status.js';
-import type { Exchange } from '../src/harness/exchange.js';
+import { bodyIsJson, envelopeField } from '../src/judge/checks/envelope.js';
+import { accepted, refused } from '../src/judge/checks/auth.js';
+import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
+import { statusField, statusIdIs, translationField, translationsBelongToStatus, type StatusField } from '../src/judge/checks/status.js';
+import type { Exchange } from '../src/exchange/exchange.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const fixturePath = join(repoRoot, '..', 'shared', 'fixtures', 'status-with-translation.json');

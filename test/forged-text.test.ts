@@ -5,9 +5,9 @@ import MarkdownIt from 'markdown-it';
 import { afterAll, describe, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { countsLine } from '../src/report/failure-text.js';
-import type { Matrix } from '../src/report/matrix-types.js';
-import type { Report } from '../src/report/types.js';
+import { countsLine } from '../src/report/views/failure-text.js';
+import type { Matrix } from '../src/report/matrix/types.js';
+import type { Report } from '../src/report/model/types.js';
 import {
   headerTarget,
   MARK,

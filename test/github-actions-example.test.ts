@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import type { Matrix } from '../src/report/matrix-types.js';
+import type { Matrix } from '../src/report/matrix/types.js';
 import { repoRoot, execCli } from './helpers/run-cli.js';
 
 interface Step {

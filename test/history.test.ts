@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
 import { execCli, runCli } from './helpers/run-cli.js';
 
@@ -135,7 +135,7 @@ describe.skipIf(chromiumMissing !== undefined)(
 );
 
 test('a run that reached no verdict has a badge that says so, in its own colour', async () => {
-  const { renderBadge } = await import('../src/report/badge.js');
+  const { renderBadge } = await import('../src/report/views/badge.js');
   const report = reports[1];
   if (!report) throw new Error('no report');
   const must = report.requirements.filter((result) => result.level === 'MUST');

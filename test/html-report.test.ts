@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect, test } from 'vitest';
-import { escapeHtml } from '../src/report/escape/html.js';
-import { headline, renderHtml } from '../src/report/html.js';
-import { sealReport } from '../src/report/integrity.js';
+import { escapeHtml } from '../src/report/views/escape/html.js';
+import { headline, renderHtml } from '../src/report/views/html.js';
+import { sealReport } from '../src/report/model/integrity.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 const HOSTILE = `</pre><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'"&<!--`;

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, expect, test } from 'vitest';
 import { HarnessError } from '../src/errors.js';
-import { jsonDepth, MAX_JSON_DEPTH, parseJson } from '../src/harness/body-text.js';
-import { HttpClient } from '../src/harness/http-client.js';
-import { retryAfterMs } from '../src/harness/rate-limit.js';
+import { jsonDepth, MAX_JSON_DEPTH, parseJson } from '../src/exchange/body-text.js';
+import { HttpClient } from '../src/http/client.js';
+import { retryAfterMs } from '../src/http/rate-limit.js';
 
 const TOKEN = 'client-token-abc123';
 const servers: Server[] = [];

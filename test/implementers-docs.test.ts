@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
-import { DOCS_DIR, renderImplementerDocs } from '../src/implementers/render.js';
+import { DOCS_DIR, renderImplementerDocs } from '../scripts/generate/implementers-render.js';
 import { variants } from '../src/reference-server/faults.js';
 import { expectedKills } from '../src/reference-server/kills.js';
 import { catalog } from '../src/requirements/catalog.js';

@@ -9,7 +9,7 @@ import { PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import type { Matrix } from '../src/report/matrix-types.js';
+import type { Matrix } from '../src/report/matrix/types.js';
 import { CLI_BIN, repoRoot } from './helpers/run-cli.js';
 
 const EXAMPLES = join(repoRoot, 'examples', 'kubernetes');

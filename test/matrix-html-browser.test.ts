@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildMatrix } from '../src/report/matrix.js';
-import { renderMatrixHtml } from '../src/report/matrix-html.js';
-import type { MatrixTarget } from '../src/report/matrix-types.js';
+import { buildMatrix } from '../src/report/matrix/build.js';
+import { renderMatrixHtml } from '../src/report/matrix/html.js';
+import type { MatrixTarget } from '../src/report/matrix/types.js';
 import { catalog } from '../src/requirements/catalog.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
 

@@ -2,11 +2,11 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSecretScanner } from '../src/harness/redact.js';
+import { createSecretScanner } from '../src/http/redact.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { buildMatrix } from '../src/report/matrix.js';
-import type { Matrix, MatrixTarget } from '../src/report/matrix-types.js';
-import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/matrix-write.js';
+import { buildMatrix } from '../src/report/matrix/build.js';
+import type { Matrix, MatrixTarget } from '../src/report/matrix/types.js';
+import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/matrix/write.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 /** More targets than one spec run judges, so the matrix takes several batches through the same worker. */

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { validator } from '../src/assertions/schemas.js';
+import { validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import type { Matrix } from '../src/report/matrix-types.js';
+import type { Matrix } from '../src/report/matrix/types.js';
 import { runCli, execCli, type CliRun } from './helpers/run-cli.js';
 
 const cleanups: (() => Promise<void>)[] = [];

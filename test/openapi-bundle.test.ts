@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { dereference, validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { bundleOpenapi, OPENAPI_BUNDLE } from '../src/implementers/bundle-openapi.js';
+import { bundleOpenapi, OPENAPI_BUNDLE } from '../scripts/generate/bundle-openapi.js';
 import { schemasDir } from '../src/paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 

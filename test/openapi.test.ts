@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { formatSchemaErrors } from '../src/assertions/schemas.js';
+import { formatSchemaErrors } from '../src/validators/schemas.js';
 import { schemasDir } from '../src/paths.js';
 import { catalog } from '../src/requirements/catalog.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';

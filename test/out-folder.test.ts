@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { MANIFEST } from '../src/report/outputs.js';
-import type { Report } from '../src/report/types.js';
+import { MANIFEST } from '../src/report/model/outputs.js';
+import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
 import { execCli, lastLine, type CliOutput } from './helpers/run-cli.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { recordTarget } from '../src/runner/record.js';
+import { recordTarget } from '../src/record/recorder.js';
 import { targetSettings } from '../src/runner/run.js';
 import { loadConfig } from '../src/config/load.js';
 import { repoRoot } from './helpers/run-cli.js';

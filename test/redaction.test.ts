@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { createSecretScanner, isOrdinaryWord, REDACTED } from '../src/harness/redact.js';
+import { createSecretScanner, isOrdinaryWord, REDACTED } from '../src/http/redact.js';
 
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 const scanner = createSecretScanner([TOKEN]);

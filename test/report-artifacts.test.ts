@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'artifacts-token-41d7aa';

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect, test } from 'vitest';
-import { validatorKeys, type SchemaName } from '../src/assertions/schema-refs.js';
-import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
-import { GENERATED_VALIDATORS, validatorModuleSource } from '../src/assertions/validator-code.js';
+import { validatorKeys, type SchemaName } from '../src/validators/schema-refs.js';
+import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
+import { GENERATED_VALIDATORS, validatorModuleSource } from '../scripts/generate/validator-code.js';
 import { packageRoot, schemasDir } from '../src/paths.js';
 import { sampleReport } from './helpers/sample-report.js';
 
@@ -31,7 +31,7 @@ test('a schema that breaks the meta-schema is caught', () => {
 
 test('the precompiled validators are those schemas/ makes now (npm run schemas:compile rewrites them)', () => {
   const committed = readFileSync(join(packageRoot, GENERATED_VALIDATORS), 'utf8');
-  expect(committed === validatorModuleSource(), 'src/assertions/validators.generated.ts is stale: run npm run schemas:compile').toBe(true);
+  expect(committed === validatorModuleSource(), 'src/validators/validators.generated.ts is stale: run npm run schemas:compile').toBe(true);
 });
 
 test('every validator the suite names exists and judges like Ajv compiling the schema now', () => {

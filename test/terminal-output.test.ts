@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { colourWanted } from '../src/report/colour.js';
+import { colourWanted } from '../src/report/views/colour.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { runCli } from './helpers/run-cli.js';
 

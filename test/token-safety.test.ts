@@ -6,7 +6,7 @@ import { loadBaseline } from '../src/config/baseline.js';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
 import { HarnessError } from '../src/errors.js';
-import { HttpClient } from '../src/harness/http-client.js';
+import { HttpClient } from '../src/http/client.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { safetyWarnings } from '../src/runner/warnings.js';
 import { ECHO_FORMS, echoTarget, type EchoForm } from './helpers/echo-targets.js';

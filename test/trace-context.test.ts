@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { run } from '../src/index.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { switchFront } from './helpers/switch-front.js';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { RATE_LIMIT_WAIT_CAP_MS } from '../src/harness/rate-limit.js';
+import { RATE_LIMIT_WAIT_CAP_MS } from '../src/http/rate-limit.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { startConnectProxy } from './helpers/connect-proxy.js';
 import { expectSettledRun } from './helpers/expect-run.js';

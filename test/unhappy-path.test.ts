@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServerOptions } from '../src/reference-server/server.js';
 import type { StatusRecord } from '../src/reference-server/data.js';
-import type { Report, Verdict } from '../src/report/types.js';
+import type { Report, Verdict } from '../src/report/model/types.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';

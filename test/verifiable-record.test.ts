@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { verifyCommand } from '../src/cli/commands/verify.js';
 import { HarnessError } from '../src/errors.js';
-import { formatSchemaErrors, validator } from '../src/assertions/schemas.js';
+import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { catalogHash, configurationHash, contentHash } from '../src/report/integrity.js';
-import type { Report } from '../src/report/types.js';
+import { configurationHash, contentHash } from '../src/report/model/integrity.js';
+import type { Report } from '../src/report/model/types.js';
 import { execCli, runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront, type TlsFront } from './helpers/tls-front.js';
+import { catalogHash } from '../src/hash.js';
 
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';

@@ -1,11 +1,11 @@
 import MarkdownIt from 'markdown-it';
 import { expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { contentSecurityPolicy, escapeHtml, htmlPage, markup } from '../src/report/escape/html.js';
-import { safeLink } from '../src/report/escape/link.js';
-import { markdownCodeBlock, markdownText } from '../src/report/escape/markdown.js';
-import { terminalLine, terminalLines } from '../src/report/escape/terminal.js';
-import { escapeXml } from '../src/report/escape/xml.js';
+import { contentSecurityPolicy, escapeHtml, htmlPage, markup } from '../src/report/views/escape/html.js';
+import { safeLink } from '../src/report/views/escape/link.js';
+import { markdownCodeBlock, markdownText } from '../src/report/views/escape/markdown.js';
+import { terminalLine, terminalLines } from '../src/report/views/escape/terminal.js';
+import { escapeXml } from '../src/report/views/escape/xml.js';
 
 /** What no view may show as it came: controls, DEL, C1, bidi controls, separators, U+FFFE/U+FFFF, lone surrogates. */
 const HIDDEN =

@@ -1,6 +1,6 @@
-import { authorizationHeader, nearMissVariants, type CredentialVariant } from '../../src/harness/credentials.js';
-import { INVALID_HEADER_VARIANTS, PASSWORD_VARIANTS } from '../../src/harness/plan.js';
-import { FIRST_STATUS_ID, MISSING_LOCALE_CANDIDATES, UNKNOWN_STATUS_ID } from '../../src/harness/target.js';
+import { authorizationHeader, nearMissVariants, type CredentialVariant } from '../../src/exchange/credentials.js';
+import { INVALID_HEADER_VARIANTS, PASSWORD_VARIANTS } from '../../src/record/plan.js';
+import { FIRST_STATUS_ID, MISSING_LOCALE_CANDIDATES, UNKNOWN_STATUS_ID } from '../../src/record/target.js';
 import { catalog } from '../../src/requirements/catalog.js';
 
 /**
@@ -14,7 +14,7 @@ export interface CollectionOptions {
   statusId: number;
 }
 
-/** Shared by every test script: the body, the data object, and the suite's notion of "served" (src/assertions/auth.ts): the resource decides. */
+/** Shared by every test script: the body, the data object, and the suite's notion of "served" (src/judge/checks/auth.ts): the resource decides. */
 const PRELUDE = `
 const body = (() => { try { return pm.response.json(); } catch (error) { return undefined; } })();
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);

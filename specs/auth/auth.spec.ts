@@ -1,12 +1,12 @@
-import { accepted, refused } from '../../src/assertions/auth.js';
-import { missingControl } from '../../src/assertions/control.js';
-import { describeResponse } from '../../src/assertions/outcome.js';
-import { validator } from '../../src/assertions/schemas.js';
-import { variantLabel, type CredentialVariant } from '../../src/harness/credentials.js';
-import type { Exchange } from '../../src/harness/exchange.js';
-import { INVALID_HEADER_VARIANTS, nearMissesOf, PASSWORD_VARIANTS } from '../../src/harness/plan.js';
-import { scenario, type ScenarioContext } from '../../src/harness/scenario.js';
-import type { Target } from '../../src/harness/target.js';
+import { accepted, refused } from '../../src/judge/checks/auth.js';
+import { missingControl } from '../../src/judge/checks/control.js';
+import { describeResponse } from '../../src/judge/checks/outcome.js';
+import { validator } from '../../src/validators/schemas.js';
+import { variantLabel, type CredentialVariant } from '../../src/exchange/credentials.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import { INVALID_HEADER_VARIANTS, nearMissesOf, PASSWORD_VARIANTS } from '../../src/record/plan.js';
+import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
+import type { Target } from '../../src/record/target.js';
 
 /** A 2xx body that is not JSON cannot say whether the token was taken: ENV-JSON fails for it, and nothing else. */
 function skipUnreadable({ skip }: ScenarioContext, response: Exchange): void {

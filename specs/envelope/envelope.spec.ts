@@ -1,8 +1,8 @@
-import { bodyIsJson, envelopeField, noByteOrderMark } from '../../src/assertions/envelope.js';
-import { about, distinctServed } from '../../src/assertions/status.js';
-import type { Exchange } from '../../src/harness/exchange.js';
-import { everyStatusAnswer } from '../../src/harness/plan.js';
-import { scenario, type ScenarioContext } from '../../src/harness/scenario.js';
+import { bodyIsJson, envelopeField, noByteOrderMark } from '../../src/judge/checks/envelope.js';
+import { about, distinctServed } from '../../src/judge/checks/status.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import { everyStatusAnswer } from '../../src/judge/status-answers.js';
+import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
 
 function checkEnvelope({ check }: ScenarioContext, response: Exchange, which: string, label?: string): void {
   if (!check('ENV-JSON', about(bodyIsJson(response, `the ${which} body is JSON`), label), response)) return;

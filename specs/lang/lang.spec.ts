@@ -1,8 +1,9 @@
-import { servesStatus } from '../../src/assertions/auth.js';
-import { translationsUnchanged, untranslatedFieldsUnchanged } from '../../src/assertions/lang.js';
-import { dataOf, describeResponse, show } from '../../src/assertions/outcome.js';
-import { nameIs } from '../../src/assertions/status.js';
-import { scenario } from '../../src/harness/scenario.js';
+import { servesStatus } from '../../src/judge/checks/auth.js';
+import { translationsUnchanged, untranslatedFieldsUnchanged } from '../../src/judge/checks/lang.js';
+import { describeResponse, show } from '../../src/judge/checks/outcome.js';
+import { nameIs } from '../../src/judge/checks/status.js';
+import { scenario } from '../../src/judge/scenario.js';
+import { dataOf } from '../../src/exchange/json-body.js';
 
 scenario({
   id: 'lang-replaces-name',

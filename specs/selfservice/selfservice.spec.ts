@@ -1,9 +1,10 @@
-import { accepted, refused } from '../../src/assertions/auth.js';
-import { missingControl } from '../../src/assertions/control.js';
-import { bodyIsJson } from '../../src/assertions/envelope.js';
-import { isObject, jsonBody, show } from '../../src/assertions/outcome.js';
-import { variantLabel } from '../../src/harness/credentials.js';
-import { scenario } from '../../src/harness/scenario.js';
+import { accepted, refused } from '../../src/judge/checks/auth.js';
+import { missingControl } from '../../src/judge/checks/control.js';
+import { bodyIsJson } from '../../src/judge/checks/envelope.js';
+import { show } from '../../src/judge/checks/outcome.js';
+import { variantLabel } from '../../src/exchange/credentials.js';
+import { scenario } from '../../src/judge/scenario.js';
+import { isObject, jsonBody } from '../../src/exchange/json-body.js';
 
 scenario({
   id: 'selfservice-reference-call',

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { providedTargets, readRecording } from '../../src/runner/recording-file.js';
+import { providedTargets } from '../../src/judge/provided.js';
+import { readRecording } from '../../src/record/recording-file.js';
 
 /** Where plain Vitest finds the recording to judge; vitest.specs.config.ts sets it. */
 export const RECORDING_VARIABLE = 'CONFORMANCE_RECORDING';

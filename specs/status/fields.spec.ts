@@ -5,12 +5,12 @@ import {
   statusIdIs,
   translationField,
   translationsBelongToStatus,
-  translationsOf,
   type StatusField,
-} from '../../src/assertions/status.js';
-import { dataOf } from '../../src/assertions/outcome.js';
-import { everyStatusAnswer } from '../../src/harness/plan.js';
-import { scenario } from '../../src/harness/scenario.js';
+} from '../../src/judge/checks/status.js';
+
+import { everyStatusAnswer } from '../../src/judge/status-answers.js';
+import { scenario } from '../../src/judge/scenario.js';
+import { translationsOf, dataOf } from '../../src/exchange/json-body.js';
 
 const FIELD_REQUIREMENTS: [StatusField, string][] = [
   ['name', 'STATUS-NAME'],

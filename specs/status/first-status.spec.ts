@@ -1,7 +1,7 @@
-import { accepted, servesStatus } from '../../src/assertions/auth.js';
-import { nameIs } from '../../src/assertions/status.js';
-import { scenario } from '../../src/harness/scenario.js';
-import { FIRST_STATUS_ID } from '../../src/harness/target.js';
+import { accepted, servesStatus } from '../../src/judge/checks/auth.js';
+import { nameIs } from '../../src/judge/checks/status.js';
+import { scenario } from '../../src/judge/scenario.js';
+import { FIRST_STATUS_ID } from '../../src/record/target.js';
 
 scenario({
   id: 'status-open-first',

@@ -1,7 +1,8 @@
-import { dataOf, describeResponse, show } from '../../src/assertions/outcome.js';
-import { timestampUnit } from '../../src/assertions/timestamps.js';
-import { scenario } from '../../src/harness/scenario.js';
-import { UNKNOWN_STATUS_ID } from '../../src/harness/target.js';
+import { describeResponse, show } from '../../src/judge/checks/outcome.js';
+import { timestampUnit } from '../../src/judge/checks/timestamps.js';
+import { scenario } from '../../src/judge/scenario.js';
+import { UNKNOWN_STATUS_ID } from '../../src/record/target.js';
+import { dataOf } from '../../src/exchange/json-body.js';
 
 scenario({
   id: 'status-observations',

@@ -1,7 +1,7 @@
-import { terminalLine, terminalLines } from '../report/escape/terminal.js';
+import { terminalLine, terminalLines } from '../report/views/escape/terminal.js';
 import type { Config } from '../config/load.js';
-import { renderComparisonTerminal } from '../report/comparison-views.js';
-import { renderTerminal } from '../report/terminal.js';
+import { renderComparisonTerminal } from '../report/comparison/views.js';
+import { renderTerminal } from '../report/views/terminal.js';
 import { runDifferential } from '../runner/differential.js';
 import { screenOutput } from './screen-output.js';
 

@@ -1,4 +1,4 @@
-import { terminalLine } from '../report/escape/terminal.js';
+import { terminalLine } from '../report/views/escape/terminal.js';
 import { environmentError, HarnessError, isSystemError } from '../errors.js';
 import { commands, loadRunCommand } from './commands/index.js';
 

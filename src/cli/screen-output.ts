@@ -1,4 +1,4 @@
-import { leakError } from '../report/suite-error.js';
+import { leakError } from '../errors.js';
 
 /** Holds the terminal to the artifacts' rule: output that would show a secret is replaced by one line saying so. */
 export function screenOutput(text: string, findLeak: (text: string) => string | undefined): { text: string; leaked: boolean } {

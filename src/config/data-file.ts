@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { formatSchemaErrors, validator, type SchemaName } from '../assertions/schemas.js';
+import { formatSchemaErrors, validator, type SchemaName } from '../validators/schemas.js';
 import { ConfigError } from '../errors.js';
 
 // Loaded only for a YAML file: most runs read none, and the parser costs start-up time.

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
-import { createSecretScanner, MIN_TOKEN_LENGTH } from '../harness/redact.js';
+import { createSecretScanner, MIN_TOKEN_LENGTH } from '../http/redact.js';
 import { commandLineError } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 

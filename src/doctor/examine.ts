@@ -1,9 +1,10 @@
 import type { Config } from '../config/load.js';
 import type { HarnessError } from '../errors.js';
-import type { Diagnosis, ExitCode } from '../report/types.js';
-import { handedOut, succeeded } from './answers.js';
+import type { ExitCode } from '../report/model/types.js';
+import type { Diagnosis } from '../diagnosis/types.js';
+import { handedOut, succeeded } from '../diagnosis/answers.js';
 import { observationsOf, probeStack, type ProbeResult } from './probe.js';
-import { diagnoseStack, unrecognisedAnswer } from './rules.js';
+import { diagnoseStack, unrecognisedAnswer } from '../diagnosis/rules.js';
 
 export interface Examination {
   baseUrl: string;

@@ -1,10 +1,10 @@
 import type { Config } from '../config/load.js';
 import { HarnessError } from '../errors.js';
-import { variantLabel, type CredentialVariant } from '../harness/credentials.js';
-import type { Exchange } from '../harness/exchange.js';
-import { HttpClient } from '../harness/http-client.js';
-import { suiteVersion } from '../runner/version.js';
-import type { ObservedAnswer, StackObservations } from './answers.js';
+import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
+import type { Exchange } from '../exchange/exchange.js';
+import { HttpClient } from '../http/client.js';
+import { suiteVersion } from '../version.js';
+import type { ObservedAnswer, StackObservations } from '../diagnosis/answers.js';
 
 const MAX_BODY_BYTES = 256 * 1024;
 

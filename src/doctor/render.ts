@@ -1,7 +1,7 @@
-import { diagnosisLines } from '../report/diagnosis-text.js';
-import { terminalLines } from '../report/escape/terminal.js';
-import { countsLine } from '../report/failure-text.js';
-import { briefly, pathOf } from './answers.js';
+import { diagnosisLines } from '../diagnosis/diagnosis-text.js';
+import { terminalLines } from '../report/views/escape/terminal.js';
+import { countsLine } from '../report/views/failure-text.js';
+import { briefly, pathOf } from '../diagnosis/answers.js';
 import type { Examination } from './examine.js';
 
 function verdictLine(examination: Examination): string {

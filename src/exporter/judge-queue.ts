@@ -1,10 +1,11 @@
-import type { Recording } from '../harness/recording.js';
-import type { TargetRun } from '../harness/settings.js';
-import { suiteFailure } from '../report/suite-error.js';
-import type { RunError } from '../report/types.js';
-import type { ScenarioResult } from '../harness/scenario-result.js';
+import type { Recording } from '../record/recording.js';
+import type { TargetRun } from '../record/settings.js';
+
+import type { ScenarioResult } from '../judge/scenario-result.js';
 import { collectGarbage } from '../runner/memory.js';
-import { SpecRunner } from '../runner/spec-runner.js';
+import { SpecRunner } from '../judge/spec-runner.js';
+import { suiteFailure } from '../errors.js';
+import type { RunError } from '../errors.js';
 
 /** As in a matrix run: the most recordings one spec run judges, which bounds the memory of a batch. */
 const MAX_BATCH = 32;

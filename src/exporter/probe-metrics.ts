@@ -1,6 +1,6 @@
 import { Gauge, Registry } from 'prom-client';
-import type { Report, RunVerdict } from '../report/types.js';
-import { VERDICTS } from '../report/types.js';
+import type { Report, RunVerdict } from '../report/model/types.js';
+import { VERDICTS } from '../report/model/types.js';
 
 /** Every series of a probe answer starts with this; the exporter's own series add `exporter_`. */
 export const PREFIX = 'ticketing_conformance_';

@@ -1,12 +1,12 @@
 import type { TargetEntry } from '../config/targets.js';
-import type { Report } from '../report/types.js';
-import { suiteFailure } from '../report/suite-error.js';
+import type { Report } from '../report/model/types.js';
 import { targetReport } from '../runner/conclude.js';
-import { recordTarget } from '../runner/record.js';
+import { recordTarget } from '../record/recorder.js';
 import { DEADLINE_GRACE_MS, targetSettings } from '../runner/run.js';
 import { JudgeQueue } from './judge-queue.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
+import { suiteFailure } from '../errors.js';
 
 export interface RunsOptions {
   /**

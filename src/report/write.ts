@@ -1,20 +1,20 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatSchemaErrors, validator } from '../assertions/schemas.js';
-import { createSecretScanner, type SecretScanner } from '../harness/redact.js';
+import { formatSchemaErrors, validator } from '../validators/schemas.js';
+import { createSecretScanner, type SecretScanner } from '../http/redact.js';
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter';
-import { allureFiles, screenedWriter, writeAllureResults } from './allure.js';
-import { ALLURE_DIR, recordOwnOutputs } from './outputs.js';
-import { leakError } from './suite-error.js';
-import { renderHtml } from './html.js';
-import { renderBadge } from './badge.js';
-import { renderCtrf } from './ctrf.js';
-import { sealReport } from './integrity.js';
-import { renderJunit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
-import { settleOutcome } from './build.js';
-import type { Report, RunError, RunWarning } from './types.js';
-import { systemReason } from '../errors.js';
+import { allureFiles, screenedWriter, writeAllureResults } from './views/allure.js';
+import { ALLURE_DIR, recordOwnOutputs } from './model/outputs.js';
+import { renderHtml } from './views/html.js';
+import { renderBadge } from './views/badge.js';
+import { renderCtrf } from './views/ctrf.js';
+import { sealReport } from './model/integrity.js';
+import { renderJunit } from './views/junit.js';
+import { renderMarkdown } from './views/markdown.js';
+import { settleOutcome } from './model/build.js';
+import type { Report, RunWarning } from './model/types.js';
+import { systemReason, leakError } from '../errors.js';
+import type { RunError } from '../errors.js';
 
 /** Writes the Allure results through Allure's own writer, leaving out any file that would hold a secret; an error per file left out. */
 async function writeAllure(

@@ -1,19 +1,20 @@
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import type { TargetOptions } from '../config/targets.js';
-import type { Recording } from '../harness/recording.js';
-import { createSecretScanner } from '../harness/redact.js';
-import type { ScenarioResult } from '../harness/scenario-result.js';
-import { applyBaseline } from '../report/baseline.js';
-import { buildReport } from '../report/build.js';
-import { mergeRepeatedRuns } from '../report/repeat.js';
-import type { Report, RunError } from '../report/types.js';
-import { HAR_FILE, RECORDING_FILE } from '../report/outputs.js';
+import type { Recording } from '../record/recording.js';
+import { createSecretScanner } from '../http/redact.js';
+import type { ScenarioResult } from '../judge/scenario-result.js';
+import { applyBaseline } from '../report/model/baseline.js';
+import { buildReport } from '../report/model/build.js';
+import { mergeRepeatedRuns } from '../report/model/repeat.js';
+import type { Report } from '../report/model/types.js';
+import { HAR_FILE, RECORDING_FILE } from '../report/model/outputs.js';
 import { writeReports } from '../report/write.js';
-import { renderHar } from './har.js';
-import { recordingFile } from './recording-file.js';
-import { suiteVersion } from './version.js';
+import { renderHar } from '../record/har.js';
+import { recordingFile } from '../record/recording-file.js';
+import { suiteVersion } from '../version.js';
 import { safetyWarnings } from './warnings.js';
+import type { RunError } from '../errors.js';
 
 export interface TargetReportInput {
   options: TargetOptions;

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import type { Config } from '../config/load.js';
-import { compareReports } from '../report/comparison.js';
-import type { Comparison } from '../report/comparison-types.js';
-import type { RunError } from '../report/types.js';
-import { writeComparison } from '../report/write-comparison.js';
-import { COMPARE_DIR } from '../report/outputs.js';
+import { compareReports } from '../report/comparison/compare.js';
+import type { Comparison } from '../report/comparison/types.js';
+
+import { writeComparison } from '../report/comparison/write.js';
+import { COMPARE_DIR } from '../report/model/outputs.js';
 import { runConformance, type RunHooks, type RunResult } from './run.js';
+import type { RunError } from '../errors.js';
 
 export interface DifferentialResult {
   target: RunResult;

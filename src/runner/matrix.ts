@@ -3,23 +3,24 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetEntry } from '../config/targets.js';
-import type { Recording } from '../harness/recording.js';
-import type { TargetSettings } from '../harness/settings.js';
-import { applyBaseline } from '../report/baseline.js';
-import { buildMatrix, matrixRow } from '../report/matrix.js';
-import type { Matrix, MatrixTarget } from '../report/matrix-types.js';
-import { writeMatrix } from '../report/matrix-write.js';
-import type { RunError } from '../report/types.js';
-import { clearOwnOutputs } from '../report/outputs.js';
+import type { Recording } from '../record/recording.js';
+import type { TargetSettings } from '../record/settings.js';
+import { applyBaseline } from '../report/model/baseline.js';
+import { buildMatrix, matrixRow } from '../report/matrix/build.js';
+import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
+import { writeMatrix } from '../report/matrix/write.js';
+
+import { clearOwnOutputs } from '../report/model/outputs.js';
 import { writeReports } from '../report/write.js';
-import { recordTarget } from './record.js';
+import { recordTarget } from '../record/recorder.js';
 import { recordingFiles, targetReport } from './conclude.js';
 import { DEADLINE_GRACE_MS, targetSettings } from './run.js';
 import { shardOf } from './shard.js';
-import { SpecRunner, type Judged } from './spec-runner.js';
-import { suiteFailure } from '../report/suite-error.js';
-import { suiteVersion } from './version.js';
+import { SpecRunner, type Judged } from '../judge/spec-runner.js';
+import { suiteVersion } from '../version.js';
 import { collectGarbage } from './memory.js';
+import { suiteFailure } from '../errors.js';
+import type { RunError } from '../errors.js';
 
 /** Most recorded targets judged in one spec run: bounds memory, whatever the number of targets. */
 const MAX_BATCH = 32;

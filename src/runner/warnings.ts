@@ -1,6 +1,6 @@
 import { isIPv4 } from 'node:net';
 import type { Config } from '../config/load.js';
-import type { RunWarning } from '../report/types.js';
+import type { RunWarning } from '../report/model/types.js';
 
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();

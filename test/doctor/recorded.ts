@@ -1,4 +1,4 @@
-import type { ObservedAnswer, StackObservations } from '../../src/doctor/answers.js';
+import type { ObservedAnswer, StackObservations } from '../../src/diagnosis/answers.js';
 
 /** Answers recorded from the lab's real Apache 2.4, nginx 1.22 and PHP 8.2 (test/lab), as the HTTP client keeps them. */
 const BASE = 'http://127.0.0.1:8080';

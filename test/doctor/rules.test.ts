@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import type { StackObservations } from '../../src/doctor/answers.js';
-import { diagnoseStack, unrecognisedAnswer } from '../../src/doctor/rules.js';
-import { diagnose } from '../../src/report/diagnose.js';
+import type { StackObservations } from '../../src/diagnosis/answers.js';
+import { diagnoseStack, unrecognisedAnswer } from '../../src/diagnosis/rules.js';
+import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { requirement } from '../../src/requirements/catalog.js';
-import type { Diagnosis, RequirementResult } from '../../src/report/types.js';
+import type { RequirementResult } from '../../src/report/model/types.js';
+import type { Diagnosis } from '../../src/diagnosis/types.js';
 import {
   answer,
   APACHE_404_PAGE,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { HarnessErrorCode } from '../../src/errors.js';
-import type { Report } from '../../src/report/types.js';
+import type { Report } from '../../src/report/model/types.js';
 import { openSocketsAfter, type LoopbackServer } from './loopback-server.js';
 import { COUNTS_LINE, type CliRun } from './run-cli.js';
 

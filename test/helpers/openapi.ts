@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { dereference, validate, type ParserOptions, type ValidationResult } from '@readme/openapi-parser';
-import { SCHEMA_BASE } from '../../src/assertions/schemas.js';
+import { SCHEMA_BASE } from '../../src/validators/schemas.js';
 import { schemasDir } from '../../src/paths.js';
 
 export const OPENAPI_FILE = 'openapi.json';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Report } from '../../src/report/types.js';
+import type { Report } from '../../src/report/model/types.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 /** The command as `npm run conformance` runs it from a checkout: the bin, which runs the TypeScript source. */

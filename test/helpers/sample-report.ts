@@ -1,6 +1,6 @@
-import type { RecordedCheck } from '../../src/harness/scenario-result.js';
-import { buildReport } from '../../src/report/build.js';
-import type { Report } from '../../src/report/types.js';
+import type { RecordedCheck } from '../../src/judge/scenario-result.js';
+import { buildReport } from '../../src/report/model/build.js';
+import type { Report } from '../../src/report/model/types.js';
 
 const BASE = 'http://127.0.0.1:9/';
 

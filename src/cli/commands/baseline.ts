@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Baseline, KnownFailure } from '../../config/baseline.js';
 import { ConfigError, environmentError } from '../../errors.js';
-import { readResultFile } from '../../report/read.js';
-import { failsRun } from '../../report/verdicts.js';
+import { readResultFile } from '../../report/model/read.js';
+import { failsRun } from '../../report/model/verdicts.js';
 import { readArgs, required } from './args.js';
 
 const USAGE =

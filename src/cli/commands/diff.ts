@@ -1,7 +1,7 @@
 import { ConfigError } from '../../errors.js';
-import { diffReports, renderDiff } from '../../report/diff.js';
-import { readResultFile } from '../../report/read.js';
-import type { Report } from '../../report/types.js';
+import { diffReports, renderDiff } from '../../report/model/diff.js';
+import { readResultFile } from '../../report/model/read.js';
+import type { Report } from '../../report/model/types.js';
 import { readArgs } from './args.js';
 
 const USAGE = 'Usage: ticketing-conformance diff OLD/report.json NEW/report.json';

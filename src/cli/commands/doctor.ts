@@ -2,7 +2,7 @@ import { loadConfig } from '../../config/load.js';
 import { examine } from '../../doctor/examine.js';
 import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
-import { warningLine } from '../../report/terminal.js';
+import { warningLine } from '../../report/views/terminal.js';
 import { safetyWarnings } from '../../runner/warnings.js';
 
 const HELP = [

@@ -1,9 +1,9 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { terminalLine } from '../../report/escape/terminal.js';
-import { readHistory } from '../../report/history.js';
-import { renderHistoryHtml } from '../../report/history-html.js';
+import { terminalLine } from '../../report/views/escape/terminal.js';
+import { readHistory } from '../../report/model/history.js';
+import { renderHistoryHtml } from '../../report/views/history-html.js';
 import { readArgs } from './args.js';
 
 const USAGE = 'Usage: ticketing-conformance history DIR --out OUT   (every report.json under DIR, into OUT/history.html)';

@@ -1,13 +1,13 @@
 import { ConfigError } from '../../errors.js';
 import { OPTIONS } from '../../config/options.js';
-import { createSecretScanner } from '../../harness/redact.js';
-import { colourWanted } from '../../report/colour.js';
-import { terminalLine } from '../../report/escape/terminal.js';
-import { countsLine } from '../../report/failure-text.js';
-import { verdictLine } from '../../report/next-step.js';
-import { renderTerminal } from '../../report/terminal.js';
-import { judgeRecording, missingAnswers, recordingDifferences } from '../../runner/judge.js';
-import { readRecording } from '../../runner/recording-file.js';
+import { createSecretScanner } from '../../http/redact.js';
+import { colourWanted } from '../../report/views/colour.js';
+import { terminalLine } from '../../report/views/escape/terminal.js';
+import { countsLine } from '../../report/views/failure-text.js';
+import { verdictLine } from '../../report/views/next-step.js';
+import { renderTerminal } from '../../report/views/terminal.js';
+import { judgeRecording, missingAnswers, recordingDifferences } from '../../runner/judge-recording.js';
+import { readRecording } from '../../record/recording-file.js';
 import { screenOutput } from '../screen-output.js';
 import { readArgs } from './args.js';
 

@@ -1,9 +1,9 @@
 import { prepareOutDir } from '../../config/out-dir.js';
 import { ConfigError } from '../../errors.js';
-import { renderMatrixTerminal } from '../../report/matrix-terminal.js';
-import { writeMatrix } from '../../report/matrix-write.js';
-import { mergeShards } from '../../report/merge.js';
-import { readResultFile } from '../../report/read.js';
+import { renderMatrixTerminal } from '../../report/matrix/terminal.js';
+import { writeMatrix } from '../../report/matrix/write.js';
+import { mergeShards } from '../../report/matrix/merge.js';
+import { readResultFile } from '../../report/model/read.js';
 import { readArgs, required } from './args.js';
 
 const USAGE = 'Usage: ticketing-conformance merge shard-1/matrix.json shard-2/matrix.json ... --out DIR';

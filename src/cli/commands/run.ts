@@ -1,16 +1,16 @@
-import { terminalLine, terminalLines } from '../../report/escape/terminal.js';
+import { terminalLine, terminalLines } from '../../report/views/escape/terminal.js';
 import { loadBaseline } from '../../config/baseline.js';
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
 import { requirement } from '../../requirements/catalog.js';
-import { colourWanted } from '../../report/colour.js';
-import { countsLine } from '../../report/failure-text.js';
-import { snippetLines } from '../../report/diagnosis-text.js';
-import { verdictLine } from '../../report/next-step.js';
-import { renderTerminal, warningLine } from '../../report/terminal.js';
+import { colourWanted } from '../../report/views/colour.js';
+import { countsLine } from '../../report/views/failure-text.js';
+import { snippetLines } from '../../diagnosis/diagnosis-text.js';
+import { verdictLine } from '../../report/views/next-step.js';
+import { renderTerminal, warningLine } from '../../report/views/terminal.js';
 import { runConformance, type RunHooks } from '../../runner/run.js';
 import { loadTargets } from '../../config/targets.js';
-import { suiteVersion } from '../../runner/version.js';
+import { suiteVersion } from '../../version.js';
 import { safetyWarnings } from '../../runner/warnings.js';
 import { screenOutput } from '../screen-output.js';
 
@@ -75,7 +75,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (config.targets !== undefined) {
     const [{ runMatrix }, { progressLine, renderMatrixTerminal }] = await Promise.all([
       import('../../runner/matrix.js'),
-      import('../../report/matrix-terminal.js'),
+      import('../../report/matrix/terminal.js'),
     ]);
     const { matrix, writtenFiles } = await runMatrix(config, targets, baseline, {
       onTarget: (row, done, total) => console.log(progressLine(row, done, total)),

@@ -1,10 +1,11 @@
-import { terminalLine, terminalLines } from '../../report/escape/terminal.js';
+import { terminalLine, terminalLines } from '../../report/views/escape/terminal.js';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, HarnessError } from '../../errors.js';
-import { countsLine } from '../../report/failure-text.js';
-import { catalogHash, contentHash } from '../../report/integrity.js';
-import type { Report } from '../../report/types.js';
+import { countsLine } from '../../report/views/failure-text.js';
+import { contentHash } from '../../report/model/integrity.js';
+import type { Report } from '../../report/model/types.js';
+import { catalogHash } from '../../hash.js';
 
 const USAGE = 'Usage: ticketing-conformance verify REPORT.json [--expect sha256:HASH]';
 const HELP = `${USAGE}

@@ -1,0 +1,111 @@
+import { carriedStatus, servesStatus } from '../judge/checks/auth.js';
+
+import { withoutByteOrderMark } from '../exchange/body-text.js';
+import type { ParsedBody } from '../exchange/exchange.js';
+import { isObject } from '../exchange/json-body.js';
+
+/** One answer as the stack rules read it: enough to tell the application from the web server in front of it. */
+export interface ObservedAnswer {
+  url: string;
+  status: number;
+  /** Header names in lower case, values already redacted. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * GET answers for the configured status, the facts every diagnosis of the hosting stack is drawn from.
+ * The front-controller pair (/index.php/api/...) is only asked by the doctor; the main run leaves it out.
+ */
+export interface StackObservations {
+  valid?: ObservedAnswer;
+  noHeader?: ObservedAnswer;
+  wrongToken?: ObservedAnswer;
+  /** A malformed Authorization header: answered unlike no header, it shows the header reaches the application. */
+  invalidHeader?: ObservedAnswer;
+  /** The valid token on the selfservice listing, the first status and a status that does not exist (main run only). */
+  selfservice?: ObservedAnswer;
+  firstStatus?: ObservedAnswer;
+  unknownStatus?: ObservedAnswer;
+  frontController?: ObservedAnswer;
+  frontControllerNoHeader?: ObservedAnswer;
+  /**
+   * Whether the run's own checks found the valid token served. They read the body as parsed before redaction, which
+   * a token that is an ordinary word ("data") can leave unreadable as text.
+   */
+  validServed?: boolean;
+}
+
+/** What the run was asked to look at, which some set-up mistakes show in. */
+export interface StackSetup {
+  baseUrl?: string;
+  statusId?: number;
+}
+
+export type ServerKind = 'apache' | 'nginx' | 'unknown';
+
+const SHOWN_CHARS = 160;
+
+function parsed(answer: ObservedAnswer): ParsedBody {
+  try {
+    return { ok: true, value: JSON.parse(withoutByteOrderMark(answer.body)) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The valid request was served: a success code and a ticket status in the answer. */
+export function succeeded(answer: ObservedAnswer): boolean {
+  return servesStatus({ status: answer.status, json: parsed(answer) });
+}
+
+/** The answer hands out a ticket status, whatever its HTTP code: a request that should have been refused was served. */
+export function handedOut(answer: ObservedAnswer): boolean {
+  return carriedStatus(parsed(answer)) !== undefined;
+}
+
+/** A JSON object came back: the application answered, whatever it said. */
+export function fromApplication(answer: ObservedAnswer): boolean {
+  const json = parsed(answer);
+  return json.ok && isObject(json.value);
+}
+
+/** A JSON body of any kind. */
+export function isJson(answer: ObservedAnswer): boolean {
+  return parsed(answer).ok;
+}
+
+/** An HTML page: the web server (or something other than the API) answered. */
+export function isHtmlPage(answer: ObservedAnswer): boolean {
+  return (answer.headers['content-type'] ?? '').includes('html') || /^\s*<(!doctype|html)/i.test(answer.body);
+}
+
+export function sameAnswer(a: ObservedAnswer | undefined, b: ObservedAnswer | undefined): boolean {
+  return a !== undefined && b !== undefined && a.status === b.status && a.body === b.body;
+}
+
+/** Which web server answered, from the Server header or the signature of its built-in error pages. */
+export function serverKind(answers: (ObservedAnswer | undefined)[]): ServerKind {
+  const seen = answers.filter((answer): answer is ObservedAnswer => answer !== undefined);
+  const server = seen.map((answer) => answer.headers.server ?? '').join(' ');
+  if (/apache/i.test(server)) return 'apache';
+  if (/nginx/i.test(server)) return 'nginx';
+  if (seen.some((answer) => /<address>Apache|was not found on this server\.|misconfiguration and was unable/.test(answer.body)))
+    return 'apache';
+  if (seen.some((answer) => /<center>nginx/.test(answer.body))) return 'nginx';
+  return 'unknown';
+}
+
+/** One line for evidence: status, type, and the start of the body. */
+export function briefly(answer: ObservedAnswer): string {
+  const type = answer.headers['content-type'] ?? 'no Content-Type';
+  const title = /<title>([^<]*)<\/title>/i.exec(answer.body)?.[1];
+  const text = answer.body.replace(/\s+/g, ' ');
+  const body = title ? `page "${title.trim()}"` : text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+  return `HTTP ${answer.status} (${type}) ${body}`;
+}
+
+export function pathOf(answer: ObservedAnswer): string {
+  const url = new URL(answer.url);
+  return `${url.pathname}${url.search}`;
+}

@@ -1,0 +1,225 @@
+import type { Diagnosis } from './types.js';
+import {
+  briefly,
+  fromApplication,
+  handedOut,
+  isHtmlPage,
+  pathOf,
+  sameAnswer,
+  serverKind,
+  succeeded,
+  type ObservedAnswer,
+  type ServerKind,
+  type StackObservations,
+  type StackSetup,
+} from './answers.js';
+import { frontAnswered } from './fronts.js';
+import { SNIPPETS } from './snippets.js';
+
+const OTHER_SERVERS =
+  'Other web servers: their own documentation says how to pass the Authorization header to the application (nginx passes it to PHP-FPM unless fastcgi_pass_request_headers is off).';
+
+function authenticationNotEnforced(served: ObservedAnswer[]): Diagnosis {
+  return {
+    id: 'authentication-not-enforced',
+    party: 'target',
+    confidence: 'medium',
+    summary:
+      'the API answered without valid credentials: the application does not enforce authentication, or a cache in front of it hands out answers meant for an authenticated client',
+    evidence: served.map((answer) => `GET ${pathOf(answer)} without a valid token answered ${briefly(answer)}`).join('; '),
+    advice: [
+      "Check the application's API settings: every API call must require the token.",
+      'If a cache or CDN sits in front of the application, it must not store answers to requests that carry an Authorization header.',
+    ],
+  };
+}
+
+function apiPathServesHtml(valid: ObservedAnswer): Diagnosis {
+  return {
+    id: 'api-path-serves-html',
+    party: 'environment',
+    inconclusive: true,
+    confidence: 'medium',
+    summary: 'the API paths answer an HTML page: requests are not reaching the API application',
+    evidence: `GET ${valid.url} answered HTTP ${valid.status} with ${valid.headers['content-type'] ?? ''}`,
+    advice: [
+      'Check that --base-url points at the API (the folder holding the application, e.g. https://help.example.com or https://example.com/support).',
+      "Check the web server's rewrite rules: a catch-all for a front end must not take /api/ paths.",
+    ],
+  };
+}
+
+function notRoutedEvidence(valid: ObservedAnswer, front: ObservedAnswer | undefined, frontNoHeader: ObservedAnswer | undefined): string {
+  const missed = `GET ${pathOf(valid)} answered ${briefly(valid)}, the web server's own page, not the application's`;
+  if (!front) return `${missed}; "ticketing-conformance doctor" confirms it by trying /index.php/api/... as well`;
+  const stripped =
+    !succeeded(front) && sameAnswer(front, frontNoHeader)
+      ? '; there the token was refused like no header, which the same .htaccess fixes once it works'
+      : '';
+  return `${missed}, while GET ${pathOf(front)} reached the application: ${briefly(front)}${stripped}`;
+}
+
+function notRouted(observations: StackObservations, valid: ObservedAnswer, server: ServerKind): Diagnosis {
+  const front = observations.frontController;
+  if (front && !fromApplication(front)) {
+    return {
+      id: 'api-not-found',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'medium',
+      summary: 'neither /api/... nor /index.php/api/... reaches the application: --base-url does not seem to point at it',
+      evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}; GET ${pathOf(front)} answered ${briefly(front)}`,
+      advice: [
+        'Pass the address of the folder the application is served from, e.g. --base-url https://help.example.com or https://example.com/support.',
+        'Check that the application is installed where that address leads (the DocumentRoot or Alias of the site).',
+      ],
+    };
+  }
+  const confidence = front ? 'high' : server === 'unknown' ? 'low' : 'medium';
+  const evidence = notRoutedEvidence(valid, front, observations.frontControllerNoHeader);
+  if (server === 'nginx') {
+    return {
+      id: 'front-controller-not-routed',
+      party: 'environment',
+      inconclusive: true,
+      confidence,
+      summary:
+        "requests for /api/... get nginx's own 404 page and never reach the application: nginx does not hand paths that are not files to the front controller (index.php)",
+      evidence,
+      advice: ['Send every path that is not a file to index.php with try_files, then reload nginx.'],
+      snippets: [SNIPPETS.nginxTryFiles],
+    };
+  }
+  return {
+    id: 'rewrite-not-applied',
+    party: 'environment',
+    inconclusive: true,
+    confidence,
+    summary:
+      "requests for /api/... get the web server's own 404 page and never reach the application: its .htaccess rewrite rules are not applied, because mod_rewrite is not enabled or AllowOverride keeps Apache from reading the .htaccess",
+    evidence,
+    advice: [
+      'Enable mod_rewrite (apache2ctl -M lists rewrite_module once it is loaded).',
+      "Set AllowOverride All for the application's folder: with AllowOverride None, Apache ignores the .htaccess.",
+      'Which of the two it is cannot be seen over HTTP, as both leave the .htaccess without effect: check both. The same .htaccess also passes the Authorization header on, so fix this first.',
+      'If the application lives under a path (https://example.com/support), --base-url must include it: a missing prefix gets the same 404 page.',
+    ],
+    snippets: [SNIPPETS.modRewrite, SNIPPETS.allowOverride],
+  };
+}
+
+function webServerError(valid: ObservedAnswer, server: ServerKind): Diagnosis {
+  const unavailable = valid.status === 502 || valid.status === 503 || valid.status === 504;
+  const name = server === 'unknown' ? 'the web server' : server === 'apache' ? 'Apache' : 'nginx';
+  return {
+    id: 'web-server-error',
+    party: 'environment',
+    inconclusive: true,
+    confidence: 'medium',
+    summary: unavailable
+      ? `${name} answers HTTP ${valid.status} with its own error page: it cannot reach PHP (PHP-FPM is not running, or the socket ${name} uses is not the one PHP-FPM listens on)`
+      : `${name} fails with its own error page (HTTP ${valid.status}) before the application answers: often a .htaccess line whose module is not loaded, such as RewriteEngine without mod_rewrite`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [
+      `Read ${name}'s error log at the time of the request: it names the failing directive or back end.`,
+      unavailable
+        ? 'Start PHP-FPM and make the socket in the web server configuration the one in the pool\'s "listen =" line.'
+        : 'If the log says "Invalid command \'RewriteEngine\'", enable mod_rewrite.',
+    ],
+    snippets: [unavailable ? SNIPPETS.fpmSocket : SNIPPETS.modRewrite],
+  };
+}
+
+function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | undefined, server: ServerKind): Diagnosis {
+  const alike = wrongToken
+    ? 'with the token, with a wrong token and with no Authorization header'
+    : 'with the token and with no Authorization header';
+  const tellApart =
+    "To tell the two apart: copy the token again from the help desk's API settings and run again; if it is still refused, put a script that prints $_SERVER['HTTP_AUTHORIZATION'] next to the application, or read the application's log: if no Authorization header arrives, the web server strips it.";
+  const apache = [
+    "If the header is stripped: Apache hands the Authorization header to PHP only when told to. The application's .htaccess does it with the rule below, which needs mod_rewrite enabled and AllowOverride All on the application's folder: check that the .htaccess is in place and holds the rule.",
+    'If the rule is there, PHP most likely runs through the CGI handler (mod_cgi with an Action to /cgi-bin/php): under CGI Apache never gives PHP the header, and the rule only passes it on as REDIRECT_HTTP_AUTHORIZATION, which applications reading PHP_AUTH_USER or HTTP_AUTHORIZATION never see. Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP, as below.',
+    'On Apache 2.4.13 or newer, "CGIPassAuth On" also passes the header: in the <Directory> block of the application under PHP-FPM, in the one of the php-cgi binary (/usr/lib/cgi-bin) under CGI.',
+  ];
+  const nginx = [
+    'If the header is stripped: nginx hands request headers to PHP-FPM unless told otherwise: look for "fastcgi_pass_request_headers off", or for a proxy in front of nginx that drops the Authorization header.',
+  ];
+  return {
+    id: 'authorization-header-stripped',
+    party: 'environment',
+    confidence: 'medium',
+    summary:
+      'the valid token was refused exactly like no token at all: either the web server strips the Authorization header before the application sees it, or the token is wrong (a wrong token is answered the same way here)',
+    evidence: `${alike}, GET ${pathOf(valid)} got the same answer: ${briefly(valid)}`,
+    advice: [tellApart, ...(server === 'nginx' ? nginx : server === 'apache' ? apache : [...apache, OTHER_SERVERS])],
+    snippets: server === 'nginx' ? [SNIPPETS.nginxAuthorization] : [SNIPPETS.authorizationRule, SNIPPETS.cgiToFpm],
+  };
+}
+
+function tokenRefused(
+  valid: ObservedAnswer,
+  noHeader: ObservedAnswer,
+  wrongToken: ObservedAnswer | undefined,
+  invalidHeader: ObservedAnswer | undefined,
+): Diagnosis {
+  const likeWrongToken = sameAnswer(valid, wrongToken);
+  const evidence = !sameAnswer(valid, noHeader)
+    ? `the answer with the token (HTTP ${valid.status}) ${likeWrongToken ? 'is the one a wrong token gets, and ' : ''}differs from the answer with no header (HTTP ${noHeader.status}), so the header does reach the application`
+    : wrongToken && !sameAnswer(wrongToken, noHeader)
+      ? `the token was refused like no header (HTTP ${valid.status}), but a wrong token got another answer (HTTP ${wrongToken.status}), so the header does reach the application`
+      : `the token was refused like no header (HTTP ${valid.status}), but a malformed Authorization header got another answer (HTTP ${invalidHeader?.status ?? '?'}), so the header does reach the application`;
+  return {
+    id: 'token-refused',
+    party: 'environment',
+    inconclusive: true,
+    confidence: likeWrongToken ? 'high' : 'medium',
+    summary:
+      'the token reached the application and was refused as wrong: check that --token is right, active and allowed to use the API; the API cannot be judged with it',
+    evidence,
+    advice: ["Create or copy the API token again in the help desk's settings and pass it with --token or CONFORMANCE_TOKEN."],
+  };
+}
+
+/** A refusal in the application's words: a client error other than "not found", or a success code without the status. */
+const isRefusal = (answer: ObservedAnswer): boolean =>
+  (answer.status >= 400 && answer.status < 500 && answer.status !== 404) || (answer.status >= 200 && answer.status < 300);
+
+/**
+ * Known problems of the hosting stack, named from HTTP answers alone; the doctor and the main run both read them here.
+ * Returns nothing when no known pattern matches.
+ */
+export function diagnoseStack(observations: StackObservations, setup: StackSetup = {}): Diagnosis[] {
+  const { valid, noHeader, wrongToken, invalidHeader } = observations;
+  if (!valid) return [];
+  const server = serverKind(Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object'));
+  if (observations.validServed ?? succeeded(valid)) {
+    const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && handedOut(answer));
+    return served.length > 0 ? [authenticationNotEnforced(served)] : [];
+  }
+  const front = frontAnswered(observations, setup);
+  if (front) return [front];
+  if (isHtmlPage(valid) && valid.status >= 200 && valid.status < 300) return [apiPathServesHtml(valid)];
+  if (!fromApplication(valid)) {
+    if (valid.status === 404) return [notRouted(observations, valid, server)];
+    if (valid.status >= 500) return [webServerError(valid, server)];
+    return [];
+  }
+  if (!isRefusal(valid) || !noHeader) return [];
+  const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
+  if (sameAnswer(valid, noHeader) && !headerArrives) return [headerStripped(valid, wrongToken, server)];
+  return [tokenRefused(valid, noHeader, wrongToken, invalidHeader)];
+}
+
+/** The doctor's word when the valid token is not served and no known pattern explains why. */
+export function unrecognisedAnswer(valid: ObservedAnswer): Diagnosis {
+  return {
+    id: 'unrecognised-answer',
+    party: 'target',
+    confidence: 'low',
+    summary: 'the valid token did not get a successful answer, and no known hosting problem matches what was seen',
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [
+      'Run the full conformance suite (ticketing-conformance --base-url URL --token TOKEN): every check shows the request, the answer and a curl repro.',
+    ],
+  };
+}

@@ -1,0 +1,47 @@
+import type { Snippet } from './types.js';
+
+/** The configuration lines a diagnosis hands to ops, each with where it goes. Debian paths; PHP 8.2 stands for your version. */
+export const SNIPPETS = {
+  authorizationRule: {
+    label: "in the application's .htaccess (or in the <Directory> block of its folder)",
+    lines: ['RewriteEngine On', 'RewriteCond %{HTTP:Authorization} .', 'RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]'],
+  },
+  cgiToFpm: {
+    label:
+      'in the Apache configuration: remove the CGI handler (the "Action ... /cgi-bin/php" line and its AddHandler) and hand .php files to PHP-FPM',
+    lines: [
+      '# Debian/Ubuntu: apt-get install php8.2-fpm && a2enmod proxy_fcgi setenvif && a2enconf php8.2-fpm',
+      '<FilesMatch "\\.php$">',
+      '    SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"',
+      '</FilesMatch>',
+    ],
+  },
+  modRewrite: {
+    label: 'enable mod_rewrite, then reload Apache',
+    lines: [
+      'a2enmod rewrite && apache2ctl graceful',
+      '# or, without a2enmod, in httpd.conf:',
+      'LoadModule rewrite_module modules/mod_rewrite.so',
+    ],
+  },
+  allowOverride: {
+    label: "in the <Directory> block of the application's folder (your path), then reload Apache",
+    lines: ['<Directory /var/www/helpdesk>', '    AllowOverride All', '</Directory>'],
+  },
+  fpmSocket: {
+    label: "the socket in Apache's SetHandler must be the one the PHP-FPM pool listens on",
+    lines: [
+      '# Apache:  SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"',
+      '# PHP-FPM pool (/etc/php/8.2/fpm/pool.d/www.conf):  listen = /run/php/php8.2-fpm.sock',
+      'service php8.2-fpm start',
+    ],
+  },
+  nginxTryFiles: {
+    label: 'in the nginx server block of the application',
+    lines: ['location / {', '    try_files $uri $uri/ /index.php?$query_string;', '}'],
+  },
+  nginxAuthorization: {
+    label: 'in the nginx location that passes .php files to PHP-FPM',
+    lines: ['fastcgi_pass_request_headers on;', 'fastcgi_param HTTP_AUTHORIZATION $http_authorization;'],
+  },
+} satisfies Record<string, Snippet>;

@@ -1,0 +1,28 @@
+import type { Exchange } from './exchange.js';
+
+/** One entry of a status' translations, as the document shows it; the checks judge each field's type. */
+export interface Translation {
+  status_id: unknown;
+  name: unknown;
+  locale: unknown;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The parsed JSON body, or undefined when the body is not JSON. */
+export function jsonBody(exchange: Exchange): unknown {
+  return exchange.response.json.ok ? exchange.response.json.value : undefined;
+}
+
+export function dataOf(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = jsonBody(exchange);
+  return isObject(body) && isObject(body.data) ? body.data : undefined;
+}
+
+/** The translations a status answer lists: the entries that are objects, or undefined when there is no list. */
+export function translationsOf(exchange: Exchange): Translation[] | undefined {
+  const translations = dataOf(exchange)?.translations;
+  return Array.isArray(translations) ? translations.filter(isObject).map((entry) => entry as unknown as Translation) : undefined;
+}

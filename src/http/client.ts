@@ -1,0 +1,280 @@
+import { setMaxListeners } from 'node:events';
+import { request, type Dispatcher } from 'undici';
+import { ConfigError, HarnessError } from '../errors.js';
+import { bodyText, parseJson } from '../exchange/body-text.js';
+import { BodyBudget, JsonValueBudget } from './body-budget.js';
+import { decodeBody } from './decode-body.js';
+import { createDispatcher } from './dispatcher.js';
+import type { Exchange, RecordedRequest, TrafficCounts } from '../exchange/exchange.js';
+import type { CredentialVariant } from '../exchange/credentials.js';
+import { authorizationHeader, curlCredentials, shellQuoted } from '../exchange/credentials.js';
+import { Limiter } from './limiter.js';
+import { RateLimitPause, rateLimitedError } from './rate-limit.js';
+import { readBody } from './read-body.js';
+import { createSecretScanner, redactedScheme } from './redact.js';
+import { newRunId, traceparent } from '../exchange/trace-context.js';
+import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  token: string;
+  password: string;
+  /** Each phase of a request (connect, headers, body) gets this long on its own. */
+  timeoutMs: number;
+  maxBodyBytes: number;
+  maxRequests: number;
+  userAgent: string;
+  /** Epoch milliseconds; past it nothing is sent and what is in flight is abandoned. */
+  deadlineAt?: number;
+  concurrency?: number;
+  ca?: string;
+  insecure?: boolean;
+  proxyFromEnvironment?: boolean;
+  /** Trace id of the run, sent in every request's traceparent header; a client given none makes its own. */
+  runId?: string;
+}
+
+export interface GetOptions {
+  path: string;
+  query?: Record<string, string>;
+  credentials: CredentialVariant;
+}
+
+const REPORTED_BODY_CHARS = 4000;
+// Every check reads a body, so GET is the only method the suite has any use for.
+const ALLOWED_METHODS = new Set(['GET']);
+const DEFAULT_CONCURRENCY = 16;
+
+/** The only way the suite talks to a target: GET, bounded in time, size, count and concurrency, secrets kept out of records. */
+export class HttpClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly redact: (text: string) => string;
+  private readonly certificates = new Set<string>();
+  private readonly limiter: Limiter;
+  private readonly pause = new RateLimitPause();
+  private readonly bodyBudget: BodyBudget;
+  private readonly jsonValues = new JsonValueBudget();
+  private readonly deadline?: AbortSignal;
+  private readonly runId: string;
+  private sent = 0;
+  /** Set when a request was left pending at the deadline, so closing does not wait for it. */
+  private abandoned = false;
+  /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
+  private originFailure?: HarnessError;
+
+  constructor(private readonly options: HttpClientOptions) {
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
+    this.limiter = new Limiter(concurrency);
+    this.bodyBudget = new BodyBudget(options.maxBodyBytes);
+    const scanner = createSecretScanner([options.token]);
+    this.redact = (text) => scanner.redact(text);
+    this.runId = options.runId ?? newRunId();
+    if (options.deadlineAt !== undefined) {
+      this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
+      // Every queued and in-flight request listens to it; that is expected, not a leak.
+      setMaxListeners(Math.max(10, options.maxRequests * 2), this.deadline);
+    }
+  }
+
+  get traffic(): TrafficCounts {
+    return { sent: this.sent, rateLimited: this.pause.rateLimitedAnswers, waitedMs: this.pause.waitedMs };
+  }
+
+  /** SHA-256 fingerprints of the TLS certificates the target presented on the connections already made. */
+  get tlsCertificates(): string[] {
+    return [...this.certificates];
+  }
+
+  urlFor(path: string, query: Record<string, string> = {}): URL {
+    const base = new URL(this.options.baseUrl);
+    const prefix = base.pathname.replace(/\/+$/, '');
+    // One string after the origin, never resolved against it: a path starting with // cannot name another host.
+    const url = new URL(`${base.origin}${prefix}${path}`);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    if (url.origin !== base.origin) {
+      throw new ConfigError(
+        'CONFIG_INVALID',
+        `GET ${path} would leave the origin ${base.origin}, so it was not sent`,
+        'Pass a base URL whose path does not start with // (scheme, host and an optional path prefix)',
+      );
+    }
+    return url;
+  }
+
+  async get(options: GetOptions): Promise<Exchange> {
+    return this.send('GET', options);
+  }
+
+  async send(method: string, options: GetOptions): Promise<Exchange> {
+    if (!ALLOWED_METHODS.has(method)) {
+      throw new HarnessError(
+        'HARNESS_METHOD_REFUSED',
+        `${method} ${options.path} was refused before sending: the suite is read-only`,
+        'Only GET requests may be made; change the scenario',
+      );
+    }
+    const url = this.urlFor(options.path, options.query);
+    const authorization = authorizationHeader(options.credentials, this.options.token, this.options.password);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'user-agent': this.options.userAgent,
+      traceparent: traceparent(this.runId),
+    };
+    if (authorization !== undefined) headers.authorization = authorization;
+    const recorded: RecordedRequest = {
+      method: 'GET',
+      url: url.toString(),
+      path: `${url.pathname}${url.search}`,
+      credentials: options.credentials,
+      headers: { ...headers, ...(authorization === undefined ? {} : { authorization: redactedScheme(authorization) }) },
+      curl: ['curl', '-sS', curlCredentials(options.credentials, this.options.password), shellQuoted(url.toString())]
+        .filter(Boolean)
+        .join(' '),
+    };
+
+    for (let retries = 0; ; retries += 1) {
+      const exchange = await this.attempt(url, headers, recorded);
+      if (exchange.response.status !== 429) return exchange;
+      const retryAfter = exchange.response.headers['retry-after'];
+      if (!this.pause.onTooManyRequests(retryAfter, retries)) throw rateLimitedError(recorded.path, retries, retryAfter);
+    }
+  }
+
+  private async attempt(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    try {
+      await this.pause.wait(this.deadline);
+      return await this.limiter.run(async () => {
+        this.spend(recorded.path);
+        try {
+          return await this.withinDeadline(() => this.exchange(url, headers, recorded));
+        } catch (error) {
+          // Explained before the slot is freed, so a failed origin stops the next request from being sent.
+          throw this.explain(error, recorded.path);
+        }
+      }, this.deadline);
+    } catch (error) {
+      throw this.explain(error, recorded.path);
+    }
+  }
+
+  private explain(error: unknown, path: string): HarnessError {
+    if (this.deadline?.aborted) return this.deadlinePassed(path);
+    if (error instanceof HarnessError) return error;
+    const { code, message, hint, party } = classifyTransportError(error, path, this.options.timeoutMs);
+    // A transport error may quote what the target sent (a certificate's names, a malformed header).
+    const classified = new HarnessError(code, this.redact(message), hint, party);
+    if (failsEveryRequest(error)) this.originFailure ??= classified;
+    return classified;
+  }
+
+  /** Counts one request against the budget, or refuses it when the budget, the deadline or the origin says no. */
+  private spend(path: string): void {
+    if (this.originFailure) {
+      const { code, message, hint, party } = this.originFailure;
+      throw new HarnessError(code, `GET ${path} was not sent, since an earlier request failed: ${message}`, hint, party);
+    }
+    if (this.sent >= this.options.maxRequests) {
+      throw new HarnessError(
+        'HARNESS_REQUEST_BUDGET',
+        `the request budget of ${this.options.maxRequests} was spent before GET ${path}`,
+        this.pause.rateLimitedAnswers > 0
+          ? 'Retries after HTTP 429 used it up: run when the target is less busy, or raise --max-requests'
+          : 'Raise --max-requests',
+      );
+    }
+    this.sent += 1;
+  }
+
+  private async exchange(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    const response = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.deadline });
+    const responseHeaders = flattenHeaders(response.headers);
+    const raw = await readBody(
+      response.body,
+      responseHeaders['content-length'],
+      { budget: this.bodyBudget, timeoutMs: this.options.timeoutMs },
+      recorded.path,
+    );
+    const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
+    const { text, unreadable } = bodyText(decoded);
+    const redacted = this.redact(text);
+    // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
+    const json = parseJson({ text, unreadable }, this.jsonValues);
+    return {
+      request: recorded,
+      response: {
+        status: response.statusCode,
+        headers: this.recordedHeaders(responseHeaders),
+        bodyText: redacted.slice(0, REPORTED_BODY_CHARS),
+        bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
+        bytes: raw.byteLength,
+        json: json.ok ? json : { ok: false, error: this.redact(json.error) },
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+      },
+    };
+  }
+
+  /** Response headers as recorded: the token removed from names and values, and the credential of any *-Authorization header. */
+  private recordedHeaders(headers: Record<string, string>): Record<string, string> {
+    const recorded: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      const shownName = this.redact(name);
+      const shownValue = name.includes('authorization') ? redactedScheme(value) : this.redact(value);
+      recorded[shownName] = recorded[shownName] === undefined ? shownValue : `${recorded[shownName]}, ${shownValue}`;
+    }
+    return recorded;
+  }
+
+  /**
+   * Whatever the transport does, nothing outlives the deadline: a request still pending then (a proxy that never
+   * answers CONNECT ignores the abort signal) is abandoned here, and its connection destroyed on close.
+   */
+  private async withinDeadline<T>(work: () => Promise<T>): Promise<T> {
+    const deadline = this.deadline;
+    if (!deadline) return work();
+    const running = work();
+    running.catch(() => undefined);
+    let onAbort = (): void => undefined;
+    const passed = new Promise<never>((_resolve, reject) => {
+      onAbort = () => {
+        this.abandoned = true;
+        reject(deadline.reason as Error);
+      };
+      if (deadline.aborted) onAbort();
+      else deadline.addEventListener('abort', onAbort, { once: true });
+    });
+    passed.catch(() => undefined);
+    try {
+      return await Promise.race([running, passed]);
+    } finally {
+      deadline.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private deadlinePassed(path: string): HarnessError {
+    return new HarnessError(
+      'HARNESS_DEADLINE',
+      `the run deadline passed before GET ${path} was answered`,
+      'The target answers too slowly for the whole run to fit: raise --deadline-ms, or find out why it is slow',
+      'environment',
+    );
+  }
+
+  async close(): Promise<void> {
+    // close() would wait for an abandoned request; destroy() ends it and its sockets.
+    if (this.abandoned) await this.dispatcher.destroy();
+    else await this.dispatcher.close();
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}

@@ -1,0 +1,29 @@
+import type { Exchange } from '../../exchange/exchange.js';
+
+/** What one check found: the words of an h2spec failure, before the request is attached. */
+export interface CheckOutcome {
+  ok: boolean;
+  description: string;
+  expected: string;
+  actual: string;
+}
+
+const SHOWN_CHARS = 300;
+
+export function show(value: unknown): string {
+  if (value === undefined) return 'absent';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+}
+
+export function describeResponse(exchange: Exchange): string {
+  const { status, headers, bodyText } = exchange.response;
+  const type = headers['content-type'] ?? 'no Content-Type';
+  const body = bodyText.length > SHOWN_CHARS ? `${bodyText.slice(0, SHOWN_CHARS)}…` : bodyText;
+  return `HTTP ${status} (${type}) ${body || '<empty body>'}`;
+}
+
+/** The `data` object of a JSON envelope, or undefined when the body has none. */
+export function outcome(ok: boolean, description: string, expected: string, actual: string): CheckOutcome {
+  return { ok, description, expected, actual };
+}

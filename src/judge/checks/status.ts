@@ -1,0 +1,101 @@
+import type { Exchange } from '../../exchange/exchange.js';
+import { servesStatus } from './auth.js';
+import { canonical } from './canonical.js';
+import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
+import { schemaDescription, validator } from '../../validators/schemas.js';
+import { dataOf, isObject, jsonBody } from '../../exchange/json-body.js';
+
+export type StatusField = 'id' | 'name' | 'colour' | 'auto_close' | 'order' | 'created_at' | 'updated_at' | 'translations';
+export type TranslationField = 'status_id' | 'name' | 'locale';
+
+function noData(exchange: Exchange, description: string, expected: string): CheckOutcome {
+  return outcome(false, description, expected, `no data object: ${describeResponse(exchange)}`);
+}
+
+export function statusField(exchange: Exchange, field: StatusField): CheckOutcome {
+  const description = `data.${field} has the documented type`;
+  const expected = `data.${field}: ${schemaDescription('ticket-status', `/properties/${field}`)}`;
+  const data = dataOf(exchange);
+  if (!data) return noData(exchange, description, expected);
+  const ok = field in data && validator('ticket-status', `/properties/${field}`)(data[field]);
+  return outcome(ok, description, expected, `data.${field}: ${show(data[field])}`);
+}
+
+export function statusIdIs(exchange: Exchange, requestedId: number): CheckOutcome {
+  const description = 'data.id is the requested id';
+  const expected = `data.id: the integer ${requestedId}`;
+  const data = dataOf(exchange);
+  if (!data) return noData(exchange, description, expected);
+  return outcome(data.id === requestedId, description, expected, `data.id: ${show(data.id)}`);
+}
+
+export function translationField(exchange: Exchange, field: TranslationField): CheckOutcome {
+  const description = `every translation's ${field} has the documented type`;
+  const expected = `translations[].${field}: ${schemaDescription('ticket-status', `/$defs/translation/properties/${field}`)}`;
+  const data = dataOf(exchange);
+  if (!data) return noData(exchange, description, expected);
+  if (!Array.isArray(data.translations)) return outcome(false, description, expected, `translations: ${show(data.translations)}`);
+  const validate = validator('ticket-status', `/$defs/translation/properties/${field}`);
+  const wrong = data.translations
+    .map((entry: unknown, index) => ({
+      index,
+      value: isObject(entry) ? entry[field] : undefined,
+      present: isObject(entry) && field in entry,
+    }))
+    .filter(({ value, present }) => !present || !validate(value));
+  const actual =
+    wrong.length === 0
+      ? `all ${data.translations.length} entries conform`
+      : wrong.map(({ index, value }) => `translations[${index}].${field}: ${show(value)}`).join(', ');
+  return outcome(wrong.length === 0, description, expected, actual);
+}
+
+export function translationsBelongToStatus(exchange: Exchange, statusId: number): CheckOutcome {
+  const description = "every translation's status_id is the requested status' id";
+  const data = dataOf(exchange);
+  const expected = `translations[].status_id: the integer ${statusId}`;
+  if (!data) return noData(exchange, description, expected);
+  if (!Array.isArray(data.translations)) return outcome(false, description, expected, `translations: ${show(data.translations)}`);
+  const wrong = data.translations
+    .map((entry: unknown, index) => ({ index, value: isObject(entry) ? entry.status_id : undefined }))
+    .filter(({ value }) => value !== statusId);
+  const actual =
+    wrong.length === 0
+      ? `all ${data.translations.length} entries have status_id ${statusId}`
+      : wrong.map(({ index, value }) => `translations[${index}].status_id: ${show(value)}`).join(', ');
+  return outcome(wrong.length === 0, description, expected, actual);
+}
+
+export function nameIs(exchange: Exchange, wanted: string, description: string): CheckOutcome {
+  const data = dataOf(exchange);
+  const expected = `data.name: ${show(wanted)}`;
+  if (!data) return noData(exchange, description, expected);
+  return outcome(data.name === wanted, description, expected, `data.name: ${show(data.name)}`);
+}
+
+/** One answer to a status request, the id it asked for, and what to call it in a message. */
+export interface StatusAnswer {
+  requestedId: number;
+  label: string;
+  exchange: Exchange;
+}
+
+/**
+ * The answers that served a status, each distinct body once per requested id: whatever request produced it, a status
+ * handed out is judged by the same rules, and a served status must be the one asked for.
+ */
+export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
+  const seen = new Set<string>();
+  return answers.filter(({ requestedId, exchange }) => {
+    if (!servesStatus(exchange.response)) return false;
+    const key = `${requestedId} ${canonical(jsonBody(exchange))}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The same outcome, its description naming which answer it is about. */
+export function about(result: CheckOutcome, label: string | undefined): CheckOutcome {
+  return label === undefined ? result : { ...result, description: `${result.description} (${label})` };
+}

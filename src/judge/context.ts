@@ -1,0 +1,37 @@
+import { inject } from 'vitest';
+import { Target } from '../record/target.js';
+
+const TARGETS_KEY = Symbol.for('ticketing-conformance.targets');
+type Holder = { [TARGETS_KEY]?: { specRunId: string; targets: Map<number, Promise<Target>> } };
+
+export interface TargetSlot {
+  index: number;
+  label?: string;
+}
+
+/** The targets this spec run judges: one for a single run, several for a batch of a matrix. */
+export function targetSlots(): TargetSlot[] {
+  return inject('conformance').targets.map((run, index) => ({ index, ...(run.label === undefined ? {} : { label: run.label }) }));
+}
+
+/**
+ * One Target per target and spec run, answering from the recording provided to the run; kept on globalThis so every
+ * spec file of the run shares it even if modules reload.
+ */
+export function currentTarget(index: number): Promise<Target> {
+  const { specRunId, targets: runs } = inject('conformance');
+  const holder = globalThis as Holder;
+  if (holder[TARGETS_KEY]?.specRunId !== specRunId) holder[TARGETS_KEY] = { specRunId, targets: new Map() };
+  const targets = holder[TARGETS_KEY].targets;
+  let target = targets.get(index);
+  if (!target) {
+    const run = runs[index];
+    if (!run) throw new Error(`no target ${index} was provided to the spec run`);
+    target = run.recording
+      ? Promise.resolve(new Target(run.settings, { recording: run.recording }))
+      : Promise.reject(new Error(`recording target ${index} failed: ${run.failure ?? 'no recording was provided'}`));
+    target.catch(() => undefined);
+    targets.set(index, target);
+  }
+  return target;
+}

@@ -1,0 +1,65 @@
+import { NEAR_MISS_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
+import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
+
+export const PASSWORD_VARIANTS: CredentialVariant[] = ['password-letter', 'password-empty', 'password-long', 'password-colon'];
+export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'bad-base64', 'no-colon', 'empty-credentials'];
+/** Wrong tokens and missing credentials, each of which must be refused. */
+export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', 'token-as-password', ...INVALID_HEADER_VARIANTS];
+
+/** The status requests that need no earlier answer: the configured status, the first, an unknown one, every credential probe. */
+export function independentStatusRequests(target: Target): StatusRequest[] {
+  return [
+    {},
+    { id: FIRST_STATUS_ID },
+    { id: UNKNOWN_STATUS_ID },
+    ...[...PASSWORD_VARIANTS, ...REFUSED_VARIANTS, ...nearMissesOf(target)].map((credentials) => ({ credentials })),
+  ];
+}
+
+/**
+ * The near-miss tokens a run tries: when recording, those the token allows (the case probe needs a letter); when
+ * judging, which knows no token, those the recording holds.
+ */
+export function nearMissesOf(target: Target): CredentialVariant[] {
+  return target.nearMisses ?? NEAR_MISS_VARIANTS.filter((credentials) => target.recordedStatus({ credentials }));
+}
+
+export const SELFSERVICE_VARIANTS: CredentialVariant[] = ['valid', 'no-header', 'wrong-token'];
+
+/** The lang requests, which need the locales the plain status names. */
+export async function langRequests(target: Target): Promise<StatusRequest[]> {
+  const translation = await target.translatedLocale();
+  const missing = await target.missingLocale();
+  return [translation ? String(translation.locale) : undefined, missing].flatMap((lang) => (lang === undefined ? [] : [{ lang }]));
+}
+
+/**
+ * Sends every request the specs will ask for, so the critical path is three round trips:
+ * everything that needs no earlier answer at once (a connection each, up to the connection limit: two round trips),
+ * then, over those connections as they come free, what the limit held back and the two lang requests, which need the
+ * locales the plain status names.
+ * Settles when every answer is in; onFirstRoundSent is told once the requests of the first round have gone out.
+ */
+export async function prefetch(target: Target, onFirstRoundSent?: () => void): Promise<void> {
+  // The same request asked twice (the first status is often the configured one) is one promise, sent once.
+  const independent = [
+    ...new Set([
+      ...independentStatusRequests(target).map((request) => target.status(request)),
+      ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
+    ]),
+  ];
+  // Requests go out in the same turn as the client is ready; one more turn and they are on their way.
+  // A client that cannot start fails every request, which the recording reports; the caller need wait no longer.
+  void target.ready().then(
+    () => setImmediate(() => onFirstRoundSent?.()),
+    () => onFirstRoundSent?.(),
+  );
+  const dependent = (async () => {
+    // Waiting for the answers that got a connection of their own, and one turn of the event loop for the client to take
+    // those connections back, lets the lang requests reuse a kept-alive connection instead of paying for a new one.
+    await Promise.allSettled(independent.slice(0, target.settings.concurrency));
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.allSettled((await langRequests(target)).map((request) => target.status(request)));
+  })();
+  await Promise.allSettled([...independent, dependent]);
+}

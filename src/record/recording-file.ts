@@ -1,0 +1,199 @@
+import { readFile } from 'node:fs/promises';
+import { formatSchemaErrors, validator } from '../validators/schemas.js';
+import { OPTIONS } from '../config/options.js';
+import { HarnessError } from '../errors.js';
+import { requestChoices, type RecordedOptions, type RequestChoices } from './settings.js';
+
+import { catalog } from '../requirements/catalog.js';
+import { apiDocumentHash } from '../requirements/document.js';
+import type { Level } from '../requirements/types.js';
+import { variantLabel } from '../exchange/credentials.js';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../exchange/exchange.js';
+import type { TrafficCounts } from '../exchange/exchange.js';
+import type { RecordedFailure, Recording } from './recording.js';
+import { suiteVersion } from '../version.js';
+import { catalogHash, sha256 } from '../hash.js';
+
+export const RECORDING_FORMAT = 'ticketing-conformance-recording';
+/** Raised when the file's layout changes; a reader refuses a version it does not know rather than guess. */
+export const RECORDING_VERSION = 1;
+/** Judging needs no network; this only bounds a spec that would hang. */
+export const JUDGE_TIMEOUT_MS = 60_000;
+
+/** The request as sent, its credentials said in words (never the token), and how the specs name it. */
+export interface RecordingRequest extends RecordedRequest {
+  credentialsDescription: string;
+}
+
+/** One request of the run, once: what went out and what came back, or why nothing came back. */
+export type RecordingEntry =
+  | {
+      key: string;
+      request: RecordingRequest;
+      response: RecordedResponse;
+      /** The parsed body held the token, which is replaced by <redacted> here: a judgement of it may differ from the run's. */
+      tokenRedacted?: true;
+    }
+  | { key: string; failure: RecordedFailure };
+
+/** One pass over the target (a run with --repeat makes several). */
+export interface RecordingRun {
+  startedAt: string;
+  traffic: TrafficCounts;
+  tlsCertificates: string[];
+  exchanges: RecordingEntry[];
+}
+
+/** The options the run was made with, as report.json records them: what judging the answers again needs. */
+
+/** recording.json: everything a run learned from the target, enough to judge it again without sending a request. */
+export interface RecordingFile {
+  format: typeof RECORDING_FORMAT;
+  formatVersion: number;
+  suite: { name: string; version: string };
+  /** The trace id every request carried in its traceparent header, as in report.json. */
+  runId?: string;
+  integrity: { catalog: string; apiDocument: string };
+  /** The catalog the recording was made for, so a later suite can say which requirements changed since. */
+  requirements: { id: string; level: Level; hash: string }[];
+  target: { baseUrl: string; embeddedReference: boolean; fingerprint: { server: string[]; tlsCertificateSha256: string[] } };
+  options: RecordedOptions;
+  startedAt: string;
+  finishedAt: string;
+  runs: RecordingRun[];
+}
+
+/** What the current catalog says of each requirement, hashed, to compare with a recording's. */
+export function catalogEntries(): RecordingFile['requirements'] {
+  return catalog.map((requirement) => ({ id: requirement.id, level: requirement.level, hash: sha256(requirement) }));
+}
+
+export interface RecordingInput {
+  suite: RecordingFile['suite'];
+  runId?: string;
+  target: { baseUrl: string; embeddedReference: boolean };
+  options: RecordedOptions;
+  startedAt: string;
+  finishedAt: string;
+  runs: { startedAt: Date; recording: Recording }[];
+  /** Removes the token in every form from a text (the run judged the parsed bodies as sent, token included). */
+  redact(text: string): string;
+}
+
+/** A parsed JSON value with every key and string redacted. */
+function redactValue(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactValue(item, redact)]));
+  }
+  return value;
+}
+
+function recordedEntry(key: string, exchange: Exchange, redact: (text: string) => string): RecordingEntry {
+  const { request, response } = exchange;
+  const described = { ...request, credentialsDescription: variantLabel(request.credentials) };
+  if (!response.json.ok) return { key, request: described, response };
+  const value = redactValue(response.json.value, redact);
+  if (JSON.stringify(value) === JSON.stringify(response.json.value)) return { key, request: described, response };
+  return { key, request: described, response: { ...response, json: { ok: true, value } }, tokenRedacted: true };
+}
+
+export function recordingFile(input: RecordingInput): RecordingFile {
+  const runs = input.runs.map(({ startedAt, recording }) => ({
+    startedAt: startedAt.toISOString(),
+    traffic: recording.traffic,
+    tlsCertificates: recording.tlsCertificates,
+    exchanges: Object.entries(recording.answers).map(([key, answer]): RecordingEntry =>
+      'failure' in answer ? { key, failure: answer.failure } : recordedEntry(key, answer.exchange, input.redact),
+    ),
+  }));
+  const entries = runs.flatMap((run) => run.exchanges);
+  const servers = entries.flatMap((entry) => ('response' in entry && entry.response.headers.server ? [entry.response.headers.server] : []));
+  return {
+    format: RECORDING_FORMAT,
+    formatVersion: RECORDING_VERSION,
+    suite: input.suite,
+    ...(input.runId === undefined ? {} : { runId: input.runId }),
+    integrity: { catalog: catalogHash, apiDocument: apiDocumentHash },
+    requirements: catalogEntries(),
+    target: {
+      ...input.target,
+      fingerprint: {
+        server: [...new Set(servers)],
+        tlsCertificateSha256: [...new Set(runs.flatMap((run) => run.tlsCertificates))],
+      },
+    },
+    options: input.options,
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    runs,
+  };
+}
+
+/** The answers of one run, as the specs read them. */
+export function recordingOfRun(run: RecordingRun): Recording {
+  const answers: Recording['answers'] = {};
+  for (const entry of run.exchanges) {
+    if ('failure' in entry) {
+      answers[entry.key] = { failure: entry.failure };
+    } else {
+      const { method, url, path, credentials, headers, curl } = entry.request;
+      answers[entry.key] = { exchange: { request: { method, url, path, credentials, headers, curl }, response: entry.response } };
+    }
+  }
+  return { traffic: run.traffic, tlsCertificates: run.tlsCertificates, answers };
+}
+
+/** What the recorded run asked for: the requests it chose, which the judge reads its answers by. */
+export function recordedChoices(file: RecordingFile): RequestChoices {
+  const { options } = file;
+  return requestChoices({ ...options, concurrency: options.concurrency ?? Number(OPTIONS.concurrency.default) });
+}
+
+function unreadable(
+  path: string,
+  reason: string,
+  hint = 'Pass the recording.json a run wrote (in its --out folder, reports/ by default)',
+): HarnessError {
+  return new HarnessError('HARNESS_RECORDING_UNREADABLE', `${path} ${reason}`, hint, 'environment');
+}
+
+/** Reads and checks a recording.json; anything else is refused in one line, never judged by guesswork. */
+export async function readRecording(path: string): Promise<RecordingFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw unreadable(path, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw unreadable(path, `is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const header = (data ?? {}) as Partial<Pick<RecordingFile, 'format' | 'formatVersion' | 'suite'>>;
+  if (typeof data !== 'object' || Array.isArray(data) || header.format !== RECORDING_FORMAT) {
+    throw unreadable(path, `is not a recording of ticketing-conformance (it has no "format": "${RECORDING_FORMAT}")`);
+  }
+  if (header.formatVersion !== RECORDING_VERSION) {
+    const newer = typeof header.formatVersion === 'number' && header.formatVersion > RECORDING_VERSION;
+    throw unreadable(
+      path,
+      `is recording format ${String(header.formatVersion)}, which this suite (${suiteVersion}) does not read: it reads format ${RECORDING_VERSION}`,
+      newer
+        ? `Judge it with the suite that made it (${header.suite?.version ?? 'a later version'}) or a later one`
+        : 'Record the target again with this version of the suite',
+    );
+  }
+  const validate = validator('recording');
+  if (!validate(data)) {
+    throw unreadable(
+      path,
+      `is not a valid recording: ${formatSchemaErrors(validate.errors?.slice(0, 3))}`,
+      'Pass recording.json as a run wrote it',
+    );
+  }
+  return data as RecordingFile;
+}

@@ -1,0 +1,68 @@
+import { catalog } from '../../requirements/catalog.js';
+import type { Matrix, MatrixTarget } from './types.js';
+import type { ExitCode, Report } from '../model/types.js';
+
+export function matrixRow(report: Report, name: string, position: number, reportDir: string): MatrixTarget {
+  const row: MatrixTarget = {
+    name,
+    position,
+    baseUrl: report.target.baseUrl,
+    verdict: report.verdict,
+    exitCode: report.exitCode,
+    summary: report.summary,
+    totals: report.totals,
+    requests: report.requests.sent,
+    durationMs: report.durationMs,
+    reportDir,
+    verdicts: Object.fromEntries(report.requirements.map((result) => [result.id, result.verdict])),
+  };
+  const entries = report.baseline?.entries;
+  if (entries) {
+    const count = (outcome: string): number => entries.filter((entry) => entry.outcome === outcome).length;
+    row.baseline = { known: count('known'), expired: count('expired'), fixed: count('fixed') };
+  }
+  return row;
+}
+
+export type MatrixInput = Omit<Matrix, 'schemaVersion' | 'exitCode' | 'summary' | 'totals' | 'requirements'>;
+
+/** The worst exit code of the targets decides the matrix's: 2 (could not judge) over 1 (not conformant) over 0. */
+export function buildMatrix(input: MatrixInput): Matrix {
+  const targets = [...input.targets].sort((a, b) => a.position - b.position);
+  const matrix: Matrix = {
+    schemaVersion: 1,
+    ...input,
+    exitCode: 0,
+    summary: '',
+    totals: { targets: 0, conformant: 0, notConformant: 0, inconclusive: 0 },
+    requirements: catalog.map(({ id, level, family, title }) => ({ id, level, family, title })),
+    targets,
+  };
+  settleMatrix(matrix);
+  return matrix;
+}
+
+/** Sets exit code, totals and summary from the targets and errors; call again after adding errors. */
+export function settleMatrix(matrix: Matrix): void {
+  const { targets } = matrix;
+  const named = (verdict: MatrixTarget['verdict']): MatrixTarget[] => targets.filter((target) => target.verdict === verdict);
+  matrix.totals = {
+    targets: targets.length,
+    conformant: named('conformant').length,
+    notConformant: named('not-conformant').length,
+    inconclusive: named('inconclusive').length,
+  };
+  const worst = Math.max(0, ...targets.map((target) => target.exitCode), matrix.errors.length > 0 ? 2 : 0) as ExitCode;
+  matrix.exitCode = worst;
+  const list = (rows: MatrixTarget[]): string => {
+    const names = rows.slice(0, 5).map((row) => row.name);
+    return `${names.join(', ')}${rows.length > 5 ? ` and ${rows.length - 5} more` : ''}`;
+  };
+  const parts = [`${matrix.totals.conformant} conformant`];
+  if (matrix.totals.notConformant > 0) parts.push(`${matrix.totals.notConformant} not conformant (${list(named('not-conformant'))})`);
+  if (matrix.totals.inconclusive > 0) parts.push(`${matrix.totals.inconclusive} without a verdict (${list(named('inconclusive'))})`);
+  const scope = matrix.shard ? ` in shard ${matrix.shard.index}/${matrix.shard.count}` : '';
+  matrix.summary =
+    targets.length === 0 ? `No target${scope}: nothing was tested.` : `${targets.length} target(s)${scope}: ${parts.join(', ')}.`;
+  if (matrix.errors.length > 0) matrix.summary += ` ${matrix.errors[0]?.message ?? ''}.`;
+}

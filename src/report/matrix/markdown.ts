@@ -1,0 +1,70 @@
+import { countsLine } from '../views/failure-text.js';
+import { markdownText } from '../views/escape/markdown.js';
+import { pathLink, safeLink } from '../views/escape/link.js';
+import type { Matrix, MatrixTarget } from './types.js';
+import type { Verdict } from '../model/types.js';
+
+/** Past this many targets the requirement grid is left to matrix.html and matrix.json. */
+export const GRID_MAX_TARGETS = 12;
+const FAILING: Verdict[] = ['fail', 'warn', 'error'];
+
+/** The requirements that failed, warned or errored, by ID; skips only counted. */
+function notPassing(target: MatrixTarget): string {
+  const verdicts = Object.entries(target.verdicts);
+  const named = verdicts.filter(([, verdict]) => FAILING.includes(verdict)).map(([id, verdict]) => `${id} (${verdict})`);
+  const skipped = verdicts.filter(([, verdict]) => verdict === 'skip').length;
+  const parts = [...named, ...(skipped > 0 ? [`${skipped} skipped`] : [])];
+  return parts.length === 0 ? '-' : parts.join(', ');
+}
+
+function scopeLine(matrix: Matrix): string {
+  if (matrix.shard) return `; shard ${matrix.shard.index}/${matrix.shard.count} of a file of ${matrix.shard.targetsInFile} targets`;
+  if (matrix.mergedShards) return `; merged from ${matrix.mergedShards} shards`;
+  return '';
+}
+
+/** A link to a target's report.md: a relative path only, its text escaped; a folder no link may point at is shown as text. */
+function reportLink(reportDir: string): string {
+  const href = safeLink(pathLink(`${reportDir}/report.md`));
+  return href ? `[${markdownText(reportDir)}](${href.replaceAll('(', '%28').replaceAll(')', '%29')})` : markdownText(reportDir);
+}
+
+export function renderMatrixMarkdown(matrix: Matrix): string {
+  const lines = [
+    '# Ticketing API conformance matrix',
+    '',
+    `**${markdownText(matrix.summary)}**`,
+    '',
+    `- Suite: ${markdownText(`${matrix.suite.name} ${matrix.suite.version}; started ${matrix.startedAt}; ${matrix.durationMs} ms; ${matrix.targetConcurrency} targets at once${scopeLine(matrix)}`)}`,
+    `- Exit code: ${matrix.exitCode}`,
+    '',
+    '| Target | Verdict | Exit | Counts | Not passing | Reports |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const target of matrix.targets) {
+    const known = target.baseline && target.baseline.known > 0 ? ` (${target.baseline.known} known)` : '';
+    lines.push(
+      `| ${markdownText(target.name)} | ${markdownText(target.verdict)}${known} | ${target.exitCode} | ${countsLine(target.totals)} | ${markdownText(notPassing(target))} | ${reportLink(target.reportDir)} |`,
+    );
+  }
+  const attention = matrix.targets.filter((target) => target.exitCode !== 0);
+  if (attention.length > 0)
+    lines.push('', ...attention.map((target) => `- **${markdownText(target.name)}**: ${markdownText(target.summary)}`));
+  for (const error of matrix.errors) lines.push('', markdownText(`${error.code}: ${error.message}. ${error.hint}`));
+  if (matrix.targets.length > 0 && matrix.targets.length <= GRID_MAX_TARGETS) {
+    lines.push(
+      '',
+      '## Requirements by target',
+      '',
+      `| Requirement | Level | ${matrix.targets.map((target) => markdownText(target.name)).join(' | ')} |`,
+      `|---|---|${matrix.targets.map(() => '---|').join('')}`,
+    );
+    for (const requirement of matrix.requirements) {
+      const cells = matrix.targets.map((target) => (target.verdicts[requirement.id] ?? '-').toUpperCase());
+      lines.push(`| ${markdownText(requirement.id)} | ${requirement.level} | ${cells.map(markdownText).join(' | ')} |`);
+    }
+  } else if (matrix.targets.length > GRID_MAX_TARGETS) {
+    lines.push('', `The requirement-by-target grid of ${matrix.targets.length} targets is in matrix.html and matrix.json.`);
+  }
+  return `${lines.join('\n')}\n`;
+}

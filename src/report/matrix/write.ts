@@ -1,0 +1,66 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatSchemaErrors, validator } from '../../validators/schemas.js';
+import { createSecretScanner } from '../../http/redact.js';
+import { settleMatrix } from './build.js';
+import { renderMatrixHtml } from './html.js';
+import { renderMatrixMarkdown } from './markdown.js';
+import type { Matrix } from './types.js';
+import { leakError } from '../../errors.js';
+import { clearOwnOutputs, recordOwnOutputs } from '../model/outputs.js';
+import { suiteError } from '../../errors.js';
+
+export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
+
+export interface WriteMatrixOptions {
+  /** When the run began: finishedAt and durationMs are set from it once everything before the matrix files is written. */
+  runStartedAt?: Date;
+}
+
+/** Sets when the run finished, as late as the views allow: they all say how long it took. */
+function stampFinish(matrix: Matrix, startedAt: Date): void {
+  const finishedAt = new Date();
+  matrix.startedAt = startedAt.toISOString();
+  matrix.finishedAt = finishedAt.toISOString();
+  matrix.durationMs = finishedAt.getTime() - startedAt.getTime();
+}
+
+/**
+ * Writes matrix.json (checked against its schema), matrix.md and matrix.html, refusing any that would hold a token.
+ * Each view is rendered once and scanned once for every form of every token together; only a refused view, which adds
+ * an error the others must show, makes them render again.
+ */
+export async function writeMatrix(
+  matrix: Matrix,
+  outDir: string,
+  tokens: readonly string[],
+  { runStartedAt }: WriteMatrixOptions = {},
+): Promise<string[]> {
+  await clearOwnOutputs(outDir);
+  const validate = validator('matrix');
+  if (!validate(matrix)) {
+    matrix.errors.push(suiteError(`matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`));
+    settleMatrix(matrix);
+  }
+  if (runStartedAt) stampFinish(matrix, runStartedAt);
+  const views: [string, (matrix: Matrix) => string][] = [
+    ['matrix.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
+    ['matrix.md', renderMatrixMarkdown],
+    ['matrix.html', (final) => renderMatrixHtml(final, outDir)],
+  ];
+  const scanner = createSecretScanner(tokens);
+  let rendered = views.map(([name, render]) => ({ name, render, text: render(matrix) }));
+  const leaking = rendered.filter(({ text }) => scanner.find(text) !== undefined).map(({ name }) => name);
+  if (leaking.length > 0) {
+    matrix.errors.push(...leaking.map((name) => leakError(name, 'the API token')));
+    settleMatrix(matrix);
+    rendered = rendered.filter(({ name }) => !leaking.includes(name)).map((view) => ({ ...view, text: view.render(matrix) }));
+  }
+  const written: string[] = [];
+  for (const { name, text } of rendered) {
+    await writeFile(join(outDir, name), text);
+    written.push(join(outDir, name));
+  }
+  await recordOwnOutputs(outDir, written);
+  return written;
+}

@@ -1,0 +1,161 @@
+import type { RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
+import { catalog } from '../../requirements/catalog.js';
+import { diagnose } from '../../diagnosis/diagnose.js';
+import { configurationHash } from './integrity.js';
+import type { Report, RequirementResult, TargetFingerprint, Verdict } from './types.js';
+import type { Diagnosis } from '../../diagnosis/types.js';
+import { VERDICTS } from './types.js';
+import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
+import type { RunError } from '../../errors.js';
+import { catalogHash } from '../../hash.js';
+
+export interface ReportInput {
+  suite: Report['suite'];
+  runId?: string;
+  target: Report['target'];
+  options: Report['options'];
+  startedAt: Date;
+  finishedAt: Date;
+  complete: boolean;
+  scenarios: ScenarioResult[];
+  errors: RunError[];
+}
+
+/** A response that merely repeats what the environment is blamed for (e.g. the refusal every request gets when the header is stripped). */
+type EnvironmentAnswer = { status: number; body: string } | undefined;
+
+function partyOf(result: Omit<RequirementResult, 'party'>, environmentAnswer: EnvironmentAnswer): RequirementResult['party'] {
+  if (result.verdict === 'pass' || result.verdict === 'info' || result.verdict === 'skip') return undefined;
+  if (result.verdict === 'error') return result.checks.find((check) => check.error)?.error?.party ?? 'suite';
+  const failing = result.checks.filter((check) => check.verdict === 'fail');
+  const explained =
+    failing.length > 0 &&
+    failing.every((check) => check.response?.status === environmentAnswer?.status && check.response?.body === environmentAnswer?.body);
+  return explained ? 'environment' : 'target';
+}
+
+function summarise(
+  report: Pick<Report, 'verdict' | 'exitCode' | 'requirements' | 'diagnoses' | 'errors' | 'baseline' | 'options'>,
+): string {
+  const waived = waivedRequirements(report);
+  // Everything that fails the gate is named: a flaky MUST and, under --strict, a broken SHOULD too.
+  const failed = report.requirements.filter((result) => failsRun(result, report.options.strict) && !waived.has(result.id));
+  const cause = report.diagnoses[0]?.summary;
+  if (report.verdict === 'conformant') {
+    const skipped = report.requirements.filter((result) => result.level === 'MUST' && result.verdict === 'skip').length;
+    return skipped === 0
+      ? 'This deployment is conformant: every MUST requirement passed.'
+      : `This deployment is conformant on what could be checked; ${skipped} MUST requirement(s) could not be judged (skipped).`;
+  }
+  if (report.verdict === 'not-conformant' && report.exitCode === 0) {
+    const known = [...waived];
+    return `Not conformant, but only in ${known.length} known failure(s) of the baseline (${known.join(', ')}): nothing new failed.`;
+  }
+  if (report.verdict === 'not-conformant') {
+    const named = failed
+      .slice(0, 3)
+      .map((result) => (result.verdict === 'flaky' ? `flaky ${result.id}` : result.id))
+      .join(', ');
+    const more = failed.length > 3 ? ` and ${failed.length - 3} more` : '';
+    return `Not conformant: ${failed.length || 'a'} requirement(s) failed (${named || 'SHOULD under --strict'}${more})${cause ? `; ${cause}` : ''}.`;
+  }
+  const unjudgeable = report.diagnoses.find((diagnosis) => diagnosis.inconclusive);
+  if (unjudgeable) return `No verdict: the API could not be judged, ${unjudgeable.summary}.`;
+  const checkError = report.requirements.flatMap((result) => result.checks).find((check) => check.error)?.error;
+  const reason =
+    report.errors[0]?.message ??
+    (checkError ? `${checkError.message} (${checkError.code})` : (cause ?? 'no MUST requirement could be judged'));
+  const failedSoFar =
+    failed.length > 0 ? ` ${failed.length} requirement(s) had failed by then (${failed.map((result) => result.id).join(', ')}).` : '';
+  return `No verdict: ${reason}.${failedSoFar}`;
+}
+
+/** The target's fingerprint from the answers already recorded: no request is made for it. */
+function fingerprintOf(scenarios: ScenarioResult[]): TargetFingerprint {
+  const servers = scenarios.flatMap((scenario) => scenario.checks).flatMap((check) => check.response?.headers.server ?? []);
+  const certificates = scenarios.flatMap((scenario) => scenario.tlsCertificates ?? []);
+  return { server: [...new Set(servers)], tlsCertificateSha256: [...new Set(certificates)] };
+}
+
+export function buildReport(input: ReportInput): Report {
+  const checksByRequirement = new Map<string, RecordedCheck[]>();
+  for (const check of input.scenarios.flatMap((scenario) => scenario.checks)) {
+    checksByRequirement.set(check.requirement, [...(checksByRequirement.get(check.requirement) ?? []), check]);
+  }
+  const unjudged = input.complete ? 'not run' : 'not run: the run stopped early';
+  const provisional = catalog.map((requirement) => {
+    const checks = checksByRequirement.get(requirement.id) ?? [
+      { requirement: requirement.id, scenario: '-', verdict: 'skip' as const, description: unjudged },
+    ];
+    return { ...requirement, verdict: requirementVerdict(requirement, checks), checks };
+  });
+  const diagnoses = diagnose(provisional, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
+  const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
+  if (unjudgeable) for (const result of provisional) setAside(result, unjudgeable);
+  const stripped = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
+  const noHeaderAnswer = provisional
+    .find((result) => result.id === 'AUTH-MISSING-HEADER-REFUSED')
+    ?.checks.find((check) => check.response)?.response;
+  const environmentAnswer = stripped && noHeaderAnswer ? { status: noHeaderAnswer.status, body: noHeaderAnswer.body } : undefined;
+  const requirements: RequirementResult[] = provisional.map((result) => {
+    const party = partyOf(result, environmentAnswer);
+    return party ? { ...result, party } : result;
+  });
+  const totals = Object.fromEntries(
+    VERDICTS.map((name) => [name, requirements.filter((result) => result.verdict === name).length]),
+  ) as Record<Verdict, number>;
+  const report: Report = {
+    schemaVersion: 1,
+    suite: input.suite,
+    ...(input.runId ? { runId: input.runId } : {}),
+    target: { ...input.target, fingerprint: fingerprintOf(input.scenarios) },
+    options: input.options,
+    startedAt: input.startedAt.toISOString(),
+    finishedAt: input.finishedAt.toISOString(),
+    durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
+    complete: input.complete,
+    verdict: 'inconclusive',
+    exitCode: 2,
+    summary: '',
+    totals,
+    requests: requestCounts(input.scenarios),
+    requirements,
+    diagnoses,
+    errors: input.errors,
+    integrity: { catalog: catalogHash, configuration: configurationHash(input) },
+  };
+  settleOutcome(report);
+  return report;
+}
+
+/**
+ * When the API was never reached, what failed says nothing about it: a requirement that failed is not judged, each of its
+ * checks a skip that names the cause, keeping what was expected and seen.
+ */
+function setAside(result: Omit<RequirementResult, 'party'>, cause: Diagnosis): void {
+  if (result.verdict !== 'fail' && result.verdict !== 'warn') return;
+  result.checks = result.checks.map((check) =>
+    check.verdict === 'fail' || check.verdict === 'pass'
+      ? { ...check, verdict: 'skip', description: `${check.description}: not judged, ${cause.summary}` }
+      : check,
+  );
+  result.verdict = requirementVerdict(result, result.checks);
+}
+
+/** Counters grow through the run, so the largest any scenario saw is the run's. */
+function requestCounts(scenarios: ScenarioResult[]): Report['requests'] {
+  const most = (count: (scenario: ScenarioResult) => number | undefined): number =>
+    Math.max(0, ...scenarios.map((scenario) => count(scenario) ?? 0));
+  const rateLimited = most((scenario) => scenario.rateLimited);
+  return {
+    sent: most((scenario) => scenario.requestsSent),
+    ...(rateLimited > 0 ? { rateLimited, waitedMs: most((scenario) => scenario.waitedMs) } : {}),
+  };
+}
+
+/** Sets verdict, exit code and summary from the requirements and errors; call again after adding errors. */
+export function settleOutcome(report: Report): void {
+  const couldNotJudge = report.diagnoses.some((diagnosis) => diagnosis.inconclusive);
+  Object.assign(report, runOutcome(report.requirements, report.options.strict, report.errors, waivedRequirements(report), couldNotJudge));
+  report.summary = summarise(report);
+}

@@ -1,0 +1,123 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { HarnessError } from '../../errors.js';
+import { readResultFile } from './read.js';
+import type { Report, RunVerdict, Verdict } from './types.js';
+
+/** One run of one target, as the history shows it. */
+export interface HistoryRun {
+  /** The report.json it was read from, relative to the folder given. */
+  file: string;
+  startedAt: string;
+  verdict: RunVerdict;
+  exitCode: number;
+  suiteVersion: string;
+  mustPassed: number;
+  mustTotal: number;
+  totals: Record<Verdict, number>;
+  verdicts: Record<string, Verdict>;
+}
+
+/** A requirement that began or ceased to fail between two runs where it was judged. */
+export interface FailureChange {
+  requirement: string;
+  kind: 'started-failing' | 'stopped-failing';
+  /** Index in the target's runs of the first run with the new state. */
+  run: number;
+  from: Verdict;
+  to: Verdict;
+}
+
+export interface TargetHistory {
+  baseUrl: string;
+  runs: HistoryRun[];
+  /** Every requirement any run judged, in the order the reports list them. */
+  requirements: string[];
+  changes: FailureChange[];
+}
+
+export interface History {
+  targets: TargetHistory[];
+  /** Files under the folder that looked like reports but could not be read, with why. */
+  skipped: { file: string; reason: string }[];
+}
+
+/** A verdict that means the requirement is broken; skips and errors say nothing either way. */
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'warn', 'flaky']);
+const JUDGED: ReadonlySet<Verdict> = new Set(['pass', 'fail', 'warn', 'flaky']);
+
+function reportFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name === 'report.json')
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function runOf(report: Report, file: string): HistoryRun {
+  const must = report.requirements.filter((result) => result.level === 'MUST');
+  return {
+    file,
+    startedAt: report.startedAt,
+    verdict: report.verdict,
+    exitCode: report.exitCode,
+    suiteVersion: report.suite.version,
+    mustPassed: must.filter((result) => result.verdict === 'pass').length,
+    mustTotal: must.length,
+    totals: report.totals,
+    verdicts: Object.fromEntries(report.requirements.map((result) => [result.id, result.verdict])),
+  };
+}
+
+/** When each requirement started or stopped failing, comparing each run with the last one that judged it. */
+export function failureChanges(runs: HistoryRun[], requirements: string[]): FailureChange[] {
+  const changes: FailureChange[] = [];
+  for (const requirement of requirements) {
+    let last: Verdict | undefined;
+    runs.forEach((run, index) => {
+      const verdict = run.verdicts[requirement];
+      if (verdict === undefined || !JUDGED.has(verdict)) return;
+      if (last !== undefined && FAILING.has(last) !== FAILING.has(verdict)) {
+        changes.push({
+          requirement,
+          kind: FAILING.has(verdict) ? 'started-failing' : 'stopped-failing',
+          run: index,
+          from: last,
+          to: verdict,
+        });
+      }
+      last = verdict;
+    });
+  }
+  return changes.sort((a, b) => a.run - b.run || a.requirement.localeCompare(b.requirement));
+}
+
+/** Every report.json under dir, grouped by target and ordered by when each run started. */
+export function readHistory(dir: string): History {
+  const skipped: History['skipped'] = [];
+  const byTarget = new Map<string, HistoryRun[]>();
+  const order = new Map<string, string[]>();
+  for (const path of reportFiles(dir)) {
+    const file = relative(dir, path);
+    let report: Report;
+    try {
+      const read = readResultFile(path, 'report');
+      if (read.kind !== 'report') continue;
+      report = read.report;
+    } catch (error) {
+      skipped.push({ file, reason: error instanceof HarnessError ? error.message : String(error) });
+      continue;
+    }
+    const runs = byTarget.get(report.target.baseUrl) ?? [];
+    runs.push(runOf(report, file));
+    byTarget.set(report.target.baseUrl, runs);
+    const ids = order.get(report.target.baseUrl) ?? [];
+    for (const result of report.requirements) if (!ids.includes(result.id)) ids.push(result.id);
+    order.set(report.target.baseUrl, ids);
+  }
+  const targets = [...byTarget].map(([baseUrl, runs]) => {
+    runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.file.localeCompare(b.file));
+    const requirements = order.get(baseUrl) ?? [];
+    return { baseUrl, runs, requirements, changes: failureChanges(runs, requirements) };
+  });
+  return { targets: targets.sort((a, b) => a.baseUrl.localeCompare(b.baseUrl)), skipped };
+}

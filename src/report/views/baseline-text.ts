@@ -1,0 +1,16 @@
+import type { BaselineResult, Report } from '../model/types.js';
+
+const LABEL: Record<BaselineResult['outcome'], string> = { known: 'KNOWN', expired: 'EXPIRED', fixed: 'FIXED', 'not-judged': 'UNJUDGED' };
+
+/** One line per baseline entry: outcome, requirement, what to do; empty without a baseline. */
+export function baselineLines(report: Pick<Report, 'baseline'>): string[] {
+  if (!report.baseline) return [];
+  const entries = report.baseline.entries;
+  if (entries.length === 0) return [`Baseline ${report.baseline.file}: no entry applies to this target`];
+  return [
+    `Baseline ${report.baseline.file}:`,
+    ...entries.map(
+      (entry) => `  ${LABEL[entry.outcome].padEnd(8)} ${entry.requirement}: ${entry.note}; reason: ${entry.reason} (owner ${entry.owner})`,
+    ),
+  ];
+}

@@ -1,0 +1,95 @@
+import type { CTRFReport, Test, TestStatus } from 'ctrf';
+import { diagnosisLines } from '../../diagnosis/diagnosis-text.js';
+import { failingChecks, failureLines, skipReason } from './failure-text.js';
+import type { Report, RequirementResult, Verdict } from '../model/types.js';
+
+/** CTRF's five statuses: "other" holds what is neither a pass nor a failure nor a skip (an observation, no verdict reached). */
+const STATUS: Record<Verdict, TestStatus> = {
+  pass: 'passed',
+  fail: 'failed',
+  warn: 'failed',
+  info: 'other',
+  skip: 'skipped',
+  error: 'other',
+  flaky: 'failed',
+};
+
+function message(report: Report, result: RequirementResult, waiver: string | undefined): string | undefined {
+  if (waiver) return waiver;
+  if (result.verdict === 'skip') return skipReason(result);
+  const failing = failingChecks(result)[0];
+  if (!failing)
+    return result.verdict === 'info' ? result.checks.map((check) => `${check.description}: ${check.actual ?? ''}`).join('; ') : undefined;
+  const cause = report.diagnoses[0] ? ` | likely cause: ${report.diagnoses[0].summary}` : '';
+  return `${failing.description}: ${failing.error ? `${failing.error.code}: ${failing.error.message}` : `expected ${failing.expected ?? '?'}; actual ${failing.actual ?? '?'}`}${cause}`;
+}
+
+function test(report: Report, result: RequirementResult, waiver: string | undefined, start: number, stop: number): Test {
+  const failing = failingChecks(result);
+  const trace = [
+    ...failing.map((check) => failureLines(result, check).join('\n')),
+    ...(failing.length > 0 ? report.diagnoses.map((diagnosis) => diagnosisLines(diagnosis).join('\n')) : []),
+  ].join('\n\n');
+  const text = message(report, result, waiver);
+  return {
+    name: `${result.id} (${result.level}): ${result.title}`,
+    // A failure the baseline waives does not fail the gate: skipped with the reason, as in junit.xml.
+    status: waiver ? 'skipped' : STATUS[result.verdict],
+    rawStatus: result.verdict,
+    duration: stop - start,
+    start,
+    stop,
+    suite: [report.target.baseUrl, result.family],
+    ...(text ? { message: text } : {}),
+    ...(trace ? { trace } : {}),
+    tags: [result.level, result.family],
+    type: 'conformance',
+    ...(result.verdict === 'flaky' ? { flaky: true, retries: Math.max(0, (result.repeat?.runs ?? 1) - 1) } : {}),
+    extra: { requirement: result.id, level: result.level, quote: result.quote, ...(result.party ? { party: result.party } : {}) },
+  };
+}
+
+/** The report in the Common Test Report Format (ctrf.json), the test-results file CI summaries read; same verdicts as the gate. */
+export function renderCtrf(report: Report): string {
+  const start = Date.parse(report.startedAt);
+  const stop = Date.parse(report.finishedAt);
+  const waivers = new Map(
+    (report.baseline?.entries ?? [])
+      .filter((entry) => entry.outcome === 'known')
+      .map((entry) => [entry.requirement, `known failure waived by the baseline until ${entry.expires} (${entry.owner}): ${entry.reason}`]),
+  );
+  const tests = report.requirements.map((result) => test(report, result, waivers.get(result.id), start, stop));
+  const count = (status: TestStatus): number => tests.filter((entry) => entry.status === status).length;
+  const ctrf: CTRFReport = {
+    reportFormat: 'CTRF',
+    specVersion: '0.0.0',
+    timestamp: report.finishedAt,
+    generatedBy: `${report.suite.name} ${report.suite.version}`,
+    results: {
+      tool: { name: report.suite.name, version: report.suite.version },
+      summary: {
+        tests: tests.length,
+        passed: count('passed'),
+        failed: count('failed'),
+        skipped: count('skipped'),
+        pending: count('pending'),
+        other: count('other'),
+        flaky: tests.filter((entry) => entry.flaky).length,
+        suites: 1,
+        start,
+        stop,
+        duration: report.durationMs,
+      },
+      tests,
+      environment: {
+        reportName: `Conformance of ${report.target.baseUrl}`,
+        appName: report.target.baseUrl,
+        testEnvironment: report.target.embeddedReference ? 'embedded reference server' : report.target.baseUrl,
+        healthy: report.exitCode === 0,
+        extra: { verdict: report.verdict, exitCode: report.exitCode, strict: report.options.strict },
+      },
+      extra: { verdict: report.verdict, exitCode: report.exitCode, summary: report.summary, errors: report.errors },
+    },
+  };
+  return `${JSON.stringify(ctrf, null, 2)}\n`;
+}

@@ -1,0 +1,252 @@
+import type { RecordedCheck } from '../../judge/scenario-result.js';
+import { groupByExchange, requestText, responseText, type ExchangeGroup } from './exchange-text.js';
+import { htmlPage, markup, type Html } from './escape/html.js';
+import { countsLine } from './failure-text.js';
+import { SCRIPT, STYLE } from './html-assets.js';
+import { requestPathSvg } from './request-path.js';
+import type { Report, RequirementResult, RunVerdict, Verdict } from '../model/types.js';
+import { VERDICTS } from '../model/types.js';
+
+const RUN_VERDICT_LABEL: Record<RunVerdict, string> = {
+  conformant: 'Conformant',
+  'not-conformant': 'Not conformant',
+  inconclusive: 'No verdict',
+};
+const VERDICT_LABEL: Record<Verdict, string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  warn: 'WARN',
+  info: 'INFO',
+  skip: 'SKIP',
+  error: 'ERROR',
+  flaky: 'FLAKY',
+};
+const TOTAL_LABEL: Record<Verdict, string> = {
+  pass: 'passed',
+  fail: 'failed',
+  warn: 'warnings',
+  info: 'observations',
+  skip: 'skipped',
+  error: 'could not judge',
+  flaky: 'flaky',
+};
+const FAMILY_TITLE: Record<string, string> = {
+  envelope: 'Response envelope',
+  status: 'Ticket status',
+  lang: 'Language parameter',
+  auth: 'Authentication',
+  selfservice: 'Self-service type listing',
+};
+const PARTY_TEXT = {
+  target: 'the target (the API application)',
+  environment: 'the environment (network, TLS, or the web server in front of the application)',
+  suite: 'the suite itself',
+};
+/** Failures first: broken MUSTs, then what could not be judged, then broken SHOULDs. */
+const NEEDS_ATTENTION: Verdict[] = ['fail', 'flaky', 'error', 'warn'];
+
+/** The one sentence at the top: the verdict and, when there is one, the most likely cause in plain words. */
+export function headline(report: Report): string {
+  const cause = report.diagnoses[0];
+  if (report.verdict === 'not-conformant' && cause) return `Not conformant: ${cause.summary}.`;
+  return report.summary;
+}
+
+const badge = (verdict: Verdict): Html => markup`<span class="badge b-${verdict}">${VERDICT_LABEL[verdict]}</span>`;
+
+/** Gives each copyable block an id unique in the page. */
+class Ids {
+  private next = 0;
+  take(prefix: string): string {
+    this.next += 1;
+    return `${prefix}-${this.next}`;
+  }
+}
+
+function fields(rows: [string, string | undefined][]): Html | undefined {
+  const present = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
+  if (present.length === 0) return undefined;
+  return markup`<dl class="fields">${present.map(([name, value]) => markup`<dt>${name}</dt><dd>${value}</dd>`)}</dl>`;
+}
+
+function checkItem(check: RecordedCheck): Html {
+  const detail = check.error
+    ? fields([
+        ['Error', `${check.error.code}: ${check.error.message}`],
+        ['Fix', check.error.hint],
+      ])
+    : fields([
+        ['Expected', check.expected],
+        ['Actual', check.actual],
+      ]);
+  return markup`<li>${badge(check.verdict)} ${check.description}${detail}</li>`;
+}
+
+/** A block of text with a Copy button (shown once the script runs, so a page without it shows no dead button). */
+function copyableBlock(text: string, ids: Ids, kind: string): Html {
+  const code = ids.take(kind);
+  const status = ids.take('copied');
+  return markup`<div class="repro"><pre id="${code}"><code>${text}</code></pre><button type="button" class="copy" data-copy="${code}" aria-describedby="${status}" hidden>Copy</button><span class="copied" id="${status}" role="status"></span></div>`;
+}
+
+function exchangeBlock(group: ExchangeGroup, ids: Ids): Html {
+  const http: Html[] = [];
+  if (group.request) http.push(markup`<dt>Request</dt><dd><pre>${requestText(group.request)}</pre></dd>`);
+  if (group.response) http.push(markup`<dt>Response (secrets redacted)</dt><dd><pre>${responseText(group.response)}</pre></dd>`);
+  if (group.repro)
+    http.push(
+      markup`<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(group.repro, ids, 'repro')}</dd>`,
+    );
+  const exchange = http.length > 0 ? markup`<dl class="http">${http}</dl>` : undefined;
+  return markup`<div class="exchange"><ul class="checks">${group.checks.map(checkItem)}</ul>${exchange}</div>`;
+}
+
+function requirementDetails(result: RequirementResult, idPrefix: string, ids: Ids): Html {
+  const attention = (verdict: string): number => (['fail', 'flaky', 'error'].includes(verdict) ? 0 : 1);
+  const ordered = [...result.checks].sort((a, b) => attention(a.verdict) - attention(b.verdict));
+  const party = result.party ? markup`<p>Most likely at fault: ${PARTY_TEXT[result.party]}.</p>\n` : undefined;
+  const exchanges = groupByExchange(ordered).map((group) => markup`${exchangeBlock(group, ids)}\n`);
+  return markup`<details class="req" id="${idPrefix}-${result.id}">
+<summary>${badge(result.verdict)} <span class="level">${result.level}</span> <code class="rid">${result.id}</code> <span>${result.title}</span></summary>
+<div class="req-body">
+<blockquote><p>“${result.quote}”</p></blockquote>
+<p class="source">API document, ${result.section}</p>
+${party}${exchanges}</div>
+</details>
+`;
+}
+
+function header(report: Report): Html {
+  const fingerprint = report.target.fingerprint;
+  const rows: [string, string | undefined][] = [
+    ['Target', `${report.target.baseUrl}${report.target.embeddedReference ? ' (embedded reference server)' : ''}`],
+    ['Server', fingerprint?.server.join(', ')],
+    ['TLS certificate SHA-256', fingerprint?.tlsCertificateSha256.join(', ')],
+    ['Run', `${report.startedAt}, ${report.durationMs} ms, ${report.requests.sent} requests`],
+    ['Exit code', `${report.exitCode} (${report.verdict})`],
+  ];
+  const meta = rows
+    .filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '')
+    .map(([name, value]) => markup`<dt>${name}</dt><dd>${value}</dd>`);
+  const diagnosis = report.diagnoses.length > 0 ? markup`<li><a href="#diagnosis">Likely cause</a></li>` : undefined;
+  const errors = report.errors.length > 0 ? markup`<li><a href="#run-errors">Run errors</a></li>` : undefined;
+  return markup`<header class="wrap">
+<h1>Ticketing API conformance report</h1>
+<p class="verdict ${report.verdict}" id="verdict">${headline(report)}</p>
+<dl class="meta">${meta}</dl>
+<nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>${diagnosis}${errors}<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li></ul></nav>
+</header>
+`;
+}
+
+function totalsSection(report: Report): Html {
+  const items = VERDICTS.map(
+    (verdict) => markup`<li class="t-${verdict}"><span class="n">${report.totals[verdict]}</span> ${TOTAL_LABEL[verdict]}</li>`,
+  );
+  return markup`<section aria-labelledby="totals">
+<h2 id="totals">Totals</h2>
+<ul class="totals">${items}</ul>
+<p class="plain">${countsLine(report.totals)}, over ${report.requirements.length} requirements.</p>
+</section>
+`;
+}
+
+function diagnosisSection(report: Report, ids: Ids): Html | undefined {
+  if (report.diagnoses.length === 0) return undefined;
+  const items = report.diagnoses.map((diagnosis) => {
+    const advice = diagnosis.advice.length > 0 ? markup`<ol>${diagnosis.advice.map((line) => markup`<li>${line}</li>`)}</ol>\n` : undefined;
+    const snippets = (diagnosis.snippets ?? []).map(
+      (snippet) =>
+        markup`<div class="snippet"><p class="snippet-where">${snippet.label}:</p>${copyableBlock(snippet.lines.join('\n'), ids, 'config')}</div>\n`,
+    );
+    return markup`<div class="diagnosis">
+<p><strong>${diagnosis.summary}</strong></p>
+<p class="source">Most likely ${diagnosis.party}; ${diagnosis.confidence} confidence.</p>
+<figure class="path">${requestPathSvg(diagnosis, ids.take('path'))}</figure>
+<p>Evidence: ${diagnosis.evidence}</p>
+${advice}${snippets}</div>
+`;
+  });
+  return markup`<section aria-labelledby="diagnosis">
+<h2 id="diagnosis">Likely cause and fix</h2>
+${items}</section>
+`;
+}
+
+function errorsSection(report: Report): Html | undefined {
+  if (report.errors.length === 0) return undefined;
+  const items = report.errors.map((error) => markup`<li><code>${error.code}</code>: ${error.message}. ${error.hint}</li>`);
+  return markup`<section aria-labelledby="run-errors">
+<h2 id="run-errors">The run could not judge everything</h2>
+<ul>${items}</ul>
+</section>
+`;
+}
+
+function attentionTitle(failing: RequirementResult[]): string {
+  const count = (verdict: Verdict): number => failing.filter((result) => result.verdict === verdict).length;
+  const extras = [
+    count('error') > 0 ? `could not judge (${count('error')})` : '',
+    count('flaky') > 0 ? `flaky (${count('flaky')})` : '',
+    count('warn') > 0 ? `warnings (${count('warn')})` : '',
+  ].filter(Boolean);
+  return [`Failures (${count('fail')})`, ...extras].join(extras.length > 1 ? ', ' : ' and ');
+}
+
+function attentionSection(report: Report, ids: Ids): Html {
+  const failing = NEEDS_ATTENTION.flatMap((verdict) => report.requirements.filter((result) => result.verdict === verdict));
+  const body =
+    failing.length === 0
+      ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
+      : markup`<p class="plain">Open a requirement for the document’s words, what was expected and what came back, and a curl command to reproduce it.</p>
+${failing.map((result) => requirementDetails(result, 'failure', ids))}`;
+  return markup`<section aria-labelledby="attention">
+<h2 id="attention">${attentionTitle(failing)}</h2>
+${body}</section>
+`;
+}
+
+function familiesSection(report: Report, ids: Ids): Html {
+  const families = [...new Set(report.requirements.map((result) => result.family))];
+  const blocks = families.map((family) => {
+    const members = report.requirements.filter((result) => result.family === family);
+    const counts = VERDICTS.map((verdict) => [verdict, members.filter((result) => result.verdict === verdict).length] as const)
+      .filter(([, count]) => count > 0)
+      .map(([verdict, count]) => `${count} ${TOTAL_LABEL[verdict]}`)
+      .join(', ');
+    return markup`<section aria-labelledby="family-${family}">
+<h3 id="family-${family}">${FAMILY_TITLE[family] ?? family}</h3>
+<p class="plain">${counts}</p>
+${members.map((result) => requirementDetails(result, 'requirement', ids))}</section>
+`;
+  });
+  return markup`<section aria-labelledby="families">
+<h2 id="families">All requirements by family</h2>
+${blocks}</section>
+`;
+}
+
+function footer(report: Report): Html {
+  const lines = [
+    `${report.suite.name} ${report.suite.version}; finished ${report.finishedAt}. This page is self-contained: it loads nothing from the network.`,
+  ];
+  if (report.integrity?.content)
+    lines.push(`Content hash of report.json: ${report.integrity.content} (check it with: ticketing-conformance verify report.json)`);
+  if (report.integrity) lines.push(`Catalog ${report.integrity.catalog}; configuration ${report.integrity.configuration}`);
+  return markup`<footer class="wrap">${lines.map((line) => markup`<p>${line}</p>`)}</footer>`;
+}
+
+/** report.html: one self-contained page rendered from the report, for people who want a page and one sentence. */
+export function renderHtml(report: Report): string {
+  const ids = new Ids();
+  const host = URL.canParse(report.target.baseUrl) ? new URL(report.target.baseUrl).host : report.target.baseUrl;
+  return htmlPage({
+    title: `${RUN_VERDICT_LABEL[report.verdict]}: ${host} - ticketing API conformance`,
+    style: STYLE,
+    script: SCRIPT,
+    body: markup`<a class="skip" href="#main">Skip to the results</a>
+${header(report)}<main id="main" class="wrap">
+${totalsSection(report)}${diagnosisSection(report, ids)}${errorsSection(report)}${attentionSection(report, ids)}${familiesSection(report, ids)}</main>
+${footer(report)}`,
+  });
+}

@@ -1,0 +1,99 @@
+import { paint } from './colour.js';
+import { terminalLine } from './escape/terminal.js';
+import { diagnosisLines } from '../../diagnosis/diagnosis-text.js';
+import { baselineLines } from './baseline-text.js';
+import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines, skipReason } from './failure-text.js';
+import { verdictLine } from './next-step.js';
+import type { Report, RunWarning, Verdict } from '../model/types.js';
+
+const LABEL: Record<Verdict, string> = {
+  pass: 'PASS ',
+  fail: 'FAIL ',
+  warn: 'WARN ',
+  info: 'INFO ',
+  skip: 'SKIP ',
+  error: 'ERROR',
+  flaky: 'FLAKY',
+};
+
+export function warningLine(warning: RunWarning): string {
+  return terminalLine(`WARNING ${warning.code}: ${warning.message}`);
+}
+
+export interface TerminalOptions {
+  colour: boolean;
+  /** Adds every request made, redacted, with the status it got. */
+  verbose: boolean;
+}
+
+function requestLines(report: Report): string[] {
+  const seen = new Map<string, string>();
+  for (const check of report.requirements.flatMap((result) => result.checks)) {
+    if (!check.request) continue;
+    const auth = check.request.headers.authorization ?? 'no header';
+    seen.set(
+      `${check.request.method} ${check.request.url}  Authorization: ${auth} (${check.request.credentials})`,
+      check.response ? `HTTP ${check.response.status}` : 'no answer',
+    );
+  }
+  return [...seen].map(([request, answer]) => `  ${request}  ->  ${answer}`);
+}
+
+export function renderTerminal(
+  report: Report,
+  writtenFiles: string[],
+  options: TerminalOptions = { colour: false, verbose: false },
+): string {
+  const lines: string[] = [];
+  // Requirement lines by index: their label is coloured once every line has been made safe.
+  const labelled = new Map<number, Verdict>();
+  const idWidth = Math.max(...report.requirements.map((result) => result.id.length));
+  let family = '';
+  for (const result of report.requirements) {
+    if (result.family !== family) {
+      family = result.family;
+      lines.push('', family);
+    }
+    const agreement = result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
+    labelled.set(lines.length, result.verdict);
+    lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
+    if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
+  }
+
+  const failing = report.requirements.filter((result) => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict));
+  if (failing.length > 0) {
+    lines.push('', 'Failures');
+    for (const result of failing) {
+      for (const check of failingChecks(result).filter((candidate) => candidate.verdict === 'fail')) {
+        lines.push('', ...failureLines(result, check));
+      }
+    }
+    for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
+  }
+  for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
+  for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  for (const warning of report.warnings ?? []) lines.push('', warningLine(warning));
+  const baseline = baselineLines(report);
+  if (baseline.length > 0) lines.push('', ...baseline);
+
+  if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
+  lines.push('', verdictLine(report));
+  if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
+  const json = writtenFiles.find((path) => path.endsWith('report.json'));
+  // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
+  if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
+  lines.push(
+    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms${rateLimitNote(report)}`,
+  );
+  lines.push(countsLine(report.totals));
+  return lines
+    .map((line, index) => {
+      const verdict = labelled.get(index);
+      return verdict ? `  ${paint(verdict, LABEL[verdict], options.colour)}  ${terminalLine(line)}` : terminalLine(line);
+    })
+    .join('\n');
+}
+
+function rateLimitNote({ requests }: Report): string {
+  return requests.rateLimited ? ` (${requests.rateLimited} answered HTTP 429; paused ${requests.waitedMs ?? 0} ms)` : '';
+}
