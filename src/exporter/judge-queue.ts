@@ -14,11 +14,6 @@ const MAX_BATCH = 32;
  * all day long, and a full collection costs CPU that the judging needs.
  */
 const COLLECT_EVERY_MS = 30_000;
-/**
- * A spec runner judges for this long, then the next batch gets a new one: the memory of a Vitest instance that judges
- * run after run for hours is not what its authors test, and a new one costs a start of a second or two.
- */
-const RUNNER_LIFETIME_MS = 5 * 60_000;
 
 interface Waiting {
   run: TargetRun & { recording: Recording };
@@ -31,7 +26,6 @@ interface Waiting {
  */
 export class JudgeQueue {
   private runner?: Promise<SpecRunner>;
-  private runnerStartedAt = 0;
   private readonly waiting: Waiting[] = [];
   private draining = false;
   private closed = false;
@@ -58,7 +52,6 @@ export class JudgeQueue {
           batch.forEach((item, index) => item.resolve({ scenarios: judged.scenarios[index] ?? [], errors: judged.errors }));
           const broken = judged.errors.find((error) => error.party === 'suite');
           if (broken) await this.replace(runner, broken.message);
-          else if (Date.now() - this.runnerStartedAt > RUNNER_LIFETIME_MS) await this.replace(runner);
           if (Date.now() - this.collectedAt > COLLECT_EVERY_MS) {
             collectGarbage();
             this.collectedAt = Date.now();
@@ -76,8 +69,8 @@ export class JudgeQueue {
    * A spec run that failed as a whole leaves Vitest in a state nobody has tested: the next batch gets a new instance,
    * and the cause goes to the log once (it names no target and no token), since the series only carry its code.
    */
-  private async replace(runner: SpecRunner, cause?: string): Promise<void> {
-    if (cause) console.error(`exporter: ${cause}; the next runs get a new spec runner`);
+  private async replace(runner: SpecRunner, cause: string): Promise<void> {
+    console.error(`exporter: ${cause}; the next runs get a new spec runner`);
     this.runner = undefined;
     await runner.close().catch(() => undefined);
     this.warmUp();
@@ -97,7 +90,6 @@ export class JudgeQueue {
         if (this.runner === starting) this.runner = undefined;
       });
       this.runner = starting;
-      this.runnerStartedAt = Date.now();
     }
     return this.runner;
   }

@@ -1,9 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { ThreadsPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest } from 'vitest/node';
+import { compiled } from '../paths.js';
 
 type Listener = (arg: unknown) => void;
 
 /** Vitest's own answer to a start or stop request, given by the pool when the thread already is (or stays) started. */
 const answer = (type: 'started' | 'stopped'): object => ({ type, __vitest_worker_response__: true });
+
+/** Vitest's thread worker, started from our entry, which lets each spec run's memory go once the next run starts. */
+class JudgingThread extends ThreadsPoolWorker {
+  protected override readonly entrypoint = fileURLToPath(
+    new URL(compiled ? './judging-thread.js' : './judging-thread-from-source.mjs', import.meta.url),
+  );
+}
 
 /**
  * One worker thread that outlives Vitest's spec runs. Vitest ends its worker after every spec run, and a matrix makes
@@ -24,7 +33,7 @@ export class LastingThread {
   /** The thread, started on first use. */
   async open(options: PoolOptions): Promise<ThreadsPoolWorker> {
     if (!this.thread) {
-      const thread = new ThreadsPoolWorker(options);
+      const thread = new JudgingThread(options);
       await thread.start();
       // A thread that ends by itself (a crash) is started afresh by the next run.
       thread.on('exit', () => {
