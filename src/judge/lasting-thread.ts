@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ThreadsPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest } from 'vitest/node';
 import { compiled } from '../paths.js';
+import { HEAP_SNAPSHOT, isHeapSnapshotMessage, type HeapSnapshotRequest } from './thread-messages.js';
 
 type Listener = (arg: unknown) => void;
 
@@ -49,6 +50,22 @@ export class LastingThread {
     const first = !this.runtimeStarted;
     this.runtimeStarted = true;
     return first;
+  }
+
+  /** Writes a heap snapshot of the thread (none when no thread runs), to see what it keeps between spec runs. */
+  async writeHeapSnapshot(path: string): Promise<string | undefined> {
+    const thread = this.thread;
+    if (!thread) return undefined;
+    return new Promise((resolve) => {
+      const answered = (message: unknown): void => {
+        if (!isHeapSnapshotMessage(message)) return;
+        thread.off('message', answered);
+        resolve(message.path);
+      };
+      thread.on('message', answered);
+      const request: HeapSnapshotRequest = { type: HEAP_SNAPSHOT, path };
+      thread.send(request as unknown as WorkerRequest);
+    });
   }
 
   private forget(): void {

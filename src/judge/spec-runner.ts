@@ -125,6 +125,11 @@ export class SpecRunner {
     };
   }
 
+  /** A heap snapshot of the judging thread, written to `path`; none before the first batch. */
+  writeHeapSnapshot(path: string): Promise<string | undefined> {
+    return this.thread.writeHeapSnapshot(path);
+  }
+
   async close(): Promise<void> {
     await this.vitest.close();
     await this.thread.close();

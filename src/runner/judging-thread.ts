@@ -1,5 +1,7 @@
+import { writeHeapSnapshot } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { init, runBaseTests, setupEnvironment } from 'vitest/worker';
+import { HEAP_SNAPSHOT, isHeapSnapshotMessage } from './thread-messages.js';
 
 type WorkerState = Parameters<typeof runBaseTests>[1];
 type Traces = Parameters<typeof runBaseTests>[2];
@@ -43,6 +45,10 @@ function runTests(method: 'run' | 'collect', state: WorkerState, traces: Traces)
 
 const port = parentPort;
 if (!port) throw new Error('the judging thread runs only as a worker thread');
+// What the thread keeps between runs is measured from its heap, which only the thread itself can write.
+port.on('message', (message: unknown) => {
+  if (isHeapSnapshotMessage(message)) port.postMessage({ type: HEAP_SNAPSHOT, path: writeHeapSnapshot(message.path) });
+});
 init({
   post: (response) => port.postMessage(response),
   on: (callback) => port.on('message', callback),

@@ -1,0 +1,68 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { recordTarget } from '../src/runner/record.js';
+import { targetSettings } from '../src/runner/run.js';
+import { SpecRunner } from '../src/runner/spec-runner.js';
+import { repoRoot } from './helpers/run-cli.js';
+
+const TOKEN = 'judging-thread-token-7Hq2';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** How many objects of a class a V8 heap snapshot holds: what is still reachable once the snapshot's collection ran. */
+function instances(snapshot: string, className: string): number {
+  const {
+    snapshot: meta,
+    nodes,
+    strings,
+  } = JSON.parse(snapshot) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = meta.meta.node_fields.length;
+  const type = meta.meta.node_fields.indexOf('type');
+  const name = meta.meta.node_fields.indexOf('name');
+  const objectType = meta.meta.node_types[0].indexOf('object');
+  let count = 0;
+  for (let node = 0; node < nodes.length; node += fields) {
+    if (nodes[node + type] === objectType && strings[nodes[node + name] ?? -1] === className) count += 1;
+  }
+  return count;
+}
+
+test('the judging thread keeps no spec run but the latest: its test runners do not pile up batch after batch', async () => {
+  const server = await startReferenceServer({ token: TOKEN });
+  cleanups.push(server.close);
+  const folder = await mkdtemp(join(tmpdir(), 'judging-thread-'));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
+  const runner = await SpecRunner.start({ timeoutMs: 60_000 });
+  cleanups.push(() => runner.close());
+  const judgeBatches = async (count: number): Promise<void> => {
+    for (let batch = 0; batch < count; batch += 1) {
+      const settings = targetSettings(config, server.url, TOKEN, new Date(), false);
+      const judged = await runner.judge([{ settings, recording: await recordTarget(settings) }]);
+      expect(judged.errors).toEqual([]);
+      expect(judged.scenarios[0]?.length).toBeGreaterThan(0);
+    }
+  };
+  const testRunners = async (name: string): Promise<number> => {
+    const written = await runner.writeHeapSnapshot(join(folder, name));
+    expect(written).toBe(join(folder, name));
+    return instances(await readFile(join(folder, name), 'utf8'), 'TestRunner');
+  };
+
+  await judgeBatches(2);
+  const early = await testRunners('early.heapsnapshot');
+  expect(early).toBeGreaterThan(0);
+  await judgeBatches(5);
+  // Vitest's own thread would hold five more: the runner of every batch, each with its tasks and recordings.
+  expect(await testRunners('late.heapsnapshot')).toBe(early);
+});
