@@ -27,10 +27,14 @@ type EnvironmentAnswer = { status: number; body: string } | undefined;
 function partyOf(result: Omit<RequirementResult, 'party'>, environmentAnswer: EnvironmentAnswer): RequirementResult['party'] {
   if (result.verdict === 'pass' || result.verdict === 'info' || result.verdict === 'skip') return undefined;
   if (result.verdict === 'error') return result.checks.find((check) => check.error)?.error?.party ?? 'suite';
+  if (!environmentAnswer) return 'target';
   const failing = result.checks.filter((check) => check.verdict === 'fail');
+  // A failure without a recorded answer is not explained by the answer everyone got.
   const explained =
     failing.length > 0 &&
-    failing.every((check) => check.response?.status === environmentAnswer?.status && check.response?.body === environmentAnswer?.body);
+    failing.every(
+      ({ response }) => response !== undefined && response.status === environmentAnswer.status && response.body === environmentAnswer.body,
+    );
   return explained ? 'environment' : 'target';
 }
 

@@ -1,0 +1,535 @@
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { describe, expect, test } from 'vitest';
+import { accepted, carriedStatus, handsOutSameListing, refused, servesListing, servesStatus } from '../src/assertions/auth.js';
+import { canonical } from '../src/assertions/canonical.js';
+import { missingControl } from '../src/assertions/control.js';
+import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/assertions/envelope.js';
+import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/assertions/lang.js';
+import { dataOf, describeResponse, isObject, jsonBody, show } from '../src/assertions/outcome.js';
+import { formatSchemaErrors, schemaDescription, validator } from '../src/assertions/schemas.js';
+import {
+  about,
+  distinctServed,
+  nameIs,
+  statusField,
+  statusIdIs,
+  translationField,
+  translationsBelongToStatus,
+  translationsOf,
+} from '../src/assertions/status.js';
+import { timestampUnit } from '../src/assertions/timestamps.js';
+import type { Exchange } from '../src/harness/exchange.js';
+import { answeredWith, bodyOf, recordedAnswer } from './helpers/answers.js';
+
+// Answers a server really gave (the reference server's recording), and the same requests answered the ways real
+// deployments answer them: production error envelopes, web server pages, a CDN's byte order mark.
+const VALID = recordedAnswer('valid /api/ticket/status/1?');
+const FRENCH = recordedAnswer('valid /api/ticket/status/1?lang=fr');
+const WRONG_TOKEN = recordedAnswer('wrong-token /api/ticket/status/1?');
+const NOT_FOUND = recordedAnswer('valid /api/ticket/status/2147483646?');
+const LISTING = recordedAnswer('valid /api/selfservice/type?');
+const LISTING_NO_HEADER = recordedAnswer('no-header /api/selfservice/type?');
+const STRIPPED = recordedAnswer('valid /api/ticket/status/1?', 'authorization-stripped');
+const STRIPPED_LISTING = recordedAnswer('valid /api/selfservice/type?', 'authorization-stripped');
+const COLOUR_MISSING = recordedAnswer('valid /api/ticket/status/1?', 'colour-missing');
+
+const VALID_BODY = VALID.response.bodyText;
+const APACHE_404 =
+  '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>404 Not Found</title>\n</head><body>\n<h1>Not Found</h1>\n<p>The requested URL was not found on this server.</p>\n</body></html>\n';
+const HTML = { 'content-type': 'text/html; charset=iso-8859-1', server: 'Apache/2.4.62 (Debian)' };
+
+const answer = (status: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Exchange =>
+  answeredWith(VALID, { status, body, headers });
+/** The valid answer with some fields of data changed (undefined removes one). */
+const withData = (changes: Record<string, unknown>, from: Exchange = VALID): Exchange => {
+  const body = bodyOf(from);
+  return answeredWith(from, { body: JSON.stringify({ ...body, data: { ...body.data, ...changes } }) });
+};
+const withBody = (body: unknown, from: Exchange = VALID): Exchange => answeredWith(from, { body: JSON.stringify(body) });
+const parseError = (exchange: Exchange): string => (exchange.response.json.ok ? '' : exchange.response.json.error);
+
+describe('how an answer is shown in a message', () => {
+  test('a value is shown as JSON, an absent one as "absent", a long one cut at 300 characters', () => {
+    expect(show(undefined)).toBe('absent');
+    expect(show(null)).toBe('null');
+    expect(show('green')).toBe('"green"');
+    expect(show({ locale: 'fr' })).toBe('{"locale":"fr"}');
+    expect(show('x'.repeat(298))).toBe(`"${'x'.repeat(298)}"`);
+    expect(show('x'.repeat(299))).toBe(`"${'x'.repeat(299)}`.slice(0, 300) + '…');
+  });
+
+  test('a response is its code, its type and its body, cut at 300 characters', () => {
+    expect(describeResponse(VALID)).toBe(`HTTP 200 (application/json) ${VALID_BODY}`);
+    expect(describeResponse(answer(502, '', {}))).toBe('HTTP 502 (no Content-Type) <empty body>');
+    const long = 'y'.repeat(301);
+    expect(describeResponse(answer(500, long, { 'content-type': 'text/plain' }))).toBe(`HTTP 500 (text/plain) ${'y'.repeat(300)}…`);
+    expect(describeResponse(answer(500, long.slice(1), { 'content-type': 'text/plain' }))).toBe(`HTTP 500 (text/plain) ${'y'.repeat(300)}`);
+  });
+
+  test('the data object is found only in a JSON object whose data is an object', () => {
+    expect(dataOf(VALID)).toEqual(bodyOf(VALID).data);
+    expect(dataOf(WRONG_TOKEN)).toBeUndefined();
+    expect(dataOf(withBody({ status: 'success', message: null, data: null }))).toBeUndefined();
+    expect(dataOf(withBody([bodyOf(VALID)]))).toBeUndefined();
+    expect(dataOf(answer(404, APACHE_404, HTML))).toBeUndefined();
+    expect(jsonBody(answer(404, APACHE_404, HTML))).toBeUndefined();
+    expect(jsonBody(WRONG_TOKEN)).toEqual({ status: 'error', message: 'Invalid authentication credentials.', data: [] });
+    expect([isObject(null), isObject([]), isObject('data'), isObject({})]).toEqual([false, false, false, true]);
+  });
+
+  test('canonical JSON ignores the order of keys and entries, and nothing else', () => {
+    expect(canonical({ b: [2, 1], a: null })).toBe('{"a":null,"b":[1,2]}');
+    expect(canonical([{ locale: 'fr' }, { locale: 'de' }])).toBe(canonical([{ locale: 'de' }, { locale: 'fr' }]));
+    expect(canonical([1, 2])).not.toBe(canonical([12]));
+    expect(canonical({ a: 1, b: 2 })).not.toBe(canonical({ ab: 12 }));
+    expect(canonical({ a: [] })).not.toBe(canonical({ a: {} }));
+    expect(canonical(undefined)).toBe('undefined');
+    expect(canonical('')).toBe('""');
+  });
+});
+
+describe('authentication: what counts as serving the resource, and as refusing it', () => {
+  test('a ticket status is carried by data holding at least half of the documented fields, whatever the HTTP code', () => {
+    expect(carriedStatus(VALID.response.json)).toEqual(bodyOf(VALID).data);
+    const half = { id: 1, name: 'Open', colour: '#35a600', order: 1 };
+    expect(carriedStatus(withBody({ status: 'error', message: 'Unauthorized', data: half }).response.json)).toEqual(half);
+    expect(carriedStatus(withBody({ data: { id: 1, name: 'Open', colour: '#35a600' } }).response.json)).toBeUndefined();
+    // data wrongly an array still hands the status out.
+    expect(carriedStatus(withBody({ status: 'success', message: null, data: [bodyOf(VALID).data] }).response.json)).toEqual(
+      bodyOf(VALID).data,
+    );
+    expect(carriedStatus(WRONG_TOKEN.response.json)).toBeUndefined();
+    expect(carriedStatus(withBody({ status: 'success', message: null, data: 'Open' }).response.json)).toBeUndefined();
+    expect(carriedStatus(withBody([bodyOf(VALID)]).response.json)).toBeUndefined();
+    expect(carriedStatus(withBody(bodyOf(VALID).data).response.json)).toBeUndefined();
+    expect(carriedStatus(answer(404, APACHE_404, HTML).response.json)).toBeUndefined();
+    expect(carriedStatus(answer(200, 'null').response.json)).toBeUndefined();
+    expect(carriedStatus(answer(200, '"Open"').response.json)).toBeUndefined();
+  });
+
+  test('a status is served only with a success code (2xx) and the status in the body', () => {
+    expect(servesStatus(VALID.response)).toBe(true);
+    expect(servesStatus({ status: 299, json: VALID.response.json })).toBe(true);
+    expect(servesStatus({ status: 300, json: VALID.response.json })).toBe(false);
+    expect(servesStatus({ status: 199, json: VALID.response.json })).toBe(false);
+    expect(servesStatus({ status: 401, json: VALID.response.json })).toBe(false);
+    expect(servesStatus({ status: 200, json: WRONG_TOKEN.response.json })).toBe(false);
+  });
+
+  test('the listing, whose shape is not shown, is served by a success code and any JSON', () => {
+    expect(servesListing(LISTING.response)).toBe(true);
+    expect(servesListing({ status: 299, json: { ok: true, value: [] } })).toBe(true);
+    expect(servesListing({ status: 300, json: LISTING.response.json })).toBe(false);
+    expect(servesListing({ status: 199, json: LISTING.response.json })).toBe(false);
+    expect(servesListing(answer(200, APACHE_404, HTML).response)).toBe(false);
+  });
+
+  test('a refusal of the listing hands it out only when it carries what the valid token got', () => {
+    expect(handsOutSameListing(LISTING_NO_HEADER, LISTING)).toBe(false);
+    // The same entries under another code and other words are the listing handed out.
+    const relabelled = withBody({ status: 'error', message: 'Unauthorized', data: bodyOf(LISTING).data }, LISTING_NO_HEADER);
+    expect(handsOutSameListing(relabelled, LISTING)).toBe(true);
+    expect(
+      handsOutSameListing(withBody({ ...bodyOf(LISTING), data: [...(bodyOf(LISTING).data as unknown as unknown[])].reverse() }), LISTING),
+    ).toBe(true);
+    // Two answers that are not JSON are not the same listing: nothing was served to compare with.
+    const page = answer(200, APACHE_404, HTML);
+    expect(handsOutSameListing(page, page)).toBe(false);
+  });
+
+  test.each([
+    ['an empty list', []],
+    ['null', null],
+    ['an empty object', {}],
+  ])('when the valid listing is %s, the whole body identifies it, not its data', (_, empty) => {
+    const served = withBody({ status: 'success', message: null, data: empty }, LISTING);
+    const refusal = withBody({ status: 'error', message: 'Unauthenticated.', data: empty }, LISTING_NO_HEADER);
+    expect(handsOutSameListing(refusal, served)).toBe(false);
+    expect(handsOutSameListing(withBody(bodyOf(served), LISTING_NO_HEADER), served)).toBe(true);
+  });
+
+  test('a listing whose data is an object or a scalar is identified by that data', () => {
+    const types = withBody({ status: 'success', message: null, data: { question: 1, incident: 2 } }, LISTING);
+    const relabelled = withBody({ status: 'error', message: 'Unauthenticated.', data: { incident: 2, question: 1 } }, LISTING_NO_HEADER);
+    expect(handsOutSameListing(relabelled, types)).toBe(true);
+    const count = withBody({ status: 'success', message: null, data: 0 }, LISTING);
+    expect(handsOutSameListing(withBody({ status: 'error', message: 'Unauthenticated.', data: 0 }, LISTING_NO_HEADER), count)).toBe(true);
+    expect(handsOutSameListing(withBody({ status: 'error', message: 'Unauthenticated.', data: 1 }, LISTING_NO_HEADER), count)).toBe(false);
+  });
+
+  test('a listing without data, or not an object, is identified by its whole body', () => {
+    const bare = withBody([{ id: 1, name: 'Question' }], LISTING);
+    expect(handsOutSameListing(withBody([{ name: 'Question', id: 1 }], LISTING_NO_HEADER), bare)).toBe(true);
+    expect(handsOutSameListing(withBody({ data: [{ id: 1, name: 'Question' }] }, LISTING_NO_HEADER), bare)).toBe(true);
+    expect(handsOutSameListing(withBody({ data: [{ id: 2, name: 'Incident' }] }, LISTING_NO_HEADER), bare)).toBe(false);
+    const types = withBody({ types: ['Question'] }, LISTING);
+    expect(handsOutSameListing(withBody({ types: [] }, LISTING_NO_HEADER), types)).toBe(false);
+    expect(handsOutSameListing(withBody({ types: ['Question'] }, LISTING_NO_HEADER), types)).toBe(true);
+  });
+
+  test('accepted: the valid status answer passes, with what was expected and seen', () => {
+    expect(accepted(VALID, 'GET with the token succeeds')).toEqual({
+      ok: true,
+      description: 'GET with the token succeeds',
+      expected: 'HTTP 2xx carrying the ticket status',
+      actual: `HTTP 200 (application/json) ${VALID_BODY}`,
+    });
+    expect(accepted(STRIPPED, 'GET with the token succeeds')).toMatchObject({ ok: false, actual: describeResponse(STRIPPED) });
+    // A status request is judged by the status: the listing's answer does not carry one.
+    expect(accepted(LISTING, 'status').ok).toBe(false);
+  });
+
+  test('accepted: the listing is judged by its own rule', () => {
+    expect(accepted(LISTING, 'listing served', 'listing')).toEqual({
+      ok: true,
+      description: 'listing served',
+      expected: 'HTTP 2xx with a JSON body (its shape is not stated)',
+      actual: describeResponse(LISTING),
+    });
+    expect(accepted(STRIPPED_LISTING, 'listing served', 'listing').ok).toBe(false);
+  });
+
+  test('refused: a production refusal passes; an answer carrying the status fails whatever its code', () => {
+    expect(refused(WRONG_TOKEN, 'a wrong token fails')).toEqual({
+      ok: true,
+      description: 'a wrong token fails',
+      expected: 'authentication fails: any answer without the ticket status (the error code is not stated)',
+      actual: describeResponse(WRONG_TOKEN),
+    });
+    expect(refused(answeredWith(VALID, { status: 401 }), 'a wrong token fails').ok).toBe(false);
+    expect(refused(answer(403, APACHE_404, HTML), 'a WAF page is a refusal').ok).toBe(true);
+  });
+
+  test('refused: a listing refusal is judged against what the valid token got', () => {
+    expect(refused(LISTING_NO_HEADER, 'no header fails', LISTING)).toEqual({
+      ok: true,
+      description: 'no header fails',
+      expected: 'authentication fails: any answer without the listing the valid token got (the error code is not stated)',
+      actual: describeResponse(LISTING_NO_HEADER),
+    });
+    expect(refused(answeredWith(LISTING, { status: 401 }), 'no header fails', LISTING).ok).toBe(false);
+  });
+
+  test('the positive control: a refusal proves nothing when the valid token is refused too', () => {
+    expect(missingControl(VALID, 'status')).toBeUndefined();
+    expect(missingControl(LISTING, 'listing')).toBeUndefined();
+    expect(missingControl(STRIPPED, 'status')).toBe(
+      'the valid token is refused too (HTTP 401 (application/json) {"status":"error","message":"Failed to authenticate because of bad credentials or an invalid), so a refusal proves nothing',
+    );
+    expect(missingControl(STRIPPED_LISTING, 'listing')).toMatch(/^the valid token is refused too \(HTTP 401 /);
+    expect(missingControl(LISTING, 'status')).toMatch(/^the valid token is refused too \(HTTP 200 /);
+  });
+});
+
+describe('the envelope', () => {
+  test('a JSON body passes; a web server page fails with why it is not JSON', () => {
+    expect(bodyIsJson(VALID)).toEqual({
+      ok: true,
+      description: 'the body is JSON',
+      expected: 'a body that parses as JSON',
+      actual: 'JSON',
+    });
+    const page = answer(404, APACHE_404, HTML);
+    expect(bodyIsJson(page, 'the refusal is JSON')).toEqual({
+      ok: false,
+      description: 'the refusal is JSON',
+      expected: 'a body that parses as JSON',
+      actual: `${describeResponse(page)} (${parseError(page)})`,
+    });
+    expect(parseError(page)).not.toBe('');
+  });
+
+  test('each envelope field of the valid answer passes, with the documented rule and the value seen', () => {
+    expect(envelopeField(VALID, 'status', 'status is success')).toEqual({
+      ok: true,
+      description: 'status is success',
+      expected: 'status: the string "success"',
+      actual: 'status: "success"',
+    });
+    expect(envelopeField(VALID, 'message', 'message')).toMatchObject({ ok: true, expected: 'message: null', actual: 'message: null' });
+    expect(envelopeField(VALID, 'data', 'data')).toMatchObject({
+      ok: true,
+      expected: 'data: an object',
+      actual: `data: ${show(bodyOf(VALID).data)}`,
+    });
+  });
+
+  test('a refusal envelope, a missing field and extra list fields are judged field by field', () => {
+    expect(envelopeField(WRONG_TOKEN, 'status', 'status')).toMatchObject({ ok: false, actual: 'status: "error"' });
+    expect(envelopeField(WRONG_TOKEN, 'message', 'message')).toMatchObject({
+      ok: false,
+      actual: 'message: "Invalid authentication credentials."',
+    });
+    expect(envelopeField(WRONG_TOKEN, 'data', 'data')).toMatchObject({ ok: false, actual: 'data: []' });
+    expect(envelopeField(withBody({ status: 'success', data: bodyOf(VALID).data }), 'message', 'message')).toMatchObject({
+      ok: false,
+      actual: 'message: absent',
+    });
+    for (const field of ['status', 'message', 'data'] as const)
+      expect(envelopeField(LISTING, field, field).ok, field).toBe(field !== 'data');
+  });
+
+  test('an answer that is not a JSON object fails every field, saying what came instead', () => {
+    const page = answer(200, APACHE_404, HTML);
+    expect(envelopeField(page, 'status', 'status')).toEqual({
+      ok: false,
+      description: 'status',
+      expected: 'status: the string "success"',
+      actual: `not a JSON object: ${describeResponse(page)}`,
+    });
+    expect(envelopeField(withBody([bodyOf(VALID)]), 'data', 'data').actual).toMatch(/^not a JSON object: HTTP 200 /);
+  });
+
+  test('a byte order mark before the JSON fails; the plain answer passes', () => {
+    const expected = 'the JSON text from the first byte (RFC 8259 section 8.1: no byte order mark)';
+    expect(noByteOrderMark(VALID, 'no BOM')).toEqual({ ok: true, description: 'no BOM', expected, actual: 'no byte order mark' });
+    const marked = answeredWith(VALID, { body: `\uFEFF${VALID_BODY}` });
+    expect(marked.response.json.ok).toBe(true);
+    expect(noByteOrderMark(marked, 'no BOM')).toEqual({
+      ok: false,
+      description: 'no BOM',
+      expected,
+      actual: 'a UTF-8 byte order mark (EF BB BF) before the JSON',
+    });
+  });
+});
+
+describe('the ticket status fields', () => {
+  test('every field of the valid answer passes with its documented type and the value seen', () => {
+    expect(statusField(VALID, 'colour')).toEqual({
+      ok: true,
+      description: 'data.colour has the documented type',
+      expected: 'data.colour: a string of "#" and six hexadecimal digits',
+      actual: 'data.colour: "#35a600"',
+    });
+    for (const field of ['id', 'name', 'auto_close', 'order', 'created_at', 'updated_at', 'translations'] as const) {
+      expect(statusField(VALID, field).ok, field).toBe(true);
+    }
+  });
+
+  test('a missing or mistyped field fails, and an answer without data says what came instead', () => {
+    expect(statusField(COLOUR_MISSING, 'colour')).toMatchObject({ ok: false, actual: 'data.colour: absent' });
+    expect(statusField(withData({ colour: 'green' }), 'colour')).toMatchObject({ ok: false, actual: 'data.colour: "green"' });
+    expect(statusField(WRONG_TOKEN, 'id')).toEqual({
+      ok: false,
+      description: 'data.id has the documented type',
+      expected: 'data.id: an integer',
+      actual: `no data object: ${describeResponse(WRONG_TOKEN)}`,
+    });
+  });
+
+  test('data.id must be the requested id, as an integer', () => {
+    expect(statusIdIs(VALID, 1)).toEqual({
+      ok: true,
+      description: 'data.id is the requested id',
+      expected: 'data.id: the integer 1',
+      actual: 'data.id: 1',
+    });
+    expect(statusIdIs(VALID, 2)).toMatchObject({ ok: false, expected: 'data.id: the integer 2', actual: 'data.id: 1' });
+    expect(statusIdIs(withData({ id: '1' }), 1)).toMatchObject({ ok: false, actual: 'data.id: "1"' });
+    expect(statusIdIs(NOT_FOUND, 2147483646)).toMatchObject({ ok: false, actual: `no data object: ${describeResponse(NOT_FOUND)}` });
+  });
+
+  test('the translations of an answer are its object entries, or none when it has no list', () => {
+    expect(translationsOf(VALID)?.map((entry) => entry.locale)).toEqual(['fr', 'de']);
+    expect(translationsOf(withData({ translations: ['fr', { status_id: 1, name: 'Offen', locale: 'de' }] }))).toEqual([
+      { status_id: 1, name: 'Offen', locale: 'de' },
+    ]);
+    expect(translationsOf(withData({ translations: {} }))).toBeUndefined();
+    expect(translationsOf(WRONG_TOKEN)).toBeUndefined();
+  });
+
+  test("each translation's fields are judged entry by entry, naming the entries that fail", () => {
+    expect(translationField(VALID, 'locale')).toEqual({
+      ok: true,
+      description: "every translation's locale has the documented type",
+      expected: 'translations[].locale: a string of two letters',
+      actual: 'all 2 entries conform',
+    });
+    const wrong = withData({ translations: [{ status_id: 1, name: 'Ouvrir', locale: 'fra' }, { status_id: 1, locale: 'de' }, 'es'] });
+    expect(translationField(wrong, 'locale')).toMatchObject({
+      ok: false,
+      actual: 'translations[0].locale: "fra", translations[2].locale: absent',
+    });
+    expect(translationField(wrong, 'name')).toMatchObject({
+      ok: false,
+      actual: 'translations[1].name: absent, translations[2].name: absent',
+    });
+    expect(translationField(withData({ translations: [] }), 'name')).toMatchObject({ ok: true, actual: 'all 0 entries conform' });
+    expect(translationField(withData({ translations: 'fr' }), 'name')).toMatchObject({ ok: false, actual: 'translations: "fr"' });
+    expect(translationField(WRONG_TOKEN, 'name')).toMatchObject({ ok: false, actual: `no data object: ${describeResponse(WRONG_TOKEN)}` });
+  });
+
+  test("every translation's status_id is the requested status' id", () => {
+    expect(translationsBelongToStatus(VALID, 1)).toEqual({
+      ok: true,
+      description: "every translation's status_id is the requested status' id",
+      expected: 'translations[].status_id: the integer 1',
+      actual: 'all 2 entries have status_id 1',
+    });
+    const wrong = withData({
+      translations: [{ status_id: '1', name: 'Ouvrir', locale: 'fr' }, { status_id: 1, name: 'Offen', locale: 'de' }, null],
+    });
+    expect(translationsBelongToStatus(wrong, 1)).toMatchObject({
+      ok: false,
+      actual: 'translations[0].status_id: "1", translations[2].status_id: absent',
+    });
+    expect(translationsBelongToStatus(VALID, 2)).toMatchObject({
+      ok: false,
+      actual: 'translations[0].status_id: 1, translations[1].status_id: 1',
+    });
+    expect(translationsBelongToStatus(withData({ translations: null }), 1)).toMatchObject({ ok: false, actual: 'translations: null' });
+    expect(translationsBelongToStatus(WRONG_TOKEN, 1)).toMatchObject({
+      ok: false,
+      actual: `no data object: ${describeResponse(WRONG_TOKEN)}`,
+    });
+  });
+
+  test('a name is the wanted one or not', () => {
+    expect(nameIs(FRENCH, 'Ouvrir', 'name is the translation')).toEqual({
+      ok: true,
+      description: 'name is the translation',
+      expected: 'data.name: "Ouvrir"',
+      actual: 'data.name: "Ouvrir"',
+    });
+    expect(nameIs(VALID, 'Ouvrir', 'name is the translation')).toMatchObject({ ok: false, actual: 'data.name: "Open"' });
+    expect(nameIs(WRONG_TOKEN, 'Ouvrir', 'n')).toMatchObject({ ok: false, actual: `no data object: ${describeResponse(WRONG_TOKEN)}` });
+  });
+
+  test('the served answers are judged once per distinct body and requested id; refusals are left out', () => {
+    const served = distinctServed([
+      { requestedId: 1, label: 'plain', exchange: VALID },
+      { requestedId: 1, label: 'again', exchange: answeredWith(VALID, { body: JSON.stringify(bodyOf(VALID)) }) },
+      { requestedId: 1, label: 'refused', exchange: WRONG_TOKEN },
+      { requestedId: 2, label: 'asked for 2', exchange: VALID },
+      { requestedId: 1, label: 'french', exchange: FRENCH },
+      { requestedId: 1, label: 'french again', exchange: FRENCH },
+    ]);
+    expect(served.map(({ label }) => label)).toEqual(['plain', 'asked for 2', 'french']);
+  });
+
+  test('an outcome about one of several answers names it', () => {
+    const result = statusIdIs(VALID, 1);
+    expect(about(result, undefined)).toBe(result);
+    expect(about(result, 'lang=fr')).toEqual({ ...result, description: 'data.id is the requested id (lang=fr)' });
+  });
+});
+
+describe('lang', () => {
+  const translations = bodyOf(VALID).data.translations as Record<string, unknown>[];
+
+  test('translations kept as they were pass, in any order and with fields the document does not name', () => {
+    expect(translationsUnchanged(VALID, FRENCH, 'translations unchanged')).toEqual({
+      ok: true,
+      description: 'translations unchanged',
+      expected: `translations: the same entries as without lang (status_id, name, locale), ${show(translations)}`,
+      actual: `translations: ${show(translations)}`,
+    });
+    expect(translationsUnchanged(VALID, withData({ translations: [...translations].reverse() }, FRENCH), 't').ok).toBe(true);
+    const annotated = translations.map((entry) => ({ ...entry, id: 9, updated_at: 1486732738 }));
+    expect(translationsUnchanged(VALID, withData({ translations: annotated }, FRENCH), 't').ok).toBe(true);
+  });
+
+  test('a translation dropped, renamed or replaced fails', () => {
+    expect(translationsUnchanged(VALID, withData({ translations: translations.slice(0, 1) }, FRENCH), 't').ok).toBe(false);
+    const renamed = [{ ...translations[0], name: 'Ouvert' }, translations[1]];
+    expect(translationsUnchanged(VALID, withData({ translations: renamed }, FRENCH), 't').ok).toBe(false);
+    expect(translationsUnchanged(withData({ translations: ['fr'] }), withData({ translations: ['de'] }, FRENCH), 't').ok).toBe(false);
+    expect(translationsUnchanged(withData({ translations: ['fr'] }), withData({ translations: ['fr'] }, FRENCH), 't').ok).toBe(true);
+    expect(translationsUnchanged(VALID, withData({ translations: undefined }, FRENCH), 't')).toMatchObject({
+      ok: false,
+      actual: 'translations: absent',
+    });
+  });
+
+  test('without a list to compare with, only the presence of one is judged', () => {
+    const plain = withData({ translations: undefined });
+    expect(translationsUnchanged(plain, FRENCH, 't')).toMatchObject({ ok: true, expected: 'translations: an array' });
+    expect(translationsUnchanged(plain, withData({ translations: {} }, FRENCH), 't').ok).toBe(false);
+  });
+
+  test('a plain answer without data leaves nothing to compare: an array of translations is enough', () => {
+    expect(translationsUnchanged(WRONG_TOKEN, FRENCH, 't')).toMatchObject({ ok: true, expected: 'translations: an array' });
+  });
+
+  test('an answer to lang without data fails, saying what came', () => {
+    expect(translationsUnchanged(VALID, WRONG_TOKEN, 't')).toMatchObject({
+      ok: false,
+      actual: `no data object: ${describeResponse(WRONG_TOKEN)}`,
+    });
+    expect(untranslatedFieldsUnchanged(VALID, WRONG_TOKEN, 'u')).toMatchObject({
+      ok: false,
+      actual: `no data object: ${describeResponse(WRONG_TOKEN)}`,
+    });
+  });
+
+  test('fields a translation cannot carry stay as they were, and the changed ones are named', () => {
+    expect(untranslatedFieldsUnchanged(VALID, FRENCH, 'untranslated fields unchanged')).toEqual({
+      ok: true,
+      description: 'untranslated fields unchanged',
+      expected: 'id: 1, colour: "#35a600", auto_close: 1, order: 1, created_at: 1486732738, updated_at: 1486732738',
+      actual: 'all unchanged',
+    });
+    expect(untranslatedFieldsUnchanged(VALID, withData({ colour: '#ffffff', order: 2 }, FRENCH), 'u')).toMatchObject({
+      ok: false,
+      actual: 'colour: "#ffffff", order: 2',
+    });
+    expect(untranslatedFieldsUnchanged(VALID, withData({ updated_at: undefined }, FRENCH), 'u')).toMatchObject({
+      ok: false,
+      actual: 'updated_at: absent',
+    });
+  });
+
+  test('when the plain answer had no data, every field is expected absent', () => {
+    expect(untranslatedFieldsUnchanged(WRONG_TOKEN, FRENCH, 'u')).toMatchObject({
+      ok: false,
+      expected: 'id: absent, colour: absent, auto_close: absent, order: absent, created_at: absent, updated_at: absent',
+      actual: 'id: 1, colour: "#35a600", auto_close: 1, order: 1, created_at: 1486732738, updated_at: 1486732738',
+    });
+  });
+});
+
+describe('schemas', () => {
+  test('a validator is found for a whole schema and a field; an unknown one is a clear error', () => {
+    expect(validator('ticket-status-envelope')(bodyOf(VALID))).toBe(true);
+    expect(validator('ticket-status', '/properties/colour')('#35a600')).toBe(true);
+    expect(() => validator('ticket-status', '/properties/priority')).toThrow(
+      'no validator for ticket-status#/properties/priority: add it to validatorKeys() and run npm run schemas:compile',
+    );
+  });
+
+  test('a part of a schema without a description is described by where it is', () => {
+    expect(schemaDescription('ticket-status', '/properties/colour')).toBe('a string of "#" and six hexadecimal digits');
+    expect(schemaDescription('error', '/properties/status')).toBe('valid against error/properties/status');
+  });
+
+  test('schema errors are listed with where they are, the root as /', () => {
+    const errors = [
+      { instancePath: '', message: "must have required property 'data'" },
+      { instancePath: '/colour', message: 'must match pattern "^#[0-9a-fA-F]{6}$"' },
+      { instancePath: '/id' },
+    ] as ErrorObject[];
+    expect(formatSchemaErrors(errors)).toBe('/ must have required property \'data\'; /colour must match pattern "^#[0-9a-fA-F]{6}$"; /id');
+    expect(formatSchemaErrors(null)).toBe('');
+    expect(formatSchemaErrors(undefined)).toBe('');
+  });
+});
+
+describe('timestamps, whose unit the document leaves open', () => {
+  test.each([
+    [1486732738, '1486732738: looks like Unix seconds (2017-02-10T13:18:58.000Z)'],
+    [1e9, '1000000000: looks like Unix seconds (2001-09-09T01:46:40.000Z)'],
+    [1e10 - 1, '9999999999: looks like Unix seconds (2286-11-20T17:46:39.000Z)'],
+    [1486732738123, '1486732738123: looks like Unix milliseconds (2017-02-10T13:18:58.123Z)'],
+    [1e12, '1000000000000: looks like Unix milliseconds (2001-09-09T01:46:40.000Z)'],
+    [1e13 - 1, '9999999999999: looks like Unix milliseconds (2286-11-20T17:46:39.999Z)'],
+    [1e9 - 1, '999999999: unit not recognised'],
+    [1e10, '10000000000: unit not recognised'],
+    [1e12 - 1, '999999999999: unit not recognised'],
+    [1e13, '10000000000000: unit not recognised'],
+    [1.5, '1.5 (not an integer)'],
+    ['1486732738', '"1486732738" (not an integer)'],
+  ])('%j reads as %s', (value, words) => {
+    expect(timestampUnit(value)).toBe(words);
+  });
+});
