@@ -1,12 +1,12 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { accepted, carriedStatus, handsOutSameListing, refused, servesListing, servesStatus } from '../src/assertions/auth.js';
-import { canonical } from '../src/assertions/canonical.js';
-import { missingControl } from '../src/assertions/control.js';
-import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/assertions/envelope.js';
-import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/assertions/lang.js';
-import { dataOf, describeResponse, isObject, jsonBody, show } from '../src/assertions/outcome.js';
-import { formatSchemaErrors, schemaDescription, validator } from '../src/assertions/schemas.js';
+import { accepted, carriedStatus, handsOutSameListing, refused, servesListing, servesStatus } from '../src/judge/checks/auth.js';
+import { canonical } from '../src/judge/checks/canonical.js';
+import { missingControl } from '../src/judge/checks/control.js';
+import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/judge/checks/envelope.js';
+import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/judge/checks/lang.js';
+import { describeResponse, show } from '../src/judge/checks/outcome.js';
+import { formatSchemaErrors, schemaDescription, validator } from '../src/validators/schemas.js';
 import {
   about,
   distinctServed,
@@ -15,10 +15,10 @@ import {
   statusIdIs,
   translationField,
   translationsBelongToStatus,
-  translationsOf,
-} from '../src/assertions/status.js';
-import { timestampUnit } from '../src/assertions/timestamps.js';
-import type { Exchange } from '../src/harness/exchange.js';
+} from '../src/judge/checks/status.js';
+import { timestampUnit } from '../src/judge/checks/timestamps.js';
+import type { Exchange } from '../src/exchange/exchange.js';
+import { dataOf, isObject, jsonBody, translationsOf } from '../src/exchange/json-body.js';
 import { answeredWith, bodyOf, recordedAnswer } from './helpers/answers.js';
 
 // Answers a server really gave (the reference server's recording), and the same requests answered the ways real

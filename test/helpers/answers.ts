@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bodyText, parseJson } from '../../src/harness/body-text.js';
-import type { Exchange } from '../../src/harness/exchange.js';
-import type { RecordingFile } from '../../src/runner/recording-file.js';
+import { bodyText, parseJson } from '../../src/exchange/body-text.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import type { RecordingFile } from '../../src/record/recording-file.js';
 import { repoRoot } from './run-cli.js';
 
 export type KeptRecording = 'reference' | 'colour-missing' | 'authorization-stripped';
