@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { recordTarget } from '../src/runner/record.js';
+import { recordTarget } from '../src/record/recorder.js';
 import { targetSettings } from '../src/runner/run.js';
-import { SpecRunner } from '../src/runner/spec-runner.js';
+import { SpecRunner } from '../src/judge/spec-runner.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const TOKEN = 'judging-thread-token-7Hq2';
