@@ -158,14 +158,15 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
     const single = await cli(['--base-url', server.url, '--token', TOKEN]);
     const perRun = single.report?.requests.sent ?? 0;
     // The first run is answered at once; every later request waits past the deadline, so the second run is cut short.
+    // The deadline leaves the first run time to finish on a busy machine.
     let seen = 0;
     const front = await serveHttp((request, response) => {
       seen += 1;
       if (seen <= perRun) forward(request, response, new URL(server.url));
-      else setTimeout(() => forward(request, response, new URL(server.url)), 4000).unref();
+      else setTimeout(() => forward(request, response, new URL(server.url)), 60_000).unref();
     });
     cleanups.push(front.close);
-    const run = await cli(['--base-url', front.url, '--token', TOKEN, '--repeat', '5', '--deadline-ms', '2500']);
+    const run = await cli(['--base-url', front.url, '--token', TOKEN, '--repeat', '5', '--deadline-ms', '10000']);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(seen).toBeGreaterThan(perRun);
     expect(run.report?.totals.flaky).toBe(0);
