@@ -1,58 +1,89 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { catalog } from '../src/requirements/catalog.js';
 import { variants } from '../src/reference-server/faults.js';
 import { expectedFronts, expectedKills, expectedWarnings } from '../src/reference-server/kills.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import type { Report } from '../src/report/model/types.js';
+import { inProcessRuns, startAll } from './helpers/in-process-runs.js';
 import { COUNTS_LINE, failedRequirements, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'kill-matrix-token-5f1c9a';
 
 const faults = variants.filter((variant) => variant.kind === 'fault');
+const warnings = variants.filter((variant) => variant.kind === 'warning');
+const fronts = variants.filter((variant) => variant.kind === 'front');
+
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
-/** The real CLI against the reference server with one variant. */
-async function runAgainst(name: string): Promise<CliRun> {
+type Runner = (args: string[]) => Promise<CliRun>;
+
+/** A run against the reference server with one variant: the real CLI, or the run command in this process. */
+async function runAgainst(name: string, run: Runner): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants: [name] });
   cleanups.push(server.close);
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
-  cleanups.push(run.cleanup);
-  return run;
+  const result = await run(['--base-url', server.url, '--token', TOKEN]);
+  cleanups.push(result.cleanup);
+  return result;
+}
+
+/** Every variant is recorded once, all at once, and the recordings judged together by one spec runner. */
+let runOf: (name: string) => Promise<CliRun>;
+beforeAll(() => {
+  runOf = startAll([...faults, ...warnings, ...fronts].map(({ name }) => [name, () => runAgainst(name, (args) => inProcess.run(args))]));
+});
+
+const verdicts = (report: Report | undefined): Record<string, string> =>
+  Object.fromEntries((report?.requirements ?? []).map((result) => [result.id, result.verdict]));
+
+function expectFaultCaught(run: CliRun, name: string): void {
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(1);
+  expect(run.report?.verdict).toBe('not-conformant');
+  expect(failedRequirements(run.report)).toEqual([...(expectedKills[name] ?? ['<no expectation written for this fault>'])].sort());
+  expect(run.stdout.trim().split('\n').at(-1)).toMatch(COUNTS_LINE);
+}
+
+function expectWarned(run: CliRun, name: string): void {
+  expect(run.code).toBe(0);
+  expect(run.report?.verdict).toBe('conformant');
+  expect(failedRequirements(run.report)).toEqual([]);
+  const warned = (run.report?.requirements ?? []).filter((result) => result.verdict === 'warn').map((result) => result.id);
+  expect(warned.sort()).toEqual([...(expectedWarnings[name] ?? ['<no expectation written for this variant>'])].sort());
+}
+
+function expectFrontNamed(run: CliRun, name: string): void {
+  expect(run.code).toBe(2);
+  expect(run.report?.verdict).toBe('inconclusive');
+  expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual([expectedFronts[name]]);
+  expect((run.report?.requirements ?? []).filter((result) => result.verdict === 'pass' || result.verdict === 'fail')).toEqual([]);
 }
 
 describe('every fault of the reference server is caught, and only where it breaks a rule', () => {
-  test.concurrent.each(faults.map((fault) => [fault.name]))('%s', async (name) => {
-    const run = await runAgainst(name);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(1);
-    expect(run.report?.verdict).toBe('not-conformant');
-    expect(failedRequirements(run.report)).toEqual([...(expectedKills[name] ?? ['<no expectation written for this fault>'])].sort());
-    expect(run.stdout.trim().split('\n').at(-1)).toMatch(COUNTS_LINE);
-  });
+  test.each(faults.map((fault) => [fault.name]))('%s', async (name) => expectFaultCaught(await runOf(name), name));
 });
 
-const warnings = variants.filter((variant) => variant.kind === 'warning');
 describe('every variant that breaks only a SHOULD is warned about, and the run still passes', () => {
-  test.concurrent.each(warnings.map((variant) => [variant.name]))('%s', async (name) => {
-    const run = await runAgainst(name);
-    expect(run.code).toBe(0);
-    expect(run.report?.verdict).toBe('conformant');
-    expect(failedRequirements(run.report)).toEqual([]);
-    const warned = (run.report?.requirements ?? []).filter((result) => result.verdict === 'warn').map((result) => result.id);
-    expect(warned.sort()).toEqual([...(expectedWarnings[name] ?? ['<no expectation written for this variant>'])].sort());
-  });
+  test.each(warnings.map((variant) => [variant.name]))('%s', async (name) => expectWarned(await runOf(name), name));
 });
 
-const fronts = variants.filter((variant) => variant.kind === 'front');
 describe('every front that answers instead of the API gives no verdict, its cause named, and nothing passed', () => {
-  test.concurrent.each(fronts.map((variant) => [variant.name]))('%s', async (name) => {
-    const run = await runAgainst(name);
-    expect(run.code).toBe(2);
-    expect(run.report?.verdict).toBe('inconclusive');
-    expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual([expectedFronts[name]]);
-    expect((run.report?.requirements ?? []).filter((result) => result.verdict === 'pass' || result.verdict === 'fail')).toEqual([]);
+  test.each(fronts.map((variant) => [variant.name]))('%s', async (name) => expectFrontNamed(await runOf(name), name));
+});
+
+describe('the real CLI, end to end, catches what the shared spec runner catches', () => {
+  test.concurrent.each([
+    ['wrong-token-accepted', expectFaultCaught],
+    ['utf8-bom', expectWarned],
+    ['html-page-200', expectFrontNamed],
+  ] as const)('%s', async (name, expectCaught) => {
+    const run = await runAgainst(name, (args) => runCli(args));
+    expectCaught(run, name);
+    expect(verdicts(run.report)).toEqual(verdicts((await runOf(name)).report));
   });
 });
 

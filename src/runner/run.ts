@@ -5,7 +5,8 @@ import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetOptions } from '../config/targets.js';
 import { createSecretScanner } from '../http/redact.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
-import type { TargetSettings } from '../record/settings.js';
+import type { TargetRun, TargetSettings } from '../record/settings.js';
+import type { Recording } from '../record/recording.js';
 import { newRunId } from '../exchange/trace-context.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
 import { clearOwnOutputs } from '../report/model/outputs.js';
@@ -38,6 +39,9 @@ export interface RunHooks {
   /** Told after each scenario, for a live progress line. */
   onScenario?(result: ScenarioResult, done: number): void;
 }
+
+/** Judges one recorded run: the scenarios of that target, and the errors that hit the whole spec run. */
+export type JudgeRun = (run: TargetRun & { recording: Recording | Promise<Recording> }) => Promise<Judged>;
 
 export function targetSettings(options: TargetOptions, baseUrl: string, token: string, startedAt: Date, viaProxy: boolean): TargetSettings {
   return {
@@ -78,13 +82,17 @@ function nextRepeat(settings: TargetSettings, done: Report[]): TargetSettings | 
   return { ...settings, maxRequests: left };
 }
 
-/** Records the target (once per --repeat run) while Vitest loads and starts: network time hides behind start-up. */
+/**
+ * Records the target (once per --repeat run) while Vitest loads and starts: network time hides behind start-up.
+ * Given a judge, the recordings go to it instead: a spec runner that serves several runs at once.
+ */
 async function recordAndJudge(
   settings: TargetSettings,
   target: Report['target'],
   config: Config,
   hooks: RunHooks,
   startedAt: Date,
+  sharedJudge?: JudgeRun,
 ): Promise<{ reports: Report[]; recorded: RecordedRun[] }> {
   const reports: Report[] = [];
   const recorded: RecordedRun[] = [];
@@ -92,12 +100,19 @@ async function recordAndJudge(
   const sent = new Promise<void>((resolve) => (firstRoundSent = resolve));
   let recording = recordTarget(settings, firstRoundSent);
   try {
-    // Vitest loads (about 150 ms of CPU) once the first requests are out, while their answers are on their way.
-    await Promise.race([sent, recording.catch(() => undefined)]);
-    const runner = await SpecRunner.start({
-      timeoutMs: specTimeoutMs(settings),
-      onScenario: hooks.onScenario,
-    });
+    let runner: SpecRunner | undefined;
+    let judgeRun: JudgeRun;
+    if (sharedJudge) judgeRun = sharedJudge;
+    else {
+      // Vitest loads (about 150 ms of CPU) once the first requests are out, while their answers are on their way.
+      await Promise.race([sent, recording.catch(() => undefined)]);
+      const own = await SpecRunner.start({
+        timeoutMs: specTimeoutMs(settings),
+        onScenario: hooks.onScenario,
+      });
+      runner = own;
+      judgeRun = (run) => own.judge([run]);
+    }
     try {
       let runSettings = settings;
       for (let run = 0; run < config.repeat; run += 1) {
@@ -112,13 +127,13 @@ async function recordAndJudge(
         // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
         const made = await recording.catch(() => undefined);
         if (made) recorded.push({ startedAt: runStartedAt, recording: made });
-        const judging = runner.judge([{ settings: runSettings, recording }]);
+        const judging = judgeRun({ settings: runSettings, recording });
         void loadConclude();
         const judged: Judged = await judging;
         reports.push(await targetReportOf(config, target, runStartedAt, judged, settings.runId));
       }
     } finally {
-      await runner.close();
+      await runner?.close();
     }
   } catch (error) {
     reports.push(
@@ -150,8 +165,16 @@ async function targetReportOf(config: Config, target: Report['target'], startedA
   });
 }
 
-/** One conformance run (or --repeat runs): reference server if needed, specs, report built, judged against a baseline, written. */
-export async function runConformance(config: Config, hooks: RunHooks = {}, baseline?: LoadedBaseline): Promise<RunResult> {
+/**
+ * One conformance run (or --repeat runs): reference server if needed, specs, report built, judged against a baseline,
+ * written. A run starts a spec runner of its own unless it is given a judge shared with other runs.
+ */
+export async function runConformance(
+  config: Config,
+  hooks: RunHooks = {},
+  baseline?: LoadedBaseline,
+  sharedJudge?: JudgeRun,
+): Promise<RunResult> {
   const startedAt = new Date();
   // An output folder that cannot take the reports is a configuration error, found before the first request.
   await prepareOutDir(config.out);
@@ -172,7 +195,7 @@ export async function runConformance(config: Config, hooks: RunHooks = {}, basel
     // The embedded server is on loopback, where a proxy from the environment could not reach it.
     const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
     const target = { baseUrl, embeddedReference: reference !== undefined };
-    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt).finally(closeReference);
+    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, sharedJudge).finally(closeReference);
     const { concludeRun } = await loadConclude();
     const { report, writtenFiles } = await concludeRun(reports, config, token, baseline, recorded);
     const scanner = createSecretScanner([token]);

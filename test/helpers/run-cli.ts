@@ -53,7 +53,8 @@ export function execCli(args: string[], cwd: string, env: Record<string, string>
   });
 }
 
-function withOut(args: string[], outDir: string): string[] {
+/** The arguments with --out OUT added, after the subcommand if one goes first. */
+export function withOut(args: string[], outDir: string): string[] {
   const [first, ...rest] = args;
   return first !== undefined && !first.startsWith('-') ? [first, '--out', outDir, ...rest] : ['--out', outDir, ...args];
 }
@@ -63,6 +64,11 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
   const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
   const outDir = join(workDir, 'out');
   const result = await execCli(withOut(args, outDir), workDir, env, timeoutMs);
+  return collectOutput(result, outDir, () => rm(workDir, { recursive: true, force: true }));
+}
+
+/** What a run left: its output, the report it wrote to outDir, and every file there. */
+export async function collectOutput(result: CliOutput, outDir: string, cleanup: () => Promise<void>): Promise<CliRun> {
   const report = await readFile(join(outDir, 'report.json'), 'utf8')
     .then((text) => JSON.parse(text) as Report)
     .catch(() => undefined);
@@ -81,7 +87,7 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
           }),
       );
     },
-    cleanup: () => rm(workDir, { recursive: true, force: true }),
+    cleanup,
   };
 }
 

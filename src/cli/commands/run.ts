@@ -8,11 +8,32 @@ import { countsLine } from '../../report/views/failure-text.js';
 import { snippetLines } from '../../diagnosis/diagnosis-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
 import { renderTerminal, warningLine } from '../../report/views/terminal.js';
-import { runConformance, type RunHooks } from '../../runner/run.js';
+import { runConformance, type JudgeRun, type RunHooks } from '../../runner/run.js';
 import { loadTargets } from '../../config/targets.js';
 import { suiteVersion } from '../../version.js';
 import { safetyWarnings } from '../../runner/warnings.js';
 import { screenOutput } from '../screen-output.js';
+
+/**
+ * Where a run writes its lines, and what judges its recordings. The process's console and a spec runner of the run's
+ * own, unless the caller gives its own: several runs in one process can then share one spec runner.
+ */
+export interface RunIo {
+  log(line: string): void;
+  error(line: string): void;
+  /** Whether stdout and stderr are terminals that take colour and a live progress line. */
+  colour: { stdout: boolean; stderr: boolean };
+  /** Where the settings come from besides the flags. */
+  env?: Record<string, string | undefined>;
+  dotenvPath?: string;
+  judge?: JudgeRun;
+}
+
+const processIo = (): RunIo => ({
+  log: (line) => console.log(line),
+  error: (line) => console.error(line),
+  colour: { stdout: colourWanted(process.stdout), stderr: colourWanted(process.stderr) },
+});
 
 /** What the run says while it works: a live line on a terminal (stderr, so stdout stays clean for logs and pipes). */
 interface Progress {
@@ -24,9 +45,9 @@ interface Progress {
  * First the address being tested, so a log shows at once what the run is doing; then, at a terminal only, a line
  * that ticks with the time spent and the scenarios judged, from the first request to the last verdict.
  */
-function progress(baseUrl: string | undefined, live: boolean, quiet: boolean): Progress {
+function progress(baseUrl: string | undefined, live: boolean, quiet: boolean, io: RunIo): Progress {
   const say = (line: string): void => {
-    if (!quiet) console.log(line);
+    if (!quiet) io.log(line);
   };
   if (baseUrl) say(`Testing ${baseUrl} ...`);
   const onReferenceServer = (url: string): void => say(`No --base-url given: testing the embedded reference server at ${url}`);
@@ -55,14 +76,14 @@ function progress(baseUrl: string | undefined, live: boolean, quiet: boolean): P
 }
 
 /** The default command: one conformance run against one target, or a matrix of the targets of --targets. */
-export async function runCommand(argv: string[]): Promise<number> {
-  const config = loadConfig(argv);
+export async function runCommand(argv: string[], io: RunIo = processIo()): Promise<number> {
+  const config = loadConfig(argv, io.env, io.dotenvPath);
   if (config.help) {
-    console.log(helpText(suiteVersion));
+    io.log(helpText(suiteVersion));
     return 0;
   }
   if (config.version) {
-    console.log(suiteVersion);
+    io.log(suiteVersion);
     return 0;
   }
   if (config.compareTo && config.compareToken) {
@@ -78,18 +99,18 @@ export async function runCommand(argv: string[]): Promise<number> {
       import('../../report/matrix/terminal.js'),
     ]);
     const { matrix, writtenFiles } = await runMatrix(config, targets, baseline, {
-      onTarget: (row, done, total) => console.log(progressLine(row, done, total)),
+      onTarget: (row, done, total) => io.log(progressLine(row, done, total)),
       // The whole command, as a user timing it sees it: process start included.
       startedAt: new Date(performance.timeOrigin),
     });
-    console.log(renderMatrixTerminal(matrix, writtenFiles));
+    io.log(renderMatrixTerminal(matrix, writtenFiles));
     return matrix.exitCode;
   }
-  for (const warning of safetyWarnings(config)) console.error(warningLine(warning));
-  const colour = colourWanted(process.stdout);
-  const live = !config.quiet && colourWanted(process.stderr);
-  const shown = progress(config.baseUrl, live, config.quiet);
-  const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline).finally(() => shown.stop());
+  for (const warning of safetyWarnings(config)) io.error(warningLine(warning));
+  const colour = io.colour.stdout;
+  const live = !config.quiet && io.colour.stderr;
+  const shown = progress(config.baseUrl, live, config.quiet, io);
+  const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline, io.judge).finally(() => shown.stop());
   // The next step may point at "the rule below": --quiet still shows the lines it means.
   const quietSnippets = report.exitCode !== 0 && report.diagnoses[0] ? snippetLines(report.diagnoses[0]) : [];
   const text = config.quiet
@@ -99,6 +120,6 @@ export async function runCommand(argv: string[]): Promise<number> {
         renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }),
       ].join('\n');
   const output = screenOutput(text, findLeak);
-  console.log(output.text);
+  io.log(output.text);
   return output.leaked ? 2 : report.exitCode;
 }

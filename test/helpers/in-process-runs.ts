@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand } from '../../src/cli/commands/run.js';
+import { OPTIONS } from '../../src/config/options.js';
+import { DEADLINE_GRACE_MS, type JudgeRun } from '../../src/runner/run.js';
+import { SpecRunner, type Judged } from '../../src/judge/spec-runner.js';
+import { collectOutput, withOut, type CliRun } from './run-cli.js';
+
+type Waiting = { run: Parameters<JudgeRun>[0]; done(judged: Judged): void };
+
+/**
+ * One spec runner for every run of a test file: the runs that wait while a batch is judged go together in the
+ * next, as the targets of a matrix do. Each run gets its own target's scenarios; an error of the spec run hits them all.
+ */
+class SharedJudge {
+  private runner?: Promise<SpecRunner>;
+  private readonly waiting: Waiting[] = [];
+  private draining = false;
+
+  readonly judge: JudgeRun = (run) =>
+    new Promise<Judged>((done) => {
+      this.waiting.push({ run, done });
+      void this.drain();
+    });
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.waiting.length > 0) {
+        // Runs whose recordings are still coming in join the batch while the runner starts.
+        const runner = await (this.runner ??= SpecRunner.start({ timeoutMs: Number(OPTIONS.deadlineMs.default) + DEADLINE_GRACE_MS }));
+        const batch = this.waiting.splice(0);
+        const judged = await runner.judge(batch.map((item) => item.run));
+        batch.forEach((item, index) => item.done({ scenarios: [judged.scenarios[index] ?? []], errors: judged.errors }));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    const runner = this.runner;
+    this.runner = undefined;
+    await (await runner)?.close();
+  }
+}
+
+export interface InProcessRuns {
+  /**
+   * The run command with exactly these arguments, as the CLI runs it in an empty folder without the caller's
+   * settings, but in this process, its recording judged by the spec runner these runs share.
+   */
+  run(args: string[]): Promise<CliRun>;
+  close(): Promise<void>;
+}
+
+/** Runs of the run command in this process that share one spec runner: a recording each, judged in batches. */
+export function inProcessRuns(): InProcessRuns {
+  const shared = new SharedJudge();
+  const workDirs: string[] = [];
+  return {
+    async run(args) {
+      const workDir = await mkdtemp(join(tmpdir(), 'conformance-in-process-'));
+      workDirs.push(workDir);
+      const outDir = join(workDir, 'out');
+      const stdout: string[] = [];
+      const stderr: string[] = [];
+      const code = await runCommand(withOut(args, outDir), {
+        log: (line) => stdout.push(`${line}\n`),
+        error: (line) => stderr.push(`${line}\n`),
+        colour: { stdout: false, stderr: false },
+        env: {},
+        dotenvPath: join(workDir, '.env'),
+        judge: shared.judge,
+      });
+      return collectOutput({ code, signal: null, stdout: stdout.join(''), stderr: stderr.join('') }, outDir, () =>
+        rm(workDir, { recursive: true, force: true }),
+      );
+    },
+    async close() {
+      await shared.close();
+      await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    },
+  };
+}
+
+/**
+ * Starts every case at once, so that their recordings are judged together, and gives each test its own case's
+ * outcome (or failure) to await. Call it in beforeAll, so that merely collecting the file starts nothing.
+ */
+export function startAll<T>(cases: Iterable<readonly [string, () => Promise<T>]>): (name: string) => Promise<T> {
+  const started = new Map<string, Promise<T>>();
+  for (const [name, start] of cases) {
+    const outcome = start();
+    // Each test sees its own case's failure; none goes unhandled while the others are awaited.
+    outcome.catch(() => undefined);
+    started.set(name, outcome);
+  }
+  return (name) => started.get(name) ?? Promise.reject(new Error(`the case "${name}" was not started`));
+}
