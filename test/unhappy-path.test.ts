@@ -1,15 +1,18 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServerOptions } from '../src/reference-server/server.js';
 import type { StatusRecord } from '../src/reference-server/data.js';
 import type { Report, Verdict } from '../src/report/model/types.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
+import { inProcessRuns, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { errorReply, json, page, selfserviceTypes, serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
 
 const TOKEN = 'unhappy-Token-5b9d2e71';
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -465,36 +468,78 @@ const cases: UnhappyCase[] = [
   },
 ];
 
-describe.concurrent('the unhappy path: near misses, refusals of any shape, fronts, set-up mistakes', () => {
-  test.each(cases.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
-    const servers: LoopbackServer[] = [];
-    const token = entry.token ?? TOKEN;
-    let url: string;
-    if (entry.api) {
-      const server = await serveUnusualApi(token, entry.api);
-      servers.push(server);
-      cleanups.push(server.close);
-      url = server.url;
-    } else {
-      const server = await startReferenceServer({ token, ...entry.reference });
-      cleanups.push(server.close);
-      url = server.url;
-    }
-    const run = await runCli(['--base-url', entry.url ? entry.url(url) : url, '--token', entry.cliToken ?? token, ...(entry.args ?? [])]);
-    cleanups.push(run.cleanup);
-    await expectSettledRun(run, { exit: entry.exit, line: entry.line, token, servers });
-    const report = run.report as Report;
-    expect(report.verdict).toBe({ 0: 'conformant', 1: 'not-conformant', 2: 'inconclusive' }[entry.exit]);
-    expect(verdictOf(report, 'fail')).toEqual([...(entry.fail ?? [])].sort());
-    expect(verdictOf(report, 'warn')).toEqual([...(entry.warn ?? [])].sort());
-    if (entry.pass) expect(verdictOf(report, 'pass')).toEqual([...entry.pass].sort());
-    if (entry.diagnoses) expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(entry.diagnoses);
-    if (entry.exit === 2 && entry.diagnoses) expect(run.stdout).toMatch(COULD_NOT_JUDGE);
-    for (const [id, reason] of Object.entries(entry.skip ?? {})) {
-      const result = report.requirements.find((candidate) => candidate.id === id);
-      expect(result?.verdict).toBe('skip');
-      expect(result?.checks.map((check) => check.description).join(' | ')).toMatch(reason);
-    }
-    entry.also?.(report, run);
+type Runner = (args: string[]) => Promise<CliRun>;
+interface CaseRun {
+  run: CliRun;
+  token: string;
+  servers: LoopbackServer[];
+}
+
+/** The case's server started, and one run against it: the real CLI, or the run command in this process. */
+async function runCase(entry: UnhappyCase, runner: Runner): Promise<CaseRun> {
+  const servers: LoopbackServer[] = [];
+  const token = entry.token ?? TOKEN;
+  let url: string;
+  if (entry.api) {
+    const server = await serveUnusualApi(token, entry.api);
+    servers.push(server);
+    cleanups.push(server.close);
+    url = server.url;
+  } else {
+    const server = await startReferenceServer({ token, ...entry.reference });
+    cleanups.push(server.close);
+    url = server.url;
+  }
+  const run = await runner(['--base-url', entry.url ? entry.url(url) : url, '--token', entry.cliToken ?? token, ...(entry.args ?? [])]);
+  cleanups.push(run.cleanup);
+  return { run, token, servers };
+}
+
+async function expectCase(entry: UnhappyCase, { run, token, servers }: CaseRun): Promise<void> {
+  await expectSettledRun(run, { exit: entry.exit, line: entry.line, token, servers });
+  const report = run.report as Report;
+  expect(report.verdict).toBe({ 0: 'conformant', 1: 'not-conformant', 2: 'inconclusive' }[entry.exit]);
+  expect(verdictOf(report, 'fail')).toEqual([...(entry.fail ?? [])].sort());
+  expect(verdictOf(report, 'warn')).toEqual([...(entry.warn ?? [])].sort());
+  if (entry.pass) expect(verdictOf(report, 'pass')).toEqual([...entry.pass].sort());
+  if (entry.diagnoses) expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(entry.diagnoses);
+  if (entry.exit === 2 && entry.diagnoses) expect(run.stdout).toMatch(COULD_NOT_JUDGE);
+  for (const [id, reason] of Object.entries(entry.skip ?? {})) {
+    const result = report.requirements.find((candidate) => candidate.id === id);
+    expect(result?.verdict).toBe('skip');
+    expect(result?.checks.map((check) => check.description).join(' | ')).toMatch(reason);
+  }
+  entry.also?.(report, run);
+}
+
+const caseNamed = (name: string): UnhappyCase => {
+  const entry = cases.find((candidate) => candidate.name === name);
+  if (!entry) throw new Error(`no unhappy case is named "${name}"`);
+  return entry;
+};
+
+/** Every case's server is recorded once, all at once, and the recordings judged together by one spec runner. */
+let caseRun: (name: string) => Promise<CaseRun>;
+beforeAll(() => {
+  caseRun = startAll(cases.map((entry) => [entry.name, () => runCase(entry, (args) => inProcess.run(args))]));
+});
+
+describe('the unhappy path: near misses, refusals of any shape, fronts, set-up mistakes', () => {
+  test.each(cases.map((entry) => [entry.name, entry] as const))('%s', async (name, entry) => expectCase(entry, await caseRun(name)));
+});
+
+describe('the real CLI, end to end, judges them as the shared spec runner does', () => {
+  const verdicts = (report: Report | undefined): Record<string, string> =>
+    Object.fromEntries((report?.requirements ?? []).map((result) => [result.id, result.verdict]));
+  test.concurrent.each([
+    ['the token compared without regard to case (a _ci collation)'],
+    ['a Cloudflare block page'],
+    ['a base URL ending in /api'],
+    ['TLS spoken to a plain-HTTP port'],
+  ])('%s', async (name) => {
+    const entry = caseNamed(name);
+    const outcome = await runCase(entry, (args) => runCli(args));
+    await expectCase(entry, outcome);
+    expect(verdicts(outcome.run.report)).toEqual(verdicts((await caseRun(name)).run.report));
   });
 });
