@@ -11,6 +11,7 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { safetyWarnings } from '../src/runner/warnings.js';
 import { ECHO_FORMS, echoTarget, type EchoForm } from './helpers/echo-targets.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
 
@@ -21,14 +22,24 @@ const NAME_TOKEN = 'Hdr-Secret-Token-5d2e8a';
 const COMPARE_TOKEN = 'compare-side-token-77ab1c';
 const noDotenv = '/nonexistent/.env';
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
+/** The real CLI, for what only the whole command shows: configuration errors, --compare-to, every subcommand. */
 async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const run = await runCli(args, env);
   cleanups.push(run.cleanup);
   return run;
+}
+
+/** A conformance run through the run command in this process; the file's runs share one spec runner. */
+async function runInProcess(args: string[]): Promise<CliRun> {
+  const result = await inProcess.run(args);
+  cleanups.push(result.cleanup);
+  return result;
 }
 
 /** Everything a run showed or wrote, as one text to look for the token in. */
@@ -105,7 +116,7 @@ describe('what a target echoes is redacted at capture, in every form', () => {
   test.concurrent.each(Object.keys(ECHO_FORMS) as EchoForm[])('echoed %s: conformant, and the token is nowhere', async (form) => {
     const target = await echoTarget(TOKEN, form);
     cleanups.push(target.close);
-    const run = await cli(['--base-url', target.url, '--token', TOKEN]);
+    const run = await runInProcess(['--base-url', target.url, '--token', TOKEN]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(tokenFormsIn(await everything(run), TOKEN)).toEqual([]);
     expect(run.report?.errors).toEqual([]);
@@ -117,7 +128,7 @@ describe('what a target echoes is redacted at capture, in every form', () => {
   test.concurrent.each(['upper case', 'lower case', 'hex'] as EchoForm[])('echoed %s inside a header name', async (form) => {
     const target = await echoTarget(NAME_TOKEN, form);
     cleanups.push(target.close);
-    const run = await cli(['--base-url', target.url, '--token', NAME_TOKEN]);
+    const run = await runInProcess(['--base-url', target.url, '--token', NAME_TOKEN]);
     expect(run.code).toBe(0);
     expect(tokenFormsIn(await everything(run), NAME_TOKEN)).toEqual([]);
     const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
@@ -139,7 +150,7 @@ describe('what a target echoes is redacted at capture, in every form', () => {
 
 describe('tokens that are ordinary words, short or not ASCII', () => {
   test.concurrent.each(['data', 'Open', 'test', 'secret', 'token'])('--token %s: a conformant target is conformant', async (word) => {
-    const run = await cli(['--token', word]);
+    const run = await runInProcess(['--token', word]);
     expect({ code: run.code, leak: /HARNESS_SECRET_LEAK/.test(run.stdout + run.stderr) }).toEqual({ code: 0, leak: false });
     expect(run.report?.verdict).toBe('conformant');
     // What the target sent is redacted wherever the word appears in it; the suite's own words are its own.
@@ -150,7 +161,7 @@ describe('tokens that are ordinary words, short or not ASCII', () => {
 
   test.concurrent('a token outside ASCII: conformant, the Bearer probe sends its UTF-8 bytes', async () => {
     const token = 'Schlüssel-ñ-9f3a';
-    const run = await cli(['--token', token]);
+    const run = await runInProcess(['--token', token]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(tokenFormsIn(await everything(run), token)).toEqual([]);
   });
