@@ -11,8 +11,9 @@ import { compile, compiledCli, root } from './bench/compile.js';
 /**
  * npm run bench:exporter: the compiled exporter watching N local reference servers, each probed every interval as
  * Prometheus would (spread over the interval, never two scrapes of one target at once, the scrape time-out sent in
- * X-Prometheus-Scrape-Timeout-Seconds). Prints the exporter's memory and CPU, read from /proc, once per interval,
- * and the probe latencies; writes reports/exporter-soak.json. A script that prints figures, never a test.
+ * X-Prometheus-Scrape-Timeout-Seconds). Prints the curve, every --sample-s: the exporter's RSS and CPU (read from
+ * /proc) and its main thread's heap (from its /metrics), with that window's probe latencies; then the latency
+ * distribution and the memory trend. Writes reports/exporter-soak.json. A script that prints figures, never a test.
  */
 const { values } = parseArgs({
   options: {
@@ -21,18 +22,27 @@ const { values } = parseArgs({
     'duration-s': { type: 'string', default: '600' },
     'scrape-timeout-s': { type: 'string', default: '10' },
     'min-interval': { type: 'string', default: '10s' },
+    /** How often the curve gets a point; the scrape interval when not given. */
+    'sample-s': { type: 'string' },
   },
 });
 const TARGETS = Number(values.targets);
 const INTERVAL_MS = Number(values['interval-s']) * 1000;
 const DURATION_MS = Number(values['duration-s']) * 1000;
 const SCRAPE_TIMEOUT_S = Number(values['scrape-timeout-s']);
+const SAMPLE_MS = Number(values['sample-s'] ?? values['interval-s']) * 1000;
+/** Memory before this is the start-up and the first runs; the trend is read after it. */
+const WARM_UP_MS = 60_000;
+/** Upper bounds of the latency distribution's rows, in ms (as the exporter's own probe-duration histogram). */
+const LATENCY_BOUNDS_MS = [100, 250, 500, 1000, 2500, 5000, 10_000];
 const TOKEN = randomBytes(12).toString('hex');
 const TICKS_PER_SECOND = 100;
 
 interface Point {
   tS: number;
   rssMb: number;
+  /** The exporter's main-thread V8 heap in use (nodejs_heap_used_bytes); the judging thread's is in the RSS only. */
+  heapMb: number;
   cpuPercent: number;
   probes: number;
   judged: number;
@@ -85,6 +95,22 @@ function tally(codes: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const code of codes) counts[code] = (counts[code] ?? 0) + 1;
   return counts;
+}
+
+/** How many probes took at most each bound, and how many took longer than the last. */
+function histogram(ms: number[]): { upToMs: number | null; probes: number; percent: number }[] {
+  const rows = LATENCY_BOUNDS_MS.map((bound, index) => ({
+    upToMs: bound as number | null,
+    probes: ms.filter((value) => value <= bound && value > (LATENCY_BOUNDS_MS[index - 1] ?? -1)).length,
+  }));
+  rows.push({ upToMs: null, probes: ms.filter((value) => value > (LATENCY_BOUNDS_MS.at(-1) ?? 0)).length });
+  return rows.map((row) => ({ ...row, percent: round((100 * row.probes) / Math.max(1, ms.length), 1) }));
+}
+
+/** The exporter's main-thread heap in MB, read from its own series. */
+async function heapMb(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  return Number(/^nodejs_heap_used_bytes (\S+)$/m.exec(text)?.[1]) / 2 ** 20;
 }
 
 /** Least-squares slope of (seconds, MB) points, in MB per minute: growth, if any, without trusting two samples. */
@@ -155,7 +181,7 @@ async function main(): Promise<void> {
       `Exporter (compiled) watching ${TARGETS} local targets, each probed every ${INTERVAL_MS / 1000} s for ${DURATION_MS / 1000} s; ` +
         `scrape time-out ${SCRAPE_TIMEOUT_S} s; --min-interval ${values['min-interval']}; ${cpus().length} cores, load average ${loadAtStart} at the start`,
     );
-    console.log('    t   RSS MB   CPU %   probes  judged  late  p50 ms  p90 ms  p99 ms  errors in the answers');
+    console.log('    t   RSS MB  heap MB   CPU %   probes  judged  late  p50 ms  p90 ms  p99 ms  errors in the answers');
     const started = Date.now();
     const end = started + DURATION_MS;
     // Each target on its own schedule, offset within the interval, as Prometheus spreads its targets.
@@ -170,14 +196,16 @@ async function main(): Promise<void> {
     });
     let last = { ...usage(pid), at: Date.now() };
     let seen = 0;
-    const sampler = setInterval(() => {
+    const sampler = setInterval(async () => {
       const now = { ...usage(pid), at: Date.now() };
+      const heap = await heapMb(url).catch(() => Number.NaN);
       const window = probes.slice(seen);
       seen = probes.length;
       const sorted = window.map((probe) => probe.ms).sort((a, b) => a - b);
       const point: Point = {
         tS: round((now.at - started) / 1000),
         rssMb: round(now.rssMb, 1),
+        heapMb: round(heap, 1),
         cpuPercent: round((100 * (now.cpuS - last.cpuS)) / ((now.at - last.at) / 1000), 1),
         probes: window.length,
         judged: window.filter((probe) => probe.judged).length,
@@ -193,6 +221,7 @@ async function main(): Promise<void> {
         [
           String(point.tS).padStart(5),
           String(point.rssMb).padStart(8),
+          String(point.heapMb).padStart(8),
           String(point.cpuPercent).padStart(7),
           String(point.probes).padStart(8),
           String(point.judged).padStart(7),
@@ -205,13 +234,16 @@ async function main(): Promise<void> {
             .join(' ')}`,
         ].join(' '),
       );
-    }, INTERVAL_MS);
+    }, SAMPLE_MS);
     await Promise.all(schedules);
     clearInterval(sampler);
     const own = await (await fetch(`${url}/metrics`)).text();
     const counter = (name: string): number => Number(new RegExp(`^ticketing_conformance_exporter_${name} (\\S+)$`, 'm').exec(own)?.[1]);
+    const warm = curve.filter((point) => point.tS * 1000 >= WARM_UP_MS);
     const secondHalf = curve.slice(Math.floor(curve.length / 2));
-    const slope = slopePerMinute(secondHalf.map((point) => [point.tS, point.rssMb]));
+    const slope = (points: Point[], of: (point: Point) => number): number =>
+      round(slopePerMinute(points.map((point) => [point.tS, of(point)])), 2);
+    const latencies = probes.map((probe) => probe.ms);
     const result = {
       measuredAt: new Date().toISOString(),
       targets: TARGETS,
@@ -219,7 +251,9 @@ async function main(): Promise<void> {
       durationS: DURATION_MS / 1000,
       cores: cpus().length,
       loadAverage: { start: loadAtStart, end: round(loadavg()[0] ?? 0, 2) },
-      latency: distribution(probes.map((probe) => probe.ms)),
+      sampleS: SAMPLE_MS / 1000,
+      latency: distribution(latencies),
+      latencyHistogram: histogram(latencies),
       probes: {
         total: probes.length,
         judged: probes.filter((probe) => probe.judged).length,
@@ -231,7 +265,10 @@ async function main(): Promise<void> {
       runsStarted: counter('runs_started_total'),
       runErrors: counter('run_errors_total'),
       rssMb: { first: curve[0]?.rssMb, last: curve.at(-1)?.rssMb, max: Math.max(...curve.map((point) => point.rssMb)) },
-      rssSlopeSecondHalfMbPerMin: round(slope, 2),
+      heapMb: { first: curve[0]?.heapMb, last: curve.at(-1)?.heapMb, max: Math.max(...curve.map((point) => point.heapMb)) },
+      /** Trends in MB per minute, after the first minute and over the second half. */
+      rssSlopeMbPerMin: { afterWarmUp: slope(warm, (point) => point.rssMb), secondHalf: slope(secondHalf, (point) => point.rssMb) },
+      heapSlopeMbPerMin: { afterWarmUp: slope(warm, (point) => point.heapMb), secondHalf: slope(secondHalf, (point) => point.heapMb) },
       cpuPercentMean: round(curve.reduce((sum, point) => sum + point.cpuPercent, 0) / Math.max(1, curve.length), 1),
       curve,
     };
@@ -242,8 +279,19 @@ async function main(): Promise<void> {
     console.log(
       `Probe latency: min ${latency.minMs} ms, p50 ${latency.p50Ms} ms, p90 ${latency.p90Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`,
     );
+    console.log('Probe latency distribution:');
+    for (const row of result.latencyHistogram) {
+      const label = row.upToMs === null ? `over ${(LATENCY_BOUNDS_MS.at(-1) ?? 0) / 1000} s` : `up to ${row.upToMs / 1000} s`;
+      console.log(`  ${label.padEnd(12)} ${String(row.probes).padStart(6)}  ${String(row.percent).padStart(5)} %`);
+    }
     console.log(
-      `RSS: first ${result.rssMb.first} MB, last ${result.rssMb.last} MB, max ${result.rssMb.max} MB; second-half slope ${result.rssSlopeSecondHalfMbPerMin} MB/min; mean CPU ${result.cpuPercentMean} % of one core; load average ${result.loadAverage.end} at the end`,
+      `RSS: first ${result.rssMb.first} MB, last ${result.rssMb.last} MB, max ${result.rssMb.max} MB; trend ${result.rssSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.rssSlopeMbPerMin.secondHalf} MB/min over the second half`,
+    );
+    console.log(
+      `Main-thread heap: first ${result.heapMb.first} MB, last ${result.heapMb.last} MB, max ${result.heapMb.max} MB; trend ${result.heapSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.heapSlopeMbPerMin.secondHalf} MB/min over the second half`,
+    );
+    console.log(
+      `Mean CPU ${result.cpuPercentMean} % of one core; load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,
     );
     await mkdir(join(root, 'reports'), { recursive: true });
     await writeFile(join(root, 'reports', 'exporter-soak.json'), `${JSON.stringify(result, null, 2)}\n`);
