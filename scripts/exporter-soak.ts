@@ -41,8 +41,9 @@ const TICKS_PER_SECOND = 100;
 interface Point {
   tS: number;
   rssMb: number;
-  /** The exporter's main-thread V8 heap in use (nodejs_heap_used_bytes); the judging thread's is in the RSS only. */
+  /** The exporter's V8 heaps in use: its main thread's (nodejs_heap_used_bytes) and its judging thread's. */
   heapMb: number;
+  judgingHeapMb: number;
   cpuPercent: number;
   probes: number;
   judged: number;
@@ -107,10 +108,11 @@ function histogram(ms: number[]): { upToMs: number | null; probes: number; perce
   return rows.map((row) => ({ ...row, percent: round((100 * row.probes) / Math.max(1, ms.length), 1) }));
 }
 
-/** The exporter's main-thread heap in MB, read from its own series. */
-async function heapMb(url: string): Promise<number> {
+/** The exporter's heaps in MB (main thread, judging thread), read from its own series. */
+async function heapsMb(url: string): Promise<{ main: number; judging: number }> {
   const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
-  return Number(/^nodejs_heap_used_bytes (\S+)$/m.exec(text)?.[1]) / 2 ** 20;
+  const read = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+  return { main: read('nodejs_heap_used_bytes'), judging: read('ticketing_conformance_exporter_judging_thread_heap_used_bytes') };
 }
 
 /** Least-squares slope of (seconds, MB) points, in MB per minute: growth, if any, without trusting two samples. */
@@ -181,7 +183,7 @@ async function main(): Promise<void> {
       `Exporter (compiled) watching ${TARGETS} local targets, each probed every ${INTERVAL_MS / 1000} s for ${DURATION_MS / 1000} s; ` +
         `scrape time-out ${SCRAPE_TIMEOUT_S} s; --min-interval ${values['min-interval']}; ${cpus().length} cores, load average ${loadAtStart} at the start`,
     );
-    console.log('    t   RSS MB  heap MB   CPU %   probes  judged  late  p50 ms  p90 ms  p99 ms  errors in the answers');
+    console.log('    t   RSS MB  heap MB  judging heap MB   CPU %   probes  judged  late  p50 ms  p90 ms  p99 ms  errors in the answers');
     const started = Date.now();
     const end = started + DURATION_MS;
     // Each target on its own schedule, offset within the interval, as Prometheus spreads its targets.
@@ -198,14 +200,15 @@ async function main(): Promise<void> {
     let seen = 0;
     const sampler = setInterval(async () => {
       const now = { ...usage(pid), at: Date.now() };
-      const heap = await heapMb(url).catch(() => Number.NaN);
+      const heaps = await heapsMb(url).catch(() => ({ main: Number.NaN, judging: Number.NaN }));
       const window = probes.slice(seen);
       seen = probes.length;
       const sorted = window.map((probe) => probe.ms).sort((a, b) => a - b);
       const point: Point = {
         tS: round((now.at - started) / 1000),
         rssMb: round(now.rssMb, 1),
-        heapMb: round(heap, 1),
+        heapMb: round(heaps.main, 1),
+        judgingHeapMb: round(heaps.judging, 1),
         cpuPercent: round((100 * (now.cpuS - last.cpuS)) / ((now.at - last.at) / 1000), 1),
         probes: window.length,
         judged: window.filter((probe) => probe.judged).length,
@@ -222,6 +225,7 @@ async function main(): Promise<void> {
           String(point.tS).padStart(5),
           String(point.rssMb).padStart(8),
           String(point.heapMb).padStart(8),
+          String(point.judgingHeapMb).padStart(16),
           String(point.cpuPercent).padStart(7),
           String(point.probes).padStart(8),
           String(point.judged).padStart(7),
@@ -269,6 +273,15 @@ async function main(): Promise<void> {
       /** Trends in MB per minute, after the first minute and over the second half. */
       rssSlopeMbPerMin: { afterWarmUp: slope(warm, (point) => point.rssMb), secondHalf: slope(secondHalf, (point) => point.rssMb) },
       heapSlopeMbPerMin: { afterWarmUp: slope(warm, (point) => point.heapMb), secondHalf: slope(secondHalf, (point) => point.heapMb) },
+      judgingHeapMb: {
+        first: curve[0]?.judgingHeapMb,
+        last: curve.at(-1)?.judgingHeapMb,
+        max: Math.max(...curve.map((point) => point.judgingHeapMb)),
+      },
+      judgingHeapSlopeMbPerMin: {
+        afterWarmUp: slope(warm, (point) => point.judgingHeapMb),
+        secondHalf: slope(secondHalf, (point) => point.judgingHeapMb),
+      },
       cpuPercentMean: round(curve.reduce((sum, point) => sum + point.cpuPercent, 0) / Math.max(1, curve.length), 1),
       curve,
     };
@@ -289,6 +302,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `Main-thread heap: first ${result.heapMb.first} MB, last ${result.heapMb.last} MB, max ${result.heapMb.max} MB; trend ${result.heapSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.heapSlopeMbPerMin.secondHalf} MB/min over the second half`,
+    );
+    console.log(
+      `Judging-thread heap: first ${result.judgingHeapMb.first} MB, last ${result.judgingHeapMb.last} MB, max ${result.judgingHeapMb.max} MB; trend ${result.judgingHeapSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.judgingHeapSlopeMbPerMin.secondHalf} MB/min over the second half`,
     );
     console.log(
       `Mean CPU ${result.cpuPercentMean} % of one core; load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,

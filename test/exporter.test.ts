@@ -105,6 +105,8 @@ describe('GET /probe', () => {
     expect(own.get('ticketing_conformance_exporter_runs_started_total')).toBe(1);
     expect(own.get('ticketing_conformance_exporter_runs_reused_total')).toBe(5);
     expect(own.get('ticketing_conformance_exporter_runs_in_flight')).toBe(0);
+    // The judging thread's heap, which the process's own nodejs_heap_used_bytes leaves out, is read from the thread.
+    expect(own.get('ticketing_conformance_exporter_judging_thread_heap_used_bytes')).toBeGreaterThan(1_000_000);
   });
 
   test('with --min-interval 0 each probe is a new run, and every request is a GET within the budget', async () => {

@@ -14,6 +14,8 @@ const MAX_BATCH = 32;
  * all day long, and a full collection costs CPU that the judging needs.
  */
 const COLLECT_EVERY_MS = 30_000;
+/** The judging thread answers between two spec runs; /metrics does not wait longer than this for it. */
+const HEAP_ANSWER_MS = 2000;
 
 interface Waiting {
   run: TargetRun & { recording: Recording };
@@ -92,6 +94,18 @@ export class JudgeQueue {
       this.runner = starting;
     }
     return this.runner;
+  }
+
+  /** The judging thread's heap in use, or none while it is busy judging for longer than a scrape should wait. */
+  async judgingHeapUsedBytes(): Promise<number | undefined> {
+    const runner = await this.runner?.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const busy = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), HEAP_ANSWER_MS)));
+    try {
+      return await Promise.race([runner?.judgingHeapUsedBytes(), busy]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {

@@ -41,10 +41,20 @@ export class OwnMetrics {
     registers: [this.registry],
   });
 
-  constructor(targets: number) {
+  /** `judgingHeap` reads the judging thread's heap, which the process's own figures leave out. */
+  constructor(targets: number, judgingHeap: () => Promise<number | undefined>) {
     new Gauge({ name: `${OWN}targets`, help: 'Targets in the targets file', registers: [this.registry] }).set(targets);
     this.probes.inc({ result: 'answered' }, 0);
     processMetrics(this.registry);
+    new Gauge({
+      name: `${OWN}judging_thread_heap_used_bytes`,
+      help: "V8 heap in use by the thread that judges recordings, in bytes (nodejs_heap_used_bytes is the main thread's)",
+      registers: [this.registry],
+      async collect() {
+        const bytes = await judgingHeap();
+        if (bytes !== undefined) this.set(bytes);
+      },
+    });
   }
 }
 

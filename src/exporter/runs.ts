@@ -114,6 +114,10 @@ export class Runs {
       });
   }
 
+  judgingHeapUsedBytes(): Promise<number | undefined> {
+    return this.judges.judgingHeapUsedBytes();
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled(this.underWay.values());
     await this.judges.close();

@@ -42,8 +42,8 @@ const quoted = (name: string): string => JSON.stringify(name.length > 64 ? `${na
 
 /** Serves /probe?target=NAME (a run's verdict as Prometheus series) and /metrics (the exporter's own). */
 export async function startExporter(options: ExporterOptions): Promise<RunningExporter> {
-  const metrics = new OwnMetrics(options.targets.length);
-  const runs = new Runs(options.targets, { minIntervalMs: options.minIntervalMs, metrics });
+  const metrics: OwnMetrics = new OwnMetrics(options.targets.length, (): Promise<number | undefined> => runs.judgingHeapUsedBytes());
+  const runs: Runs = new Runs(options.targets, { minIntervalMs: options.minIntervalMs, metrics });
   const scanner = createSecretScanner(options.targets.map((entry) => entry.token));
 
   async function probe(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {

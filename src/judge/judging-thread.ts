@@ -1,7 +1,7 @@
 import { writeHeapSnapshot } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { init, runBaseTests, setupEnvironment } from 'vitest/worker';
-import { HEAP_SNAPSHOT, isHeapSnapshotMessage } from './thread-messages.js';
+import { HEAP_SNAPSHOT, HEAP_USED, isThreadMessage, type ThreadAnswer } from './thread-messages.js';
 
 type WorkerState = Parameters<typeof runBaseTests>[1];
 type Traces = Parameters<typeof runBaseTests>[2];
@@ -45,9 +45,14 @@ function runTests(method: 'run' | 'collect', state: WorkerState, traces: Traces)
 
 const port = parentPort;
 if (!port) throw new Error('the judging thread runs only as a worker thread');
-// What the thread keeps between runs is measured from its heap, which only the thread itself can write.
+// What the thread keeps between runs is measured from its heap, which only the thread itself can read.
 port.on('message', (message: unknown) => {
-  if (isHeapSnapshotMessage(message)) port.postMessage({ type: HEAP_SNAPSHOT, path: writeHeapSnapshot(message.path) });
+  if (!isThreadMessage(message)) return;
+  const answer: ThreadAnswer =
+    message.type === HEAP_SNAPSHOT && 'path' in message
+      ? { type: HEAP_SNAPSHOT, path: writeHeapSnapshot(message.path) }
+      : { type: HEAP_USED, bytes: process.memoryUsage().heapUsed };
+  port.postMessage(answer);
 });
 init({
   post: (response) => port.postMessage(response),

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ThreadsPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest } from 'vitest/node';
 import { compiled } from '../paths.js';
-import { HEAP_SNAPSHOT, isHeapSnapshotMessage, type HeapSnapshotRequest } from './thread-messages.js';
+import { HEAP_SNAPSHOT, HEAP_USED, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
 
 type Listener = (arg: unknown) => void;
 
@@ -54,17 +54,27 @@ export class LastingThread {
 
   /** Writes a heap snapshot of the thread (none when no thread runs), to see what it keeps between spec runs. */
   async writeHeapSnapshot(path: string): Promise<string | undefined> {
+    const answer = await this.ask({ type: HEAP_SNAPSHOT, path });
+    return answer?.type === HEAP_SNAPSHOT ? answer.path : undefined;
+  }
+
+  /** The thread's V8 heap in use, in bytes (none when no thread runs): the process's own figure is the main thread's. */
+  async heapUsedBytes(): Promise<number | undefined> {
+    const answer = await this.ask({ type: HEAP_USED });
+    return answer?.type === HEAP_USED ? answer.bytes : undefined;
+  }
+
+  private ask(question: ThreadQuestion): Promise<ThreadAnswer | undefined> {
     const thread = this.thread;
-    if (!thread) return undefined;
+    if (!thread) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       const answered = (message: unknown): void => {
-        if (!isHeapSnapshotMessage(message)) return;
+        if (!isThreadMessage(message) || message.type !== question.type) return;
         thread.off('message', answered);
-        resolve(message.path);
+        resolve(message as ThreadAnswer);
       };
       thread.on('message', answered);
-      const request: HeapSnapshotRequest = { type: HEAP_SNAPSHOT, path };
-      thread.send(request as unknown as WorkerRequest);
+      thread.send(question as unknown as WorkerRequest);
     });
   }
 

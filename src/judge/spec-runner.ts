@@ -130,6 +130,11 @@ export class SpecRunner {
     return this.thread.writeHeapSnapshot(path);
   }
 
+  /** The judging thread's V8 heap in use, in bytes; none before the first batch. */
+  judgingHeapUsedBytes(): Promise<number | undefined> {
+    return this.thread.heapUsedBytes();
+  }
+
   async close(): Promise<void> {
     await this.vitest.close();
     await this.thread.close();

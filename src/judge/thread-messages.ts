@@ -1,14 +1,16 @@
-/** Asks the judging thread for a heap snapshot of itself, written to `path`; it answers with the file written. */
-export interface HeapSnapshotRequest {
-  type: typeof HEAP_SNAPSHOT;
-  path: string;
-}
-
-/** Our own message type, next to Vitest's on the thread's port: Vitest ignores messages that are not its own. */
+/**
+ * What the judging thread is asked about its own memory, which only it can see. These go next to Vitest's messages on
+ * the thread's port; Vitest ignores messages that are not its own.
+ */
 export const HEAP_SNAPSHOT = 'ticketing-conformance:heap-snapshot';
+export const HEAP_USED = 'ticketing-conformance:heap-used';
 
-export const isHeapSnapshotMessage = (message: unknown): message is HeapSnapshotRequest =>
-  typeof message === 'object' &&
-  message !== null &&
-  (message as { type?: unknown }).type === HEAP_SNAPSHOT &&
-  typeof (message as { path?: unknown }).path === 'string';
+/** A heap snapshot written to `path`, answered with the file written; or the V8 heap in use, in bytes. */
+export type ThreadQuestion = { type: typeof HEAP_SNAPSHOT; path: string } | { type: typeof HEAP_USED };
+export type ThreadAnswer = { type: typeof HEAP_SNAPSHOT; path: string } | { type: typeof HEAP_USED; bytes: number };
+
+/** Whether a message on the port is one of ours (a question in the thread, an answer outside it). */
+export function isThreadMessage(message: unknown): message is ThreadQuestion | ThreadAnswer {
+  const type = (message as { type?: unknown } | null)?.type;
+  return typeof message === 'object' && (type === HEAP_SNAPSHOT || type === HEAP_USED);
+}
