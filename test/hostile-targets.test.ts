@@ -2,11 +2,14 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { HarnessErrorCode } from '../src/errors.js';
 import { errorCodes, expectSettledRun } from './helpers/expect-run.js';
 import { hostileTargets, type HostileTarget, type HostileTargetName } from './helpers/hostile-targets.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'hostile-token-4c8e1b77';
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -17,6 +20,11 @@ interface HostileCase {
   line: RegExp;
   code?: HarnessErrorCode;
   also?(run: CliRun, target: HostileTarget): void;
+  /**
+   * Run by the real CLI, whose process must end by itself: where the transport gives up on a connection (a stalled
+   * answer, a handshake that never ends, the deadline), nothing it abandoned may keep the command alive.
+   */
+  endToEnd?: true;
 }
 
 const SHORT_TIMEOUT = ['--timeout-ms', '1000'];
@@ -24,6 +32,7 @@ const SHORT_TIMEOUT = ['--timeout-ms', '1000'];
 const cases: HostileCase[] = [
   {
     target: 'accepts-never-answers',
+    endToEnd: true,
     args: SHORT_TIMEOUT,
     exit: 2,
     code: 'HARNESS_TIMEOUT',
@@ -31,6 +40,7 @@ const cases: HostileCase[] = [
   },
   {
     target: 'tls-never-handshakes',
+    endToEnd: true,
     args: SHORT_TIMEOUT,
     exit: 2,
     code: 'HARNESS_TIMEOUT',
@@ -40,6 +50,7 @@ const cases: HostileCase[] = [
   },
   {
     target: 'headers-then-stall',
+    endToEnd: true,
     args: SHORT_TIMEOUT,
     exit: 2,
     code: 'HARNESS_TIMEOUT',
@@ -93,6 +104,7 @@ const cases: HostileCase[] = [
   {
     // The deadline cuts a run whose lang requests hang; what was judged before it stays in the report.
     target: 'lang-stalls',
+    endToEnd: true,
     args: ['--deadline-ms', '8000', '--timeout-ms', '60000'],
     exit: 2,
     code: 'HARNESS_DEADLINE',
@@ -110,7 +122,9 @@ describe.concurrent('a misbehaving target ends the run cleanly, with the problem
   test.each(cases.map((entry) => [entry.target, entry] as const))('%s', async (_name, entry) => {
     const target = await hostileTargets[entry.target](TOKEN);
     cleanups.push(target.close);
-    const run = await runCli(['--base-url', target.url, '--token', TOKEN, ...(entry.args ?? [])]);
+    const args = ['--base-url', target.url, '--token', TOKEN, ...(entry.args ?? [])];
+    // The others go through the run command in this process, their recordings judged by one shared spec runner.
+    const run = await (entry.endToEnd ? runCli(args) : inProcess.run(args));
     cleanups.push(run.cleanup);
     await expectSettledRun(run, { exit: entry.exit, line: entry.line, code: entry.code, token: TOKEN, servers: target.servers });
     if (entry.exit === 2) expect(run.report?.verdict).toBe('inconclusive');

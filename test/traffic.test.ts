@@ -4,18 +4,22 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { startConnectProxy } from './helpers/connect-proxy.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import { hostileTargets, type HostileTarget, type HostileTargetName } from './helpers/hostile-targets.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'traffic-token-51be7d09';
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
+/** The run command in this process, its recording judged by the file's shared spec runner. */
 async function runAgainst(name: HostileTargetName, args: string[] = []): Promise<{ run: CliRun; target: HostileTarget }> {
   const target = await hostileTargets[name](TOKEN);
   cleanups.push(target.close);
-  const run = await runCli(['--base-url', target.url, '--token', TOKEN, ...args]);
+  const run = await inProcess.run(['--base-url', target.url, '--token', TOKEN, ...args]);
   cleanups.push(run.cleanup);
   return { run, target };
 }
@@ -91,6 +95,7 @@ describe.concurrent('--concurrency bounds the requests in flight', () => {
   });
 });
 
+// The real CLI: the proxy settings come from its environment.
 describe.concurrent('proxies from the environment', () => {
   test('HTTP_PROXY carries every request, through a tunnel that sees no credentials', async () => {
     const [proxy, reference] = await Promise.all([startConnectProxy(), startReferenceServer({ token: TOKEN })]);
