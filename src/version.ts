@@ -3,3 +3,6 @@ import { join } from 'node:path';
 import { packageRoot } from './paths.js';
 
 export const suiteVersion: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The layout of report.json this suite writes and reads; raised when it changes, and any other is refused, never guessed at. */
+export const REPORT_SCHEMA_VERSION = 2;

@@ -38,6 +38,7 @@ function report(): Report {
         requirements: [],
         requestsSent: 1,
         checks: [check('STATUS-COLOUR', 'fail'), check('AUTH-TOKEN-ACCEPTED', 'pass'), check('SELFSERVICE-SHAPE', 'skip')],
+        exchanges: {},
       },
     ],
     errors: [],

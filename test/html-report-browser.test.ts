@@ -7,7 +7,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import { countsLine } from '../src/report/views/failure-text.js';
 import { headline, renderHtml } from '../src/report/views/html.js';
 import type { Report } from '../src/report/model/types.js';
-import { VERDICTS } from '../src/report/model/types.js';
+import { exchangeOf, VERDICTS } from '../src/report/model/types.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
@@ -93,7 +93,8 @@ describe.skipIf(chromiumMissing !== undefined)(
     test('a failure expands from the keyboard and shows the quote, expected and actual, request, response and repro', async () => {
       const { run: failing, report, page: url } = failedRun();
       const check = report.requirements.find((result) => result.id === FAILURE)?.checks.find((entry) => entry.verdict === 'fail');
-      if (!check?.request || !check.response || !check.repro) throw new Error(`${FAILURE} has no failed check with an exchange`);
+      const exchange = check && exchangeOf(report, check);
+      if (!check || !exchange) throw new Error(`${FAILURE} has no failed check with an exchange`);
       const { page } = await open(url, { viewport: { width: 1000, height: 900 } });
       const details = page.locator(`#failure-${FAILURE}`);
       expect(await details.locator('.req-body').isVisible()).toBe(false);
@@ -114,10 +115,16 @@ describe.skipIf(chromiumMissing !== undefined)(
       expect(await body.isVisible()).toBe(true);
       const text = await body.innerText();
       const quote = report.requirements.find((result) => result.id === FAILURE)?.quote ?? '';
-      for (const shown of [quote, check.expected ?? '', check.actual ?? '', `GET ${check.request.url}`, 'authorization: Basic <redacted>'])
+      for (const shown of [
+        quote,
+        check.expected ?? '',
+        check.actual ?? '',
+        `GET ${exchange.request.url}`,
+        'authorization: Basic <redacted>',
+      ])
         expect(text).toContain(shown);
-      expect(text).toContain(`HTTP ${check.response.status}`);
-      expect(text).toContain(check.repro);
+      expect(text).toContain(`HTTP ${exchange.response.status}`);
+      expect(text).toContain(exchange.repro);
       expect(text).not.toContain(TOKEN);
 
       const screenshot = join(failing.outDir, 'report-html.png');
@@ -140,7 +147,8 @@ describe.skipIf(chromiumMissing !== undefined)(
       expect(await copy.isVisible()).toBe(true);
       await copy.click();
       await expect.poll(() => details.locator('.copied').first().innerText()).toBe('Copied');
-      const repro = report.requirements.find((result) => result.id === id)?.checks.find((check) => check.verdict === 'fail')?.repro;
+      const failed = report.requirements.find((result) => result.id === id)?.checks.find((check) => check.verdict === 'fail');
+      const repro = failed && exchangeOf(report, failed)?.repro;
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(repro);
       await context.close();
     });

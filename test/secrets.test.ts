@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { screenOutput } from '../src/cli/screen-output.js';
 import { createSecretScanner } from '../src/http/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import type { RecordedCheck } from '../src/judge/scenario-result.js';
+import type { RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
 import { buildReport } from '../src/report/model/build.js';
 import type { Report } from '../src/report/model/types.js';
 import { MANIFEST } from '../src/report/model/outputs.js';
@@ -84,7 +84,7 @@ test('credentials a target echoes back are redacted, so the report is still writ
 });
 
 /** A report whose one check carries whatever a buggy scenario copied into it. */
-function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>): Report {
+function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exchanges: ScenarioResult['exchanges'] = {}): Report {
   const now = new Date();
   return buildReport({
     suite: { name: 'ticketing-conformance', version: 'test' },
@@ -100,6 +100,7 @@ function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>): Rep
         requirements: ['AUTH-TOKEN-ACCEPTED'],
         requestsSent: 1,
         checks: [{ requirement: 'AUTH-TOKEN-ACCEPTED', scenario: 'leaky', ...check }],
+        exchanges,
       },
     ],
     errors: [],
@@ -141,16 +142,21 @@ test('a report that would carry the token is not written, and the run gives no v
 });
 
 test('a report that would carry an Authorization value is not written either', async () => {
-  const report = reportWith({
-    verdict: 'pass',
-    description: 'sent it',
-    request: {
-      method: 'GET',
-      url: 'http://127.0.0.1:9/',
-      credentials: 'a foreign credential',
-      headers: { authorization: `Bearer ${FOREIGN_CREDENTIAL}` },
+  const report = reportWith(
+    { verdict: 'pass', description: 'sent it', exchange: 'valid /?' },
+    {
+      'valid /?': {
+        request: {
+          method: 'GET',
+          url: 'http://127.0.0.1:9/',
+          credentials: 'a foreign credential',
+          headers: { authorization: `Bearer ${FOREIGN_CREDENTIAL}` },
+        },
+        response: { status: 200, headers: {}, body: '', bodyTruncated: false },
+        repro: "curl -sS 'http://127.0.0.1:9/'",
+      },
     },
-  });
+  );
   expect((await written(report)).files).not.toContain('report.json');
   expect(report.errors[0]?.message).toMatch(/report\.json would have contained an Authorization value, so it was not written/);
   expect(report.exitCode).toBe(2);

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { catalog } from '../requirements/catalog.js';
-import { readDataFile } from './data-file.js';
+import { checkAgainstSchema, checkReportVersion, parseDataFile } from './data-file.js';
 
 export interface KnownFailure {
   requirement: string;
@@ -20,9 +20,24 @@ export interface LoadedBaseline extends Baseline {
   file: string;
 }
 
+/** A report.json given where a baseline was asked for: told apart by the requirements it judged. */
+function isReport(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && Array.isArray((data as { requirements?: unknown }).requirements);
+}
+
 /** Reads --baseline: valid against its schema, requirement IDs from the catalog, no entry twice. */
 export function loadBaseline(path: string): LoadedBaseline {
-  const baseline = readDataFile(path, 'baseline', 'baseline') as Baseline;
+  const data = parseDataFile(path, 'baseline');
+  if (isReport(data)) {
+    checkReportVersion(data, path);
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `the baseline ${path} is a report.json, not a baseline`,
+      `Make a baseline from it: ticketing-conformance baseline --from ${path} --owner NAME --reason TEXT --expires YYYY-MM-DD`,
+    );
+  }
+  checkAgainstSchema(data, 'baseline', path, 'baseline');
+  const baseline = data as Baseline;
   const known = new Set(catalog.map((requirement) => requirement.id));
   const seen = new Set<string>();
   for (const entry of baseline.knownFailures) {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { formatSchemaErrors, validator, type SchemaName } from '../validators/schemas.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, HarnessError } from '../errors.js';
+import { REPORT_SCHEMA_VERSION, suiteVersion } from '../version.js';
 
 // Loaded only for a YAML file: most runs read none, and the parser costs start-up time.
 const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
@@ -55,4 +56,23 @@ export function readDataFile(path: string, schema: SchemaName, what: string): un
   const data = parseDataFile(path, what);
   checkAgainstSchema(data, schema, path, what);
   return data;
+}
+
+/**
+ * Refuses a report.json of another layout in one line, with the way to one this suite reads. A version-1 report holds
+ * a copy of its exchange in every check, where this one names each by key: reading it would be guesswork.
+ */
+export function checkReportVersion(data: unknown, path: string): void {
+  const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
+  // Without a version it is not a report at all, which the caller's own check says better.
+  if (version === undefined || version === REPORT_SCHEMA_VERSION) return;
+  const newer = typeof version === 'number' && version > REPORT_SCHEMA_VERSION;
+  throw new HarnessError(
+    'HARNESS_REPORT_UNREADABLE',
+    `${path} is a report.json of schema version ${JSON.stringify(version)}, which this suite (${suiteVersion}) does not read: it reads version ${REPORT_SCHEMA_VERSION}`,
+    newer
+      ? 'Read it with the suite that wrote it, or a later one'
+      : 'Re-run with this version, or judge its recording.json again with `ticketing-conformance judge`',
+    'environment',
+  );
 }

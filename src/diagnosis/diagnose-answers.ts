@@ -1,14 +1,13 @@
-import type { RecordedCheck } from '../judge/scenario-result.js';
+import type { JudgedExchange } from '../judge/scenario-result.js';
 import type { Diagnosis, JudgedRequirement } from './types.js';
 
 /**
  * Answers to a valid request that say nothing about the credentials: a redirect, a server error, a body that is not JSON.
  * Named before any credential diagnosis, which would otherwise read them as a refused or stripped token.
  */
-export function diagnoseAnswer(results: JudgedRequirement[], valid: RecordedCheck): Diagnosis | undefined {
-  const response = valid.response;
-  if (!response) return undefined;
-  const request = `GET ${valid.request?.url ?? ''}`;
+export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchange): Diagnosis | undefined {
+  const { response } = valid;
+  const request = `GET ${valid.request.url}`;
   const location = response.headers.location;
   if (response.status >= 300 && response.status < 400 && location !== undefined) {
     return {
@@ -33,7 +32,9 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: RecordedChec
       advice: ["Read the application's and the web server's error logs at the time of this run."],
     };
   }
-  const notJson = results.find((result) => result.id === 'ENV-JSON')?.checks.find((check) => check.verdict === 'fail' && check.response);
+  const notJson = results
+    .find((result) => result.id === 'ENV-JSON')
+    ?.checks.find((check) => check.verdict === 'fail' && check.exchange !== undefined);
   if (response.status >= 200 && response.status < 300 && notJson) {
     return {
       id: 'answers-not-json',

@@ -1,34 +1,29 @@
 import type { ObservedAnswer, StackObservations, StackSetup } from './answers.js';
 import { diagnoseStack } from './rules.js';
-import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
+import type { CredentialVariant } from '../exchange/credentials.js';
+import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH } from '../exchange/exchange.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
-import type { Diagnosis, JudgedRequirement } from './types.js';
+import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 
-/** The run's answer to one request, found on any check that recorded it: GET of that path, without a query, with those credentials. */
-function answerTo(results: JudgedRequirement[], path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
-  const label = variantLabel(credentials);
-  for (const check of results.flatMap((result) => result.checks)) {
-    if (!check.request || !check.response || check.request.credentials !== label) continue;
-    const url = new URL(check.request.url);
-    if (url.search === '' && url.pathname.endsWith(path)) {
-      return { url: check.request.url, status: check.response.status, headers: check.response.headers, body: check.response.body };
-    }
-  }
-  return undefined;
+/** The run's answer to one request, by its key: GET of that path, without a query, with those credentials. */
+function answerTo(exchanges: JudgedExchanges, path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
+  const exchange = exchanges[exchangeKey(path, {}, credentials)];
+  if (!exchange) return undefined;
+  const { status, headers, body } = exchange.response;
+  return { url: exchange.request.url, status, headers, body };
 }
 
 /** The answers of the run that the hosting-stack rules read (the doctor asks the main ones itself). */
-function observationsOf(results: JudgedRequirement[], statusId: number): StackObservations {
-  const status = (id: number): string => `/api/ticket/status/${id}`;
+function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges, statusId: number): StackObservations {
   const observations: StackObservations = {
-    valid: answerTo(results, status(statusId), 'valid'),
-    noHeader: answerTo(results, status(statusId), 'no-header'),
-    wrongToken: answerTo(results, status(statusId), 'wrong-token'),
-    invalidHeader: answerTo(results, status(statusId), 'bad-base64'),
-    selfservice: answerTo(results, '/api/selfservice/type', 'valid'),
-    firstStatus: answerTo(results, status(FIRST_STATUS_ID), 'valid'),
-    unknownStatus: answerTo(results, status(UNKNOWN_STATUS_ID), 'valid'),
+    valid: answerTo(exchanges, STATUS_PATH(statusId), 'valid'),
+    noHeader: answerTo(exchanges, STATUS_PATH(statusId), 'no-header'),
+    wrongToken: answerTo(exchanges, STATUS_PATH(statusId), 'wrong-token'),
+    invalidHeader: answerTo(exchanges, STATUS_PATH(statusId), 'bad-base64'),
+    selfservice: answerTo(exchanges, SELFSERVICE_PATH, 'valid'),
+    firstStatus: answerTo(exchanges, STATUS_PATH(FIRST_STATUS_ID), 'valid'),
+    unknownStatus: answerTo(exchanges, STATUS_PATH(UNKNOWN_STATUS_ID), 'valid'),
   };
   const seen: StackObservations = Object.fromEntries(Object.entries(observations).filter(([, answer]) => answer !== undefined));
   const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.verdict;
@@ -36,9 +31,10 @@ function observationsOf(results: JudgedRequirement[], statusId: number): StackOb
 }
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
-export function diagnose(results: JudgedRequirement[], setup: StackSetup = {}): Diagnosis[] {
-  const diagnoses = diagnoseStack(observationsOf(results, setup.statusId ?? FIRST_STATUS_ID), setup);
-  const valid = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.checks.find((check) => check.response);
+export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
+  const statusId = setup.statusId ?? FIRST_STATUS_ID;
+  const diagnoses = diagnoseStack(observationsOf(results, exchanges, statusId), setup);
+  const valid = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
   // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.
   const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid) : undefined;
   if (unusualAnswer) diagnoses.push(unusualAnswer);

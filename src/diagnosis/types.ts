@@ -1,12 +1,15 @@
 import type { FaultParty } from '../errors.js';
-import type { RecordedCheck } from '../judge/scenario-result.js';
+import type { JudgedExchange, RecordedCheck } from '../judge/scenario-result.js';
 
-/** A requirement as judged: what a diagnosis reads of a run, the checks with the answers they were judged on. */
+/** A requirement as judged: what a diagnosis reads of a run, the checks with the keys of the answers they were judged on. */
 export interface JudgedRequirement {
   id: string;
   verdict: string;
   checks: RecordedCheck[];
 }
+
+/** The run's exchanges by key, as report.json holds them; a check names its own by that key. */
+export type JudgedExchanges = Record<string, JudgedExchange>;
 
 /** Configuration lines to change, and where they go. */
 export interface Snippet {

@@ -30,6 +30,19 @@ export interface RecordedResponse {
 export interface Exchange {
   request: RecordedRequest;
   response: RecordedResponse;
+  /** How the recording and report.json name this exchange (see exchangeKey); set by the Target that answered it. */
+  key?: string;
+}
+
+export const STATUS_PATH = (id: number): string => `/api/ticket/status/${id}`;
+export const SELFSERVICE_PATH = '/api/selfservice/type';
+
+/**
+ * The name of one request of a run, the same whatever the server: its credentials, path and query. recording.json
+ * keys its answers by it and report.json its exchanges, so a check, the recording and a comparison meet on it.
+ */
+export function exchangeKey(path: string, query: Record<string, string>, credentials: CredentialVariant): string {
+  return `${credentials} ${path}?${new URLSearchParams(query).toString()}`;
 }
 
 /** Requests sent, 429 answers met and time paused for them. */

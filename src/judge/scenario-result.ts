@@ -2,6 +2,13 @@ import type { FaultParty, HarnessErrorCode } from '../errors.js';
 
 export type CheckVerdict = 'pass' | 'fail' | 'info' | 'skip' | 'error';
 
+/** One request and its answer as report.json shows it: credentials in words, the body as (redacted) text, a curl repro. */
+export interface JudgedExchange {
+  request: { method: string; url: string; credentials: string; headers: Record<string, string> };
+  response: { status: number; headers: Record<string, string>; body: string; bodyTruncated: boolean };
+  repro: string;
+}
+
 export interface RecordedCheck {
   requirement: string;
   scenario: string;
@@ -9,9 +16,8 @@ export interface RecordedCheck {
   description: string;
   expected?: string;
   actual?: string;
-  request?: { method: string; url: string; credentials: string; headers: Record<string, string> };
-  response?: { status: number; headers: Record<string, string>; body: string; bodyTruncated: boolean };
-  repro?: string;
+  /** The key of the exchange the check judged, in its scenario's (and the report's) exchanges. */
+  exchange?: string;
   error?: { code: HarnessErrorCode; message: string; hint: string; party: FaultParty };
 }
 
@@ -21,6 +27,8 @@ export interface ScenarioResult {
   title: string;
   requirements: string[];
   checks: RecordedCheck[];
+  /** The exchanges its checks name, by key; each scenario hands back its own, the report keeps each once. */
+  exchanges: Record<string, JudgedExchange>;
   requestsSent: number;
   /** Fingerprints of the TLS certificates seen so far in the run (https targets only). */
   tlsCertificates?: string[];

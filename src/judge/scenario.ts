@@ -5,7 +5,7 @@ import { requirement } from '../requirements/catalog.js';
 import { currentTarget, targetSlots } from './context.js';
 import { variantLabel } from '../exchange/credentials.js';
 import type { Exchange } from '../exchange/exchange.js';
-import type { RecordedCheck, ScenarioResult } from './scenario-result.js';
+import type { JudgedExchange, RecordedCheck, ScenarioResult } from './scenario-result.js';
 import type { Target } from '../record/target.js';
 
 class SkipSignal extends Error {
@@ -34,9 +34,8 @@ export interface ScenarioDefinition {
   run(context: ScenarioContext): Promise<void>;
 }
 
-function exchangeDetails(exchange: Exchange | undefined): Pick<RecordedCheck, 'request' | 'response' | 'repro'> {
-  if (!exchange) return {};
-  const { request, response } = exchange;
+/** What report.json keeps of an exchange: no parsed body, no timings, the credentials in words. */
+function judgedExchange({ request, response }: Exchange): JudgedExchange {
   return {
     request: { method: request.method, url: request.url, credentials: variantLabel(request.credentials), headers: request.headers },
     response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
@@ -44,10 +43,10 @@ function exchangeDetails(exchange: Exchange | undefined): Pick<RecordedCheck, 'r
   };
 }
 
-export function formatFailure(check: RecordedCheck): string {
+export function formatFailure(check: RecordedCheck, exchanges: Record<string, JudgedExchange>): string {
   const lines = [`${check.requirement}: ${check.description}`, `  Expected: ${check.expected ?? ''}`, `  Actual:   ${check.actual ?? ''}`];
-  if (check.request) lines.push(`  Request:  ${check.request.method} ${check.request.url}`);
-  if (check.repro) lines.push(`  Repro:    ${check.repro}`);
+  const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
+  if (exchange) lines.push(`  Request:  ${exchange.request.method} ${exchange.request.url}`, `  Repro:    ${exchange.repro}`);
   return lines.join('\n');
 }
 
@@ -65,6 +64,14 @@ export function scenario(definition: ScenarioDefinition): void {
 
 async function judge(definition: ScenarioDefinition, targetIndex: number, vitestContext: TestContext): Promise<void> {
   const checks: RecordedCheck[] = [];
+  const exchanges: Record<string, JudgedExchange> = {};
+  /** The key a check names its exchange by, the exchange kept once for the report. */
+  const exchangeDetails = (exchange: Exchange | undefined): Pick<RecordedCheck, 'exchange'> => {
+    if (!exchange) return {};
+    if (exchange.key === undefined) throw new Error(`scenario ${definition.id} judged an exchange that no Target answered`);
+    exchanges[exchange.key] ??= judgedExchange(exchange);
+    return { exchange: exchange.key };
+  };
   const target = await currentTarget(targetIndex);
   const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
     if (!definition.requirements.includes(entry.requirement)) {
@@ -139,6 +146,7 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
     title: definition.title,
     requirements: definition.requirements,
     checks,
+    exchanges,
     requestsSent: target.traffic.sent,
     rateLimited: target.traffic.rateLimited,
     waitedMs: target.traffic.waitedMs,
@@ -152,7 +160,7 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
     const failure = new Error(
       failures
         .map((check) =>
-          check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check),
+          check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check, exchanges),
         )
         .join('\n\n'),
     );

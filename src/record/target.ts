@@ -1,6 +1,6 @@
 import { HarnessError } from '../errors.js';
 import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
-import type { Exchange, TrafficCounts } from '../exchange/exchange.js';
+import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, type Exchange, type TrafficCounts } from '../exchange/exchange.js';
 import type { RecordedAnswer, RecordedFailure, Recording } from './recording.js';
 import type { RequestChoices } from './settings.js';
 import { translationsOf, type Translation } from '../exchange/json-body.js';
@@ -77,11 +77,11 @@ export class Target {
   }
 
   status({ id = this.settings.statusId, lang, credentials = 'valid' }: StatusRequest = {}): Promise<Exchange> {
-    return this.once(`/api/ticket/status/${id}`, lang === undefined ? {} : { lang }, credentials);
+    return this.once(STATUS_PATH(id), lang === undefined ? {} : { lang }, credentials);
   }
 
   selfservice(credentials: CredentialVariant = 'valid'): Promise<Exchange> {
-    return this.once('/api/selfservice/type', {}, credentials);
+    return this.once(SELFSERVICE_PATH, {}, credentials);
   }
 
   /** The locale to ask for: the configured one, or the first translation the status lists. */
@@ -129,19 +129,21 @@ export class Target {
 
   /** Whether a recording judged on its own holds this request: there, what was sent decides what can be judged. */
   recordedStatus({ id = this.settings.statusId, lang, credentials = 'valid' }: StatusRequest): boolean {
-    return this.recording?.answers[answerKey(`/api/ticket/status/${id}`, lang === undefined ? {} : { lang }, credentials)] !== undefined;
+    return this.recording?.answers[exchangeKey(STATUS_PATH(id), lang === undefined ? {} : { lang }, credentials)] !== undefined;
   }
 
   private once(path: string, query: Record<string, string>, credentials: CredentialVariant): Promise<Exchange> {
-    const key = answerKey(path, query, credentials);
+    const key = exchangeKey(path, query, credentials);
     let pending = this.memo.get(key);
     if (!pending) {
       const answer = this.recording?.answers[key];
-      pending = answer
+      const answering = answer
         ? replay(answer)
         : this.source.connect
           ? this.live().then((client) => client.get({ path, query, credentials }))
           : Promise.reject(notRecorded(path, query, credentials));
+      // The key goes with the exchange, so a check names the answer it judged and the report stores each answer once.
+      pending = answering.then((exchange) => ({ ...exchange, key }));
       // Scenarios await these later; an early rejection must not count as unhandled meanwhile.
       pending.catch(() => undefined);
       this.memo.set(key, pending);
@@ -161,11 +163,6 @@ export class Target {
     this.connecting ??= connect().then((client) => (this.client = client));
     return this.connecting;
   }
-}
-
-/** How an answer is keyed, in the memo and in a recording. */
-function answerKey(path: string, query: Record<string, string>, credentials: CredentialVariant): string {
-  return `${credentials} ${path}?${new URLSearchParams(query).toString()}`;
 }
 
 /** What a recording judged on its own lacks: said plainly, never made up by sending the request after all. */

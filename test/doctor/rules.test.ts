@@ -4,7 +4,7 @@ import { diagnoseStack, unrecognisedAnswer } from '../../src/diagnosis/rules.js'
 import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { requirement } from '../../src/requirements/catalog.js';
 import type { RequirementResult } from '../../src/report/model/types.js';
-import type { Diagnosis } from '../../src/diagnosis/types.js';
+import type { Diagnosis, JudgedExchanges } from '../../src/diagnosis/types.js';
 import {
   answer,
   APACHE_404_PAGE,
@@ -186,28 +186,37 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
   });
 });
 
-const LABELS: Record<string, string> = {
-  'AUTH-TOKEN-ACCEPTED': 'valid token, configured password',
-  'AUTH-MISSING-HEADER-REFUSED': 'no Authorization header',
-  'AUTH-WRONG-TOKEN-REFUSED': 'a token that is not valid',
+/** The exchange key and the words for the credentials of the request each requirement judged. */
+const REQUESTS: Record<string, { key: string; credentials: string }> = {
+  'AUTH-TOKEN-ACCEPTED': { key: 'valid /api/ticket/status/1?', credentials: 'valid token, configured password' },
+  'AUTH-MISSING-HEADER-REFUSED': { key: 'no-header /api/ticket/status/1?', credentials: 'no Authorization header' },
+  'AUTH-WRONG-TOKEN-REFUSED': { key: 'wrong-token /api/ticket/status/1?', credentials: 'a token that is not valid' },
 };
 
-function resultWith(id: string, seen: StackObservations['valid']): RequirementResult {
+/** A judged requirement whose failed check names the answer seen, and the run's exchanges holding that answer. */
+function resultWith(id: string, seen: StackObservations['valid']): { result: RequirementResult; exchanges: JudgedExchanges } {
   const base = { ...requirement(id), verdict: 'fail' as const };
-  if (!seen) return { ...base, checks: [{ requirement: id, scenario: 's', verdict: 'skip', description: 'not run' }] };
+  if (!seen)
+    return { result: { ...base, checks: [{ requirement: id, scenario: 's', verdict: 'skip', description: 'not run' }] }, exchanges: {} };
+  const { key, credentials } = REQUESTS[id] ?? { key: id, credentials: '' };
   return {
-    ...base,
-    checks: [
-      {
-        requirement: id,
-        scenario: 's',
-        verdict: 'fail',
-        description: 'd',
-        request: { method: 'GET', url: seen.url, credentials: LABELS[id] ?? '', headers: {} },
+    result: { ...base, checks: [{ requirement: id, scenario: 's', verdict: 'fail', description: 'd', exchange: key }] },
+    exchanges: {
+      [key]: {
+        request: { method: 'GET', url: seen.url, credentials, headers: {} },
         response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
+        repro: '',
       },
-    ],
+    },
   };
+}
+
+/** diagnose() over several judged requirements, with their exchanges together as a report holds them. */
+function diagnoseAll(...judged: ReturnType<typeof resultWith>[]): Diagnosis[] {
+  return diagnose(
+    judged.map(({ result }) => result),
+    Object.assign({}, ...judged.map(({ exchanges }) => exchanges)) as JudgedExchanges,
+  );
 }
 
 describe('the main run reads its own answers with the same rules', () => {
@@ -215,16 +224,16 @@ describe('the main run reads its own answers with the same rules', () => {
     '%s: same diagnoses as the doctor minus the /index.php probe',
     (name) => {
       const lab = LAB[name] ?? {};
-      const results = [
+      const judged = diagnoseAll(
         resultWith('AUTH-TOKEN-ACCEPTED', lab.valid),
         resultWith('AUTH-MISSING-HEADER-REFUSED', lab.noHeader),
         resultWith('AUTH-WRONG-TOKEN-REFUSED', lab.wrongToken),
-      ];
-      expect(diagnose(results)).toEqual(diagnoseStack({ valid: lab.valid, noHeader: lab.noHeader, wrongToken: lab.wrongToken }));
+      );
+      expect(judged).toEqual(diagnoseStack({ valid: lab.valid, noHeader: lab.noHeader, wrongToken: lab.wrongToken }));
     },
   );
 
   test('a served status gives the main run no diagnosis', () => {
-    expect(diagnose([resultWith('AUTH-TOKEN-ACCEPTED', fromApache(200, STATUS_BODY))])).toEqual([]);
+    expect(diagnoseAll(resultWith('AUTH-TOKEN-ACCEPTED', fromApache(200, STATUS_BODY)))).toEqual([]);
   });
 });

@@ -1,21 +1,24 @@
-import type { RecordedCheck } from '../../src/judge/scenario-result.js';
+import type { JudgedExchange, RecordedCheck } from '../../src/judge/scenario-result.js';
 import { buildReport } from '../../src/report/model/build.js';
 import type { Report } from '../../src/report/model/types.js';
 
 const BASE = 'http://127.0.0.1:9/';
 
-function exchange(body: string, status: number, serverHeader: string): Pick<RecordedCheck, 'request' | 'response' | 'repro'> {
+function exchange(path: string, body: string, status: number, serverHeader: string): JudgedExchange {
   return {
     request: {
       method: 'GET',
-      url: `${BASE}api/ticket/status/1`,
+      url: `${BASE}${path.slice(1)}`,
       credentials: 'valid token, configured password',
       headers: { accept: 'application/json', authorization: 'Basic <redacted>' },
     },
     response: { status, headers: { 'content-type': 'text/plain', server: serverHeader }, body, bodyTruncated: false },
-    repro: `curl -sS -u '<API_TOKEN>:x' '${BASE}api/ticket/status/1'`,
+    repro: `curl -sS -u '<API_TOKEN>:x' '${BASE}${path.slice(1)}'`,
   };
 }
+
+const VALID_STATUS = 'valid /api/ticket/status/1?';
+const FIRST_STATUS = 'valid /api/ticket/status/1?lang=de';
 
 /**
  * A report built without a run: one MUST failed on an answer whose body, header and description the target
@@ -30,7 +33,7 @@ export function sampleReport(hostile = 'Unauthorized'): Report {
     description: 'GET with valid token, configured password succeeds',
     expected: 'HTTP 2xx with status "success"',
     actual: `HTTP 401 (text/plain) ${hostile}`,
-    ...exchange(hostile, 401, hostile),
+    exchange: VALID_STATUS,
   };
   return buildReport({
     suite: { name: 'ticketing-conformance', version: 'test' },
@@ -40,7 +43,14 @@ export function sampleReport(hostile = 'Unauthorized'): Report {
     finishedAt: now,
     complete: true,
     scenarios: [
-      { id: 'auth-valid-token', title: 'valid token', requirements: ['AUTH-TOKEN-ACCEPTED'], requestsSent: 2, checks: [failed] },
+      {
+        id: 'auth-valid-token',
+        title: 'valid token',
+        requirements: ['AUTH-TOKEN-ACCEPTED'],
+        requestsSent: 2,
+        checks: [failed],
+        exchanges: { [VALID_STATUS]: exchange('/api/ticket/status/1', hostile, 401, hostile) },
+      },
       {
         id: 'status-open-first',
         title: 'first status is Open',
@@ -54,9 +64,10 @@ export function sampleReport(hostile = 'Unauthorized'): Report {
             description: 'the first status is named "Open"',
             expected: '"Open"',
             actual: '"Offen"',
-            ...exchange('{"status":"success"}', 200, 'nginx'),
+            exchange: FIRST_STATUS,
           },
         ],
+        exchanges: { [FIRST_STATUS]: exchange('/api/ticket/status/1?lang=de', '{"status":"success"}', 200, 'nginx') },
       },
       {
         id: 'env-json',
@@ -64,6 +75,7 @@ export function sampleReport(hostile = 'Unauthorized'): Report {
         requirements: ['ENV-JSON'],
         requestsSent: 2,
         checks: [{ requirement: 'ENV-JSON', scenario: 'env-json', verdict: 'pass', description: 'the body parses as JSON' }],
+        exchanges: {},
       },
     ],
     errors: [],

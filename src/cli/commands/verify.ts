@@ -2,6 +2,7 @@ import { terminalLine, terminalLines } from '../../report/views/escape/terminal.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, HarnessError } from '../../errors.js';
+import { checkReportVersion } from '../../config/data-file.js';
 import { countsLine } from '../../report/views/failure-text.js';
 import { contentHash } from '../../report/model/integrity.js';
 import type { Report } from '../../report/model/types.js';
@@ -86,6 +87,7 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const report = await readReport(path);
+  checkReportVersion(report, path);
   const recorded = (report as Partial<Report> | null)?.integrity?.content;
   if (typeof recorded !== 'string') {
     throw unreadable(path, 'carries no content hash (integrity.content), so it cannot be verified');

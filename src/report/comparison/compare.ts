@@ -1,8 +1,7 @@
 import { schemaAt } from '../../validators/schema-refs.js';
-import { shellQuoted } from '../../exchange/credentials.js';
-import type { RecordedCheck } from '../../judge/scenario-result.js';
+import type { JudgedExchange } from '../../judge/scenario-result.js';
 import type { ComparedServer, Comparison, ObservationAspect, ObservationDifference, VerdictDifference } from './types.js';
-import type { ExitCode, Report, RequirementResult } from '../model/types.js';
+import { exchangeOf, type ExitCode, type Report, type RequirementResult } from '../model/types.js';
 import { isObject } from '../../exchange/json-body.js';
 
 const ASPECTS: readonly ObservationAspect[] = ['answer', 'observation', 'extra-fields', 'content-type'];
@@ -10,11 +9,11 @@ const STATUS_PATH = '/api/ticket/status/';
 const SHOWN_CHARS = 300;
 const NOT_SEEN = 'not requested';
 
-/** One request as a report saw it, named the same way whichever server answered it. */
+/** One request as a report saw it, found by its exchange key, which names it the same whichever server answered it. */
 interface SeenRequest {
   label: string;
   path: string;
-  response: NonNullable<RecordedCheck['response']>;
+  response: JudgedExchange['response'];
   requirements: Set<string>;
 }
 
@@ -32,30 +31,20 @@ function relativePath(url: string, baseUrl: string): string {
   return `${path}${parsed.search}`;
 }
 
-/** The request without its server: method, path and the curl credentials (which name the token <API_TOKEN>). */
-function requestLabel(check: RecordedCheck, baseUrl: string): { label: string; path: string } | undefined {
-  if (!check.request) return undefined;
-  const path = relativePath(check.request.url, baseUrl);
-  const credentials = (check.repro ?? '')
-    .replace(shellQuoted(check.request.url), '')
-    .replace(/^curl -sS/, '')
-    .trim();
-  const how = credentials
-    ? shorten(credentials.replace(/(.)\1{15,}/g, (run, char: string) => `${char}×${run.length}`))
-    : 'no Authorization header';
-  return { label: `${check.request.method} ${path} (${how})`, path };
+/** The request without its server: method, path and the credentials in words (the token is never in them). */
+function requestLabel(exchange: JudgedExchange, baseUrl: string): { label: string; path: string } {
+  const path = relativePath(exchange.request.url, baseUrl);
+  return { label: `${exchange.request.method} ${path} (${exchange.request.credentials})`, path };
 }
 
+/** Every request the report's checks judged, by exchange key, with the requirements that judged it. */
 function requestsOf(report: Report): Map<string, SeenRequest> {
   const seen = new Map<string, SeenRequest>();
+  for (const [key, exchange] of Object.entries(report.exchanges)) {
+    seen.set(key, { ...requestLabel(exchange, report.target.baseUrl), response: exchange.response, requirements: new Set() });
+  }
   for (const result of report.requirements) {
-    for (const check of result.checks) {
-      const named = requestLabel(check, report.target.baseUrl);
-      if (!named || !check.response) continue;
-      const entry = seen.get(named.label) ?? { ...named, response: check.response, requirements: new Set<string>() };
-      entry.requirements.add(result.id);
-      seen.set(named.label, entry);
-    }
+    for (const check of result.checks) if (check.exchange !== undefined) seen.get(check.exchange)?.requirements.add(result.id);
   }
   return seen;
 }
@@ -90,15 +79,29 @@ function extraFields(request: SeenRequest | undefined): string | undefined {
   return parts.length > 0 ? parts.join('; ') : 'none';
 }
 
-/** INFO checks of one report, keyed by requirement, request and their order, so the two reports pair up. */
-function observationsOf(report: Report): Map<string, { requirement: string; label: string; value: string }> {
-  const recorded = new Map<string, { requirement: string; label: string; value: string }>();
+interface Observation {
+  requirement: string;
+  /** The key of the exchange observed, if any. */
+  exchange?: string;
+  label: string;
+  value: string;
+}
+
+/** INFO checks of one report, keyed by requirement, exchange key and their order, so the two reports pair up. */
+function observationsOf(report: Report): Map<string, Observation> {
+  const recorded = new Map<string, Observation>();
   for (const result of report.requirements) {
     for (const check of result.checks.filter((candidate) => candidate.verdict === 'info')) {
-      const label = requestLabel(check, report.target.baseUrl)?.label ?? 'no request';
+      const exchange = exchangeOf(report, check);
+      const label = exchange ? requestLabel(exchange, report.target.baseUrl).label : 'no request';
       let key = '';
-      for (let n = 0; key === '' || recorded.has(key); n += 1) key = `${result.id} ${label} #${n}`;
-      recorded.set(key, { requirement: result.id, label, value: shorten(`${check.description}: ${check.actual ?? ''}`) });
+      for (let n = 0; key === '' || recorded.has(key); n += 1) key = `${result.id} ${exchange ? check.exchange : ''} #${n}`;
+      recorded.set(key, {
+        requirement: result.id,
+        ...(exchange ? { exchange: check.exchange } : {}),
+        label,
+        value: shorten(`${check.description}: ${check.actual ?? ''}`),
+      });
     }
   }
   return recorded;
@@ -112,12 +115,13 @@ function observationDifferences(target: Report, compareTo: Report): ObservationD
   const left = requestsOf(target);
   const right = requestsOf(compareTo);
   const answersDiffer = new Set<string>();
-  for (const label of new Set([...left.keys(), ...right.keys()])) {
-    const a = left.get(label);
-    const b = right.get(label);
+  for (const key of new Set([...left.keys(), ...right.keys()])) {
+    const a = left.get(key);
+    const b = right.get(key);
+    const label = (a ?? b)?.label ?? key;
     const requirements = new Set([...(a?.requirements ?? []), ...(b?.requirements ?? [])]);
     if ((!succeeded(a) || !succeeded(b)) && answer(a) !== answer(b)) {
-      answersDiffer.add(label);
+      answersDiffer.add(key);
       add('answer', label, requirements, answer(a), answer(b));
     }
     const extraA = extraFields(a);
@@ -131,12 +135,13 @@ function observationDifferences(target: Report, compareTo: Report): ObservationD
   for (const key of new Set([...infoA.keys(), ...infoB.keys()])) {
     const a = infoA.get(key);
     const b = infoB.get(key);
-    const observed = (a ?? b) as { requirement: string; label: string };
+    const observed = (a ?? b) as Observation;
+    const exchange = observed.exchange ?? '';
     // Said already: a differing answer on this request, or a Content-Type, which has its own aspect.
-    if (answersDiffer.has(observed.label)) continue;
+    if (answersDiffer.has(exchange)) continue;
     const withoutType = (value: string | undefined, seen: SeenRequest | undefined): string | undefined =>
       seen?.response.headers['content-type'] ? value?.replaceAll(seen.response.headers['content-type'], '<content-type>') : value;
-    if (withoutType(a?.value, left.get(observed.label)) === withoutType(b?.value, right.get(observed.label))) continue;
+    if (withoutType(a?.value, left.get(exchange)) === withoutType(b?.value, right.get(exchange))) continue;
     add('observation', observed.label, [observed.requirement], a?.value ?? 'not recorded', b?.value ?? 'not recorded');
   }
   return group(differences);

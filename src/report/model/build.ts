@@ -1,10 +1,12 @@
-import type { RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
+import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
+import { exchangeKey, STATUS_PATH } from '../../exchange/exchange.js';
 import { catalog } from '../../requirements/catalog.js';
 import { diagnose } from '../../diagnosis/diagnose.js';
 import { configurationHash } from './integrity.js';
 import type { Report, RequirementResult, TargetFingerprint, Verdict } from './types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
-import { VERDICTS } from './types.js';
+import { exchangeOf, VERDICTS } from './types.js';
+import { REPORT_SCHEMA_VERSION } from '../../version.js';
 import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
 import type { RunError } from '../../errors.js';
 import { catalogHash } from '../../hash.js';
@@ -24,7 +26,11 @@ export interface ReportInput {
 /** A response that merely repeats what the environment is blamed for (e.g. the refusal every request gets when the header is stripped). */
 type EnvironmentAnswer = { status: number; body: string } | undefined;
 
-function partyOf(result: Omit<RequirementResult, 'party'>, environmentAnswer: EnvironmentAnswer): RequirementResult['party'] {
+function partyOf(
+  result: Omit<RequirementResult, 'party'>,
+  exchanges: Report['exchanges'],
+  environmentAnswer: EnvironmentAnswer,
+): RequirementResult['party'] {
   if (result.verdict === 'pass' || result.verdict === 'info' || result.verdict === 'skip') return undefined;
   if (result.verdict === 'error') return result.checks.find((check) => check.error)?.error?.party ?? 'suite';
   if (!environmentAnswer) return 'target';
@@ -32,9 +38,10 @@ function partyOf(result: Omit<RequirementResult, 'party'>, environmentAnswer: En
   // A failure without a recorded answer is not explained by the answer everyone got.
   const explained =
     failing.length > 0 &&
-    failing.every(
-      ({ response }) => response !== undefined && response.status === environmentAnswer.status && response.body === environmentAnswer.body,
-    );
+    failing.every((check) => {
+      const response = exchangeOf({ exchanges }, check)?.response;
+      return response !== undefined && response.status === environmentAnswer.status && response.body === environmentAnswer.body;
+    });
   return explained ? 'environment' : 'target';
 }
 
@@ -75,13 +82,29 @@ function summarise(
 }
 
 /** The target's fingerprint from the answers already recorded: no request is made for it. */
-function fingerprintOf(scenarios: ScenarioResult[]): TargetFingerprint {
-  const servers = scenarios.flatMap((scenario) => scenario.checks).flatMap((check) => check.response?.headers.server ?? []);
+function fingerprintOf(scenarios: ScenarioResult[], exchanges: Report['exchanges']): TargetFingerprint {
+  const servers = Object.values(exchanges).flatMap((exchange) => exchange.response.headers.server ?? []);
   const certificates = scenarios.flatMap((scenario) => scenario.tlsCertificates ?? []);
   return { server: [...new Set(servers)], tlsCertificateSha256: [...new Set(certificates)] };
 }
 
+/**
+ * Each exchange the checks name, once: scenarios that judged the same request hand back the same answer (the Target
+ * sends each request once per run), so the first copy stands for all.
+ */
+function exchangesOf(scenarios: ScenarioResult[]): Report['exchanges'] {
+  const exchanges: Record<string, JudgedExchange> = {};
+  for (const scenario of scenarios) {
+    for (const check of scenario.checks) {
+      const exchange = check.exchange === undefined ? undefined : scenario.exchanges[check.exchange];
+      if (check.exchange !== undefined && exchange) exchanges[check.exchange] ??= exchange;
+    }
+  }
+  return exchanges;
+}
+
 export function buildReport(input: ReportInput): Report {
+  const exchanges = exchangesOf(input.scenarios);
   const checksByRequirement = new Map<string, RecordedCheck[]>();
   for (const check of input.scenarios.flatMap((scenario) => scenario.checks)) {
     checksByRequirement.set(check.requirement, [...(checksByRequirement.get(check.requirement) ?? []), check]);
@@ -93,26 +116,24 @@ export function buildReport(input: ReportInput): Report {
     ];
     return { ...requirement, verdict: requirementVerdict(requirement, checks), checks };
   });
-  const diagnoses = diagnose(provisional, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
+  const diagnoses = diagnose(provisional, exchanges, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
   const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
   if (unjudgeable) for (const result of provisional) setAside(result, unjudgeable);
   const stripped = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
-  const noHeaderAnswer = provisional
-    .find((result) => result.id === 'AUTH-MISSING-HEADER-REFUSED')
-    ?.checks.find((check) => check.response)?.response;
+  const noHeaderAnswer = exchanges[exchangeKey(STATUS_PATH(input.options.statusId), {}, 'no-header')]?.response;
   const environmentAnswer = stripped && noHeaderAnswer ? { status: noHeaderAnswer.status, body: noHeaderAnswer.body } : undefined;
   const requirements: RequirementResult[] = provisional.map((result) => {
-    const party = partyOf(result, environmentAnswer);
+    const party = partyOf(result, exchanges, environmentAnswer);
     return party ? { ...result, party } : result;
   });
   const totals = Object.fromEntries(
     VERDICTS.map((name) => [name, requirements.filter((result) => result.verdict === name).length]),
   ) as Record<Verdict, number>;
   const report: Report = {
-    schemaVersion: 1,
+    schemaVersion: REPORT_SCHEMA_VERSION,
     suite: input.suite,
     ...(input.runId ? { runId: input.runId } : {}),
-    target: { ...input.target, fingerprint: fingerprintOf(input.scenarios) },
+    target: { ...input.target, fingerprint: fingerprintOf(input.scenarios, exchanges) },
     options: input.options,
     startedAt: input.startedAt.toISOString(),
     finishedAt: input.finishedAt.toISOString(),
@@ -124,6 +145,7 @@ export function buildReport(input: ReportInput): Report {
     totals,
     requests: requestCounts(input.scenarios),
     requirements,
+    exchanges,
     diagnoses,
     errors: input.errors,
     integrity: { catalog: catalogHash, configuration: configurationHash(input) },

@@ -1,4 +1,4 @@
-import { checkAgainstSchema, parseDataFile } from '../../config/data-file.js';
+import { checkAgainstSchema, checkReportVersion, parseDataFile } from '../../config/data-file.js';
 import type { Matrix } from '../matrix/types.js';
 import type { Report } from './types.js';
 
@@ -12,6 +12,7 @@ export function readResultFile(path: string, what: string): ResultFile {
     checkAgainstSchema(data, 'matrix', path, 'matrix');
     return { kind: 'matrix', matrix: data as Matrix };
   }
+  checkReportVersion(data, path);
   checkAgainstSchema(data, 'report', path, 'report');
   return { kind: 'report', report: data as Report };
 }

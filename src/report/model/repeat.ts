@@ -19,20 +19,45 @@ export function cutShort(report: Report): boolean {
 }
 
 /**
+ * The key of run N's exchange in the merged report: the first run's keys are the recording's own; a later run's answer
+ * to the same request may differ (that is what --repeat looks for), so its key says which run of recording.json it is.
+ */
+export function repeatedRunKey(key: string, runIndex: number): string {
+  return runIndex === 0 ? key : `run ${runIndex + 1}: ${key}`;
+}
+
+/** One run's judgement of a requirement, with the exchanges its checks name under their merged keys. */
+function fromRun(result: RequirementResult, report: Report, runIndex: number, exchanges: Report['exchanges']): RequirementResult {
+  const checks = result.checks.map((check) => {
+    if (check.exchange === undefined) return check;
+    const exchange = report.exchanges[check.exchange];
+    const key = repeatedRunKey(check.exchange, runIndex);
+    if (exchange) exchanges[key] = exchange;
+    return { ...check, exchange: key };
+  });
+  return { ...result, checks };
+}
+
+/**
  * One requirement over every run: its verdict if all runs agree, otherwise flaky with the checks of a run that did not
  * pass. A run that the deadline or the request budget cut short did not judge the requirement, so it is not compared.
  */
-function mergeRequirement(all: RequirementResult[]): RequirementResult {
-  const judged = all.filter((run) => !outOfBudget(run));
+function mergeRequirement(all: { result: RequirementResult; runIndex: number }[]): { result: RequirementResult; runIndex: number } {
+  const judged = all.filter((run) => !outOfBudget(run.result));
   const runs = judged.length > 0 ? judged : all.slice(0, 1);
   const [first] = runs;
   if (!first) throw new Error('no run to merge');
-  const verdicts = countVerdicts(runs);
+  const verdicts = countVerdicts(runs.map((run) => run.result));
   const repeat = { runs: runs.length, agreed: Math.max(...Object.values(verdicts)), verdicts };
-  if (repeat.agreed === runs.length) return { ...first, repeat };
+  if (repeat.agreed === runs.length) return { result: { ...first.result, repeat }, runIndex: first.runIndex };
   const telling =
-    runs.find((run) => run.verdict === 'fail' || run.verdict === 'warn') ?? runs.find((run) => run.verdict !== 'pass') ?? first;
-  return { ...telling, verdict: 'flaky', party: telling.party ?? 'target', repeat };
+    runs.find((run) => run.result.verdict === 'fail' || run.result.verdict === 'warn') ??
+    runs.find((run) => run.result.verdict !== 'pass') ??
+    first;
+  return {
+    result: { ...telling.result, verdict: 'flaky', party: telling.result.party ?? 'target', repeat },
+    runIndex: telling.runIndex,
+  };
 }
 
 /** Folds the reports of --repeat runs into one; a requirement whose verdict changed is flaky, never a pass. */
@@ -41,9 +66,17 @@ export function mergeRepeatedRuns(reports: Report[]): Report {
   if (!first) throw new Error('no report to merge');
   if (reports.length === 1) return first;
   const last = reports[reports.length - 1] ?? first;
-  const requirements = first.requirements.map((requirement, index) =>
-    mergeRequirement(reports.map((report) => report.requirements[index] ?? requirement)),
-  );
+  // Only the exchanges the kept checks name are kept, each under a key unique over the runs.
+  const exchanges: Report['exchanges'] = {};
+  const requirements = first.requirements.map((requirement, index) => {
+    const { result, runIndex } = mergeRequirement(
+      reports.map((report, runIndex) => {
+        const result = report.requirements[index];
+        return result ? { result, runIndex } : { result: requirement, runIndex: 0 };
+      }),
+    );
+    return fromRun(result, reports[runIndex] ?? first, runIndex, exchanges);
+  });
   const diagnoses = [...new Map(reports.flatMap((report) => report.diagnoses).map((diagnosis) => [diagnosis.id, diagnosis])).values()];
   const merged: Report = {
     ...first,
@@ -52,6 +85,7 @@ export function mergeRepeatedRuns(reports: Report[]): Report {
     complete: reports.every((report) => report.complete),
     requests: { sent: reports.reduce((sum, report) => sum + report.requests.sent, 0) },
     requirements,
+    exchanges,
     totals: Object.fromEntries(
       VERDICTS.map((verdict) => [verdict, requirements.filter((result) => result.verdict === verdict).length]),
     ) as Record<Verdict, number>,

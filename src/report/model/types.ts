@@ -1,8 +1,9 @@
 import type { FaultParty, RunError } from '../../errors.js';
 import type { RecordedOptions } from '../../record/settings.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
-import type { RecordedCheck } from '../../judge/scenario-result.js';
+import type { JudgedExchange, RecordedCheck } from '../../judge/scenario-result.js';
 import type { Requirement } from '../../requirements/types.js';
+import type { REPORT_SCHEMA_VERSION } from '../../version.js';
 
 /** flaky: the verdict changed between repeated runs (--repeat); it is never counted as a pass. */
 export type Verdict = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'flaky';
@@ -59,7 +60,7 @@ export interface BaselineResult {
 }
 
 export interface Report {
-  schemaVersion: 1;
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
   suite: { name: string; version: string };
   /** The trace id every request of the run carried in its W3C traceparent header, to join the target's logs to this report. */
   runId?: string;
@@ -76,10 +77,20 @@ export interface Report {
   /** rateLimited: HTTP 429 answers met; waitedMs: time paused for them. */
   requests: { sent: number; rateLimited?: number; waitedMs?: number };
   requirements: RequirementResult[];
+  /**
+   * Each request the checks judged and its answer, once, by the key recording.json gives it; a check names its
+   * exchange by that key. With --repeat, a later run's exchange is under "run N: KEY" (see docs/reports.md).
+   */
+  exchanges: Record<string, JudgedExchange>;
   diagnoses: Diagnosis[];
   errors: RunError[];
   integrity?: Integrity;
   warnings?: RunWarning[];
   /** Set when the run was given a baseline of known failures. */
   baseline?: { file: string; entries: BaselineResult[] };
+}
+
+/** The exchange a check judged, looked up by the key it names. */
+export function exchangeOf(report: Pick<Report, 'exchanges'>, check: RecordedCheck): JudgedExchange | undefined {
+  return check.exchange === undefined ? undefined : report.exchanges[check.exchange];
 }

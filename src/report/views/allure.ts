@@ -79,7 +79,7 @@ function statusDetails(report: Report, result: RequirementResult, waived: boolea
   const cause = failing.length > 0 && report.diagnoses[0] ? ` ${causeTag(report.diagnoses[0])}` : '';
   return {
     message: `${why ? `${lead}: ${why}` : lead}${cause}`,
-    ...(failing.length > 0 ? { trace: failing.map((check) => failureLines(result, check).join('\n')).join('\n\n') } : {}),
+    ...(failing.length > 0 ? { trace: failing.map((check) => failureLines(report, result, check).join('\n')).join('\n\n') } : {}),
     ...(result.verdict === 'flaky' ? { flaky: true } : {}),
     ...(waived ? { known: true } : {}),
   };
@@ -101,16 +101,17 @@ function labels(report: Report, result: RequirementResult): Label[] {
  * Each exchange the checks of one result judged (already redacted) as one attachment: the request, the repro and the
  * answer. Each result has its own files: Allure shows an attachment under one result only, however many name it.
  */
-function attachmentsOf(result: RequirementResult, uuid: string): { attachments: Attachment[]; files: AllureFile[] } {
+function attachmentsOf(report: Report, result: RequirementResult, uuid: string): { attachments: Attachment[]; files: AllureFile[] } {
   const attachments: Attachment[] = [];
   const files: AllureFile[] = [];
-  for (const { request, response, repro } of groupByExchange(result.checks)) {
-    if (!request) continue;
+  for (const { exchange } of groupByExchange(report, result.checks)) {
+    if (!exchange) continue;
+    const { request, response, repro } = exchange;
     const number = attachments.length + 1;
     const source = `${uuid}-${number}-attachment.txt`;
-    const answer = response ? `HTTP ${response.status}` : 'no answer';
+    const answer = `HTTP ${response.status}`;
     attachments.push({ name: `${number}: ${request.method} ${new URL(request.url).pathname} → ${answer}`, source, type: ContentType.TEXT });
-    const parts = [requestText(request), ...(repro ? [`Reproduce: ${repro}`] : []), response ? responseText(response) : answer];
+    const parts = [requestText(request), `Reproduce: ${repro}`, responseText(response)];
     files.push({ name: source, content: parts.join('\n\n') });
   }
   return { attachments, files };
@@ -176,7 +177,7 @@ export function writeAllureResults(report: Report, writer: Writer, env: NodeJS.P
   const stop = Date.parse(report.finishedAt);
   for (const result of report.requirements) {
     const uuid = uuidOf(report.startedAt, report.target.baseUrl, result.id);
-    const { attachments, files } = attachmentsOf(result, uuid);
+    const { attachments, files } = attachmentsOf(report, result, uuid);
     const testResult: TestResult = {
       uuid,
       historyId: uuidOf(report.target.baseUrl, result.id),

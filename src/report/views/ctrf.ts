@@ -27,7 +27,7 @@ function message(report: Report, result: RequirementResult, waiver: string | und
 function test(report: Report, result: RequirementResult, waiver: string | undefined, start: number, stop: number): Test {
   const failing = failingChecks(result);
   const trace = [
-    ...failing.map((check) => failureLines(result, check).join('\n')),
+    ...failing.map((check) => failureLines(report, result, check).join('\n')),
     ...(failing.length > 0 ? report.diagnoses.map((diagnosis) => diagnosisLines(diagnosis).join('\n')) : []),
   ].join('\n\n');
   const text = message(report, result, waiver);

@@ -1,21 +1,23 @@
 import type { RecordedCheck } from '../../judge/scenario-result.js';
-import type { RequirementResult } from '../model/types.js';
+import { exchangeOf, type Report, type RequirementResult } from '../model/types.js';
 
 /** The h2spec order: requirement and its words, Expected, Actual, the request made, a repro. */
-export function failureLines(result: RequirementResult, check: RecordedCheck): string[] {
+export function failureLines(report: Pick<Report, 'exchanges'>, result: RequirementResult, check: RecordedCheck): string[] {
   const lines = [`${result.id} (${result.level})  "${result.quote}"`, `  Check:    ${check.description}`];
   if (check.error) {
     lines.push(`  Error:    ${check.error.code}: ${check.error.message}`, `  Fix:      ${check.error.hint}`);
   } else {
     lines.push(`  Expected: ${check.expected ?? ''}`, `  Actual:   ${check.actual ?? ''}`);
   }
-  if (check.request) {
-    const auth = check.request.headers.authorization;
+  const exchange = exchangeOf(report, check);
+  if (exchange) {
+    const { request } = exchange;
+    const auth = request.headers.authorization;
     lines.push(
-      `  Request:  ${check.request.method} ${check.request.url}${auth ? `  Authorization: ${auth}` : '  (no Authorization header)'}`,
+      `  Request:  ${request.method} ${request.url}${auth ? `  Authorization: ${auth}` : '  (no Authorization header)'}`,
+      `  Repro:    ${exchange.repro}`,
     );
   }
-  if (check.repro) lines.push(`  Repro:    ${check.repro}`);
   if (result.party) lines.push(`  Fault:    most likely the ${result.party}`);
   return lines;
 }

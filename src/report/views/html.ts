@@ -91,21 +91,23 @@ function copyableBlock(text: string, ids: Ids, kind: string): Html {
 
 function exchangeBlock(group: ExchangeGroup, ids: Ids): Html {
   const http: Html[] = [];
-  if (group.request) http.push(markup`<dt>Request</dt><dd><pre>${requestText(group.request)}</pre></dd>`);
-  if (group.response) http.push(markup`<dt>Response (secrets redacted)</dt><dd><pre>${responseText(group.response)}</pre></dd>`);
-  if (group.repro)
+  if (group.exchange) {
+    const { request, response, repro } = group.exchange;
     http.push(
-      markup`<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(group.repro, ids, 'repro')}</dd>`,
+      markup`<dt>Request</dt><dd><pre>${requestText(request)}</pre></dd>`,
+      markup`<dt>Response (secrets redacted)</dt><dd><pre>${responseText(response)}</pre></dd>`,
+      markup`<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(repro, ids, 'repro')}</dd>`,
     );
+  }
   const exchange = http.length > 0 ? markup`<dl class="http">${http}</dl>` : undefined;
   return markup`<div class="exchange"><ul class="checks">${group.checks.map(checkItem)}</ul>${exchange}</div>`;
 }
 
-function requirementDetails(result: RequirementResult, idPrefix: string, ids: Ids): Html {
+function requirementDetails(report: Report, result: RequirementResult, idPrefix: string, ids: Ids): Html {
   const attention = (verdict: string): number => (['fail', 'flaky', 'error'].includes(verdict) ? 0 : 1);
   const ordered = [...result.checks].sort((a, b) => attention(a.verdict) - attention(b.verdict));
   const party = result.party ? markup`<p>Most likely at fault: ${PARTY_TEXT[result.party]}.</p>\n` : undefined;
-  const exchanges = groupByExchange(ordered).map((group) => markup`${exchangeBlock(group, ids)}\n`);
+  const exchanges = groupByExchange(report, ordered).map((group) => markup`${exchangeBlock(group, ids)}\n`);
   return markup`<details class="req" id="${idPrefix}-${result.id}">
 <summary>${badge(result.verdict)} <span class="level">${result.level}</span> <code class="rid">${result.id}</code> <span>${result.title}</span></summary>
 <div class="req-body">
@@ -199,7 +201,7 @@ function attentionSection(report: Report, ids: Ids): Html {
     failing.length === 0
       ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
       : markup`<p class="plain">Open a requirement for the document’s words, what was expected and what came back, and a curl command to reproduce it.</p>
-${failing.map((result) => requirementDetails(result, 'failure', ids))}`;
+${failing.map((result) => requirementDetails(report, result, 'failure', ids))}`;
   return markup`<section aria-labelledby="attention">
 <h2 id="attention">${attentionTitle(failing)}</h2>
 ${body}</section>
@@ -217,7 +219,7 @@ function familiesSection(report: Report, ids: Ids): Html {
     return markup`<section aria-labelledby="family-${family}">
 <h3 id="family-${family}">${FAMILY_TITLE[family] ?? family}</h3>
 <p class="plain">${counts}</p>
-${members.map((result) => requirementDetails(result, 'requirement', ids))}</section>
+${members.map((result) => requirementDetails(report, result, 'requirement', ids))}</section>
 `;
   });
   return markup`<section aria-labelledby="families">

@@ -18,7 +18,7 @@ function outcomeMessage(result: RequirementResult): string {
 
 /** What a merge-request test view shows under a failure: the failed checks, then the likely cause and its fix. */
 function failureDetail(report: Report, result: RequirementResult): string {
-  const checks = failingChecks(result).map((check) => failureLines(result, check).join('\n'));
+  const checks = failingChecks(result).map((check) => failureLines(report, result, check).join('\n'));
   const causes = report.diagnoses.map((diagnosis) => diagnosisLines(diagnosis).join('\n'));
   return [...checks, ...causes].join('\n\n');
 }

@@ -37,7 +37,7 @@ export function renderMarkdown(report: Report): string {
   if (failing.length > 0) {
     lines.push('', '## Failures');
     for (const result of failing) {
-      for (const check of failingChecks(result)) lines.push('', ...markdownCodeBlock(failureLines(result, check)));
+      for (const check of failingChecks(result)) lines.push('', ...markdownCodeBlock(failureLines(report, result, check)));
     }
   }
   const skipped = report.requirements.filter((result) => result.verdict === 'skip');

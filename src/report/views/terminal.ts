@@ -27,16 +27,10 @@ export interface TerminalOptions {
 }
 
 function requestLines(report: Report): string[] {
-  const seen = new Map<string, string>();
-  for (const check of report.requirements.flatMap((result) => result.checks)) {
-    if (!check.request) continue;
-    const auth = check.request.headers.authorization ?? 'no header';
-    seen.set(
-      `${check.request.method} ${check.request.url}  Authorization: ${auth} (${check.request.credentials})`,
-      check.response ? `HTTP ${check.response.status}` : 'no answer',
-    );
-  }
-  return [...seen].map(([request, answer]) => `  ${request}  ->  ${answer}`);
+  return Object.values(report.exchanges).map(({ request, response }) => {
+    const auth = request.headers.authorization ?? 'no header';
+    return `  ${request.method} ${request.url}  Authorization: ${auth} (${request.credentials})  ->  HTTP ${response.status}`;
+  });
 }
 
 export function renderTerminal(
@@ -65,7 +59,7 @@ export function renderTerminal(
     lines.push('', 'Failures');
     for (const result of failing) {
       for (const check of failingChecks(result).filter((candidate) => candidate.verdict === 'fail')) {
-        lines.push('', ...failureLines(result, check));
+        lines.push('', ...failureLines(report, result, check));
       }
     }
     for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
