@@ -2,12 +2,12 @@ import { describe, expect, test, vi } from 'vitest';
 import type { LoadedBaseline } from '../src/config/baseline.js';
 import type { HarnessErrorCode, RunError } from '../src/errors.js';
 import { variantLabel } from '../src/exchange/credentials.js';
-import type { Exchange } from '../src/exchange/exchange.js';
-import type { RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
+import { exchangeKey, type Exchange } from '../src/exchange/exchange.js';
+import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
 import { buildReport, settleOutcome, type ReportInput } from '../src/report/model/build.js';
 import { cutShort, mergeRepeatedRuns } from '../src/report/model/repeat.js';
-import type { Report, RequirementResult, Verdict } from '../src/report/model/types.js';
+import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
 import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from '../src/report/model/verdicts.js';
 import { catalog, requirement } from '../src/requirements/catalog.js';
 import type { Level } from '../src/requirements/types.js';
@@ -20,39 +20,70 @@ const A_SHOULD = requirement('ENV-NO-BOM');
 const AN_INFO = requirement('ENV-CONTENT-TYPE');
 const idsAt = (level: Level): string[] => catalog.filter((entry) => entry.level === level).map((entry) => entry.id);
 
-/** One check as a scenario records it: the exchange it judged gives the request, the answer and the repro. */
+/** What a check's exchange field holds until scenarioOf keys it: the request's key and the exchange as judged. */
+interface Unkeyed {
+  key: string;
+  exchange: JudgedExchange;
+}
+
+/** One check as a scenario records it; it names the exchange it judged, which scenarioOf keys as a run does. */
 function check(id: string, verdict: RecordedCheck['verdict'], exchange?: Exchange, extra: Partial<RecordedCheck> = {}): RecordedCheck {
-  const details: Partial<RecordedCheck> = exchange
-    ? {
-        request: {
-          method: exchange.request.method,
-          url: exchange.request.url,
-          credentials: variantLabel(exchange.request.credentials),
-          headers: exchange.request.headers,
-        },
-        response: {
-          status: exchange.response.status,
-          headers: exchange.response.headers,
-          body: exchange.response.bodyText,
-          bodyTruncated: exchange.response.bodyTruncated,
-        },
-        repro: exchange.request.curl,
-      }
-    : {};
-  return { requirement: id, scenario: `judges-${id.toLowerCase()}`, verdict, description: `${id} ${verdict}`, ...details, ...extra };
+  const [path = '', query = ''] = exchange?.request.path.split('?') ?? [];
+  const unkeyed: Unkeyed | undefined = exchange && {
+    key: exchangeKey(path, Object.fromEntries(new URLSearchParams(query)), exchange.request.credentials),
+    exchange: {
+      request: {
+        method: exchange.request.method,
+        url: exchange.request.url,
+        credentials: variantLabel(exchange.request.credentials),
+        headers: exchange.request.headers,
+      },
+      response: {
+        status: exchange.response.status,
+        headers: exchange.response.headers,
+        body: exchange.response.bodyText,
+        bodyTruncated: exchange.response.bodyTruncated,
+      },
+      repro: exchange.request.curl,
+    },
+  };
+  return {
+    requirement: id,
+    scenario: `judges-${id.toLowerCase()}`,
+    verdict,
+    description: `${id} ${verdict}`,
+    ...(unkeyed ? { exchange: JSON.stringify(unkeyed) } : {}),
+    ...extra,
+  };
 }
 
 const errorCheck = (id: string, code: HarnessErrorCode, party: RunError['party'] = 'target'): RecordedCheck =>
   check(id, 'error', undefined, { error: { code, message: `${code.toLowerCase()} happened`, hint: 'try again', party } });
 
-const scenarioOf = (checks: RecordedCheck[], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
-  id: 'scenario',
-  title: 'scenario',
-  requirements: [...new Set(checks.map((entry) => entry.requirement))],
-  checks,
-  requestsSent: checks.length,
-  ...extra,
-});
+/**
+ * The checks as one scenario hands them back: each exchange under its request's key. A run sends a request once, so
+ * one key is one answer; a test that judges the same request answered two ways gets a second key for the second.
+ */
+function scenarioOf(checks: RecordedCheck[], extra: Partial<ScenarioResult> = {}): ScenarioResult {
+  const exchanges: Record<string, JudgedExchange> = {};
+  const keyed = checks.map((entry) => {
+    if (entry.exchange === undefined) return entry;
+    const { key, exchange } = JSON.parse(entry.exchange) as Unkeyed;
+    let unique = key;
+    for (let n = 2; exchanges[unique] && JSON.stringify(exchanges[unique]) !== JSON.stringify(exchange); n += 1) unique = `${key} #${n}`;
+    exchanges[unique] = exchange;
+    return { ...entry, exchange: unique };
+  });
+  return {
+    id: 'scenario',
+    title: 'scenario',
+    requirements: [...new Set(checks.map((entry) => entry.requirement))],
+    checks: keyed,
+    exchanges,
+    requestsSent: checks.length,
+    ...extra,
+  };
+}
 
 function reportOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, strict = false): Report {
   return buildReport({
@@ -79,7 +110,9 @@ const WRONG_TOKEN = recordedAnswer('wrong-token /api/ticket/status/1?');
 const NO_HEADER = recordedAnswer('no-header /api/ticket/status/1?');
 const COLOUR_MISSING = recordedAnswer('valid /api/ticket/status/1?', 'colour-missing');
 const FRENCH_WITHOUT_COLOUR = recordedAnswer('valid /api/ticket/status/1?lang=fr', 'colour-missing');
-const APACHE_VALID = answeredWith(VALID, { headers: { 'content-type': 'application/json', server: 'Apache' } });
+const APACHE_LISTING = answeredWith(recordedAnswer('valid /api/selfservice/type?'), {
+  headers: { 'content-type': 'application/json', server: 'Apache' },
+});
 const stripped = (key: string): Exchange => recordedAnswer(key, 'authorization-stripped');
 
 /** Every requirement passed on the reference server's answers. */
@@ -220,8 +253,9 @@ describe('a report from the checks of a run', () => {
       complete: true,
       scenarios: [
         scenarioOf(checks.slice(0, 10), { requestsSent: 7, tlsCertificates: ['AA:BB'] }),
+        // A run sends each request once: the answer with the Server header is another request's.
         scenarioOf(
-          checks.slice(10).map((entry) => check(entry.requirement, 'pass', APACHE_VALID)),
+          checks.slice(10).map((entry) => check(entry.requirement, 'pass', APACHE_LISTING)),
           {
             requestsSent: 21,
             tlsCertificates: ['AA:BB', 'CC:DD'],
@@ -232,7 +266,7 @@ describe('a report from the checks of a run', () => {
       errors: [],
     });
     expect(report).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
       verdict: 'conformant',
       exitCode: 0,
@@ -516,7 +550,8 @@ describe('when a front answered instead of the API', () => {
       verdict: 'skip',
       checks: [{ verdict: 'skip', description: `AUTH-TOKEN-ACCEPTED fail: not judged, ${summary}` }],
     });
-    expect(resultOf(report, 'AUTH-TOKEN-ACCEPTED').checks[0]?.response?.status).toBe(200);
+    const setAside = resultOf(report, 'AUTH-TOKEN-ACCEPTED').checks[0];
+    expect(setAside && exchangeOf(report, setAside)?.response.status).toBe(200);
     expect(resultOf(report, 'ENV-JSON').checks.map((entry) => [entry.verdict, entry.description])).toEqual([
       ['skip', `ENV-JSON fail: not judged, ${summary}`],
       ['skip', `ENV-JSON pass: not judged, ${summary}`],
