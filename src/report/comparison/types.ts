@@ -30,7 +30,7 @@ export type ObservationAspect = 'answer' | 'content-type' | 'extra-fields' | 'ob
 
 export interface ObservationDifference {
   aspect: ObservationAspect;
-  /** Requests (path and curl credentials, the token as <API_TOKEN>) on which the two servers differed alike. */
+  /** Requests (method, path and the credentials in words) on which the two servers differed alike. */
   requests: string[];
   /** Requirements whose checks used those requests. */
   requirements: string[];
