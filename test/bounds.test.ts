@@ -7,19 +7,30 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { errorCodes } from './helpers/expect-run.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
 import { forward, serveHttp } from './helpers/loopback-server.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { COUNTS_LINE, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'bounds-token-6e1f3a90';
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
 /** Killed (and so failed) if it outlives this: far beyond a 3 s deadline, far below the minutes a hang would take. */
 const CLI_LIMIT_MS = 60_000;
 
+/** The real CLI, whose process must end by itself whatever the target or proxy holds open. */
 async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const run = await runCli(args, env, CLI_LIMIT_MS);
+  cleanups.push(run.cleanup);
+  return run;
+}
+
+/** The run command in this process, its recordings judged by the file's shared spec runner. */
+async function runInProcess(args: string[]): Promise<CliRun> {
+  const run = await inProcess.run(args);
   cleanups.push(run.cleanup);
   return run;
 }
@@ -131,10 +142,10 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
   test.concurrent('--repeat 5 with a budget for one run and a half: one whole run, no partial one, none flaky', async () => {
     const server = await startReferenceServer({ token: TOKEN });
     cleanups.push(server.close);
-    const single = await cli(['--base-url', server.url, '--token', TOKEN]);
+    const single = await runInProcess(['--base-url', server.url, '--token', TOKEN]);
     const perRun = single.report?.requests.sent ?? 0;
     const budget = perRun + Math.floor(perRun / 2);
-    const run = await cli(['--base-url', server.url, '--token', TOKEN, '--repeat', '5', '--max-requests', String(budget)]);
+    const run = await runInProcess(['--base-url', server.url, '--token', TOKEN, '--repeat', '5', '--max-requests', String(budget)]);
     expect(run.code).toBe(0);
     expect(run.report?.requests.sent).toBe(perRun);
     expect(run.report?.totals.flaky).toBe(0);
@@ -144,9 +155,9 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
   test.concurrent('--repeat 3 with a budget for two runs: two runs, agreed', async () => {
     const server = await startReferenceServer({ token: TOKEN });
     cleanups.push(server.close);
-    const single = await cli(['--base-url', server.url, '--token', TOKEN]);
+    const single = await runInProcess(['--base-url', server.url, '--token', TOKEN]);
     const perRun = single.report?.requests.sent ?? 0;
-    const run = await cli(['--base-url', server.url, '--token', TOKEN, '--repeat', '3', '--max-requests', String(2 * perRun + 1)]);
+    const run = await runInProcess(['--base-url', server.url, '--token', TOKEN, '--repeat', '3', '--max-requests', String(2 * perRun + 1)]);
     expect(run.code).toBe(0);
     expect(run.report?.requests.sent).toBe(2 * perRun);
     expect(run.report?.requirements.every((result) => result.repeat?.runs === 2 && result.repeat.agreed === 2)).toBe(true);
@@ -155,7 +166,7 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
   test.concurrent('a deadline that expires during a later run marks nothing flaky', async () => {
     const server = await startReferenceServer({ token: TOKEN });
     cleanups.push(server.close);
-    const single = await cli(['--base-url', server.url, '--token', TOKEN]);
+    const single = await runInProcess(['--base-url', server.url, '--token', TOKEN]);
     const perRun = single.report?.requests.sent ?? 0;
     // The first run is answered at once; every later request waits past the deadline, so the second run is cut short.
     // The deadline leaves the first run time to finish on a busy machine.

@@ -17,6 +17,7 @@ import { writeReports } from '../src/report/write.js';
 import { apiDocumentHash } from '../src/requirements/document.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
 import type { RecordingFile } from '../src/record/recording-file.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { CLI_BIN, execCli, failedRequirements, lastLine, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 
@@ -25,15 +26,20 @@ const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
-/** A live run against the reference server with these faults switched on; its server stays up for the judge. */
-async function liveRun(variants: string[]): Promise<CliRun> {
+/**
+ * A live run against the reference server with these faults switched on; its server stays up for the judge. The real
+ * CLI, or, where only its recording and reports matter, the run command in this process with a shared spec runner.
+ */
+async function liveRun(variants: string[], runner: (args: string[]) => Promise<CliRun> = runCli): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants });
   cleanups.push(server.close);
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+  const run = await runner(['--base-url', server.url, '--token', TOKEN]);
   cleanups.push(run.cleanup);
   return run;
 }
@@ -176,7 +182,7 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
     ['a front end answering HTML for everything', ['html-page-200']],
     ['a target that accepts any credentials', ['wrong-token-accepted', 'missing-header-accepted']],
   ])('%s', async (_name, variants) => {
-    const live = await liveRun(variants);
+    const live = await liveRun(variants, (args) => inProcess.run(args));
     expect([0, 1, 2]).toContain(live.code);
     const judged = await judge([join(live.outDir, 'recording.json')]);
     expect(judged.stderr).toBe('');
@@ -192,7 +198,7 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
   });
 
   test('no socket is opened: traced, the judge creates no internet socket while the live run does', async () => {
-    const live = await liveRun(['colour-missing']);
+    const live = await liveRun(['colour-missing'], (args) => inProcess.run(args));
     const work = await mkdtemp(join(tmpdir(), 'judge-trace-'));
     cleanups.push(() => rm(work, { recursive: true, force: true }));
     const traced = async (args: string[]): Promise<{ code: number; sockets: string[] }> => {
@@ -225,7 +231,7 @@ function traceCli(log: string, args: string[], cwd: string): Promise<number> {
 
 describe('judge says what a recording lacks or what changed, instead of guessing', () => {
   test('a recording from an older suite with another catalog and a missing answer', async () => {
-    const live = await liveRun([]);
+    const live = await liveRun([], (args) => inProcess.run(args));
     const recording = recordingOf(live);
     const [first, second, ...rest] = recording.requirements;
     if (!first || !second) throw new Error('the recording lists no requirements');
