@@ -7,6 +7,7 @@ import type { Exchange } from '../../src/exchange/exchange.js';
 import { INVALID_HEADER_VARIANTS, nearMissesOf, PASSWORD_VARIANTS } from '../../src/record/plan.js';
 import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
 import type { Target } from '../../src/record/target.js';
+import type { RequirementId } from '../../src/requirements/catalog.js';
 
 /** A 2xx body that is not JSON cannot say whether the token was taken: ENV-JSON fails for it, and nothing else. */
 function skipUnreadable({ skip }: ScenarioContext, response: Exchange): void {
@@ -23,7 +24,7 @@ scenario({
   async run(context) {
     const response = await context.target.status();
     skipUnreadable(context, response);
-    context.check('AUTH-TOKEN-ACCEPTED', accepted(response, `GET with ${variantLabel('valid')} succeeds`), response);
+    context.check['AUTH-TOKEN-ACCEPTED'](accepted(response, `GET with ${variantLabel('valid')} succeeds`), response);
   },
 });
 
@@ -35,12 +36,12 @@ scenario({
     skipUnreadable(context, await context.target.status());
     for (const credentials of PASSWORD_VARIANTS) {
       const response = await context.target.status({ credentials });
-      context.check('AUTH-PASSWORD-IGNORED', accepted(response, `GET with ${variantLabel(credentials)} succeeds`), response);
+      context.check['AUTH-PASSWORD-IGNORED'](accepted(response, `GET with ${variantLabel(credentials)} succeeds`), response);
     }
   },
 });
 
-const refusals: { id: string; requirement: string; title: string; variants(target: Target): CredentialVariant[] }[] = [
+const refusals = [
   {
     id: 'auth-wrong-token',
     requirement: 'AUTH-WRONG-TOKEN-REFUSED',
@@ -71,7 +72,7 @@ const refusals: { id: string; requirement: string; title: string; variants(targe
     title: 'invalid Authorization headers fail authentication',
     variants: () => INVALID_HEADER_VARIANTS,
   },
-];
+] satisfies { id: string; requirement: RequirementId; title: string; variants(target: Target): CredentialVariant[] }[];
 
 for (const refusal of refusals) {
   scenario({
@@ -84,7 +85,7 @@ for (const refusal of refusals) {
       if (uncontrolled) context.skip(uncontrolled, valid);
       for (const credentials of refusal.variants(context.target)) {
         const response = await context.target.status({ credentials });
-        context.check(refusal.requirement, refused(response, `GET with ${variantLabel(credentials)} fails`), response);
+        context.check[refusal.requirement](refused(response, `GET with ${variantLabel(credentials)} fails`), response);
       }
     },
   });
@@ -99,7 +100,7 @@ scenario({
     for (const credentials of ['wrong-token', 'no-header', 'bad-base64'] as const) {
       const response = await target.status({ credentials });
       const shape = response.response.json.ok && isErrorEnvelope(response.response.json.value) ? 'error envelope' : 'not an error envelope';
-      observe('AUTH-ERROR-RESPONSE', `answer to ${variantLabel(credentials)} (${shape})`, describeResponse(response), response);
+      observe['AUTH-ERROR-RESPONSE'](`answer to ${variantLabel(credentials)} (${shape})`, describeResponse(response), response);
     }
   },
 });

@@ -4,11 +4,14 @@ import type { Exchange } from '../../src/exchange/exchange.js';
 import { everyStatusAnswer } from '../../src/judge/status-answers.js';
 import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
 
-function checkEnvelope({ check }: ScenarioContext, response: Exchange, which: string, label?: string): void {
-  if (!check('ENV-JSON', about(bodyIsJson(response, `the ${which} body is JSON`), label), response)) return;
-  check('ENV-STATUS-SUCCESS', about(envelopeField(response, 'status', `status of the ${which} is "success"`), label), response);
-  check('ENV-MESSAGE-NULL', about(envelopeField(response, 'message', `message of the ${which} is null`), label), response);
-  check('ENV-DATA-OBJECT', about(envelopeField(response, 'data', `data of the ${which} is an object`), label), response);
+/** The requirements every envelope answers to. */
+type EnvelopeRequirement = 'ENV-JSON' | 'ENV-STATUS-SUCCESS' | 'ENV-MESSAGE-NULL' | 'ENV-DATA-OBJECT';
+
+function checkEnvelope({ check }: ScenarioContext<EnvelopeRequirement>, response: Exchange, which: string, label?: string): void {
+  if (!check['ENV-JSON'](about(bodyIsJson(response, `the ${which} body is JSON`), label), response)) return;
+  check['ENV-STATUS-SUCCESS'](about(envelopeField(response, 'status', `status of the ${which} is "success"`), label), response);
+  check['ENV-MESSAGE-NULL'](about(envelopeField(response, 'message', `message of the ${which} is null`), label), response);
+  check['ENV-DATA-OBJECT'](about(envelopeField(response, 'data', `data of the ${which} is an object`), label), response);
 }
 
 function skipUnlessSuccess({ skip }: ScenarioContext, response: Exchange, which: string): void {
@@ -31,10 +34,9 @@ scenario({
     skipUnlessSuccess(context, plain, 'status response');
     checkEnvelope(context, plain, 'status response');
     // Only JSON can be said to carry a byte order mark before it.
-    if (plain.response.json.ok) context.check('ENV-NO-BOM', noByteOrderMark(plain, 'the status response starts with the JSON'), plain);
+    if (plain.response.json.ok) context.check['ENV-NO-BOM'](noByteOrderMark(plain, 'the status response starts with the JSON'), plain);
     for (const { exchange, label } of await otherServed(context, plain, false)) checkEnvelope(context, exchange, 'status response', label);
-    context.observe(
-      'ENV-CONTENT-TYPE',
+    context.observe['ENV-CONTENT-TYPE'](
       'Content-Type of the status response',
       plain.response.headers['content-type'] ?? 'none sent',
       plain,

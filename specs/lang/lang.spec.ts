@@ -22,14 +22,12 @@ scenario({
       );
     const locale = String(translation.locale);
     const asked = await target.status({ lang: locale });
-    check(
-      'LANG-TRANSLATION-REPLACES',
+    check['LANG-TRANSLATION-REPLACES'](
       nameIs(asked, String(translation.name), `with lang=${locale}, name is the "${locale}" translation`),
       asked,
     );
-    check('LANG-KEEPS-TRANSLATIONS', translationsUnchanged(plain, asked, `with lang=${locale}, translations is still returned`), asked);
-    check(
-      'LANG-OTHER-FIELDS-UNCHANGED',
+    check['LANG-KEEPS-TRANSLATIONS'](translationsUnchanged(plain, asked, `with lang=${locale}, translations is still returned`), asked);
+    check['LANG-OTHER-FIELDS-UNCHANGED'](
       untranslatedFieldsUnchanged(plain, asked, `with lang=${locale}, untranslated fields are unchanged`),
       asked,
     );
@@ -46,20 +44,18 @@ scenario({
     const locale = (await target.missingLocale()) ?? skip('the status lists a translation for every two-letter code');
     const asked = await target.status({ lang: locale });
     if (!servesStatus(asked.response)) {
-      observe('LANG-MISSING-FALLBACK', `lang=${locale} (no translation) is not answered with a success`, describeResponse(asked), asked);
+      observe['LANG-MISSING-FALLBACK'](`lang=${locale} (no translation) is not answered with a success`, describeResponse(asked), asked);
       return;
     }
     const name = dataOf(asked)?.name;
     const defaultName = dataOf(plain)?.name;
     const fallback = name === defaultName ? 'the default name' : 'a name other than the default';
-    observe(
-      'LANG-MISSING-FALLBACK',
+    observe['LANG-MISSING-FALLBACK'](
       `lang=${locale} (no translation) answers with ${fallback}`,
       `data.name: ${show(name)} (default: ${show(defaultName)})`,
       asked,
     );
-    check(
-      'LANG-KEEPS-TRANSLATIONS',
+    check['LANG-KEEPS-TRANSLATIONS'](
       translationsUnchanged(plain, asked, `with lang=${locale} (no translation), translations is still returned`),
       asked,
     );

@@ -12,8 +12,8 @@ scenario({
   title: 'the reference call succeeds with valid credentials',
   async run({ target, check }) {
     const response = await target.selfservice();
-    check('SELFSERVICE-ACCEPTED', bodyIsJson(response, 'the selfservice type body is JSON'), response);
-    check('SELFSERVICE-ACCEPTED', accepted(response, 'GET /api/selfservice/type with valid credentials succeeds', 'listing'), response);
+    check['SELFSERVICE-ACCEPTED'](bodyIsJson(response, 'the selfservice type body is JSON'), response);
+    check['SELFSERVICE-ACCEPTED'](accepted(response, 'GET /api/selfservice/type with valid credentials succeeds', 'listing'), response);
   },
 });
 
@@ -27,8 +27,7 @@ scenario({
     if (uncontrolled) context.skip(uncontrolled, valid);
     for (const credentials of ['no-header', 'wrong-token'] as const) {
       const response = await context.target.selfservice(credentials);
-      context.check(
-        'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS',
+      context.check['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'](
         refused(response, `GET /api/selfservice/type with ${variantLabel(credentials)} fails`, valid),
         response,
       );
@@ -46,6 +45,6 @@ scenario({
     const summary = isObject(body)
       ? `top-level fields ${show(Object.keys(body))}; data is ${Array.isArray(body.data) ? `an array of ${body.data.length}` : typeof body.data}`
       : `not a JSON object: ${show(body)}`;
-    observe('SELFSERVICE-SHAPE', 'shape of the selfservice type listing', summary, response);
+    observe['SELFSERVICE-SHAPE']('shape of the selfservice type listing', summary, response);
   },
 });

@@ -10,9 +10,10 @@ import {
 
 import { everyStatusAnswer } from '../../src/judge/status-answers.js';
 import { scenario } from '../../src/judge/scenario.js';
+import type { RequirementId } from '../../src/requirements/catalog.js';
 import { translationsOf, dataOf } from '../../src/exchange/json-body.js';
 
-const FIELD_REQUIREMENTS: [StatusField, string][] = [
+const FIELD_REQUIREMENTS = [
   ['name', 'STATUS-NAME'],
   ['colour', 'STATUS-COLOUR'],
   ['auto_close', 'STATUS-AUTO-CLOSE'],
@@ -20,7 +21,7 @@ const FIELD_REQUIREMENTS: [StatusField, string][] = [
   ['created_at', 'STATUS-CREATED-AT'],
   ['updated_at', 'STATUS-UPDATED-AT'],
   ['translations', 'STATUS-TRANSLATIONS'],
-];
+] as const satisfies readonly (readonly [StatusField, RequirementId])[];
 
 scenario({
   id: 'status-fields',
@@ -43,12 +44,12 @@ scenario({
       { exchange: plain, requestedId: target.settings.statusId, label: undefined },
       ...served,
     ]) {
-      check('STATUS-ID', about(statusField(exchange, 'id'), label), exchange);
-      check('STATUS-ID', about(statusIdIs(exchange, requestedId), label), exchange);
+      check['STATUS-ID'](about(statusField(exchange, 'id'), label), exchange);
+      check['STATUS-ID'](about(statusIdIs(exchange, requestedId), label), exchange);
       // Whether lang keeps translations is LANG-KEEPS-TRANSLATIONS' business.
       const withLang = new URL(exchange.request.url).searchParams.has('lang');
       for (const [field, requirement] of FIELD_REQUIREMENTS) {
-        if (!(withLang && field === 'translations')) check(requirement, about(statusField(exchange, field), label), exchange);
+        if (!(withLang && field === 'translations')) check[requirement](about(statusField(exchange, field), label), exchange);
       }
     }
   },
@@ -73,10 +74,10 @@ scenario({
       { exchange: plain, requestedId: target.settings.statusId, label: undefined },
       ...served,
     ]) {
-      check('TRANSLATION-STATUS-ID', about(translationField(exchange, 'status_id'), label), exchange);
-      check('TRANSLATION-STATUS-ID', about(translationsBelongToStatus(exchange, requestedId), label), exchange);
-      check('TRANSLATION-NAME', about(translationField(exchange, 'name'), label), exchange);
-      check('TRANSLATION-LOCALE', about(translationField(exchange, 'locale'), label), exchange);
+      check['TRANSLATION-STATUS-ID'](about(translationField(exchange, 'status_id'), label), exchange);
+      check['TRANSLATION-STATUS-ID'](about(translationsBelongToStatus(exchange, requestedId), label), exchange);
+      check['TRANSLATION-NAME'](about(translationField(exchange, 'name'), label), exchange);
+      check['TRANSLATION-LOCALE'](about(translationField(exchange, 'locale'), label), exchange);
     }
   },
 });

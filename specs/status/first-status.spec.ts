@@ -13,8 +13,8 @@ scenario({
     if (!servesStatus(first.response) && !servesStatus(plain.response)) {
       skip('the valid token is served no status at all, so whether the first one exists cannot be seen (see AUTH-TOKEN-ACCEPTED)', first);
     }
-    if (check('STATUS-OPEN-FIRST', accepted(first, `status ${FIRST_STATUS_ID} exists`), first)) {
-      check('STATUS-OPEN-FIRST', nameIs(first, 'Open', `status ${FIRST_STATUS_ID} is named "Open"`), first);
+    if (check['STATUS-OPEN-FIRST'](accepted(first, `status ${FIRST_STATUS_ID} exists`), first)) {
+      check['STATUS-OPEN-FIRST'](nameIs(first, 'Open', `status ${FIRST_STATUS_ID} is named "Open"`), first);
     }
   },
 });

@@ -11,9 +11,9 @@ scenario({
   async run({ target, observe, skip }) {
     const plain = await target.status();
     const data = dataOf(plain) ?? skip('the status response has no data object to look at');
-    observe('STATUS-AUTO-CLOSE-VALUES', 'auto_close of the status', show(data.auto_close), plain);
-    observe('STATUS-TIMESTAMP-UNIT', 'created_at', timestampUnit(data.created_at), plain);
-    observe('STATUS-TIMESTAMP-UNIT', 'updated_at', timestampUnit(data.updated_at), plain);
+    observe['STATUS-AUTO-CLOSE-VALUES']('auto_close of the status', show(data.auto_close), plain);
+    observe['STATUS-TIMESTAMP-UNIT']('created_at', timestampUnit(data.created_at), plain);
+    observe['STATUS-TIMESTAMP-UNIT']('updated_at', timestampUnit(data.updated_at), plain);
   },
 });
 
@@ -23,6 +23,6 @@ scenario({
   title: 'how a status id that does not exist is answered',
   async run({ target, observe }) {
     const unknown = await target.status({ id: UNKNOWN_STATUS_ID });
-    observe('STATUS-UNKNOWN-ID', `answer for status ${UNKNOWN_STATUS_ID}`, describeResponse(unknown), unknown);
+    observe['STATUS-UNKNOWN-ID'](`answer for status ${UNKNOWN_STATUS_ID}`, describeResponse(unknown), unknown);
   },
 });

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'vitest';
 import type { CheckOutcome } from './checks/outcome.js';
 import { HarnessError } from '../errors.js';
-import { requirement } from '../requirements/catalog.js';
+import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
 import { currentTarget, targetSlots } from './context.js';
 import { variantLabel } from '../exchange/credentials.js';
 import type { Exchange } from '../exchange/exchange.js';
@@ -17,21 +17,32 @@ class SkipSignal extends Error {
   }
 }
 
-export interface ScenarioContext {
+/**
+ * One function for each requirement a scenario lists, under its ID: `check['AUTH-TOKEN-ACCEPTED'](outcome, exchange)`.
+ * The ID is a key rather than an argument because an editor follows a key to its declaration: "go to definition" on
+ * the ID opens its entry in the catalog. A key the scenario does not list is not there, so naming it fails to compile.
+ */
+export type ForEachListed<R extends RequirementId, F> = { readonly [Id in keyof Pick<typeof requirements, R>]: F };
+
+/**
+ * What a scenario's run is handed. R holds the requirements it may judge: a helper that takes a
+ * ScenarioContext<'ENV-JSON'> can only be given the context of a scenario that lists ENV-JSON.
+ */
+export interface ScenarioContext<R extends RequirementId = never> {
   target: Target;
   /** Records one check of a requirement; the exchange supplies the request and the curl repro. */
-  check(requirementId: string, result: CheckOutcome, exchange?: Exchange): boolean;
+  check: ForEachListed<R, (result: CheckOutcome, exchange?: Exchange) => boolean>;
   /** Records what the target did where the document leaves it open. */
-  observe(requirementId: string, description: string, actual: string, exchange?: Exchange): void;
+  observe: ForEachListed<R, (description: string, actual: string, exchange?: Exchange) => void>;
   /** Ends the scenario unjudged; the exchange that shows why is kept with the skip. */
   skip(reason: string, exchange?: Exchange): never;
 }
 
-export interface ScenarioDefinition {
+export interface ScenarioDefinition<R extends RequirementId> {
   id: string;
-  requirements: string[];
+  requirements: readonly R[];
   title: string;
-  run(context: ScenarioContext): Promise<void>;
+  run(context: ScenarioContext<R>): Promise<void>;
 }
 
 /** What report.json keeps of an exchange: no parsed body, no timings, the credentials in words. */
@@ -51,18 +62,39 @@ export function formatFailure(check: RecordedCheck, exchanges: Record<string, Ju
 }
 
 /** Registers the scenario once per target of the spec run; a batch of several targets names each test after its target. */
-export function scenario(definition: ScenarioDefinition): void {
+export function scenario<const R extends RequirementId>(definition: ScenarioDefinition<R>): void {
+  // A spec in plain JavaScript gets no compiler: an ID the catalog lacks still stops it here.
   for (const id of definition.requirements) requirement(id);
   // The requirement IDs are in the name for `vitest -t ID` and are tags for `vitest --tags-filter ID`.
   const name = `${definition.id}: ${definition.title} (${definition.requirements.join(', ')})`;
   for (const slot of targetSlots()) {
-    test(slot.label === undefined ? name : `${slot.label} › ${name}`, { tags: definition.requirements }, (vitestContext) =>
+    test(slot.label === undefined ? name : `${slot.label} › ${name}`, { tags: [...definition.requirements] }, (vitestContext) =>
       judge(definition, slot.index, vitestContext),
     );
   }
 }
 
-async function judge(definition: ScenarioDefinition, targetIndex: number, vitestContext: TestContext): Promise<void> {
+/**
+ * The functions of ForEachListed, one per listed requirement. A spec in plain JavaScript that reaches for another ID
+ * is told which, rather than finding undefined where a function should be.
+ */
+function forEachListed<R extends RequirementId, F>(scenarioId: string, listed: readonly R[], make: (id: R) => F): ForEachListed<R, F> {
+  const functions: Record<string, F> = Object.fromEntries(listed.map((id) => [id, make(id)]));
+  return new Proxy(functions, {
+    get(target, key) {
+      if (typeof key === 'string' && !Object.hasOwn(target, key) && !(key in Object.prototype)) {
+        throw new Error(`scenario ${scenarioId} checks ${key} but does not list it in requirements`);
+      }
+      return Reflect.get(target, key) as unknown;
+    },
+  }) as ForEachListed<R, F>;
+}
+
+async function judge<R extends RequirementId>(
+  definition: ScenarioDefinition<R>,
+  targetIndex: number,
+  vitestContext: TestContext,
+): Promise<void> {
   const checks: RecordedCheck[] = [];
   const exchanges: Record<string, JudgedExchange> = {};
   /** The key a check names its exchange by, the exchange kept once for the report. */
@@ -74,14 +106,11 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
   };
   const target = await currentTarget(targetIndex);
   const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
-    if (!definition.requirements.includes(entry.requirement)) {
-      throw new Error(`scenario ${definition.id} checks ${entry.requirement} but does not list it in requirements`);
-    }
     checks.push({ scenario: definition.id, ...entry });
   };
-  const context: ScenarioContext = {
+  const context: ScenarioContext<R> = {
     target,
-    check(requirementId, result, exchange) {
+    check: forEachListed(definition.id, definition.requirements, (requirementId) => (result: CheckOutcome, exchange?: Exchange) => {
       record({
         requirement: requirementId,
         verdict: result.ok ? 'pass' : 'fail',
@@ -91,10 +120,14 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
         ...exchangeDetails(exchange),
       });
       return result.ok;
-    },
-    observe(requirementId, description, actual, exchange) {
-      record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) });
-    },
+    }),
+    observe: forEachListed(
+      definition.id,
+      definition.requirements,
+      (requirementId) => (description: string, actual: string, exchange?: Exchange) => {
+        record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) });
+      },
+    ),
     skip(reason, exchange) {
       throw new SkipSignal(reason, exchange);
     },
@@ -144,7 +177,7 @@ async function judge(definition: ScenarioDefinition, targetIndex: number, vitest
   const result: ScenarioResult = {
     id: definition.id,
     title: definition.title,
-    requirements: definition.requirements,
+    requirements: [...definition.requirements],
     checks,
     exchanges,
     requestsSent: target.traffic.sent,

@@ -1,16 +1,18 @@
-import type { Requirement } from './types.js';
+import type { Requirement, RequirementText } from './types.js';
 
-export const catalog: readonly Requirement[] = [
-  {
-    id: 'ENV-JSON',
+/**
+ * Every requirement, keyed by its ID. The keys are the type RequirementId, so a spec that names an ID the catalog
+ * lacks does not compile, and an editor's "go to definition" on an ID in a check opens its entry here.
+ */
+export const requirements = {
+  'ENV-JSON': {
     level: 'MUST',
     family: 'envelope',
     title: 'A successful response body is JSON',
     section: 'What the service does',
     quote: 'Responses are JSON.',
   },
-  {
-    id: 'ENV-NO-BOM',
+  'ENV-NO-BOM': {
     level: 'SHOULD',
     family: 'envelope',
     title:
@@ -18,96 +20,84 @@ export const catalog: readonly Requirement[] = [
     section: 'What the service does',
     quote: 'Responses are JSON.',
   },
-  {
-    id: 'ENV-STATUS-SUCCESS',
+  'ENV-STATUS-SUCCESS': {
     level: 'MUST',
     family: 'envelope',
     title: 'status is the string "success" on a successful response',
     section: 'Resources and their fields / Response envelope',
     quote: 'status | string | The value `success` is shown for a successful response.',
   },
-  {
-    id: 'ENV-MESSAGE-NULL',
+  'ENV-MESSAGE-NULL': {
     level: 'MUST',
     family: 'envelope',
     title: 'message is null on success',
     section: 'Resources and their fields / Response envelope',
     quote: 'message | string or null | `null` on success.',
   },
-  {
-    id: 'ENV-DATA-OBJECT',
+  'ENV-DATA-OBJECT': {
     level: 'MUST',
     family: 'envelope',
     title: 'data is an object holding the requested resource',
     section: 'Resources and their fields / Response envelope',
     quote: 'data | object | The requested resource.',
   },
-  {
-    id: 'ENV-CONTENT-TYPE',
+  'ENV-CONTENT-TYPE': {
     level: 'INFO',
     family: 'envelope',
     title: 'Content-Type announced for JSON responses (the media type is not stated)',
     section: 'What the service does',
     quote: 'Responses are JSON.',
   },
-  {
-    id: 'STATUS-ID',
+  'STATUS-ID': {
     level: 'MUST',
     family: 'status',
     title: 'id is an integer equal to the requested status id',
     section: 'Ticket status',
     quote: 'id | integer | Identifier of the status.',
   },
-  {
-    id: 'STATUS-NAME',
+  'STATUS-NAME': {
     level: 'MUST',
     family: 'status',
     title: 'name is a string',
     section: 'Ticket status',
     quote: 'name | string | Display name.',
   },
-  {
-    id: 'STATUS-COLOUR',
+  'STATUS-COLOUR': {
     level: 'MUST',
     family: 'status',
     title: 'colour is "#" followed by six hexadecimal digits',
     section: 'Ticket status',
     quote: 'colour | string | Colour as a hash sign followed by six hexadecimal digits.',
   },
-  {
-    id: 'STATUS-AUTO-CLOSE',
+  'STATUS-AUTO-CLOSE': {
     level: 'MUST',
     family: 'status',
     title: 'auto_close is an integer',
     section: 'Ticket status',
     quote: 'auto_close | integer | Numeric flag.',
   },
-  {
-    id: 'STATUS-ORDER',
+  'STATUS-ORDER': {
     level: 'MUST',
     family: 'status',
     title: 'order is an integer',
     section: 'Ticket status',
     quote: 'order | integer | Position of the status.',
   },
-  {
-    id: 'STATUS-CREATED-AT',
+  'STATUS-CREATED-AT': {
     level: 'MUST',
     family: 'status',
     title: 'created_at is an integer',
     section: 'Ticket status',
     quote: 'created_at | integer | Creation time. Its unit and epoch are not stated.',
   },
-  {
-    id: 'STATUS-UPDATED-AT',
+  'STATUS-UPDATED-AT': {
     level: 'MUST',
     family: 'status',
     title: 'updated_at is an integer',
     section: 'Ticket status',
     quote: 'updated_at | integer | Last update time, same kind as created_at.',
   },
-  {
-    id: 'STATUS-TRANSLATIONS',
+  'STATUS-TRANSLATIONS': {
     level: 'MUST',
     family: 'status',
     title: 'translations is an array, present without lang',
@@ -115,64 +105,56 @@ export const catalog: readonly Requirement[] = [
     quote:
       'translations | array of translation | One entry per available translation. / The `translations` array is present in the result whether or not a language was requested.',
   },
-  {
-    id: 'TRANSLATION-STATUS-ID',
+  'TRANSLATION-STATUS-ID': {
     level: 'MUST',
     family: 'status',
     title: "each translation's status_id is the requested status' id",
     section: 'Ticket status / Translation entry',
     quote: 'status_id | integer | The id of the status that the translation belongs to.',
   },
-  {
-    id: 'TRANSLATION-NAME',
+  'TRANSLATION-NAME': {
     level: 'MUST',
     family: 'status',
     title: "each translation's name is a string",
     section: 'Ticket status / Translation entry',
     quote: 'name | string | Translated name.',
   },
-  {
-    id: 'TRANSLATION-LOCALE',
+  'TRANSLATION-LOCALE': {
     level: 'MUST',
     family: 'status',
     title: "each translation's locale is a two-letter code",
     section: 'Ticket status / Translation entry',
     quote: 'locale | string | Language code of the translation, a two-letter code.',
   },
-  {
-    id: 'STATUS-OPEN-FIRST',
+  'STATUS-OPEN-FIRST': {
     level: 'SHOULD',
     family: 'status',
     title: 'the first status (id 1) is named "Open" (installations may rename it)',
     section: 'States and transitions',
     quote: 'A status named "Open" exists with id of the first status.',
   },
-  {
-    id: 'STATUS-AUTO-CLOSE-VALUES',
+  'STATUS-AUTO-CLOSE-VALUES': {
     level: 'INFO',
     family: 'status',
     title: 'auto_close value seen (its meaning is not stated)',
     section: 'Ticket status, rule 2',
     quote: 'Meaning of auto_close values: not shown.',
   },
-  {
-    id: 'STATUS-TIMESTAMP-UNIT',
+  'STATUS-TIMESTAMP-UNIT': {
     level: 'INFO',
     family: 'status',
     title: 'unit that created_at/updated_at appear to use (not stated)',
     section: 'Ticket status',
     quote: 'created_at | integer | Creation time. Its unit and epoch are not stated.',
   },
-  {
-    id: 'STATUS-UNKNOWN-ID',
+  'STATUS-UNKNOWN-ID': {
     level: 'INFO',
     family: 'status',
     title: 'answer to a status id that does not exist (not stated)',
     section: 'Errors',
     quote: 'Errors other than authentication failure: not shown.',
   },
-  {
-    id: 'LANG-TRANSLATION-REPLACES',
+  'LANG-TRANSLATION-REPLACES': {
     level: 'MUST',
     family: 'lang',
     title: "lang with a translation replaces name with that translation's name",
@@ -180,24 +162,21 @@ export const catalog: readonly Requirement[] = [
     quote:
       'With `lang` set to a locale for which a translation exists, the default content in `data` (for instance `name`) is replaced by that translation.',
   },
-  {
-    id: 'LANG-KEEPS-TRANSLATIONS',
+  'LANG-KEEPS-TRANSLATIONS': {
     level: 'MUST',
     family: 'lang',
     title: 'translations is still returned, unchanged, when lang is given',
     section: 'Endpoints, lang rule 2; Ticket status, rule 1',
     quote: '`translations` is still returned. / The `translations` array is present in the result whether or not a language was requested.',
   },
-  {
-    id: 'LANG-OTHER-FIELDS-UNCHANGED',
+  'LANG-OTHER-FIELDS-UNCHANGED': {
     level: 'MUST',
     family: 'lang',
     title: 'lang changes only translated content: id, colour, auto_close, order and times stay the same',
     section: 'Endpoints, lang rule 2',
     quote: 'the default content in `data` (for instance `name`) is replaced by that translation.',
   },
-  {
-    id: 'LANG-MISSING-FALLBACK',
+  'LANG-MISSING-FALLBACK': {
     level: 'INFO',
     family: 'lang',
     title: 'answer when lang names a locale with no translation (the fallback is not stated)',
@@ -205,8 +184,7 @@ export const catalog: readonly Requirement[] = [
     quote:
       'Behaviour when `lang` names a locale with no translation: not shown beyond the words "if available" (the fallback is not stated).',
   },
-  {
-    id: 'AUTH-TOKEN-ACCEPTED',
+  'AUTH-TOKEN-ACCEPTED': {
     level: 'MUST',
     family: 'auth',
     title: 'the API token as Basic user name is accepted',
@@ -214,32 +192,28 @@ export const catalog: readonly Requirement[] = [
     quote:
       'The API token is sent as the user name, in the standard `Authorization` header (Basic scheme, credentials of the form `<API_TOKEN>:<any_value>`).',
   },
-  {
-    id: 'AUTH-PASSWORD-IGNORED',
+  'AUTH-PASSWORD-IGNORED': {
     level: 'MUST',
     family: 'auth',
     title: 'any password is accepted with a valid token (letter, empty, long, with ":")',
     section: 'Authentication, rule 3',
     quote: 'The password part is ignored. Any value may be used, and the reference call uses a single letter.',
   },
-  {
-    id: 'AUTH-WRONG-TOKEN-REFUSED',
+  'AUTH-WRONG-TOKEN-REFUSED': {
     level: 'MUST',
     family: 'auth',
     title: 'a wrong token fails authentication',
     section: 'Authentication, rule 4; Errors',
     quote: 'A request with bad credentials or an invalid authorization header fails authentication.',
   },
-  {
-    id: 'AUTH-NEAR-MISS-TOKEN-REFUSED',
+  'AUTH-NEAR-MISS-TOKEN-REFUSED': {
     level: 'MUST',
     family: 'auth',
     title: 'a token one slip from the valid one fails: one letter in the other case, the last character dropped, one appended',
     section: 'Authentication, rule 4; Errors',
     quote: 'A request with bad credentials or an invalid authorization header fails authentication.',
   },
-  {
-    id: 'AUTH-TOKEN-AS-USER-NAME',
+  'AUTH-TOKEN-AS-USER-NAME': {
     level: 'MUST',
     family: 'auth',
     title: 'the token counts only as the user name: sent as the password with another user name, it fails',
@@ -247,40 +221,35 @@ export const catalog: readonly Requirement[] = [
     quote:
       'The API token is sent as the user name, in the standard `Authorization` header (Basic scheme, credentials of the form `<API_TOKEN>:<any_value>`). / The password part is ignored.',
   },
-  {
-    id: 'AUTH-MISSING-HEADER-REFUSED',
+  'AUTH-MISSING-HEADER-REFUSED': {
     level: 'MUST',
     family: 'auth',
     title: 'a request without an Authorization header fails authentication',
     section: 'Endpoints; Authentication, rule 1',
     quote: 'Every call carries the authentication described below. / The service uses HTTP Basic Authentication with an API token.',
   },
-  {
-    id: 'AUTH-INVALID-HEADER-REFUSED',
+  'AUTH-INVALID-HEADER-REFUSED': {
     level: 'MUST',
     family: 'auth',
     title: 'invalid Authorization headers fail (other scheme, bad base64, no colon, empty)',
     section: 'Authentication, rule 4; Errors',
     quote: 'A request with bad credentials or an invalid authorization header fails authentication.',
   },
-  {
-    id: 'AUTH-ERROR-RESPONSE',
+  'AUTH-ERROR-RESPONSE': {
     level: 'INFO',
     family: 'auth',
     title: 'HTTP status and body of a failed authentication (not stated)',
     section: 'Errors',
     quote: 'The HTTP status code, the `status` value and the body shape of an error response: not shown.',
   },
-  {
-    id: 'SELFSERVICE-ACCEPTED',
+  'SELFSERVICE-ACCEPTED': {
     level: 'MUST',
     family: 'selfservice',
     title: 'the reference call GET /api/selfservice/type succeeds with valid credentials',
     section: 'Authentication, reference call',
     quote: 'Reference call shape: `GET {base_url}/api/selfservice/type` with Basic credentials `<API_TOKEN>:<ANY_VALUE>`.',
   },
-  {
-    id: 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS',
+  'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS': {
     level: 'MUST',
     family: 'selfservice',
     title: 'GET /api/selfservice/type fails without credentials or with a wrong token',
@@ -288,17 +257,21 @@ export const catalog: readonly Requirement[] = [
     quote:
       'Every call carries the authentication described below. / A request with bad credentials or an invalid authorization header fails authentication.',
   },
-  {
-    id: 'SELFSERVICE-SHAPE',
+  'SELFSERVICE-SHAPE': {
     level: 'INFO',
     family: 'selfservice',
     title: 'body shape of /api/selfservice/type (not stated)',
     section: 'Endpoints',
     quote: 'GET | `/api/selfservice/type` | none shown | none | Body shape: not shown.',
   },
-];
+} satisfies Record<string, RequirementText>;
 
-const byId = new Map(catalog.map((requirement) => [requirement.id, requirement]));
+export type RequirementId = keyof typeof requirements;
+
+/** The requirements in catalog order, each with its ID. */
+export const catalog: readonly Requirement[] = Object.entries(requirements).map(([id, text]) => ({ id: id as RequirementId, ...text }));
+
+const byId = new Map<string, Requirement>(catalog.map((entry) => [entry.id, entry]));
 
 export function requirement(id: string): Requirement {
   const found = byId.get(id);
@@ -306,6 +279,7 @@ export function requirement(id: string): Requirement {
   return found;
 }
 
-export function isRequirementId(id: string): boolean {
-  return byId.has(id);
+/** An ID read from a file or from plain JavaScript, where the compiler could not check it. */
+export function isRequirementId(id: string): id is RequirementId {
+  return Object.hasOwn(requirements, id);
 }

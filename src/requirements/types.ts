@@ -1,8 +1,10 @@
+import type { RequirementId } from './catalog.js';
+
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 export type Family = 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice';
 
 export interface Requirement {
-  id: string;
+  id: RequirementId;
   level: Level;
   family: Family;
   title: string;
@@ -11,3 +13,6 @@ export interface Requirement {
   /** Where in the document the quote stands. */
   section: string;
 }
+
+/** A catalog entry's words, which its ID keys. */
+export type RequirementText = Omit<Requirement, 'id'>;
