@@ -135,7 +135,7 @@ test('the one writer refuses a recording that would carry the token, and says so
   cleanups.push(() => rm(out, { recursive: true, force: true }));
   const report = sampleReport();
   const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
-  const written = await writeReports(report, out, TOKEN, {
+  const written = await writeReports(report, out, createSecretScanner([TOKEN]), {
     allure: false,
     jsonFiles: [
       { name: 'recording.json', content: JSON.stringify({ echoed: `Basic ${basic}` }) },

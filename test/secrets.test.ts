@@ -110,7 +110,7 @@ function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exch
 async function written(report: Report): Promise<{ files: string[]; written: string[] }> {
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
-    const paths = await writeReports(report, outDir, TOKEN);
+    const paths = await writeReports(report, outDir, scanner);
     return { files: await readdir(outDir), written: paths };
   } finally {
     await rm(outDir, { recursive: true, force: true });
@@ -177,7 +177,7 @@ test('a token with markup characters is also found where a view escapes it', asy
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
     const report = sampleReport(`echoed ${token} back`);
-    await writeReports(report, outDir, token);
+    await writeReports(report, outDir, createSecretScanner([token]));
     // The badge holds counts and the verdict only ("no verdict" here), nothing the target sent; the list of what was
     // written holds file names only.
     expect((await readdir(outDir)).filter((name) => name !== 'allure-results' && name !== MANIFEST)).toEqual(['badge.svg']);

@@ -2,7 +2,7 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import type { TargetOptions } from '../config/targets.js';
 import type { Recording } from '../record/recording.js';
-import { createSecretScanner } from '../http/redact.js';
+import type { SecretScanner } from '../http/redact.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { applyBaseline } from '../report/model/baseline.js';
 import { buildReport } from '../report/model/build.js';
@@ -73,7 +73,7 @@ export function targetReport(input: TargetReportInput): Report {
 export type RecordedRun = { startedAt: Date; recording: Recording };
 
 /** recording.json and recording.har: the run's exchanges, each once, for judging again and for HAR viewers. */
-export function recordingFiles(report: Report, runs: RecordedRun[], token: string): { name: string; content: string }[] {
+export function recordingFiles(report: Report, runs: RecordedRun[], scanner: SecretScanner): { name: string; content: string }[] {
   if (runs.length === 0) return [];
   const file = recordingFile({
     suite: report.suite,
@@ -83,7 +83,7 @@ export function recordingFiles(report: Report, runs: RecordedRun[], token: strin
     startedAt: report.startedAt,
     finishedAt: report.finishedAt,
     runs,
-    redact: createSecretScanner([token]).redact,
+    redact: scanner.redact,
   });
   return [
     { name: RECORDING_FILE, content: `${JSON.stringify(file, null, 2)}\n` },
@@ -98,7 +98,7 @@ export function recordingFiles(report: Report, runs: RecordedRun[], token: strin
 export async function concludeRun(
   reports: Report[],
   config: Pick<Config, 'out' | 'baseUrl' | 'insecure'>,
-  token: string,
+  scanner: SecretScanner,
   baseline?: LoadedBaseline,
   recorded: RecordedRun[] = [],
 ): Promise<{ report: Report; writtenFiles: string[] }> {
@@ -106,9 +106,9 @@ export async function concludeRun(
   if (baseline) applyBaseline(report, baseline);
   const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
   if (warnings.length > 0) report.warnings = warnings;
-  const writtenFiles = await writeReports(report, config.out, token, {
+  const writtenFiles = await writeReports(report, config.out, scanner, {
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
-    jsonFiles: recordingFiles(report, recorded, token),
+    jsonFiles: recordingFiles(report, recorded, scanner),
   });
   return { report, writtenFiles };
 }

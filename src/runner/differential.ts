@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/load.js';
 import { compareReports } from '../report/comparison/compare.js';
 import type { Comparison } from '../report/comparison/types.js';
-
+import { artifactScanner } from '../report/artifacts.js';
 import { writeComparison } from '../report/comparison/write.js';
 import { COMPARE_DIR } from '../report/model/outputs.js';
 import { runConformance, type RunHooks, type RunResult } from './run.js';
@@ -27,6 +27,6 @@ export async function runDifferential(
   const other = await runConformance({ ...config, baseUrl: compareTo.baseUrl, token: compareTo.token, out: join(config.out, COMPARE_DIR) });
   const comparison = compareReports(target.report, other.report);
   const tokens = [config.token, compareTo.token].filter((token): token is string => token !== undefined && token !== '');
-  const { written, errors } = await writeComparison(comparison, config.out, tokens);
+  const { written, errors } = await writeComparison(comparison, config.out, artifactScanner(tokens));
   return { target, compareTo: other, comparison, writtenFiles: [...target.writtenFiles, ...written], errors };
 }

@@ -1,5 +1,6 @@
 import { prepareOutDir } from '../config/out-dir.js';
-import { clearOwnOutputs, RECORDING_OUTPUTS } from '../report/model/outputs.js';
+import { RECORDING_OUTPUTS } from '../report/model/outputs.js';
+import { artifactScanner, clearOwnOutputs } from '../report/artifacts.js';
 import type { Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import { OPTIONS } from '../config/options.js';
@@ -92,5 +93,6 @@ export async function judgeRecording(file: RecordingFile, outDir: string, hooks:
     reports.push(reportOf(file.startedAt, [], [suiteFailure('the spec runner', error)]));
   }
   const baseUrl = file.target.embeddedReference ? undefined : file.target.baseUrl;
-  return concludeRun(reports, { out: outDir, baseUrl, insecure: options.insecure ?? false }, '');
+  // The recording holds no token to look for; an Authorization value it holds is still refused.
+  return concludeRun(reports, { out: outDir, baseUrl, insecure: options.insecure ?? false }, artifactScanner([]));
 }

@@ -10,7 +10,8 @@ import { buildMatrix, matrixRow } from '../report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
 import { writeMatrix } from '../report/matrix/write.js';
 
-import { clearOwnOutputs } from '../report/model/outputs.js';
+import { clearOwnOutputs } from '../report/artifacts.js';
+import { createSecretScanner } from '../http/redact.js';
 import { writeReports } from '../report/write.js';
 import { recordTarget } from '../record/recorder.js';
 import { recordingFiles, targetReport } from './conclude.js';
@@ -198,6 +199,7 @@ async function writeTarget(
   await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
   const recorded = item.recording ? [{ startedAt: item.startedAt, recording: item.recording }] : [];
-  await writeReports(report, dir, item.entry.token, { allure: false, jsonFiles: recordingFiles(report, recorded, item.entry.token) });
+  const scanner = createSecretScanner([item.entry.token]);
+  await writeReports(report, dir, scanner, { allure: false, jsonFiles: recordingFiles(report, recorded, scanner) });
   return matrixRow(report, item.entry.name, item.entry.position, relative(config.out, dir).split(sep).join('/'));
 }

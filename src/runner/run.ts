@@ -9,7 +9,7 @@ import type { TargetRun, TargetSettings } from '../record/settings.js';
 import type { Recording } from '../record/recording.js';
 import { newRunId } from '../exchange/trace-context.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
-import { clearOwnOutputs } from '../report/model/outputs.js';
+import { clearOwnOutputs } from '../report/artifacts.js';
 import { cutShort } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { recordTarget } from '../record/recorder.js';
@@ -197,8 +197,8 @@ export async function runConformance(
     const target = { baseUrl, embeddedReference: reference !== undefined };
     const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, sharedJudge).finally(closeReference);
     const { concludeRun } = await loadConclude();
-    const { report, writtenFiles } = await concludeRun(reports, config, token, baseline, recorded);
     const scanner = createSecretScanner([token]);
+    const { report, writtenFiles } = await concludeRun(reports, config, scanner, baseline, recorded);
     return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
   } finally {
     // Whatever failed, the embedded server must not keep the process alive.

@@ -1,6 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { artifactScanner, writeNamedFile } from '../../report/artifacts.js';
 import type { Baseline, KnownFailure } from '../../config/baseline.js';
-import { ConfigError, environmentError } from '../../errors.js';
+import { ConfigError } from '../../errors.js';
 import { readResultFile } from '../../report/model/read.js';
 import { failsRun } from '../../report/model/verdicts.js';
 import { readArgs, required } from './args.js';
@@ -61,9 +61,13 @@ export async function baselineCommand(argv: string[]): Promise<number> {
             .map(([requirement]) => ({ requirement, target: target.name, ...common })),
         );
   const baseline: Baseline = { schemaVersion: 1, knownFailures };
-  await writeFile(out, `${JSON.stringify(baseline, null, 2)}\n`).catch((error: unknown) => {
-    throw environmentError(`the baseline cannot be written to ${out}`, error, 'Pass --out a file path in a folder this user can write');
-  });
+  await writeNamedFile(
+    out,
+    `${JSON.stringify(baseline, null, 2)}\n`,
+    artifactScanner([]),
+    'the baseline',
+    'Pass --out a file path in a folder this user can write',
+  );
   console.log(`Wrote ${knownFailures.length} known failure(s) from ${from} to ${out}, waived until ${common.expires}.`);
   return 0;
 }

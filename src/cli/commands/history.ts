@@ -1,6 +1,6 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ConfigError } from '../../errors.js';
+import { statSync } from 'node:fs';
+import { ConfigError, HarnessError } from '../../errors.js';
+import { artifactScanner, writeArtifacts } from '../../report/artifacts.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
 import { readHistory } from '../../report/model/history.js';
 import { renderHistoryHtml } from '../../report/views/history-html.js';
@@ -32,9 +32,16 @@ export async function historyCommand(argv: string[]): Promise<number> {
     );
   }
   const out = values.out ?? 'reports';
-  mkdirSync(out, { recursive: true });
-  const file = join(out, 'history.html');
-  writeFileSync(file, renderHistoryHtml(history, dir, new Date()));
+  // No token is known here; a report that carried an Authorization value still keeps the page from being written.
+  const { written, refused } = await writeArtifacts(
+    out,
+    [{ name: 'history.html', content: renderHistoryHtml(history, dir, new Date()) }],
+    artifactScanner([]),
+    { listed: false },
+  );
+  const [leak] = refused;
+  if (leak) throw new HarnessError(leak.code, leak.message, leak.hint, leak.party);
+  const [file = ''] = written;
   const runs = history.targets.reduce((sum, target) => sum + target.runs.length, 0);
   console.log(`History of ${runs} runs of ${history.targets.length} target(s): ${file}`);
   return 0;

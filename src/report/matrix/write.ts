@@ -1,13 +1,9 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../../validators/schemas.js';
-import { createSecretScanner } from '../../http/redact.js';
 import { settleMatrix } from './build.js';
 import { renderMatrixHtml } from './html.js';
 import { renderMatrixMarkdown } from './markdown.js';
 import type { Matrix } from './types.js';
-import { leakError } from '../../errors.js';
-import { clearOwnOutputs, recordOwnOutputs } from '../model/outputs.js';
+import { artifactScanner, clearOwnOutputs, putArtifacts, screenViews, type View } from '../artifacts.js';
 import { suiteError } from '../../errors.js';
 
 export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
@@ -26,9 +22,9 @@ function stampFinish(matrix: Matrix, startedAt: Date): void {
 }
 
 /**
- * Writes matrix.json (checked against its schema), matrix.md and matrix.html, refusing any that would hold a token.
- * Each view is rendered once and scanned once for every form of every token together; only a refused view, which adds
- * an error the others must show, makes them render again.
+ * Writes matrix.json (checked against its schema), matrix.md and matrix.html through the artifact writer, refusing any
+ * that would hold a token of any target (or an Authorization value). Each view is rendered once and scanned once for
+ * every form of every token together; only a refused view, which adds an error the others must show, renders them again.
  */
 export async function writeMatrix(
   matrix: Matrix,
@@ -43,24 +39,14 @@ export async function writeMatrix(
     settleMatrix(matrix);
   }
   if (runStartedAt) stampFinish(matrix, runStartedAt);
-  const views: [string, (matrix: Matrix) => string][] = [
+  const views: View<Matrix>[] = [
     ['matrix.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
     ['matrix.md', renderMatrixMarkdown],
     ['matrix.html', (final) => renderMatrixHtml(final, outDir)],
   ];
-  const scanner = createSecretScanner(tokens);
-  let rendered = views.map(([name, render]) => ({ name, render, text: render(matrix) }));
-  const leaking = rendered.filter(({ text }) => scanner.find(text) !== undefined).map(({ name }) => name);
-  if (leaking.length > 0) {
-    matrix.errors.push(...leaking.map((name) => leakError(name, 'the API token')));
+  const rendered = screenViews(matrix, views, artifactScanner(tokens), (refused) => {
+    matrix.errors.push(...refused);
     settleMatrix(matrix);
-    rendered = rendered.filter(({ name }) => !leaking.includes(name)).map((view) => ({ ...view, text: view.render(matrix) }));
-  }
-  const written: string[] = [];
-  for (const { name, text } of rendered) {
-    await writeFile(join(outDir, name), text);
-    written.push(join(outDir, name));
-  }
-  await recordOwnOutputs(outDir, written);
-  return written;
+  });
+  return putArtifacts(outDir, rendered);
 }

@@ -18,7 +18,7 @@ import { waivedRequirements } from '../model/verdicts.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 
-/** One file of the allure-results folder: its name there and its text, as the Allure writer puts it on disk. */
+/** One file of the allure-results folder: its name there and its text, as Allure's file-system writer would give it. */
 export interface AllureFile {
   name: string;
   content: string;
@@ -206,7 +206,7 @@ export function writeAllureResults(report: Report, writer: Writer, env: NodeJS.P
   writer.writeAttachment(EXECUTOR_FILE, Buffer.from(JSON.stringify(executor(report, env))));
 }
 
-/** Every file of allure-results/ with the text the file-system writer would give it, to be screened before writing. */
+/** Every file of allure-results/, from Allure's own in-memory writer, for the artifact writer to screen and put on disk. */
 export function allureFiles(report: Report, env: NodeJS.ProcessEnv = {}): AllureFile[] {
   const results = new InMemoryWriter();
   writeAllureResults(report, results, env);
@@ -216,17 +216,4 @@ export function allureFiles(report: Report, env: NodeJS.ProcessEnv = {}): Allure
     { name: 'categories.json', content: JSON.stringify(results.categories ?? []) },
     { name: 'environment.properties', content: stringifyEnvInfo(results.envInfo ?? {}) },
   ];
-}
-
-/** A writer that passes on only the files allowed (by their name in allure-results/): those screened free of secrets. */
-export function screenedWriter(writer: Writer, allowed: (name: string) => boolean): Writer {
-  return {
-    writeResult: (result) => allowed(`${result.uuid}-result.json`) && writer.writeResult(result),
-    writeGroup: (group) => allowed(`${group.uuid}-container.json`) && writer.writeGroup(group),
-    writeAttachment: (name, content) => allowed(name) && writer.writeAttachment(name, content),
-    writeAttachmentFromPath: (name, from) => allowed(name) && writer.writeAttachmentFromPath(name, from),
-    writeEnvironmentInfo: (info) => allowed('environment.properties') && writer.writeEnvironmentInfo(info),
-    writeCategoriesDefinitions: (list) => allowed('categories.json') && writer.writeCategoriesDefinitions(list),
-    writeGlobals: (name, info) => allowed(name) && writer.writeGlobals(name, info),
-  };
 }

@@ -1,0 +1,214 @@
+import { appendFile, lstat, mkdir, readFile, realpath, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { createSecretScanner, type SecretScanner } from '../http/redact.js';
+import { environmentError, HarnessError, leakError, type RunError } from '../errors.js';
+import { MANIFEST } from './model/outputs.js';
+
+/**
+ * The one way any command puts a file on disk (a run, a matrix, --compare-to, merge, judge, history, baseline): each
+ * file is scanned once, by one scanner for every secret the command knows, in every form a target could echo it (raw,
+ * any letter case, base64, hex, URL-encoded, JSON, HTML and XML escapes, near misses) and for any Authorization value.
+ * A file that holds one is refused, with the leak error, and the others are still written.
+ */
+
+/** A file to write: its path inside the folder ("/" between segments), and its text or bytes. */
+export interface Artifact {
+  name: string;
+  content: string | Uint8Array;
+}
+
+declare const screenedMark: unique symbol;
+/** A file the writer's scanner has read and found free of every secret: the only kind that reaches the disk. */
+export type ScreenedArtifact = Artifact & { readonly [screenedMark]: true };
+
+export interface Screening {
+  passed: ScreenedArtifact[];
+  /** One leak error per refused file, naming the file and what it held, never the secret itself. */
+  refused: RunError[];
+}
+
+const textOf = (content: string | Uint8Array): string => (typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
+
+/** The scanner of a command's secrets; with none (history, merge, baseline, judge) it still finds Authorization values. */
+export const artifactScanner = (secrets: readonly string[]): SecretScanner => createSecretScanner(secrets);
+
+/** Scans each file once; label names a refused file in its error (a section of a file, a path outside the folder). */
+export function screenArtifacts(files: readonly Artifact[], scanner: SecretScanner, label = (name: string) => name): Screening {
+  const passed: ScreenedArtifact[] = [];
+  const refused: RunError[] = [];
+  for (const file of files) {
+    const secret = scanner.find(textOf(file.content));
+    if (secret) refused.push(leakError(label(file.name), secret));
+    else passed.push(file as ScreenedArtifact);
+  }
+  return { passed, refused };
+}
+
+/** A view of a model: its file name and how it is rendered. */
+export type View<M> = readonly [name: string, render: (model: M) => string];
+
+/**
+ * Renders each view once and scans it once. A refused view is an error every other view must show: refuse records it
+ * in the model (and settles what depends on errors), and the views left are rendered and scanned again, which happens
+ * only when something was refused.
+ */
+export function screenViews<M>(
+  model: M,
+  views: readonly View<M>[],
+  scanner: SecretScanner,
+  refuse: (errors: RunError[]) => void,
+): ScreenedArtifact[] {
+  let pending = views;
+  for (;;) {
+    const { passed, refused } = screenArtifacts(
+      pending.map(([name, render]) => ({ name, content: render(model) })),
+      scanner,
+    );
+    if (refused.length === 0) return passed;
+    refuse(refused);
+    pending = pending.filter(([name]) => passed.some((view) => view.name === name));
+  }
+}
+
+interface Manifest {
+  /** Paths relative to the folder, with "/" between segments. */
+  files: string[];
+  /** Folders the suite made; removed only once empty. */
+  folders: string[];
+}
+
+async function readManifest(folder: string): Promise<Manifest> {
+  try {
+    const parsed = JSON.parse(await readFile(join(folder, MANIFEST), 'utf8')) as Partial<Manifest>;
+    const paths = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
+    return { files: paths(parsed.files), folders: paths(parsed.folders) };
+  } catch {
+    // No list (a first run, or a folder written by an older suite) or an unreadable one: nothing is known to be ours.
+    return { files: [], folders: [] };
+  }
+}
+
+/** Adds files and folders (paths relative to the folder) to the folder's list, so the next run removes exactly those. */
+async function recordOwnOutputs(folder: string, files: readonly string[], folders: readonly string[] = []): Promise<void> {
+  const manifest = await readManifest(folder);
+  const list: Manifest = {
+    files: [...new Set([...manifest.files, ...files])],
+    folders: [...new Set([...manifest.folders, ...folders])],
+  };
+  // Nothing written, nothing to list: a folder the suite left empty stays empty.
+  if (list.files.length === 0 && list.folders.length === 0) return;
+  // The list holds only the names of files the writer itself put there.
+  await writeFile(join(folder, MANIFEST), `${JSON.stringify(list, null, 2)}\n`);
+}
+
+/** The absolute path of an entry of the list, or undefined when it would leave the folder (a hand-edited list). */
+async function inside(folder: string, entry: string): Promise<string | undefined> {
+  const path = normalize(entry.split('/').join(sep));
+  if (path === '.' || isAbsolute(path) || path === '..' || path.startsWith(`..${sep}`)) return undefined;
+  const full = join(folder, path);
+  try {
+    // The folder holding it must be the output folder or below it, not a link to somewhere else.
+    const [root, parent] = await Promise.all([realpath(folder), realpath(dirname(full))]);
+    const below = relative(root, parent);
+    return below === '' || (!below.startsWith('..') && !isAbsolute(below)) ? full : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes what the suite wrote in the folder the last time (the files of its list, then its folders left empty), except
+ * the files named in keep (a recording being judged again), which stay on the list.
+ */
+export async function clearOwnOutputs(folder: string, keep: readonly string[] = []): Promise<void> {
+  const manifest = await readManifest(folder);
+  for (const entry of manifest.files.filter((file) => !keep.includes(file))) {
+    const path = await inside(folder, entry);
+    if (!path) continue;
+    const stats = await lstat(path).catch(() => undefined);
+    // A file or a link to one is unlinked; the link's target is left alone.
+    if (stats && (stats.isFile() || stats.isSymbolicLink())) await unlink(path);
+  }
+  const deepestFirst = [...manifest.folders].sort((a, b) => b.split('/').length - a.split('/').length);
+  for (const entry of deepestFirst) {
+    const path = await inside(folder, entry);
+    // rmdir refuses a folder that is not empty: whatever another tool put there stays.
+    if (path) await rmdir(path).catch(() => undefined);
+  }
+  await unlink(join(folder, MANIFEST)).catch(() => undefined);
+  const kept = manifest.files.filter((file) => keep.includes(file));
+  if (kept.length > 0) await recordOwnOutputs(folder, kept);
+}
+
+export interface PutOptions {
+  /**
+   * Whether the files go on the folder's list, which the next run into the folder removes (true for a command's
+   * reports; false for history.html, which a later run into the same folder leaves alone).
+   */
+  listed?: boolean;
+}
+
+/**
+ * Writes files that passed the screen into the folder (made if missing, with any subfolder a name holds) and adds them
+ * to the folder's list. Returns the paths written, in order.
+ */
+export async function putArtifacts(
+  folder: string,
+  files: readonly ScreenedArtifact[],
+  { listed = true }: PutOptions = {},
+): Promise<string[]> {
+  await mkdir(folder, { recursive: true });
+  const made = new Set<string>();
+  const written: string[] = [];
+  for (const { name, content } of files) {
+    const path = join(folder, ...name.split('/'));
+    const parent = dirname(name);
+    if (parent !== '.' && !made.has(parent)) {
+      // A subfolder the suite made is listed, so the next run removes it once empty; one that was there stays.
+      if (await mkdir(join(folder, parent), { recursive: true })) made.add(parent);
+    }
+    await writeFile(path, content);
+    written.push(path);
+  }
+  if (listed)
+    await recordOwnOutputs(
+      folder,
+      files.map((file) => file.name),
+      [...made],
+    );
+  return written;
+}
+
+/** Screens the files, writes those that pass, and names those refused: the whole job for a command with one pass. */
+export async function writeArtifacts(
+  folder: string,
+  files: readonly Artifact[],
+  scanner: SecretScanner,
+  options: PutOptions = {},
+): Promise<{ written: string[]; refused: RunError[] }> {
+  const { passed, refused } = screenArtifacts(files, scanner);
+  return { written: await putArtifacts(folder, passed, options), refused };
+}
+
+/**
+ * Adds screened text to the end of a file (the comparison section of report.md, the job summary GitHub shows): the
+ * file already holds only what passed the screen. A file that cannot take it is a problem of the environment.
+ */
+export async function appendArtifact(path: string, file: ScreenedArtifact, end = ''): Promise<void> {
+  await appendFile(path, typeof file.content === 'string' ? `${file.content}${end}` : Buffer.concat([file.content, Buffer.from(end)]));
+}
+
+/**
+ * Writes one file the user named (a baseline), in a folder that must exist, screened like every other: a refusal is
+ * thrown as the leak error, a path that cannot take it as a problem of the environment.
+ */
+export async function writeNamedFile(path: string, content: string, scanner: SecretScanner, what: string, hint: string): Promise<void> {
+  const { passed, refused } = screenArtifacts([{ name: path, content }], scanner);
+  const [leak] = refused;
+  if (leak) throw new HarnessError(leak.code, leak.message, leak.hint, leak.party);
+  for (const file of passed) {
+    await writeFile(path, file.content).catch((problem: unknown) => {
+      throw environmentError(`${what} cannot be written to ${path}`, problem, hint);
+    });
+  }
+}

@@ -1,0 +1,152 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { artifactScanner, clearOwnOutputs, writeArtifacts } from '../src/report/artifacts.js';
+import { escapeHtml } from '../src/report/views/escape/html.js';
+import { escapeXml } from '../src/report/views/escape/xml.js';
+import { markdownText } from '../src/report/views/escape/markdown.js';
+import { MANIFEST } from '../src/report/model/outputs.js';
+import { ECHO_FORMS } from './helpers/echo-targets.js';
+import { repoRoot } from './helpers/run-cli.js';
+import { tokenForms } from './helpers/token-forms.js';
+
+/** A token with characters that each escaping rewrites: JSON (/), URL (+ /), HTML and XML (& < " '), Markdown (|). */
+const TOKEN = `Wr1ter/Tok+en&<"'|7c2e`;
+const folders: string[] = [];
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+async function folder(): Promise<string> {
+  const made = await mkdtemp(join(tmpdir(), 'artifact-writer-'));
+  folders.push(made);
+  return made;
+}
+
+/** Every way a file could carry the token: what a target echoes, and what each view's escaper makes of it. */
+const FORMS: Record<string, (token: string) => string> = {
+  ...ECHO_FORMS,
+  'HTML-escaped': escapeHtml,
+  'XML-escaped': escapeXml,
+  'Markdown-escaped': markdownText,
+  'JSON-stringified': (token) => JSON.stringify(token),
+  'URL-encoded, upper-case hex': encodeURIComponent,
+  'base64 of token:password': (token) => Buffer.from(`${token}:secret`).toString('base64'),
+};
+
+test.each(Object.keys(FORMS))(
+  'a file holding the token %s is refused with the leak error; the others are written and listed',
+  async (form) => {
+    const out = await folder();
+    const echoed = FORMS[form]?.(TOKEN) ?? '';
+    const { written, refused } = await writeArtifacts(
+      out,
+      [
+        { name: 'clean.json', content: '{"ok":true}\n' },
+        { name: 'leaky.html', content: `<p>user ${echoed} seen</p>` },
+        { name: 'nested/leaky.bin', content: Buffer.from(`user ${echoed} seen`) },
+        { name: 'nested/clean.txt', content: 'nothing secret' },
+      ],
+      artifactScanner([TOKEN]),
+    );
+    expect(refused.map((error) => [error.code, error.message])).toEqual([
+      ['HARNESS_SECRET_LEAK', 'leaky.html would have contained the API token, so it was not written'],
+      ['HARNESS_SECRET_LEAK', 'nested/leaky.bin would have contained the API token, so it was not written'],
+    ]);
+    expect(written.map((path) => relative(out, path))).toEqual(['clean.json', join('nested', 'clean.txt')]);
+    expect((await readdir(out)).sort()).toEqual([MANIFEST, 'clean.json', 'nested']);
+    expect(await readdir(join(out, 'nested'))).toEqual(['clean.txt']);
+    const manifest = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as { files: string[]; folders: string[] };
+    expect(manifest).toEqual({ files: ['clean.json', 'nested/clean.txt'], folders: ['nested'] });
+  },
+);
+
+test('a command that knows no token still refuses an Authorization value, and the next run removes only what was listed', async () => {
+  const out = await folder();
+  const credential = Buffer.from('someone:else').toString('base64');
+  const first = await writeArtifacts(
+    out,
+    [
+      { name: 'page.html', content: `<pre>Authorization: Basic ${credential}</pre>` },
+      { name: 'kept.md', content: '# fine' },
+    ],
+    artifactScanner([]),
+  );
+  expect(first.refused.map((error) => error.message)).toEqual([
+    'page.html would have contained an Authorization value, so it was not written',
+  ]);
+  const unlisted = await writeArtifacts(out, [{ name: 'history.html', content: '<p>history</p>' }], artifactScanner([]), { listed: false });
+  expect(unlisted.refused).toEqual([]);
+  await clearOwnOutputs(out);
+  expect(await readdir(out)).toEqual(['history.html']);
+});
+
+test('one scan finds any of several tokens in a file: a matrix knows every target’s, --compare-to both servers’', async () => {
+  const others = ['matrix-target-b-5e1f0a', 'compare-side-token-77ab1c'];
+  const scanner = artifactScanner([TOKEN, ...others]);
+  for (const token of [TOKEN, ...others]) {
+    for (const form of tokenForms(token)) expect({ form, found: scanner.find(`x ${form} y`) }).toEqual({ form, found: 'the API token' });
+  }
+  expect(scanner.find('a report with nothing secret in it')).toBeUndefined();
+});
+
+// Names of Node's calls that put bytes in a file; a module that imports or calls one writes files.
+const FILE_WRITES = [
+  'writeFile',
+  'writeFileSync',
+  'appendFile',
+  'appendFileSync',
+  'createWriteStream',
+  'copyFile',
+  'copyFileSync',
+  'cp',
+  'cpSync',
+  'writeSync',
+  'writev',
+  'writevSync',
+  'FileSystemWriter',
+];
+const FILE_WRITE = new RegExp(`\\b(?:${FILE_WRITES.join('|')})\\b`, 'g');
+/** The one writer, and the output-folder check, which writes an empty file and removes it to learn the folder takes files. */
+const ALLOWED: Record<string, string[]> = { 'src/report/artifacts.ts': FILE_WRITES, 'src/config/out-dir.ts': ['writeFile'] };
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(?:ts|js|mjs|cjs)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The file-writing calls a source text names, comments left out. */
+function fileWritesIn(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+  return [...new Set([...code.matchAll(FILE_WRITE)].map((match) => match[0]))];
+}
+
+test('the check finds a file write however it is spelled in code, and not in a comment', () => {
+  expect(fileWritesIn("import { writeFileSync } from 'node:fs';\nwriteFileSync(p, t);")).toEqual(['writeFileSync']);
+  expect(fileWritesIn("import * as fs from 'node:fs';\nfs.promises.appendFile(p, t);")).toEqual(['appendFile']);
+  expect(fileWritesIn('const s = createWriteStream(p); new FileSystemWriter({ resultsDir: d });')).toEqual([
+    'createWriteStream',
+    'FileSystemWriter',
+  ]);
+  expect(fileWritesIn('// writeFile is not called here\n/* nor appendFile */ const x = 1;')).toEqual([]);
+});
+
+test('no module under src/ but the artifact writer puts a file on disk (the output-folder probe aside)', () => {
+  const offences = sourceFiles(join(repoRoot, 'src')).flatMap((path) => {
+    const file = relative(repoRoot, path).split('\\').join('/');
+    const allowed = ALLOWED[file] ?? [];
+    return fileWritesIn(readFileSync(path, 'utf8'))
+      .filter((name) => !allowed.includes(name))
+      .map((name) => `${file}: ${name}`);
+  });
+  expect(offences).toEqual([]);
+  // The probe is empty and removed again: it writes nothing a secret could be in.
+  const probe = readFileSync(join(repoRoot, 'src/config/out-dir.ts'), 'utf8');
+  expect(probe).toMatch(/await writeFile\(probe, ''\);/);
+  expect(probe).toMatch(/await rm\(probe, \{ force: true \}\);/);
+});
