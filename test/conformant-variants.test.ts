@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { variants } from '../src/reference-server/faults.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'quirk-token-7d2e41';
@@ -52,9 +52,11 @@ const verdicts = (report: Report | undefined): Record<string, string> =>
 
 /** Every server is recorded once, all at once, and the recordings judged together by one spec runner. */
 let runOf: (name: string) => Promise<CliRun>;
-beforeAll(() => {
-  runOf = startAll(Object.entries(cases).map(([name, entry]) => [name, () => runAgainst(entry, (args) => inProcess.run(args))]));
-});
+beforeAll(async () => {
+  const started = startAll(Object.entries(cases).map(([name, entry]) => [name, () => runAgainst(entry, (args) => inProcess.run(args))]));
+  runOf = started.outcome;
+  await started.settled;
+}, ALL_CASES_TIMEOUT_MS);
 
 describe('unusual but conformant servers pass', () => {
   test.each(Object.keys(cases).map((name) => [name]))('%s', async (name) => expectConformant(await runOf(name)));

@@ -4,7 +4,7 @@ import { variants } from '../src/reference-server/faults.js';
 import { expectedFronts, expectedKills, expectedWarnings } from '../src/reference-server/kills.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
 import { COUNTS_LINE, failedRequirements, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'kill-matrix-token-5f1c9a';
@@ -33,9 +33,13 @@ async function runAgainst(name: string, run: Runner): Promise<CliRun> {
 
 /** Every variant is recorded once, all at once, and the recordings judged together by one spec runner. */
 let runOf: (name: string) => Promise<CliRun>;
-beforeAll(() => {
-  runOf = startAll([...faults, ...warnings, ...fronts].map(({ name }) => [name, () => runAgainst(name, (args) => inProcess.run(args))]));
-});
+beforeAll(async () => {
+  const started = startAll(
+    [...faults, ...warnings, ...fronts].map(({ name }) => [name, () => runAgainst(name, (args) => inProcess.run(args))]),
+  );
+  runOf = started.outcome;
+  await started.settled;
+}, ALL_CASES_TIMEOUT_MS);
 
 const verdicts = (report: Report | undefined): Record<string, string> =>
   Object.fromEntries((report?.requirements ?? []).map((result) => [result.id, result.verdict]));

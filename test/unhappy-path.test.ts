@@ -4,7 +4,7 @@ import type { StatusRecord } from '../src/reference-server/data.js';
 import type { Report, Verdict } from '../src/report/model/types.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
-import { inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { errorReply, json, page, selfserviceTypes, serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
 
@@ -520,9 +520,11 @@ const caseNamed = (name: string): UnhappyCase => {
 
 /** Every case's server is recorded once, all at once, and the recordings judged together by one spec runner. */
 let caseRun: (name: string) => Promise<CaseRun>;
-beforeAll(() => {
-  caseRun = startAll(cases.map((entry) => [entry.name, () => runCase(entry, (args) => inProcess.run(args))]));
-});
+beforeAll(async () => {
+  const started = startAll(cases.map((entry) => [entry.name, () => runCase(entry, (args) => inProcess.run(args))]));
+  caseRun = started.outcome;
+  await started.settled;
+}, ALL_CASES_TIMEOUT_MS);
 
 describe('the unhappy path: near misses, refusals of any shape, fronts, set-up mistakes', () => {
   test.each(cases.map((entry) => [entry.name, entry] as const))('%s', async (name, entry) => expectCase(entry, await caseRun(name)));

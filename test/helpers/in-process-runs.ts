@@ -87,16 +87,29 @@ export function inProcessRuns(): InProcessRuns {
 }
 
 /**
- * Starts every case at once, so that their recordings are judged together, and gives each test its own case's
- * outcome (or failure) to await. Call it in beforeAll, so that merely collecting the file starts nothing.
+ * Time for a whole file's cases to be recorded and judged together: a bound against a hang, far above what they
+ * take on a busy machine. It is the hook's, so no single test carries the wait for the batch.
  */
-export function startAll<T>(cases: Iterable<readonly [string, () => Promise<T>]>): (name: string) => Promise<T> {
+export const ALL_CASES_TIMEOUT_MS = 300_000;
+
+export interface StartedCases<T> {
+  /** The case's outcome (or failure), for its own test to await. */
+  outcome(name: string): Promise<T>;
+  /** Settles once every case has, whatever each one's outcome. */
+  settled: Promise<void>;
+}
+
+/**
+ * Starts every case at once, so that their recordings are judged together. Call it in beforeAll, awaiting `settled`
+ * with ALL_CASES_TIMEOUT_MS, so that merely collecting the file starts nothing.
+ */
+export function startAll<T>(cases: Iterable<readonly [string, () => Promise<T>]>): StartedCases<T> {
   const started = new Map<string, Promise<T>>();
-  for (const [name, start] of cases) {
-    const outcome = start();
-    // Each test sees its own case's failure; none goes unhandled while the others are awaited.
-    outcome.catch(() => undefined);
-    started.set(name, outcome);
-  }
-  return (name) => started.get(name) ?? Promise.reject(new Error(`the case "${name}" was not started`));
+  for (const [name, start] of cases) started.set(name, start());
+  // Each test sees its own case's failure; none goes unhandled meanwhile.
+  const settled = Promise.allSettled(started.values()).then(() => undefined);
+  return {
+    outcome: (name) => started.get(name) ?? Promise.reject(new Error(`the case "${name}" was not started`)),
+    settled,
+  };
 }
