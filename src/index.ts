@@ -1,6 +1,6 @@
 import { loadBaseline } from './config/baseline.js';
-import { loadConfig } from './config/load.js';
-import { OPTIONS, type OptionName } from './config/options.js';
+import { configOf, type GivenSettings } from './config/load.js';
+import { OPTIONS, type OptionName, type OptionSpec } from './config/options.js';
 import type { Report } from './report/model/types.js';
 import { runConformance } from './runner/run.js';
 
@@ -26,12 +26,28 @@ export type RunOptions = {
   [Name in Exclude<OptionName, CliOnly>]?: (typeof OPTIONS)[Name]['kind'] extends 'boolean' ? boolean : string | number;
 };
 
-function argv(options: RunOptions): string[] {
-  return Object.entries(options).flatMap(([name, value]: [string, unknown]) => {
-    const flag = `--${OPTIONS[name as OptionName].flag}`;
-    if (value === undefined || value === false) return [];
-    return value === true ? [flag] : [flag, String(value)];
-  });
+/** The options as settings, each checked for its name and type: plain JavaScript callers get no compiler. */
+function givenSettings(options: RunOptions): GivenSettings {
+  const given: GivenSettings = {};
+  for (const [name, value] of Object.entries(options) as [string, unknown][]) {
+    if (!(name in OPTIONS)) throw new TypeError(`run(): unknown option "${name}"`);
+    // A command-line setting would otherwise be taken silently.
+    if ((CLI_ONLY as readonly string[]).includes(name)) {
+      throw new TypeError(`run(): "${name}" belongs to the command line, not to one run; use the ticketing-conformance command`);
+    }
+    if (value === undefined) continue;
+    const spec: OptionSpec = OPTIONS[name as OptionName];
+    if (spec.kind === 'boolean') {
+      if (typeof value !== 'boolean') throw new TypeError(`run(): "${name}" is true or false`);
+      given[name as OptionName] = value;
+    } else if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) {
+      // Checked as the flag's text is, with the same messages.
+      given[name as OptionName] = String(value);
+    } else {
+      throw new TypeError(`run(): "${name}" is a string or a number`);
+    }
+  }
+  return given;
 }
 
 /**
@@ -39,14 +55,7 @@ function argv(options: RunOptions): string[] {
  * options.out (default reports/) and returns the report. Only the options given count: no environment variable or .env.
  */
 export async function run(options: RunOptions = {}): Promise<Report> {
-  for (const name of Object.keys(options)) {
-    if (!(name in OPTIONS)) throw new TypeError(`run(): unknown option "${name}"`);
-    // Plain JavaScript callers get no type check: a command-line setting would otherwise be taken silently.
-    if ((CLI_ONLY as readonly string[]).includes(name)) {
-      throw new TypeError(`run(): "${name}" belongs to the command line, not to one run; use the ticketing-conformance command`);
-    }
-  }
-  const config = loadConfig(argv(options), {}, '');
+  const config = configOf(givenSettings(options), {}, '');
   const baseline = config.baseline === undefined ? undefined : loadBaseline(config.baseline);
   const { report } = await runConformance(config, {}, baseline);
   return report;

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../errors.js';
 
 /** Options of the serve command: given to the main command, they are told where they belong. */
@@ -49,4 +50,38 @@ export function commandLineError(error: unknown, known: readonly string[], hint:
   // Node's advice on positionals that start with "-" is noise next to a mistyped option.
   const said = unknownMatch?.[0] ?? detail;
   return new ConfigError('CONFIG_UNKNOWN_OPTION', `${where} could not be read: ${said}`, meant ? `Did you mean --${meant}? ${hint}` : hint);
+}
+
+type Flags = NonNullable<ParseArgsConfig['options']>;
+
+export interface CommandLineShape {
+  /** The next step every refusal ends with, e.g. the command's usage line. */
+  hint: string;
+  /** The subcommand whose command line this is; the main command's when absent. */
+  command?: string;
+  /** Whether words that are not options (a file, a folder) may be given. */
+  positionals?: boolean;
+}
+
+/**
+ * The one reader of every command line, the main command's and each subcommand's: strict flags, -h for --help, and
+ * one line naming the mistyped flag and the one most likely meant.
+ */
+export function readCommandLine<T extends Flags>(argv: string[], flags: T, { hint, command = '', positionals = true }: CommandLineShape) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: { ...flags, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: positionals,
+    });
+  } catch (error) {
+    throw commandLineError(error, [...new Set([...Object.keys(flags), 'help'])], hint, command);
+  }
+}
+
+/** The value of a flag a command cannot do without. */
+export function required(value: string | boolean | undefined, flag: string, usage: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError('CONFIG_INVALID', `${flag} is missing`, usage);
+  return value;
 }

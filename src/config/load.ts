@@ -1,11 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
 import { createSecretScanner, MIN_TOKEN_LENGTH } from '../http/redact.js';
-import { commandLineError } from './command-line.js';
+import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
 export interface Config {
@@ -47,20 +46,22 @@ export interface Shard {
 
 type Source = Record<string, string | undefined>;
 
-function readFlags(argv: string[]): Record<string, string | boolean | undefined> {
-  const specs: OptionSpec[] = Object.values(OPTIONS);
-  const options = Object.fromEntries(
-    specs.map((spec) => [spec.flag, { type: spec.kind, ...(spec.short ? { short: spec.short } : {}) }]),
-  ) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    throw commandLineError(
-      error,
-      specs.map((spec) => spec.flag),
-      'Run with --help to see every option',
-    );
+/** Settings given directly, by option name: from flags, or from the options of run(). */
+export type GivenSettings = Partial<Record<OptionName, string | boolean>>;
+
+/** Every setting as a flag of the command-line reader. */
+export const SETTING_FLAGS = Object.fromEntries(
+  Object.values(OPTIONS).map((spec: OptionSpec) => [spec.flag, { type: spec.kind, ...(spec.short ? { short: spec.short } : {}) }]),
+) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** The settings among the values the command-line reader found, by option name. */
+export function settingsOfFlags(values: Record<string, unknown>): GivenSettings {
+  const given: GivenSettings = {};
+  for (const name of Object.keys(OPTIONS) as OptionName[]) {
+    const value = values[OPTIONS[name].flag];
+    if (typeof value === 'string' || typeof value === 'boolean') given[name] = value;
   }
+  return given;
 }
 
 function readDotenv(path: string): Source {
@@ -219,20 +220,25 @@ function shard(raw: string | undefined): Shard | undefined {
   return { index, count };
 }
 
-/** Flags beat the environment, which beats .env; every bad setting becomes one ConfigError. */
+/** Reads the main command's flags, then the environment and .env: flags beat the environment, which beats .env. */
 export function loadConfig(argv: string[], env: Source = process.env, dotenvPath = '.env'): Config {
-  const flags = readFlags(argv);
+  const { values } = readCommandLine(argv, SETTING_FLAGS, { hint: 'Run with --help to see every option', positionals: false });
+  return configOf(settingsOfFlags(values), env, dotenvPath);
+}
+
+/** Settings given directly beat the environment, which beats .env; every bad setting becomes one ConfigError. */
+export function configOf(given: GivenSettings, env: Source = process.env, dotenvPath = '.env'): Config {
   const dotenv = readDotenv(dotenvPath);
   const value = (name: OptionName): string | undefined => {
     const spec: OptionSpec = OPTIONS[name];
-    const flag = flags[spec.flag];
-    if (typeof flag === 'string') return flag;
+    const direct = given[name];
+    if (typeof direct === 'string') return direct;
     const fromEnv = spec.env ? (env[spec.env] ?? dotenv[spec.env]) : undefined;
     return fromEnv === '' ? undefined : (fromEnv ?? spec.default);
   };
   const enabled = (name: OptionName): boolean => {
     const spec: OptionSpec = OPTIONS[name];
-    if (flags[spec.flag] === true) return true;
+    if (given[name] === true) return true;
     const fromEnv = spec.env ? (env[spec.env] ?? dotenv[spec.env]) : undefined;
     return fromEnv !== undefined && ['1', 'true', 'yes'].includes(fromEnv.toLowerCase());
   };
@@ -275,7 +281,7 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
   };
   // The budget belongs to the whole invocation; unless one is given, each --repeat run gets the default's worth.
   const budgetGiven =
-    typeof flags[OPTIONS.maxRequests.flag] === 'string' || (env[OPTIONS.maxRequests.env] ?? dotenv[OPTIONS.maxRequests.env] ?? '') !== '';
+    typeof given.maxRequests === 'string' || (env[OPTIONS.maxRequests.env] ?? dotenv[OPTIONS.maxRequests.env] ?? '') !== '';
   if (!budgetGiven) config.maxRequests = Math.min(10_000, config.maxRequests * config.repeat);
   if (config.help || config.version) return config;
   if (config.quiet && config.verbose) throw new ConfigError('CONFIG_INVALID', '--quiet and --verbose were both given', 'Pass one of them');

@@ -3,7 +3,7 @@ import type { Baseline, KnownFailure } from '../../config/baseline.js';
 import { ConfigError } from '../../errors.js';
 import { readResultFile } from '../../report/model/read.js';
 import { failsRun } from '../../report/model/verdicts.js';
-import { readArgs, required } from './args.js';
+import { readCommandLine, required } from '../../config/command-line.js';
 
 const USAGE =
   'Usage: ticketing-conformance baseline --from report.json|matrix.json --owner NAME --reason TEXT --expires YYYY-MM-DD [--out baseline.json]';
@@ -25,7 +25,7 @@ function expiry(raw: string): string {
 
 /** Writes a baseline holding every failure of a report (or of each target of a matrix) as a known failure. */
 export async function baselineCommand(argv: string[]): Promise<number> {
-  const { values } = readArgs(
+  const { values } = readCommandLine(
     argv,
     {
       from: { type: 'string' },
@@ -34,7 +34,7 @@ export async function baselineCommand(argv: string[]): Promise<number> {
       expires: { type: 'string' },
       out: { type: 'string' },
     },
-    USAGE,
+    { hint: USAGE, command: 'baseline' },
   );
   if (values.help) {
     console.log(

@@ -2,7 +2,7 @@ import { ConfigError } from '../../errors.js';
 import { diffReports, renderDiff } from '../../report/model/diff.js';
 import { readResultFile } from '../../report/model/read.js';
 import type { Report } from '../../report/model/types.js';
-import { readArgs } from './args.js';
+import { readCommandLine } from '../../config/command-line.js';
 
 const USAGE = 'Usage: ticketing-conformance diff OLD/report.json NEW/report.json';
 
@@ -20,7 +20,7 @@ function reportAt(path: string): Report {
 
 /** Regressions, fixes and changed observations between two reports; exit 1 on any regression. */
 export async function diffCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = readArgs(argv, {}, USAGE);
+  const { values, positionals } = readCommandLine(argv, {}, { hint: USAGE, command: 'diff' });
   if (values.help) {
     console.log(
       `${USAGE}\n\nExit codes: 0 nothing regressed, 1 a requirement regressed (pass to fail or warn), 2 an input could not be read.`,

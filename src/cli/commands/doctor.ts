@@ -1,4 +1,5 @@
-import { loadConfig } from '../../config/load.js';
+import { readCommandLine } from '../../config/command-line.js';
+import { configOf, SETTING_FLAGS, settingsOfFlags } from '../../config/load.js';
 import { examine } from '../../doctor/examine.js';
 import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
@@ -17,7 +18,8 @@ const HELP = [
 
 /** ticketing-conformance doctor: a handful of probes and a diagnosis of the hosting stack. */
 export async function doctorCommand(argv: string[]): Promise<number> {
-  const config = loadConfig(argv);
+  const { values } = readCommandLine(argv, SETTING_FLAGS, { hint: 'Run doctor --help', command: 'doctor', positionals: false });
+  const config = configOf(settingsOfFlags(values));
   if (config.help) {
     console.log(HELP);
     return 0;

@@ -1,4 +1,5 @@
-import { loadConfig } from '../../config/load.js';
+import { readCommandLine } from '../../config/command-line.js';
+import { configOf, SETTING_FLAGS, settingsOfFlags, type GivenSettings } from '../../config/load.js';
 import { loadTargets } from '../../config/targets.js';
 import { ConfigError } from '../../errors.js';
 import { startExporter } from '../../exporter/server.js';
@@ -19,31 +20,30 @@ const USAGE = [
   '  Run options such as --deadline-ms, --timeout-ms, --max-requests, --concurrency, --strict apply to every run.',
 ].join('\n');
 
-/** The exporter's own flags, taken out of the command line; the rest are run options, read as the main command reads them. */
-function splitFlags(argv: string[]): { listen: string; minInterval: string; rest: string[] } {
-  const own: Record<string, string> = { listen: DEFAULT_LISTEN, 'min-interval': DEFAULT_MIN_INTERVAL };
-  const rest: string[] = [];
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    const match = /^--(listen|min-interval)(?:=(.*))?$/.exec(arg);
-    if (match?.[1] === undefined) {
-      const refused = REFUSED.find((flag) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
-      if (refused) {
-        throw new ConfigError(
-          'CONFIG_INVALID',
-          `--${refused} does not apply to the exporter`,
-          'The exporter tests the targets of --targets, one run per probe',
-        );
-      }
-      rest.push(arg);
-      continue;
-    }
-    const value = match[2] ?? argv[(index += 1)];
-    if (value === undefined || value === '')
-      throw new ConfigError('CONFIG_INVALID', `--${match[1]} needs a value`, USAGE.split('\n')[0] ?? '');
-    own[match[1]] = value;
+/** The exporter's own flags beside the run options, read as the main command reads them. */
+const FLAGS = { ...SETTING_FLAGS, listen: { type: 'string' }, 'min-interval': { type: 'string' } } as const;
+
+function readFlags(argv: string[]): { help: boolean; listen: string; minInterval: string; settings: GivenSettings } {
+  const values: Record<string, unknown> = readCommandLine(argv, FLAGS, {
+    hint: USAGE.split('\n')[0] ?? '',
+    command: 'exporter',
+    positionals: false,
+  }).values;
+  const refused = REFUSED.find((flag) => values[flag] !== undefined);
+  if (refused) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `--${refused} does not apply to the exporter`,
+      'The exporter tests the targets of --targets, one run per probe',
+    );
   }
-  return { listen: own.listen ?? DEFAULT_LISTEN, minInterval: own['min-interval'] ?? DEFAULT_MIN_INTERVAL, rest };
+  const text = (flag: string, fallback: string): string => (typeof values[flag] === 'string' ? values[flag] : fallback);
+  return {
+    help: values.help === true,
+    listen: text('listen', DEFAULT_LISTEN),
+    minInterval: text('min-interval', DEFAULT_MIN_INTERVAL),
+    settings: settingsOfFlags(values),
+  };
 }
 
 /** HOST:PORT, [IPv6]:PORT or :PORT (loopback). */
@@ -70,12 +70,12 @@ export function duration(raw: string, flag: string): number {
 
 /** Serves the exporter until SIGINT or SIGTERM. */
 export async function exporterCommand(argv: string[]): Promise<number> {
-  if (argv.includes('--help')) {
+  const flags = readFlags(argv);
+  if (flags.help) {
     console.log(USAGE);
     return 0;
   }
-  const flags = splitFlags(argv);
-  const config = loadConfig(flags.rest);
+  const config = configOf(flags.settings);
   if (config.targets === undefined)
     throw new ConfigError('CONFIG_INVALID', 'the exporter needs --targets FILE', USAGE.split('\n')[0] ?? '');
   const targets = loadTargets(config);

@@ -4,13 +4,13 @@ import { artifactScanner, writeArtifacts } from '../../report/artifacts.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
 import { readHistory } from '../../report/model/history.js';
 import { renderHistoryHtml } from '../../report/views/history-html.js';
-import { readArgs } from './args.js';
+import { readCommandLine } from '../../config/command-line.js';
 
 const USAGE = 'Usage: ticketing-conformance history DIR --out OUT   (every report.json under DIR, into OUT/history.html)';
 
 /** A folder of report.json files (nightly runs, releases) as one page: per target, verdicts over time and what changed. */
 export async function historyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = readArgs(argv, { out: { type: 'string' } }, USAGE);
+  const { values, positionals } = readCommandLine(argv, { out: { type: 'string' } }, { hint: USAGE, command: 'history' });
   if (values.help) {
     console.log(
       `${USAGE}\n\nReads every report.json under DIR (any depth), groups the runs by target and orders them by start time.\nWrites OUT/history.html: a timeline of verdicts, a requirement by run grid, and when each requirement started or stopped failing.\nExit codes: 0 written, 2 nothing to read or OUT not writable.`,

@@ -9,7 +9,7 @@ import { renderTerminal } from '../../report/views/terminal.js';
 import { judgeRecording, missingAnswers, recordingDifferences } from '../../runner/judge-recording.js';
 import { readRecording } from '../../record/recording-file.js';
 import { screenOutput } from '../screen-output.js';
-import { readArgs } from './args.js';
+import { readCommandLine } from '../../config/command-line.js';
 
 const USAGE = 'Usage: ticketing-conformance judge RECORDING.json [--out DIR] [--quiet] [--verbose]';
 const HELP = `${USAGE}
@@ -25,10 +25,10 @@ missing, not JSON or not a recording.`;
 
 /** ticketing-conformance judge RECORDING.json: the verdict of a recorded run, reached again offline. */
 export async function judgeCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = readArgs(
+  const { values, positionals } = readCommandLine(
     argv,
     { out: { type: 'string' }, quiet: { type: 'boolean' }, verbose: { type: 'boolean' } },
-    USAGE,
+    { hint: USAGE, command: 'judge' },
   );
   if (values.help) {
     console.log(HELP);

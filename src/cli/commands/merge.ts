@@ -4,13 +4,13 @@ import { renderMatrixTerminal } from '../../report/matrix/terminal.js';
 import { writeMatrix } from '../../report/matrix/write.js';
 import { mergeShards } from '../../report/matrix/merge.js';
 import { readResultFile } from '../../report/model/read.js';
-import { readArgs, required } from './args.js';
+import { readCommandLine, required } from '../../config/command-line.js';
 
 const USAGE = 'Usage: ticketing-conformance merge shard-1/matrix.json shard-2/matrix.json ... --out DIR';
 
 /** Combines shard matrices into one matrix.json, matrix.md and matrix.html; exits with the merged exit code. */
 export async function mergeCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = readArgs(argv, { out: { type: 'string' } }, USAGE);
+  const { values, positionals } = readCommandLine(argv, { out: { type: 'string' } }, { hint: USAGE, command: 'merge' });
   if (values.help) {
     console.log(`${USAGE}\n\nEvery shard of one split must be given once; the merged matrix keeps the order of the targets file.`);
     return 0;

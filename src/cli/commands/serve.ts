@@ -1,5 +1,5 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { commandLineError } from '../../config/command-line.js';
+import type { ParseArgsConfig } from 'node:util';
+import { readCommandLine } from '../../config/command-line.js';
 import { ConfigError } from '../../errors.js';
 import { variants } from '../../reference-server/faults.js';
 import { startReferenceServer } from '../../reference-server/server.js';
@@ -13,7 +13,6 @@ const FLAGS = {
   'path-prefix': { type: 'string' },
   fault: { type: 'string', multiple: true, default: [] as string[] },
   'latency-ms': { type: 'string', default: '0' },
-  help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
 const usage = (): string =>
@@ -28,11 +27,7 @@ const usage = (): string =>
   ].join('\n');
 
 function readFlags(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: FLAGS, strict: true }).values;
-  } catch (error) {
-    throw commandLineError(error, Object.keys(FLAGS), 'Run serve --help', 'serve');
-  }
+  return readCommandLine(argv, FLAGS, { hint: 'Run serve --help', command: 'serve', positionals: false }).values;
 }
 
 function wholeNumber(flag: string, raw: string, min: number, max: number): number {

@@ -1,6 +1,6 @@
 import { terminalLine, terminalLines } from '../../report/views/escape/terminal.js';
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { readCommandLine } from '../../config/command-line.js';
 import { ConfigError, HarnessError } from '../../errors.js';
 import { checkReportVersion } from '../../config/data-file.js';
 import { countsLine } from '../../report/views/failure-text.js';
@@ -27,18 +27,7 @@ function unreadable(path: string, reason: string): HarnessError {
 }
 
 function readArguments(argv: string[]): { path: string; expect?: string; help: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { expect: { type: 'string' }, help: { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)).replace(/\.+$/, '');
-    throw new ConfigError('CONFIG_UNKNOWN_OPTION', `the command line could not be read: ${detail}`, USAGE);
-  }
+  const parsed = readCommandLine(argv, { expect: { type: 'string' } }, { hint: USAGE, command: 'verify' });
   const help = parsed.values.help === true;
   const [path, ...extra] = parsed.positionals;
   if (!help && (path === undefined || extra.length > 0)) throw new ConfigError('CONFIG_INVALID', 'verify takes one report.json', USAGE);
