@@ -50,106 +50,153 @@ function foldCodePoint(codePoint: number): number {
   return lower.length === String.fromCodePoint(folded).length ? folded : codePoint;
 }
 
-function pushUtf8(codePoint: number, out: (byte: number) => void): void {
-  if (codePoint < 0x80) out(codePoint);
-  else if (codePoint < 0x800) {
-    out(0xc0 | (codePoint >> 6));
-    out(0x80 | (codePoint & 0x3f));
-  } else if (codePoint < 0x10000) {
-    out(0xe0 | (codePoint >> 12));
-    out(0x80 | ((codePoint >> 6) & 0x3f));
-    out(0x80 | (codePoint & 0x3f));
-  } else {
-    out(0xf0 | (codePoint >> 18));
-    out(0x80 | ((codePoint >> 12) & 0x3f));
-    out(0x80 | ((codePoint >> 6) & 0x3f));
-    out(0x80 | (codePoint & 0x3f));
-  }
-}
-
-const HEX = /^[0-9a-fA-F]+$/;
+const BACKSLASH = 0x5c;
+const PERCENT = 0x25;
+const AMPERSAND = 0x26;
 const NAMED_ENTITIES: Record<string, number> = { amp: 0x26, lt: 0x3c, gt: 0x3e, quot: 0x22, apos: 0x27 };
 const JSON_ESCAPES: Record<string, number> = { b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/y;
-const isHex = (text: string): boolean => HEX.test(text);
+
+/** Writes a code point as UTF-8 into bytes; returns how many it took. */
+function utf8Into(codePoint: number, bytes: Uint8Array): number {
+  if (codePoint < 0x80) {
+    bytes[0] = codePoint;
+    return 1;
+  }
+  if (codePoint < 0x800) {
+    bytes[0] = 0xc0 | (codePoint >> 6);
+    bytes[1] = 0x80 | (codePoint & 0x3f);
+    return 2;
+  }
+  if (codePoint < 0x10000) {
+    bytes[0] = 0xe0 | (codePoint >> 12);
+    bytes[1] = 0x80 | ((codePoint >> 6) & 0x3f);
+    bytes[2] = 0x80 | (codePoint & 0x3f);
+    return 3;
+  }
+  bytes[0] = 0xf0 | (codePoint >> 18);
+  bytes[1] = 0x80 | ((codePoint >> 12) & 0x3f);
+  bytes[2] = 0x80 | ((codePoint >> 6) & 0x3f);
+  bytes[3] = 0x80 | (codePoint & 0x3f);
+  return 4;
+}
+
+/** The value of a hexadecimal digit, or -1. */
+function hexDigit(char: number): number {
+  if (char >= 0x30 && char <= 0x39) return char - 0x30;
+  const lower = char | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
+
+/** The value of the `digits` hexadecimal digits at index, or -1 when one is not a hexadecimal digit. */
+function hexAt(text: string, index: number, digits: number): number {
+  if (index + digits > text.length) return -1;
+  let value = 0;
+  for (let at = index; at < index + digits; at += 1) {
+    const digit = hexDigit(text.charCodeAt(at));
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/** ASCII punctuation, which a backslash may escape (JSON's \/ and \", markdown's \|). */
+const isPunctuation = (char: number): boolean =>
+  (char >= 0x21 && char <= 0x2f) || (char >= 0x3a && char <= 0x40) || (char >= 0x5b && char <= 0x60) || (char >= 0x7b && char <= 0x7e);
+
+/** Whether a character of text is one canonical byte as it stands: ASCII that starts no escape. */
+const isPlainAscii = (char: number): boolean => char < 0x80 && char !== BACKSLASH && char !== PERCENT && char !== AMPERSAND;
 
 /**
- * Walks a text as canonical bytes: JSON escapes (\/, \uXXXX, \"), markdown escapes (\|), URL encoding (%2f, %2F) and
+ * Reads a text as canonical bytes: JSON escapes (\/, \uXXXX, \"), markdown escapes (\|), URL encoding (%2f, %2F) and
  * HTML or XML character references (&#47;, &amp;) decoded, letters folded to lower case, code points as UTF-8.
- * A secret written in any of those ways, or in a mix of them, is the same run of canonical bytes. Each byte is told
- * with the span of the text it came from. Linear in the text.
+ * A secret written in any of those ways, or in a mix of them, is the same run of canonical bytes. One unit of the text
+ * (a character or an escape) at a time, into fields that are reused, so a long text costs no allocation per character.
  */
-function canonicalUnits(text: string, emit: (byte: number, from: number, to: number) => boolean): void {
-  let index = 0;
-  while (index < text.length) {
-    const from = index;
+class CanonicalReader {
+  /** The canonical bytes of the last unit read, and how many. */
+  readonly bytes = new Uint8Array(4);
+  count = 0;
+
+  /** Reads the unit at index; returns the index just past it. */
+  read(text: string, index: number): number {
     const char = text.charCodeAt(index);
-    let codePoint: number | undefined;
-    let rawByte: number | undefined;
-    if (char === 0x5c /* \ */ && index + 1 < text.length) {
-      const next = text[index + 1] ?? '';
-      if (next === 'u' && index + 6 <= text.length && isHex(text.slice(index + 2, index + 6))) {
-        codePoint = Number.parseInt(text.slice(index + 2, index + 6), 16);
-        index += 6;
-        // A surrogate pair written as two escapes is one code point.
-        if (
-          codePoint >= 0xd800 &&
-          codePoint < 0xdc00 &&
-          text.startsWith('\\u', index) &&
-          index + 6 <= text.length &&
-          isHex(text.slice(index + 2, index + 6))
-        ) {
-          const low = Number.parseInt(text.slice(index + 2, index + 6), 16);
-          if (low >= 0xdc00 && low < 0xe000) {
-            codePoint = 0x10000 + ((codePoint - 0xd800) << 10) + (low - 0xdc00);
-            index += 6;
+    if (isPlainAscii(char)) {
+      this.bytes[0] = char >= 0x41 && char <= 0x5a ? char + 0x20 : char;
+      this.count = 1;
+      return index + 1;
+    }
+    if (char === BACKSLASH && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next === 0x75 /* u */) {
+        let codePoint = hexAt(text, index + 2, 4);
+        if (codePoint >= 0) {
+          let end = index + 6;
+          // A surrogate pair written as two escapes is one code point.
+          if (codePoint >= 0xd800 && codePoint < 0xdc00 && text.startsWith('\\u', end)) {
+            const low = hexAt(text, end + 2, 4);
+            if (low >= 0xdc00 && low < 0xe000) {
+              codePoint = 0x10000 + ((codePoint - 0xd800) << 10) + (low - 0xdc00);
+              end += 6;
+            }
           }
+          this.codePoint(codePoint);
+          return end;
         }
-      } else if (JSON_ESCAPES[next] !== undefined) {
-        codePoint = JSON_ESCAPES[next];
-        index += 2;
-      } else if (/[!-/:-@[-`{-~]/.test(next)) {
-        codePoint = next.charCodeAt(0);
-        index += 2;
       }
-    } else if (char === 0x25 /* % */ && index + 3 <= text.length && isHex(text.slice(index + 1, index + 3))) {
-      rawByte = Number.parseInt(text.slice(index + 1, index + 3), 16);
-      index += 3;
-    } else if (char === 0x26 /* & */) {
+      const escaped = JSON_ESCAPES[String.fromCharCode(next)];
+      if (escaped !== undefined) {
+        this.codePoint(escaped);
+        return index + 2;
+      }
+      if (isPunctuation(next)) {
+        this.codePoint(next);
+        return index + 2;
+      }
+    } else if (char === PERCENT) {
+      const rawByte = hexAt(text, index + 1, 2);
+      if (rawByte >= 0) {
+        this.bytes[0] = rawByte >= 0x41 && rawByte <= 0x5a ? rawByte + 0x20 : rawByte;
+        this.count = 1;
+        return index + 3;
+      }
+    } else if (char === AMPERSAND) {
       ENTITY.lastIndex = index;
       const entity = ENTITY.exec(text);
       if (entity) {
         const [whole, decimal, hex, name] = entity;
-        codePoint = decimal ? Number(decimal) : hex ? Number.parseInt(hex, 16) : NAMED_ENTITIES[name ?? ''];
-        if (codePoint !== undefined && codePoint > 0x10ffff) codePoint = 0xfffd;
-        index += whole.length;
+        const codePoint = decimal ? Number(decimal) : hex ? Number.parseInt(hex, 16) : (NAMED_ENTITIES[name ?? ''] ?? 0xfffd);
+        this.codePoint(codePoint > 0x10ffff ? 0xfffd : codePoint);
+        return index + whole.length;
       }
     }
-    if (codePoint === undefined && rawByte === undefined) {
-      codePoint = text.codePointAt(index) ?? char;
-      index += codePoint > 0xffff ? 2 : 1;
-    }
-    if (rawByte !== undefined) {
-      if (!emit(rawByte >= 0x41 && rawByte <= 0x5a ? rawByte + 0x20 : rawByte, from, index)) return;
-      continue;
-    }
-    let go = true;
-    pushUtf8(foldCodePoint(codePoint ?? char), (byte) => {
-      if (go) go = emit(byte, from, index);
-    });
-    if (!go) return;
+    const codePoint = text.codePointAt(index) ?? char;
+    this.codePoint(codePoint);
+    return index + (codePoint > 0xffff ? 2 : 1);
+  }
+
+  private codePoint(raw: number): void {
+    this.count = utf8Into(foldCodePoint(raw), this.bytes);
   }
 }
 
 function canonicalBytes(text: string): number[] {
+  const reader = new CanonicalReader();
   const bytes: number[] = [];
-  canonicalUnits(text, (byte) => bytes.push(byte) > 0);
+  for (let index = 0; index < text.length;) {
+    index = reader.read(text, index);
+    for (let byte = 0; byte < reader.count; byte += 1) bytes.push(reader.bytes[byte] ?? 0);
+  }
   return bytes;
 }
 
 function foldedBytes(text: string): number[] {
+  const scratch = new Uint8Array(4);
   const bytes: number[] = [];
-  for (const char of text) pushUtf8(foldCodePoint(char.codePointAt(0) ?? 0), (byte) => bytes.push(byte));
+  for (const char of text) {
+    const count = utf8Into(foldCodePoint(char.codePointAt(0) ?? 0), scratch);
+    for (let byte = 0; byte < count; byte += 1) bytes.push(scratch[byte] ?? 0);
+  }
   return bytes;
 }
 
@@ -185,6 +232,9 @@ function secretForms(token: string): SecretForm[] {
   return forms.filter((form) => form.bytes.length >= 2);
 }
 
+/** Largest transition table (states × byte classes) built for a scanner; a larger automaton steps through its trie. */
+const MAX_TABLE_ENTRIES = 1 << 21;
+
 /** An Aho-Corasick automaton over canonical bytes: one pass over a text finds every form of every token. */
 class FormAutomaton {
   private readonly next = new Map<number, number>();
@@ -195,12 +245,23 @@ class FormAutomaton {
   base64 = new Uint8Array(1);
   private states = 1;
   readonly maxLength: number;
+  /**
+   * The whole automaton as a table, when it is small enough (one token's is): the state after each state and byte
+   * class, failure links already followed, so a step is one lookup. Bytes that no form holds share class 0.
+   */
+  private table?: Int32Array;
+  private readonly classOf = new Uint16Array(256);
+  private classes = 1;
 
   constructor(forms: SecretForm[]) {
     const ends: { state: number; form: SecretForm }[] = [];
     for (const form of forms) {
       let state = 0;
       for (const byte of form.bytes) {
+        if (this.classOf[byte] === 0) {
+          this.classOf[byte] = this.classes;
+          this.classes += 1;
+        }
         const key = state * 256 + byte;
         let target = this.next.get(key);
         if (target === undefined) {
@@ -227,11 +288,15 @@ class FormAutomaton {
     this.link();
   }
 
-  /** Breadth-first failure links, and each state's outputs merged with those of its failure state. */
+  /** Breadth-first failure links, each state's outputs merged with those of its failure state, and the table if it fits. */
   private link(): void {
     this.fail = new Int32Array(this.states);
     const children: [number, number][][] = Array.from({ length: this.states }, () => []);
     for (const [key, target] of this.next) children[Math.floor(key / 256)]?.push([key % 256, target]);
+    const width = this.classes;
+    // Class 0 (a byte no form holds) stays 0 in every row: back to the root.
+    const table = this.states * width <= MAX_TABLE_ENTRIES ? new Int32Array(this.states * width) : undefined;
+    for (const [byte, child] of children[0] ?? []) if (table) table[this.classOf[byte] ?? 0] = child;
     const queue: number[] = (children[0] ?? []).map(([, child]) => child);
     for (let head = 0; head < queue.length; head += 1) {
       const state = queue[head] ?? 0;
@@ -246,10 +311,18 @@ class FormAutomaton {
         this.base64[child] = Math.max(this.base64[child] ?? 0, this.base64[via] ?? 0);
         queue.push(child);
       }
+      if (table) {
+        // Breadth first, the failure state's row is complete before this one: start from it, then the state's own moves.
+        const fallback = this.fail[state] ?? 0;
+        table.copyWithin(state * width, fallback * width, fallback * width + width);
+        for (const [byte, child] of children[state] ?? []) table[state * width + (this.classOf[byte] ?? 0)] = child;
+      }
     }
+    this.table = table;
   }
 
   step(state: number, byte: number): number {
+    if (this.table) return this.table[state * this.classes + (this.classOf[byte] ?? 0)] ?? 0;
     for (let current = state; ; current = this.fail[current] ?? 0) {
       const target = this.next.get(current * 256 + byte);
       if (target !== undefined) return target;
@@ -292,18 +365,36 @@ export function createSecretScanner(tokens: readonly string[]): SecretScanner {
 
   const scan = (text: string, onMatch: (match: Match, screened: boolean) => boolean): void => {
     if (automaton.maxLength === 0) return;
+    const reader = new CanonicalReader();
+    const { bytes } = reader;
     const starts = new Int32Array(size);
+    const mask = size - 1;
+    const { longest } = automaton;
     let state = 0;
     let count = 0;
-    canonicalUnits(text, (byte, from, to) => {
-      starts[count & (size - 1)] = from;
-      count += 1;
-      state = automaton.step(state, byte);
-      const length = automaton.longest[state] ?? 0;
-      if (length === 0) return true;
-      const start = starts[(count - length) & (size - 1)] ?? from;
-      return onMatch({ from: start, to, base64: automaton.base64[state] === 1 }, (automaton.longestScreened[state] ?? 0) > 0);
-    });
+    for (let index = 0; index < text.length;) {
+      const from = index;
+      const char = text.charCodeAt(index);
+      // Most of a report is plain ASCII, read here without a call.
+      let units = 1;
+      if (isPlainAscii(char)) {
+        bytes[0] = char >= 0x41 && char <= 0x5a ? char + 0x20 : char;
+        index += 1;
+      } else {
+        index = reader.read(text, index);
+        units = reader.count;
+      }
+      for (let unit = 0; unit < units; unit += 1) {
+        starts[count & mask] = from;
+        count += 1;
+        state = automaton.step(state, bytes[unit] ?? 0);
+        const length = longest[state] ?? 0;
+        if (length === 0) continue;
+        const start = starts[(count - length) & mask] ?? from;
+        if (!onMatch({ from: start, to: index, base64: automaton.base64[state] === 1 }, (automaton.longestScreened[state] ?? 0) > 0))
+          return;
+      }
+    }
   };
 
   return {
