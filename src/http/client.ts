@@ -11,7 +11,7 @@ import { authorizationHeader, curlCredentials, shellQuoted } from '../exchange/c
 import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
-import { createSecretScanner, redactedScheme } from './redact.js';
+import { createSecretScanner, redactedScheme, type SecretScanner } from './redact.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
@@ -32,6 +32,8 @@ export interface HttpClientOptions {
   proxyFromEnvironment?: boolean;
   /** Trace id of the run, sent in every request's traceparent header; a client given none makes its own. */
   runId?: string;
+  /** The token's scanner, when the caller already built one (the same serves every artifact of the target). */
+  scanner?: SecretScanner;
 }
 
 export interface GetOptions {
@@ -67,7 +69,7 @@ export class HttpClient {
     this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
     this.limiter = new Limiter(concurrency);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
-    const scanner = createSecretScanner([options.token]);
+    const scanner = options.scanner ?? createSecretScanner([options.token]);
     this.redact = (text) => scanner.redact(text);
     this.runId = options.runId ?? newRunId();
     if (options.deadlineAt !== undefined) {

@@ -1,13 +1,21 @@
 import { nearMissVariants } from '../exchange/credentials.js';
 import { prefetch } from './plan.js';
+import type { SecretScanner } from '../http/redact.js';
 import type { Recording } from './recording.js';
 import type { TargetSettings } from './settings.js';
 import { Target } from './target.js';
 
+export interface RecordOptions {
+  /** Told once the first requests are out. */
+  onFirstRoundSent?: () => void;
+  /** The token's scanner, when the caller already built one for the target's reports. */
+  scanner?: SecretScanner;
+}
+
 /** Sends the whole plan to one target and keeps every answer, failures included, as a recording for the judge. */
-export async function recordTarget(settings: TargetSettings, onFirstRoundSent?: () => void): Promise<Recording> {
+export async function recordTarget(settings: TargetSettings, { onFirstRoundSent, scanner }: RecordOptions = {}): Promise<Recording> {
   const target = new Target(settings, {
-    connect: () => import('../http/client.js').then(({ HttpClient }) => new HttpClient(settings)),
+    connect: () => import('../http/client.js').then(({ HttpClient }) => new HttpClient({ ...settings, ...(scanner ? { scanner } : {}) })),
     nearMisses: nearMissVariants(settings.token),
   });
   try {

@@ -11,7 +11,7 @@ import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
 import { writeMatrix } from '../report/matrix/write.js';
 
 import { clearOwnOutputs } from '../report/artifacts.js';
-import { createSecretScanner } from '../http/redact.js';
+import { createSecretScanner, type SecretScanner } from '../http/redact.js';
 import { writeReports } from '../report/write.js';
 import { recordTarget } from '../record/recorder.js';
 import { recordingFiles, targetReport } from './conclude.js';
@@ -42,6 +42,8 @@ export interface MatrixResult {
 interface Recorded {
   entry: TargetEntry & { position: number };
   settings: TargetSettings;
+  /** The token's scanner, built once for the target's client and its reports. */
+  scanner: SecretScanner;
   startedAt: Date;
   recording?: Recording;
   failure?: RunError;
@@ -87,10 +89,12 @@ class Pipeline {
       this.inFlight += 1;
       const startedAt = new Date();
       const settings = targetSettings(entry.options, entry.baseUrl, entry.token, startedAt, true);
-      void recordTarget(settings)
+      const scanner = createSecretScanner([entry.token]);
+      void recordTarget(settings, { scanner })
         .then(
-          (recording) => this.ready.push({ entry, settings, startedAt, recording }),
-          (error: unknown) => this.ready.push({ entry, settings, startedAt, failure: suiteFailure('recording the target', error) }),
+          (recording) => this.ready.push({ entry, settings, scanner, startedAt, recording }),
+          (error: unknown) =>
+            this.ready.push({ entry, settings, scanner, startedAt, failure: suiteFailure('recording the target', error) }),
         )
         .finally(() => {
           this.inFlight -= 1;
@@ -199,7 +203,6 @@ async function writeTarget(
   await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
   const recorded = item.recording ? [{ startedAt: item.startedAt, recording: item.recording }] : [];
-  const scanner = createSecretScanner([item.entry.token]);
-  await writeReports(report, dir, scanner, { allure: false, jsonFiles: recordingFiles(report, recorded, scanner) });
+  await writeReports(report, dir, item.scanner, { allure: false, jsonFiles: recordingFiles(report, recorded, item.scanner) });
   return matrixRow(report, item.entry.name, item.entry.position, relative(config.out, dir).split(sep).join('/'));
 }

@@ -3,7 +3,7 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetOptions } from '../config/targets.js';
-import { createSecretScanner } from '../http/redact.js';
+import { createSecretScanner, type SecretScanner } from '../http/redact.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import type { TargetRun, TargetSettings } from '../record/settings.js';
 import type { Recording } from '../record/recording.js';
@@ -92,13 +92,14 @@ async function recordAndJudge(
   config: Config,
   hooks: RunHooks,
   startedAt: Date,
+  scanner: SecretScanner,
   sharedJudge?: JudgeRun,
 ): Promise<{ reports: Report[]; recorded: RecordedRun[] }> {
   const reports: Report[] = [];
   const recorded: RecordedRun[] = [];
   let firstRoundSent!: () => void;
   const sent = new Promise<void>((resolve) => (firstRoundSent = resolve));
-  let recording = recordTarget(settings, firstRoundSent);
+  let recording = recordTarget(settings, { onFirstRoundSent: firstRoundSent, scanner });
   try {
     let runner: SpecRunner | undefined;
     let judgeRun: JudgeRun;
@@ -121,7 +122,7 @@ async function recordAndJudge(
           const next = nextRepeat(settings, reports);
           if (!next) break;
           runSettings = next;
-          recording = recordTarget(runSettings);
+          recording = recordTarget(runSettings, { scanner });
         }
         // The spec worker starts once the target has answered: started while the answers still come in, its start-up
         // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
@@ -195,9 +196,12 @@ export async function runConformance(
     // The embedded server is on loopback, where a proxy from the environment could not reach it.
     const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
     const target = { baseUrl, embeddedReference: reference !== undefined };
-    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, sharedJudge).finally(closeReference);
-    const { concludeRun } = await loadConclude();
+    // One scanner of the token serves the client's redaction, every artifact's screen and the terminal's.
     const scanner = createSecretScanner([token]);
+    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, scanner, sharedJudge).finally(
+      closeReference,
+    );
+    const { concludeRun } = await loadConclude();
     const { report, writtenFiles } = await concludeRun(reports, config, scanner, baseline, recorded);
     return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
   } finally {
