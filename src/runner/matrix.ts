@@ -19,7 +19,7 @@ import { DEADLINE_GRACE_MS, targetSettings } from './run.js';
 import { shardOf } from './shard.js';
 import { SpecRunner, type Judged } from '../judge/spec-runner.js';
 import { suiteVersion } from '../version.js';
-import { collectGarbage } from './memory.js';
+import { collectGarbageWhenGrown } from './memory.js';
 import { suiteFailure } from '../errors.js';
 import type { RunError } from '../errors.js';
 
@@ -146,8 +146,8 @@ export async function runMatrix(
         rows.push(row);
         hooks.onTarget?.(row, rows.length, selected.length);
       }
-      // What the batch's reports needed is garbage now: collected here, it never piles up with the next batches'.
-      collectGarbage();
+      // What the batch's reports needed is garbage now: collected once enough has gathered, it never piles up.
+      collectGarbageWhenGrown();
     };
     // One batch is written while the next is judged: the CLI's thread writes, the worker's judges.
     let writing = Promise.resolve();

@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 let fullCollection: (() => void) | undefined;
@@ -6,7 +6,7 @@ let fullCollection: (() => void) | undefined;
 /**
  * A full garbage collection, without starting Node with --expose-gc (the flag takes effect in a new context).
  * V8 lets its heap grow to several times what is alive before it collects, so a long matrix would peak with the
- * garbage of many batches; collecting after each batch keeps the peak at one batch's worth whatever the fleet.
+ * garbage of many batches; collecting keeps the peak at a bounded amount of garbage whatever the fleet.
  */
 export function collectGarbage(): void {
   if (!fullCollection) {
@@ -14,4 +14,18 @@ export function collectGarbage(): void {
     fullCollection = runInNewContext('gc') as () => void;
   }
   fullCollection();
+}
+
+/** Garbage the heap may hold above what was alive at the last collection before the next one is forced. */
+const HEADROOM_BYTES = 32 * 1024 * 1024;
+let aliveAfterLast = 0;
+
+/**
+ * A full collection once the heap has grown by the headroom since the last one: the peak stays within the headroom
+ * of what is alive, and a collection (a pause of a tenth of a second or more) is not paid after every batch.
+ */
+export function collectGarbageWhenGrown(): void {
+  if (getHeapStatistics().used_heap_size < aliveAfterLast + HEADROOM_BYTES) return;
+  collectGarbage();
+  aliveAfterLast = getHeapStatistics().used_heap_size;
 }
