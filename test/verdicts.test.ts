@@ -241,6 +241,14 @@ describe("the run's verdict and exit code", () => {
 });
 
 describe('a report from the checks of a run', () => {
+  test('the report holds each exchange its checks name once, and none a scenario did not hand back', () => {
+    const handed = scenarioOf(allPassed());
+    const key = handed.checks[0]?.exchange ?? '';
+    expect(Object.keys(reportOf([], { scenarios: [handed, scenarioOf(allPassed())] }).exchanges)).toEqual([key]);
+    const withheld = { ...handed, exchanges: {} };
+    expect(Object.keys(reportOf([], { scenarios: [withheld] }).exchanges)).toEqual([]);
+  });
+
   test('every requirement passed: conformant, with totals, the requests sent and the target fingerprint', () => {
     const checks = allPassed();
     const report = buildReport({
@@ -694,6 +702,30 @@ describe('a baseline of known failures', () => {
 });
 
 describe('--repeat: runs folded into one report', () => {
+  test("a flaky requirement keeps the exchange of the run that told, under that run's key; the others keep the first run's", () => {
+    const reports = [reportOf(allPassed()), reportOf(allPassed()), reportOf(colourMissing())];
+    const told = resultOf(reports[2] as Report, 'STATUS-COLOUR').checks[0]?.exchange ?? '';
+    const kept = resultOf(reports[0] as Report, 'STATUS-ID').checks[0]?.exchange ?? '';
+    const merged = mergeRepeatedRuns(reports);
+    expect(resultOf(merged, 'STATUS-COLOUR').checks[0]?.exchange).toBe(`run 3: ${told}`);
+    expect(merged.exchanges[`run 3: ${told}`]?.response.body).toBe(COLOUR_MISSING.response.bodyText);
+    expect(resultOf(merged, 'STATUS-ID').checks[0]?.exchange).toBe(kept);
+    expect(merged.exchanges[kept]?.response.body).toBe(VALID.response.bodyText);
+    expect(Object.keys(merged.exchanges).sort()).toEqual([kept, `run 3: ${told}`].sort());
+  });
+
+  test('a check without an exchange stays without one, and an exchange a run does not hold is not invented', () => {
+    const second = reportOf(colourMissing().filter((entry) => entry.requirement !== 'SELFSERVICE-SHAPE'));
+    const told = resultOf(second, 'STATUS-COLOUR').checks[0]?.exchange ?? '';
+    second.exchanges = Object.fromEntries(Object.entries(second.exchanges).filter(([key]) => key !== told));
+    const merged = mergeRepeatedRuns([reportOf(allPassed().filter((entry) => entry.requirement !== 'SELFSERVICE-SHAPE')), second]);
+    const notRun = resultOf(merged, 'SELFSERVICE-SHAPE').checks[0];
+    expect(notRun?.description).toBe('not run');
+    expect(notRun !== undefined && 'exchange' in notRun).toBe(false);
+    expect(resultOf(merged, 'STATUS-COLOUR').checks[0]?.exchange).toBe(`run 2: ${told}`);
+    expect(Object.keys(merged.exchanges)).not.toContain(`run 2: ${told}`);
+  });
+
   const at = (start: string, end: string) => ({ startedAt: new Date(start), finishedAt: new Date(end) });
 
   test('one run is its own report; none is an error', () => {
