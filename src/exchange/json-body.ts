@@ -16,6 +16,7 @@ export function jsonBody(exchange: Exchange): unknown {
   return exchange.response.json.ok ? exchange.response.json.value : undefined;
 }
 
+/** The `data` object of a JSON envelope, or undefined when the body has none. */
 export function dataOf(exchange: Exchange): Record<string, unknown> | undefined {
   const body = jsonBody(exchange);
   return isObject(body) && isObject(body.data) ? body.data : undefined;

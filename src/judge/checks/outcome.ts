@@ -23,7 +23,6 @@ export function describeResponse(exchange: Exchange): string {
   return `HTTP ${status} (${type}) ${body || '<empty body>'}`;
 }
 
-/** The `data` object of a JSON envelope, or undefined when the body has none. */
 export function outcome(ok: boolean, description: string, expected: string, actual: string): CheckOutcome {
   return { ok, description, expected, actual };
 }
