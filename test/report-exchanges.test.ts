@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RecordingFile } from '../src/record/recording-file.js';
@@ -116,6 +116,19 @@ describe('a version-1 report is refused in one line with the way forward, exit 2
     const v1 = JSON.parse(await readFile(old, 'utf8')) as { schemaVersion: number; requirements: { checks: object[] }[] };
     expect(v1.schemaVersion).toBe(1);
     expect(v1.requirements.flatMap((result) => result.checks).some((check) => 'repro' in check && 'response' in check)).toBe(true);
+  });
+
+  test('history still shows the verdicts of a version-1 report: a past run cannot be run again', async () => {
+    const { run: finishedRun } = finished();
+    const runs = join(finishedRun.outDir, '..', 'runs');
+    await mkdir(join(runs, 'old'), { recursive: true });
+    await mkdir(join(runs, 'new'), { recursive: true });
+    await copyFile(old, join(runs, 'old', 'report.json'));
+    await copyFile(join(finishedRun.outDir, 'report.json'), join(runs, 'new', 'report.json'));
+    const history = await execCli(['history', runs, '--out', join(runs, '..', 'history')], join(runs, '..'));
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stderr).not.toMatch(/Left out/);
+    expect(history.stdout).toMatch(/^History of 2 runs of 1 target\(s\)/m);
   });
 
   test('diff still reads two reports of this version', async () => {
