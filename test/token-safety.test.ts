@@ -75,23 +75,27 @@ describe('the token is sent only to the configured origin', () => {
     const origin = (await reference(TOKEN)).replace(/\/$/, '');
     const targetsDir = await mkdtemp(join(tmpdir(), 'origin-lock-'));
     cleanups.push(() => rm(targetsDir, { recursive: true, force: true }));
-    for (const [, baseUrl] of leaving(origin, other)) {
-      const targetsFile = join(targetsDir, 'targets.json');
-      await writeFile(targetsFile, JSON.stringify([{ name: 'a', baseUrl, tokenEnv: 'A_TOKEN' }]));
-      for (const args of [
-        ['--base-url', baseUrl, '--token', TOKEN],
-        ['doctor', '--base-url', baseUrl, '--token', TOKEN],
-        ['--base-url', origin, '--token', TOKEN, '--compare-to', baseUrl, '--compare-token', COMPARE_TOKEN],
-        ['--targets', targetsFile],
-      ]) {
-        const run = await cli(args, { A_TOKEN: TOKEN });
-        expect({ args, code: run.code }).toEqual({ args, code: 2 });
-        expect(run.stderr.trim().split('\n')).toHaveLength(1);
-        expect(run.stderr).toMatch(
-          /^CONFIG_INVALID: .* has a path starting with two slashes, which would send requests and the token to another host\. Remove the extra slash/,
-        );
-        expect(run.stdout).not.toMatch(/conformant/i);
-      }
+    // Every command against every such base URL, all at once: each is one short process that exits at its configuration.
+    const invocations = await Promise.all(
+      leaving(origin, other).map(async ([, baseUrl], index) => {
+        const targetsFile = join(targetsDir, `targets-${index}.json`);
+        await writeFile(targetsFile, JSON.stringify([{ name: 'a', baseUrl, tokenEnv: 'A_TOKEN' }]));
+        return [
+          ['--base-url', baseUrl, '--token', TOKEN],
+          ['doctor', '--base-url', baseUrl, '--token', TOKEN],
+          ['--base-url', origin, '--token', TOKEN, '--compare-to', baseUrl, '--compare-token', COMPARE_TOKEN],
+          ['--targets', targetsFile],
+        ];
+      }),
+    );
+    const runs = await Promise.all(invocations.flat().map(async (args) => ({ args, run: await cli(args, { A_TOKEN: TOKEN }) })));
+    for (const { args, run } of runs) {
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(
+        /^CONFIG_INVALID: .* has a path starting with two slashes, which would send requests and the token to another host\. Remove the extra slash/,
+      );
+      expect(run.stdout).not.toMatch(/conformant/i);
     }
     expect(other.requests).toEqual([]);
     expect(other.connections).toBe(0);
