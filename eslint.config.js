@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js'],
+    files: ['bin/**/*.js', 'src/judge/judging-thread.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { ThreadsPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest } from 'vitest/node';
-import { compiled } from '../paths.js';
 import { HEAP_SNAPSHOT, HEAP_USED, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
 
 type Listener = (arg: unknown) => void;
@@ -10,9 +9,7 @@ const answer = (type: 'started' | 'stopped'): object => ({ type, __vitest_worker
 
 /** Vitest's thread worker, started from our entry, which lets each spec run's memory go once the next run starts. */
 class JudgingThread extends ThreadsPoolWorker {
-  protected override readonly entrypoint = fileURLToPath(
-    new URL(compiled ? './judging-thread.js' : './judging-thread-from-source.mjs', import.meta.url),
-  );
+  protected override readonly entrypoint = fileURLToPath(new URL('./judging-thread.js', import.meta.url));
 }
 
 /**

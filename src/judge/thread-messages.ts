@@ -1,6 +1,6 @@
 /**
  * What the judging thread is asked about its own memory, which only it can see. These go next to Vitest's messages on
- * the thread's port; Vitest ignores messages that are not its own.
+ * the thread's port; Vitest ignores messages that are not its own. judging-thread.js answers them with the same types.
  */
 export const HEAP_SNAPSHOT = 'ticketing-conformance:heap-snapshot';
 export const HEAP_USED = 'ticketing-conformance:heap-used';
