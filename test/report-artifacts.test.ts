@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
+import { serveHttp } from './helpers/loopback-server.js';
 import { repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
@@ -147,4 +148,27 @@ test('npm run report:allure -- --out DIR makes a single-file report of that fold
   const html = await readFile(join(reportDir, 'index.html'), 'utf8');
   // Matched here rather than with toMatch: a failure message would print the whole multi-megabyte page.
   expect(/googletagmanager|<script[^>]+src="https?:/i.exec(html)?.[0] ?? 'no outside script').toBe('no outside script');
+});
+
+test('a body with characters XML 1.0 cannot carry (U+FFFE, U+FFFF, U+0000) still gives a valid junit.xml', async () => {
+  // Raw in the bytes (U+FFFE, U+FFFF, NUL, a carriage return); lone surrogates, which UTF-8 cannot carry, JSON-escaped.
+  const message = '\uFFFE\uFFFF\u0000\r<&>';
+  const body = `{"status":"error","message":"${message}\\ud800 \\udc00","data":{"id":"\\udbff"}}`;
+  const target = await serveHttp((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(Buffer.from(body, 'utf8'));
+  });
+  const hostile = await runCli(['--base-url', target.url, '--token', TOKEN]).finally(target.close);
+  try {
+    expect(hostile.code).toBe(1);
+    const xml = await readFile(join(hostile.outDir, 'junit.xml'), 'utf8');
+    const result = await validateJunit(xml);
+    expect(result.errors.map((error) => error.rawMessage)).toEqual([]);
+    expect(result.valid).toBe(true);
+    // Each is shown as its code, where a reader of the failure sees it.
+    for (const code of ['\\u{fffe}', '\\u{ffff}', '\\u{0000}', '\\r']) expect(xml).toContain(code);
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDFFF]/);
+  } finally {
+    await hostile.cleanup();
+  }
 });

@@ -5,7 +5,7 @@ import { contentSecurityPolicy, escapeHtml, htmlPage, markup } from '../src/repo
 import { safeLink } from '../src/report/views/escape/link.js';
 import { markdownCodeBlock, markdownText } from '../src/report/views/escape/markdown.js';
 import { terminalLine, terminalLines } from '../src/report/views/escape/terminal.js';
-import { escapeXml } from '../src/report/views/escape/xml.js';
+import { escapeXml, xml } from '../src/report/views/escape/xml.js';
 
 /** What no view may show as it came: controls, DEL, C1, bidi controls, separators, U+FFFE/U+FFFF, lone surrogates. */
 const HIDDEN =
@@ -147,4 +147,12 @@ test('every page gets one strict policy: nothing fetched, only its own style and
   );
   expect(page).toContain('<title>&lt;t&gt;</title>');
   expect(page).not.toContain('<script');
+});
+
+test('an XML template escapes every value, keeps to XML 1.0 characters, and inserts only its own XML as it is', () => {
+  const hostile = `"/><injected a="1"/>&\uFFFE\u0000\uD800`;
+  const escaped = escapeXml(hostile);
+  expect(escaped).toBe('&quot;/&gt;&lt;injected a=&quot;1&quot;/&gt;&amp;\\u{fffe}\\u{0000}\\u{d800}');
+  const inner = xml`<b>${hostile}</b>`;
+  expect(xml`<a note="${hostile}">${inner}${[hostile, 2]}</a>`.toString()).toBe(`<a note="${escaped}"><b>${escaped}</b>${escaped}2</a>`);
 });

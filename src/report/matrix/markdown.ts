@@ -1,5 +1,5 @@
 import { countsLine } from '../views/failure-text.js';
-import { markdownText } from '../views/escape/markdown.js';
+import { markdownLink, markdownText } from '../views/escape/markdown.js';
 import { pathLink, safeLink } from '../views/escape/link.js';
 import type { Matrix, MatrixTarget } from './types.js';
 import type { Verdict } from '../model/types.js';
@@ -26,7 +26,7 @@ function scopeLine(matrix: Matrix): string {
 /** A link to a target's report.md: a relative path only, its text escaped; a folder no link may point at is shown as text. */
 function reportLink(reportDir: string): string {
   const href = safeLink(pathLink(`${reportDir}/report.md`));
-  return href ? `[${markdownText(reportDir)}](${href.replaceAll('(', '%28').replaceAll(')', '%29')})` : markdownText(reportDir);
+  return href ? markdownLink(reportDir, href) : markdownText(reportDir);
 }
 
 export function renderMatrixMarkdown(matrix: Matrix): string {

@@ -1,4 +1,4 @@
-import { escapeXml } from './escape/xml.js';
+import { xml } from './escape/xml.js';
 import type { Report, RunVerdict } from '../model/types.js';
 
 const COLOUR: Record<RunVerdict, string> = { conformant: '#2e7d32', 'not-conformant': '#c62828', inconclusive: '#6a1b9a' };
@@ -25,17 +25,15 @@ export function renderBadge(report: Report): string {
   const right = textWidth(message) + 12;
   const width = left + right;
   const title = `${LABEL}: ${message} (${report.verdict})`;
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${escapeXml(title)}">`,
-    `<title>${escapeXml(title)}</title>`,
-    '<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>',
-    `<clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath>`,
-    `<g clip-path="url(#r)"><rect width="${left}" height="20" fill="#555"/><rect x="${left}" width="${right}" height="20" fill="${COLOUR[report.verdict]}"/><rect width="${width}" height="20" fill="url(#s)"/></g>`,
-    '<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">',
-    `<text x="${left / 2}" y="15" fill="#010101" fill-opacity=".3">${LABEL}</text><text x="${left / 2}" y="14">${LABEL}</text>`,
-    `<text x="${left + right / 2}" y="15" fill="#010101" fill-opacity=".3">${escapeXml(message)}</text><text x="${left + right / 2}" y="14">${escapeXml(message)}</text>`,
-    '</g>',
-    '</svg>',
-    '',
-  ].join('\n');
+  return xml`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${title}">
+<title>${title}</title>
+<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
+<clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath>
+<g clip-path="url(#r)"><rect width="${left}" height="20" fill="#555"/><rect x="${left}" width="${right}" height="20" fill="${COLOUR[report.verdict]}"/><rect width="${width}" height="20" fill="url(#s)"/></g>
+<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
+<text x="${left / 2}" y="15" fill="#010101" fill-opacity=".3">${LABEL}</text><text x="${left / 2}" y="14">${LABEL}</text>
+<text x="${left + right / 2}" y="15" fill="#010101" fill-opacity=".3">${message}</text><text x="${left + right / 2}" y="14">${message}</text>
+</g>
+</svg>
+`.toString();
 }

@@ -1,5 +1,5 @@
 import { diagnosisLines } from '../../diagnosis/diagnosis-text.js';
-import { escapeXml } from './escape/xml.js';
+import { xml, type Xml } from './escape/xml.js';
 import { failingChecks, failureLines, skipReason } from './failure-text.js';
 import type { BaselineResult, Report, RequirementResult } from '../model/types.js';
 
@@ -29,26 +29,26 @@ function messageWithCause(report: Report, result: RequirementResult): string {
   return cause ? `${outcomeMessage(result)} | likely cause: ${cause.summary}` : outcomeMessage(result);
 }
 
-function testcase(report: Report, result: RequirementResult, waived: BaselineResult | undefined): string {
-  const open = `    <testcase classname="${escapeXml(result.family)}" name="${escapeXml(`${result.id} (${result.level}): ${result.title}`)}">`;
+function testcase(report: Report, result: RequirementResult, waived: BaselineResult | undefined): Xml {
+  const open = xml`    <testcase classname="${result.family}" name="${`${result.id} (${result.level}): ${result.title}`}">`;
   if (waived) {
     // A known failure the gate lets through is shown as skipped, with why, so the view agrees with the exit code.
     const reason = `known failure waived by the baseline until ${waived.expires} (${waived.owner}): ${waived.reason}`;
-    return `${open}\n      <skipped message="${escapeXml(reason)}"/>\n      <system-out>${escapeXml(failureDetail(report, result))}</system-out>\n    </testcase>`;
+    return xml`${open}\n      <skipped message="${reason}"/>\n      <system-out>${failureDetail(report, result)}</system-out>\n    </testcase>`;
   }
   switch (result.verdict) {
     case 'fail':
-      return `${open}\n      <failure message="${escapeXml(messageWithCause(report, result))}" type="fail">${escapeXml(failureDetail(report, result))}</failure>\n    </testcase>`;
+      return xml`${open}\n      <failure message="${messageWithCause(report, result)}" type="fail">${failureDetail(report, result)}</failure>\n    </testcase>`;
     case 'flaky':
     case 'error':
-      return `${open}\n      <error message="${escapeXml(messageWithCause(report, result))}" type="error">${escapeXml(failureDetail(report, result))}</error>\n    </testcase>`;
+      return xml`${open}\n      <error message="${messageWithCause(report, result)}" type="error">${failureDetail(report, result)}</error>\n    </testcase>`;
     case 'skip':
-      return `${open}\n      <skipped message="${escapeXml(skipReason(result))}"/>\n    </testcase>`;
+      return xml`${open}\n      <skipped message="${skipReason(result)}"/>\n    </testcase>`;
     default: {
       const notes = result.checks
         .map((check) => `${check.verdict.toUpperCase()} ${check.description}${check.actual ? `: ${check.actual}` : ''}`)
         .join('\n');
-      return `${open}\n      <system-out>${escapeXml(`${result.verdict.toUpperCase()}\n${notes}`)}</system-out>\n    </testcase>`;
+      return xml`${open}\n      <system-out>${`${result.verdict.toUpperCase()}\n${notes}`}</system-out>\n    </testcase>`;
     }
   }
 }
@@ -63,15 +63,13 @@ export function renderJunit(report: Report): string {
   const failures = count('fail');
   const errors = count('error') + count('flaky');
   const skipped = count('skip') + cases.filter(({ waived }) => waived).length;
-  const totals = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}"`;
+  const totals = xml`tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}"`;
   const seconds = (report.durationMs / 1000).toFixed(3);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="ticketing-conformance" ${totals} time="${seconds}">`,
-    `  <testsuite name="${escapeXml(report.target.baseUrl)}" ${totals} time="${seconds}" timestamp="${report.startedAt}">`,
-    ...cases.map(({ result, waived }) => testcase(report, result, waived)),
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  const testcases = cases.map(({ result, waived }) => xml`${testcase(report, result, waived)}\n`);
+  return xml`<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="ticketing-conformance" ${totals} time="${seconds}">
+  <testsuite name="${report.target.baseUrl}" ${totals} time="${seconds}" timestamp="${report.startedAt}">
+${testcases}  </testsuite>
+</testsuites>
+`.toString();
 }

@@ -22,3 +22,7 @@ export function markdownCodeBlock(lines: readonly string[]): string[] {
   const fence = '`'.repeat(Math.max(3, longestRun + 1));
   return [fence, ...shown, fence];
 }
+
+/** A Markdown link: its text escaped, and its destination (already a safe link) with the parentheses that would end it encoded. */
+export const markdownLink = (text: string, href: string): string =>
+  `[${markdownText(text)}](${href.replaceAll('(', '%28').replaceAll(')', '%29')})`;
