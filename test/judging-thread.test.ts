@@ -63,6 +63,7 @@ test('the judging thread keeps no spec run but the latest: its test runners do n
   const early = await testRunners('early.heapsnapshot');
   expect(early).toBeGreaterThan(0);
   await judgeBatches(5);
-  // Vitest's own thread would hold five more: the runner of every batch, each with its tasks and recordings.
-  expect(await testRunners('late.heapsnapshot')).toBe(early);
+  // Vitest's own thread would hold five more: the runner of every batch, each with its tasks and recordings. One more
+  // than before is the latest run's runner, should the snapshot come before the thread let the previous one go.
+  expect(await testRunners('late.heapsnapshot')).toBeLessThanOrEqual(early + 1);
 });

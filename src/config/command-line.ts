@@ -63,11 +63,20 @@ export interface CommandLineShape {
   positionals?: boolean;
 }
 
+/** What readCommandLine reads: the flags given, with -h, as parseArgs types them. */
+export type CommandLine<T extends Flags> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T & { help: { type: 'boolean'; short: 'h' } }; strict: true; allowPositionals: boolean }>
+>;
+
 /**
  * The one reader of every command line, the main command's and each subcommand's: strict flags, -h for --help, and
  * one line naming the mistyped flag and the one most likely meant.
  */
-export function readCommandLine<T extends Flags>(argv: string[], flags: T, { hint, command = '', positionals = true }: CommandLineShape) {
+export function readCommandLine<T extends Flags>(
+  argv: string[],
+  flags: T,
+  { hint, command = '', positionals = true }: CommandLineShape,
+): CommandLine<T> {
   try {
     return parseArgs({
       args: argv,
