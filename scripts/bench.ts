@@ -124,7 +124,7 @@ async function prefetchAlone(
     for (let index = 0; index < 3; index += 1) {
       proxy.reset();
       const script = `
-        const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'record.js'))});
+        const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
         const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'run.js'))});
         await recordTarget(targetSettings(${BENCH_OPTIONS}, ${JSON.stringify(proxy.url)}, ${JSON.stringify(TOKEN)}, new Date(), false));
       `;
@@ -148,8 +148,8 @@ async function vitestStartup(reference: RunningReferenceServer): Promise<Record<
     const lap = () => Math.round(performance.now() - t0);
     const times = {};
     await import('vitest/node'); times.importVitestMs = lap();
-    const { SpecRunner } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'spec-runner.js'))});
-    const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'record.js'))});
+    const { SpecRunner } = await import(${JSON.stringify(join(root, 'dist', 'src', 'judge', 'spec-runner.js'))});
+    const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
     const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'run.js'))});
     const settings = targetSettings(${BENCH_OPTIONS}, ${JSON.stringify(reference.url)}, ${JSON.stringify(TOKEN)}, new Date(), false);
     const recording = await recordTarget(settings);
