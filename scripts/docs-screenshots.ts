@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config/load.js';
 import { packageRoot } from '../src/paths.js';
+import { processIo } from '../src/cli/io.js';
 import { historyCommand } from '../src/cli/commands/history.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { runConformance } from '../src/runner/run.js';
@@ -67,7 +68,7 @@ try {
     }
   }
   const historyOut = join(workDir, 'history');
-  await historyCommand([runs, '--out', historyOut]);
+  await historyCommand([runs, '--out', historyOut], processIo());
   await page.setViewportSize({ width: 1100, height: 900 });
   await page.goto(pathToFileURL(join(historyOut, 'history.html')).href);
   await page.screenshot({ path: join(docs, 'history.png'), fullPage: true });

@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 import { commands } from '../src/cli/commands/index.js';
 import { ConfigError } from '../src/errors.js';
 import { repoRoot } from './helpers/run-cli.js';
+import { processIo } from '../src/cli/io.js';
 
 /** A mistyped flag of each command, and the flag it meant. */
 const MISTYPED: [string, string, string][] = [
@@ -28,7 +29,7 @@ test.each(MISTYPED)('%s %s is refused by the one command-line reader, naming the
   if (!load) throw new Error(`no command ${command}`);
   const refusal = await (
     await load()
-  )([flag, 'x']).then(
+  )([flag, 'x'], processIo()).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -41,9 +42,13 @@ test.each(MISTYPED)('%s %s is refused by the one command-line reader, naming the
 
 test('the exporter reads run options with the same reader, and refuses those of a single run', async () => {
   const exporter = await commands.exporter?.();
-  await expect(exporter?.(['--targets', 'x.yaml', '--timeout-ms', '0'])).rejects.toThrow('--timeout-ms "0" is not a whole number');
-  await expect(exporter?.(['--targets', 'x.yaml', '--out', 'reports'])).rejects.toThrow('--out does not apply to the exporter');
-  await expect(exporter?.(['--listen'])).rejects.toThrow("Option '--listen <value>' argument missing");
+  await expect(exporter?.(['--targets', 'x.yaml', '--timeout-ms', '0'], processIo())).rejects.toThrow(
+    '--timeout-ms "0" is not a whole number',
+  );
+  await expect(exporter?.(['--targets', 'x.yaml', '--out', 'reports'], processIo())).rejects.toThrow(
+    '--out does not apply to the exporter',
+  );
+  await expect(exporter?.(['--listen'], processIo())).rejects.toThrow("Option '--listen <value>' argument missing");
 });
 
 test('no code but the one reader parses a command line', () => {

@@ -11,6 +11,7 @@ import type { Report } from '../src/report/model/types.js';
 import { execCli, runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront, type TlsFront } from './helpers/tls-front.js';
 import { catalogHash } from '../src/hash.js';
+import { processIo } from '../src/cli/io.js';
 
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
@@ -43,7 +44,7 @@ async function verifyVariant(name: string, content: string, ...extra: string[]):
   const lines: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
   try {
-    return { code: await verifyCommand([path, ...extra]), out: lines.join('\n') };
+    return { code: await verifyCommand([path, ...extra], processIo()), out: lines.join('\n') };
   } catch (error) {
     if (error instanceof HarnessError) return { code: 2, out: error.oneLine() };
     throw error;

@@ -4,11 +4,16 @@ import { renderComparisonTerminal } from '../report/comparison/views.js';
 import { renderTerminal } from '../report/views/terminal.js';
 import { runDifferential } from '../runner/differential.js';
 import { screenOutput } from './screen-output.js';
+import type { CommandIo } from './io.js';
 
 /** --compare-to: the target's usual output, then the difference list, then the target's closing counts line. */
-export async function runDifferentialCommand(config: Config, compareTo: { baseUrl: string; token: string }): Promise<number> {
+export async function runDifferentialCommand(
+  config: Config,
+  compareTo: { baseUrl: string; token: string },
+  io: CommandIo,
+): Promise<number> {
   const result = await runDifferential(config, compareTo, {
-    onReferenceServer: (url) => console.log(`No --base-url given: testing the embedded reference server at ${url}`),
+    onReferenceServer: (url) => io.log(`No --base-url given: testing the embedded reference server at ${url}`),
   });
   const { report } = result.target;
   const lines = renderTerminal(report, result.writtenFiles).split('\n');
@@ -26,6 +31,6 @@ export async function runDifferentialCommand(config: Config, compareTo: { baseUr
   ].join('\n');
   // Held to the artifacts' rule, for both servers' tokens, as the output of a single run is.
   const output = screenOutput(text, (shown) => result.target.findLeak(shown) ?? result.compareTo.findLeak(shown));
-  console.log(output.text);
+  io.log(output.text);
   return output.leaked || result.errors.length > 0 ? 2 : result.comparison.exitCode;
 }

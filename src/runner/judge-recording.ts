@@ -6,7 +6,7 @@ import { apiDocumentHash } from '../requirements/document.js';
 import { OPTIONS } from '../config/options.js';
 import { concludeRun, targetReport } from './conclude.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
-import type { RunHooks } from './run.js';
+import type { JudgeRun, RunHooks } from './run.js';
 import { SpecRunner } from '../judge/spec-runner.js';
 import { suiteVersion } from '../version.js';
 import { suiteFailure } from '../errors.js';
@@ -54,7 +54,12 @@ export interface JudgeResult {
 }
 
 /** Judges a recording again with this suite's specs and catalog, sending nothing, and writes the reports to outDir. */
-export async function judgeRecording(file: RecordingFile, outDir: string, hooks: Pick<RunHooks, 'onScenario'> = {}): Promise<JudgeResult> {
+export async function judgeRecording(
+  file: RecordingFile,
+  outDir: string,
+  hooks: Pick<RunHooks, 'onScenario'> = {},
+  sharedJudge?: JudgeRun,
+): Promise<JudgeResult> {
   const { options } = file;
   const reportOptions = {
     ...options,
@@ -80,14 +85,20 @@ export async function judgeRecording(file: RecordingFile, outDir: string, hooks:
   await clearOwnOutputs(outDir, RECORDING_OUTPUTS);
   const reports: Report[] = [];
   try {
-    const runner = await SpecRunner.start({ timeoutMs: JUDGE_TIMEOUT_MS, onScenario: hooks.onScenario });
+    let runner: SpecRunner | undefined;
+    const judge: JudgeRun =
+      sharedJudge ??
+      (async (run) => {
+        runner ??= await SpecRunner.start({ timeoutMs: JUDGE_TIMEOUT_MS, onScenario: hooks.onScenario });
+        return runner.judge([run]);
+      });
     try {
       for (const run of file.runs) {
-        const judged = await runner.judge([{ settings: recordedChoices(file), recording: recordingOfRun(run) }]);
+        const judged = await judge({ settings: recordedChoices(file), recording: recordingOfRun(run) });
         reports.push(reportOf(run.startedAt, judged.scenarios[0] ?? [], judged.errors));
       }
     } finally {
-      await runner.close();
+      await runner?.close();
     }
   } catch (error) {
     reports.push(reportOf(file.startedAt, [], [suiteFailure('the spec runner', error)]));

@@ -5,7 +5,7 @@ import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetOptions } from '../config/targets.js';
 import { createSecretScanner, type SecretScanner } from '../http/redact.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
-import type { TargetRun, TargetSettings } from '../record/settings.js';
+import type { RequestChoices, TargetSettings } from '../record/settings.js';
 import type { Recording } from '../record/recording.js';
 import { newRunId } from '../exchange/trace-context.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
@@ -41,7 +41,7 @@ export interface RunHooks {
 }
 
 /** Judges one recorded run: the scenarios of that target, and the errors that hit the whole spec run. */
-export type JudgeRun = (run: TargetRun & { recording: Recording | Promise<Recording> }) => Promise<Judged>;
+export type JudgeRun = (run: { settings: RequestChoices; label?: string; recording: Recording | Promise<Recording> }) => Promise<Judged>;
 
 export function targetSettings(options: TargetOptions, baseUrl: string, token: string, startedAt: Date, viaProxy: boolean): TargetSettings {
   return {

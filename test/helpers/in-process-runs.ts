@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommand } from '../../src/cli/commands/run.js';
+import { cli } from '../../src/cli/cli.js';
 import { OPTIONS } from '../../src/config/options.js';
 import { DEADLINE_GRACE_MS, type JudgeRun } from '../../src/runner/run.js';
 import { SpecRunner, type Judged } from '../../src/judge/spec-runner.js';
-import { collectOutput, withOut, type CliRun } from './run-cli.js';
+import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
 
 type Waiting = { run: Parameters<JudgeRun>[0]; done(judged: Judged): void };
 
@@ -49,36 +49,43 @@ class SharedJudge {
 
 export interface InProcessRuns {
   /**
-   * The run command with exactly these arguments, as the CLI runs it in an empty folder without the caller's
-   * settings, but in this process, its recording judged by the spec runner these runs share.
+   * The command line with --out added (after the subcommand, as runCli adds it), run as the CLI runs it in an empty
+   * folder without the caller's settings, but in this process; a run's recording is judged by the shared spec runner.
    */
-  run(args: string[]): Promise<CliRun>;
+  run(args: string[], env?: Record<string, string>): Promise<CliRun>;
+  /** Exactly this command line, in this process. Paths in it must be absolute: the process's folder is the test's. */
+  exec(args: string[], env?: Record<string, string>): Promise<CliOutput>;
   close(): Promise<void>;
 }
 
-/** Runs of the run command in this process that share one spec runner: a recording each, judged in batches. */
+/** Commands run in this process, their runs sharing one spec runner: a recording each, judged in batches. */
 export function inProcessRuns(): InProcessRuns {
   const shared = new SharedJudge();
   const workDirs: string[] = [];
+  const exec = async (args: string[], env: Record<string, string> = {}, dotenvPath?: string): Promise<CliOutput> => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const code = await cli(args, {
+      log: (line) => stdout.push(`${line}\n`),
+      error: (line) => stderr.push(`${line}\n`),
+      progress: () => undefined,
+      colour: { stdout: false, stderr: false },
+      env,
+      dotenvPath: dotenvPath ?? join(tmpdir(), 'conformance-no-such-folder', '.env'),
+      startedAt: new Date(),
+      judge: shared.judge,
+    });
+    return { code, signal: null, stdout: stdout.join(''), stderr: stderr.join('') };
+  };
   return {
-    async run(args) {
+    async run(args, env = {}) {
       const workDir = await mkdtemp(join(tmpdir(), 'conformance-in-process-'));
       workDirs.push(workDir);
       const outDir = join(workDir, 'out');
-      const stdout: string[] = [];
-      const stderr: string[] = [];
-      const code = await runCommand(withOut(args, outDir), {
-        log: (line) => stdout.push(`${line}\n`),
-        error: (line) => stderr.push(`${line}\n`),
-        colour: { stdout: false, stderr: false },
-        env: {},
-        dotenvPath: join(workDir, '.env'),
-        judge: shared.judge,
-      });
-      return collectOutput({ code, signal: null, stdout: stdout.join(''), stderr: stderr.join('') }, outDir, () =>
-        rm(workDir, { recursive: true, force: true }),
-      );
+      const result = await exec(withOut(args, outDir), env, join(workDir, '.env'));
+      return collectOutput(result, outDir, () => rm(workDir, { recursive: true, force: true }));
     },
+    exec: (args, env) => exec(args, env),
     async close() {
       await shared.close();
       await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));

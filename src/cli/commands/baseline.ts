@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors.js';
 import { readResultFile } from '../../report/model/read.js';
 import { failsRun } from '../../report/model/verdicts.js';
 import { readCommandLine, required } from '../../config/command-line.js';
+import type { CommandIo } from '../io.js';
 
 const USAGE =
   'Usage: ticketing-conformance baseline --from report.json|matrix.json --owner NAME --reason TEXT --expires YYYY-MM-DD [--out baseline.json]';
@@ -24,7 +25,7 @@ function expiry(raw: string): string {
 }
 
 /** Writes a baseline holding every failure of a report (or of each target of a matrix) as a known failure. */
-export async function baselineCommand(argv: string[]): Promise<number> {
+export async function baselineCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values } = readCommandLine(
     argv,
     {
@@ -37,9 +38,7 @@ export async function baselineCommand(argv: string[]): Promise<number> {
     { hint: USAGE, command: 'baseline' },
   );
   if (values.help) {
-    console.log(
-      `${USAGE}\n\nEvery failing requirement of the report becomes a known failure that does not fail later runs before --expires.`,
-    );
+    io.log(`${USAGE}\n\nEvery failing requirement of the report becomes a known failure that does not fail later runs before --expires.`);
     return 0;
   }
   const from = required(values.from, '--from', USAGE);
@@ -68,6 +67,6 @@ export async function baselineCommand(argv: string[]): Promise<number> {
     'the baseline',
     'Pass --out a file path in a folder this user can write',
   );
-  console.log(`Wrote ${knownFailures.length} known failure(s) from ${from} to ${out}, waived until ${common.expires}.`);
+  io.log(`Wrote ${knownFailures.length} known failure(s) from ${from} to ${out}, waived until ${common.expires}.`);
   return 0;
 }

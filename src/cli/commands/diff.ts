@@ -3,6 +3,7 @@ import { diffReports, renderDiff } from '../../report/model/diff.js';
 import { readResultFile } from '../../report/model/read.js';
 import type { Report } from '../../report/model/types.js';
 import { readCommandLine } from '../../config/command-line.js';
+import type { CommandIo } from '../io.js';
 
 const USAGE = 'Usage: ticketing-conformance diff OLD/report.json NEW/report.json';
 
@@ -19,17 +20,15 @@ function reportAt(path: string): Report {
 }
 
 /** Regressions, fixes and changed observations between two reports; exit 1 on any regression. */
-export async function diffCommand(argv: string[]): Promise<number> {
+export async function diffCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = readCommandLine(argv, {}, { hint: USAGE, command: 'diff' });
   if (values.help) {
-    console.log(
-      `${USAGE}\n\nExit codes: 0 nothing regressed, 1 a requirement regressed (pass to fail or warn), 2 an input could not be read.`,
-    );
+    io.log(`${USAGE}\n\nExit codes: 0 nothing regressed, 1 a requirement regressed (pass to fail or warn), 2 an input could not be read.`);
     return 0;
   }
   if (positionals.length !== 2) throw new ConfigError('CONFIG_INVALID', `diff takes two reports, ${positionals.length} given`, USAGE);
   const [before, after] = positionals.map(reportAt) as [Report, Report];
   const diff = diffReports(before, after);
-  console.log(renderDiff(diff));
+  io.log(renderDiff(diff));
   return diff.regressions.length > 0 ? 1 : 0;
 }

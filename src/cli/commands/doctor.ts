@@ -5,6 +5,7 @@ import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
 import { warningLine } from '../../report/views/terminal.js';
 import { safetyWarnings } from '../../runner/warnings.js';
+import type { CommandIo } from '../io.js';
 
 const HELP = [
   'Usage: ticketing-conformance doctor --base-url URL --token TOKEN [--status-id N] [--timeout-ms N]',
@@ -17,11 +18,11 @@ const HELP = [
 ].join('\n');
 
 /** ticketing-conformance doctor: a handful of probes and a diagnosis of the hosting stack. */
-export async function doctorCommand(argv: string[]): Promise<number> {
+export async function doctorCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values } = readCommandLine(argv, SETTING_FLAGS, { hint: 'Run doctor --help', command: 'doctor', positionals: false });
-  const config = configOf(settingsOfFlags(values));
+  const config = configOf(settingsOfFlags(values), io.env, io.dotenvPath);
   if (config.help) {
-    console.log(HELP);
+    io.log(HELP);
     return 0;
   }
   const { baseUrl, token } = config;
@@ -32,8 +33,8 @@ export async function doctorCommand(argv: string[]): Promise<number> {
       'Pass --base-url URL and --token TOKEN, e.g. ticketing-conformance doctor --base-url https://help.example.com --token "$TOKEN"',
     );
   }
-  for (const warning of safetyWarnings(config)) console.error(warningLine(warning));
+  for (const warning of safetyWarnings(config, io.env)) io.error(warningLine(warning));
   const examination = await examine({ ...config, baseUrl, token });
-  console.log(renderExamination(examination));
+  io.log(renderExamination(examination));
   return examination.exitCode;
 }

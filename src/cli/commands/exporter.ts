@@ -3,6 +3,7 @@ import { configOf, SETTING_FLAGS, settingsOfFlags, type GivenSettings } from '..
 import { loadTargets } from '../../config/targets.js';
 import { ConfigError } from '../../errors.js';
 import { startExporter } from '../../exporter/server.js';
+import type { CommandIo } from '../io.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9116';
 const DEFAULT_MIN_INTERVAL = '10s';
@@ -69,16 +70,16 @@ export function duration(raw: string, flag: string): number {
 }
 
 /** Serves the exporter until SIGINT or SIGTERM. */
-export async function exporterCommand(argv: string[]): Promise<number> {
+export async function exporterCommand(argv: string[], io: CommandIo): Promise<number> {
   const flags = readFlags(argv);
   if (flags.help) {
-    console.log(USAGE);
+    io.log(USAGE);
     return 0;
   }
-  const config = configOf(flags.settings);
+  const config = configOf(flags.settings, io.env, io.dotenvPath);
   if (config.targets === undefined)
     throw new ConfigError('CONFIG_INVALID', 'the exporter needs --targets FILE', USAGE.split('\n')[0] ?? '');
-  const targets = loadTargets(config);
+  const targets = loadTargets(config, io.env, io.dotenvPath);
   if (targets.length === 0)
     throw new ConfigError('CONFIG_INVALID', `the targets file ${config.targets} names no target`, 'Add a target to it');
   const { host, port } = listenAddress(flags.listen);
@@ -95,7 +96,7 @@ export async function exporterCommand(argv: string[]): Promise<number> {
       'Choose another --listen address',
     );
   });
-  console.log(`Exporter at ${exporter.url} for ${targets.length} target(s): GET /probe?target=NAME, GET /metrics. Ctrl-C stops it.`);
+  io.log(`Exporter at ${exporter.url} for ${targets.length} target(s): GET /probe?target=NAME, GET /metrics. Ctrl-C stops it.`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

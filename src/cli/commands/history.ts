@@ -5,14 +5,15 @@ import { terminalLine } from '../../report/views/escape/terminal.js';
 import { readHistory } from '../../report/model/history.js';
 import { renderHistoryHtml } from '../../report/views/history-html.js';
 import { readCommandLine } from '../../config/command-line.js';
+import type { CommandIo } from '../io.js';
 
 const USAGE = 'Usage: ticketing-conformance history DIR --out OUT   (every report.json under DIR, into OUT/history.html)';
 
 /** A folder of report.json files (nightly runs, releases) as one page: per target, verdicts over time and what changed. */
-export async function historyCommand(argv: string[]): Promise<number> {
+export async function historyCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = readCommandLine(argv, { out: { type: 'string' } }, { hint: USAGE, command: 'history' });
   if (values.help) {
-    console.log(
+    io.log(
       `${USAGE}\n\nReads every report.json under DIR (any depth), groups the runs by target and orders them by start time.\nWrites OUT/history.html: a timeline of verdicts, a requirement by run grid, and when each requirement started or stopped failing.\nExit codes: 0 written, 2 nothing to read or OUT not writable.`,
     );
     return 0;
@@ -23,7 +24,7 @@ export async function historyCommand(argv: string[]): Promise<number> {
     throw new ConfigError('CONFIG_INVALID', `${dir} is not a folder`, 'Give the folder that holds the runs’ report.json files');
   }
   const history = readHistory(dir);
-  for (const entry of history.skipped) console.error(terminalLine(`Left out ${entry.file}: ${entry.reason}`));
+  for (const entry of history.skipped) io.error(terminalLine(`Left out ${entry.file}: ${entry.reason}`));
   if (history.targets.length === 0) {
     throw new ConfigError(
       'CONFIG_INVALID',
@@ -43,6 +44,6 @@ export async function historyCommand(argv: string[]): Promise<number> {
   if (leak) throw new HarnessError(leak.code, leak.message, leak.hint, leak.party);
   const [file = ''] = written;
   const runs = history.targets.reduce((sum, target) => sum + target.runs.length, 0);
-  console.log(`History of ${runs} runs of ${history.targets.length} target(s): ${file}`);
+  io.log(`History of ${runs} runs of ${history.targets.length} target(s): ${file}`);
   return 0;
 }

@@ -1,4 +1,6 @@
-export type Command = (argv: string[]) => Promise<number>;
+import type { CommandIo } from '../io.js';
+
+export type Command = (argv: string[], io: CommandIo) => Promise<number>;
 
 /**
  * Subcommands by name, each loaded only when asked for: a conformance run starts its first requests

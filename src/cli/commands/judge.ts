@@ -1,7 +1,6 @@
 import { ConfigError } from '../../errors.js';
 import { OPTIONS } from '../../config/options.js';
 import { createSecretScanner } from '../../http/redact.js';
-import { colourWanted } from '../../report/views/colour.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
 import { countsLine } from '../../report/views/failure-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
@@ -10,6 +9,7 @@ import { judgeRecording, missingAnswers, recordingDifferences } from '../../runn
 import { readRecording } from '../../record/recording-file.js';
 import { screenOutput } from '../screen-output.js';
 import { readCommandLine } from '../../config/command-line.js';
+import type { CommandIo } from '../io.js';
 
 const USAGE = 'Usage: ticketing-conformance judge RECORDING.json [--out DIR] [--quiet] [--verbose]';
 const HELP = `${USAGE}
@@ -24,14 +24,14 @@ Exit codes: as a run's (0 conformant, 1 not conformant, 2 could not judge); 2 al
 missing, not JSON or not a recording.`;
 
 /** ticketing-conformance judge RECORDING.json: the verdict of a recorded run, reached again offline. */
-export async function judgeCommand(argv: string[]): Promise<number> {
+export async function judgeCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = readCommandLine(
     argv,
     { out: { type: 'string' }, quiet: { type: 'boolean' }, verbose: { type: 'boolean' } },
     { hint: USAGE, command: 'judge' },
   );
   if (values.help) {
-    console.log(HELP);
+    io.log(HELP);
     return 0;
   }
   const [path, ...extra] = positionals;
@@ -40,7 +40,7 @@ export async function judgeCommand(argv: string[]): Promise<number> {
   }
   const out = values.out ?? OPTIONS.out.default ?? 'reports';
   const file = await readRecording(path);
-  const { report, writtenFiles } = await judgeRecording(file, out);
+  const { report, writtenFiles } = await judgeRecording(file, out, {}, io.judge);
   const lacking = missingAnswers(report);
   const notes = [
     `Judged ${path}: recorded ${file.startedAt} from ${file.target.baseUrl}; no request was sent.`,
@@ -53,11 +53,11 @@ export async function judgeCommand(argv: string[]): Promise<number> {
     ? terminalLine(`${verdictLine(report)} (${countsLine(report.totals)})`)
     : [
         ...notes.map(terminalLine),
-        renderTerminal(report, writtenFiles, { colour: colourWanted(process.stdout), verbose: values.verbose === true }),
+        renderTerminal(report, writtenFiles, { colour: io.colour.stdout, verbose: values.verbose === true }),
       ].join('\n');
   // The recording holds no token to look for; an Authorization value a target echoed is still caught.
   const scanner = createSecretScanner([]);
   const output = screenOutput(text, (shown) => scanner.find(shown));
-  console.log(output.text);
+  io.log(output.text);
   return output.leaked ? 2 : report.exitCode;
 }

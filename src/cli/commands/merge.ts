@@ -5,14 +5,15 @@ import { writeMatrix } from '../../report/matrix/write.js';
 import { mergeShards } from '../../report/matrix/merge.js';
 import { readResultFile } from '../../report/model/read.js';
 import { readCommandLine, required } from '../../config/command-line.js';
+import type { CommandIo } from '../io.js';
 
 const USAGE = 'Usage: ticketing-conformance merge shard-1/matrix.json shard-2/matrix.json ... --out DIR';
 
 /** Combines shard matrices into one matrix.json, matrix.md and matrix.html; exits with the merged exit code. */
-export async function mergeCommand(argv: string[]): Promise<number> {
+export async function mergeCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = readCommandLine(argv, { out: { type: 'string' } }, { hint: USAGE, command: 'merge' });
   if (values.help) {
-    console.log(`${USAGE}\n\nEvery shard of one split must be given once; the merged matrix keeps the order of the targets file.`);
+    io.log(`${USAGE}\n\nEvery shard of one split must be given once; the merged matrix keeps the order of the targets file.`);
     return 0;
   }
   const out = required(values.out, '--out', USAGE);
@@ -25,6 +26,6 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   });
   const matrix = mergeShards(files, out);
   const written = await writeMatrix(matrix, out, []);
-  console.log(renderMatrixTerminal(matrix, written));
+  io.log(renderMatrixTerminal(matrix, written));
   return matrix.exitCode;
 }

@@ -3,37 +3,16 @@ import { loadBaseline } from '../../config/baseline.js';
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
 import { requirement } from '../../requirements/catalog.js';
-import { colourWanted } from '../../report/views/colour.js';
 import { countsLine } from '../../report/views/failure-text.js';
 import { snippetLines } from '../../diagnosis/diagnosis-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
 import { renderTerminal, warningLine } from '../../report/views/terminal.js';
-import { runConformance, type JudgeRun, type RunHooks } from '../../runner/run.js';
+import { runConformance, type RunHooks } from '../../runner/run.js';
 import { loadTargets } from '../../config/targets.js';
 import { suiteVersion } from '../../version.js';
 import { safetyWarnings } from '../../runner/warnings.js';
 import { screenOutput } from '../screen-output.js';
-
-/**
- * Where a run writes its lines, and what judges its recordings. The process's console and a spec runner of the run's
- * own, unless the caller gives its own: several runs in one process can then share one spec runner.
- */
-export interface RunIo {
-  log(line: string): void;
-  error(line: string): void;
-  /** Whether stdout and stderr are terminals that take colour and a live progress line. */
-  colour: { stdout: boolean; stderr: boolean };
-  /** Where the settings come from besides the flags. */
-  env?: Record<string, string | undefined>;
-  dotenvPath?: string;
-  judge?: JudgeRun;
-}
-
-const processIo = (): RunIo => ({
-  log: (line) => console.log(line),
-  error: (line) => console.error(line),
-  colour: { stdout: colourWanted(process.stdout), stderr: colourWanted(process.stderr) },
-});
+import type { CommandIo } from '../io.js';
 
 /** What the run says while it works: a live line on a terminal (stderr, so stdout stays clean for logs and pipes). */
 interface Progress {
@@ -45,7 +24,7 @@ interface Progress {
  * First the address being tested, so a log shows at once what the run is doing; then, at a terminal only, a line
  * that ticks with the time spent and the scenarios judged, from the first request to the last verdict.
  */
-function progress(baseUrl: string | undefined, live: boolean, quiet: boolean, io: RunIo): Progress {
+function progress(baseUrl: string | undefined, live: boolean, quiet: boolean, io: CommandIo): Progress {
   const say = (line: string): void => {
     if (!quiet) io.log(line);
   };
@@ -55,7 +34,7 @@ function progress(baseUrl: string | undefined, live: boolean, quiet: boolean, io
   const started = Date.now();
   let stage = 'sending requests';
   const draw = (): void => {
-    process.stderr.write(`\r\u001b[2K  ${((Date.now() - started) / 1000).toFixed(1)} s · ${stage}`);
+    io.progress(`\r\u001b[2K  ${((Date.now() - started) / 1000).toFixed(1)} s · ${stage}`);
   };
   const ticker = setInterval(draw, 200);
   ticker.unref();
@@ -70,13 +49,13 @@ function progress(baseUrl: string | undefined, live: boolean, quiet: boolean, io
     },
     stop: () => {
       clearInterval(ticker);
-      process.stderr.write('\r\u001b[2K');
+      io.progress('\r\u001b[2K');
     },
   };
 }
 
 /** The default command: one conformance run against one target, or a matrix of the targets of --targets. */
-export async function runCommand(argv: string[], io: RunIo = processIo()): Promise<number> {
+export async function runCommand(argv: string[], io: CommandIo): Promise<number> {
   const config = loadConfig(argv, io.env, io.dotenvPath);
   if (config.help) {
     io.log(helpText(suiteVersion));
@@ -88,10 +67,10 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
   }
   if (config.compareTo && config.compareToken) {
     const { runDifferentialCommand } = await import('../differential.js');
-    return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken });
+    return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken }, io);
   }
   // Every file is read and checked before the first request.
-  const targets = loadTargets(config);
+  const targets = loadTargets(config, io.env, io.dotenvPath);
   const baseline = config.baseline === undefined ? undefined : loadBaseline(config.baseline);
   if (config.targets !== undefined) {
     const [{ runMatrix }, { progressLine, renderMatrixTerminal }] = await Promise.all([
@@ -100,13 +79,12 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     ]);
     const { matrix, writtenFiles } = await runMatrix(config, targets, baseline, {
       onTarget: (row, done, total) => io.log(progressLine(row, done, total)),
-      // The whole command, as a user timing it sees it: process start included.
-      startedAt: new Date(performance.timeOrigin),
+      startedAt: io.startedAt,
     });
     io.log(renderMatrixTerminal(matrix, writtenFiles));
     return matrix.exitCode;
   }
-  for (const warning of safetyWarnings(config)) io.error(warningLine(warning));
+  for (const warning of safetyWarnings(config, io.env)) io.error(warningLine(warning));
   const colour = io.colour.stdout;
   const live = !config.quiet && io.colour.stderr;
   const shown = progress(config.baseUrl, live, config.quiet, io);

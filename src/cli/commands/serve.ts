@@ -3,6 +3,7 @@ import { readCommandLine } from '../../config/command-line.js';
 import { ConfigError } from '../../errors.js';
 import { variants } from '../../reference-server/faults.js';
 import { startReferenceServer } from '../../reference-server/server.js';
+import type { CommandIo } from '../io.js';
 
 const DEFAULT_TOKEN = 'reference-token';
 
@@ -86,10 +87,10 @@ function listenError(error: unknown, host: string, port: number): unknown {
 }
 
 /** The reference server as a standalone process, until SIGINT or SIGTERM. */
-export async function serveCommand(argv: string[]): Promise<number> {
+export async function serveCommand(argv: string[], io: CommandIo): Promise<number> {
   const flags = readFlags(argv);
   if (flags.help) {
-    console.log(usage());
+    io.log(usage());
     return 0;
   }
   const faults = knownVariants(flags.fault);
@@ -105,11 +106,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw listenError(error, flags.host ?? '127.0.0.1', port);
   });
   const shownToken = flags.token === undefined ? DEFAULT_TOKEN : '<API_TOKEN>';
-  console.log(`Reference server at ${server.url}${faults.length > 0 ? ` with ${faults.join(', ')}` : ''}. Ctrl-C stops it.`);
-  console.log(
+  io.log(`Reference server at ${server.url}${faults.length > 0 ? ` with ${faults.join(', ')}` : ''}. Ctrl-C stops it.`);
+  io.log(
     flags.token === undefined ? `Token: ${DEFAULT_TOKEN} (the default; choose one with --token)` : 'Token: the one given with --token',
   );
-  console.log(`Try: curl -sS -u '${shownToken}:x' '${server.url}/api/ticket/status/1'`);
+  io.log(`Try: curl -sS -u '${shownToken}:x' '${server.url}/api/ticket/status/1'`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -7,6 +7,7 @@ import { countsLine } from '../../report/views/failure-text.js';
 import { contentHash } from '../../report/model/integrity.js';
 import type { Report } from '../../report/model/types.js';
 import { catalogHash } from '../../hash.js';
+import type { CommandIo } from '../io.js';
 
 const USAGE = 'Usage: ticketing-conformance verify REPORT.json [--expect sha256:HASH]';
 const HELP = `${USAGE}
@@ -69,10 +70,10 @@ function describe(report: Partial<Report>): string[] {
 }
 
 /** ticketing-conformance verify REPORT.json: 0 intact, 1 edited after the run, 2 unreadable. */
-export async function verifyCommand(argv: string[]): Promise<number> {
+export async function verifyCommand(argv: string[], io: CommandIo): Promise<number> {
   const { path, expect, help } = readArguments(argv);
   if (help) {
-    console.log(HELP);
+    io.log(HELP);
     return 0;
   }
   const report = await readReport(path);
@@ -83,18 +84,18 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   }
   const actual = contentHash(report);
   if (actual !== recorded) {
-    console.log(terminalLine(`EDITED: ${path} was changed after the run: its content hashes to ${actual}, the run recorded ${recorded}.`));
+    io.log(terminalLine(`EDITED: ${path} was changed after the run: its content hashes to ${actual}, the run recorded ${recorded}.`));
     return 1;
   }
   if (expect !== undefined && expect !== recorded) {
-    console.log(
+    io.log(
       terminalLine(
         `EDITED: ${path} matches its own hash ${recorded}, but the run printed ${expect}: it was replaced, or edited and hashed again.`,
       ),
     );
     return 1;
   }
-  console.log(
+  io.log(
     terminalLines([
       `INTACT: ${path} is as the run wrote it (content hash ${recorded}${expect === undefined ? '' : ', as printed by the run'}).`,
       ...describe(report as Partial<Report>),

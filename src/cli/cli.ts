@@ -1,0 +1,36 @@
+import { terminalLine } from '../report/views/escape/terminal.js';
+import { environmentError, HarnessError, isSystemError } from '../errors.js';
+import { commands, loadRunCommand } from './commands/index.js';
+import type { CommandIo } from './io.js';
+
+/** The one line a command's failure gets, and who it is for: the user's setting, their machine, or the suite. */
+function failureLine(error: unknown): string {
+  if (error instanceof HarnessError) return terminalLine(error.oneLine());
+  if (isSystemError(error)) {
+    // The operating system refused something (a file, a port): the machine's problem, not the suite's.
+    const where = [error.syscall, error.path].filter(Boolean).join(' ');
+    const problem = environmentError(
+      where || 'the operating system refused',
+      error,
+      'Fix the path, permission or port named here and run again',
+    );
+    return terminalLine(problem.oneLine());
+  }
+  return terminalLine(
+    `HARNESS_INTERNAL: ${error instanceof Error ? error.message : String(error)}. This is a bug in the suite; please report it`,
+  );
+}
+
+/** The whole command line: the subcommand it names (or a run), its exit code, and one line for whatever stopped it. */
+export async function cli(args: string[], io: CommandIo): Promise<number> {
+  // "help" and "help COMMAND" are --help of the main command or of that command.
+  const argv = args[0] === 'help' ? (args[1] !== undefined ? [args[1], '--help'] : ['--help']) : args;
+  const [first, ...rest] = argv;
+  const subcommand = first !== undefined ? commands[first] : undefined;
+  try {
+    return subcommand ? await (await subcommand())(rest, io) : await (await loadRunCommand())(argv, io);
+  } catch (error) {
+    io.error(failureLine(error));
+    return 2;
+  }
+}

@@ -1,0 +1,35 @@
+import { colourWanted } from '../report/views/colour.js';
+import type { JudgeRun } from '../runner/run.js';
+
+/**
+ * Where a command writes its lines and reads its settings: the process's own by default. A host program or a
+ * self-test gives its own, so that several commands can run in one process, side by side and without its console.
+ */
+export interface CommandIo {
+  log(line: string): void;
+  error(line: string): void;
+  /** Draws the live progress line over the previous one; only called when `colour.stderr` says stderr is a terminal. */
+  progress(text: string): void;
+  /** Whether stdout and stderr are terminals that take colour and a live progress line. */
+  colour: { stdout: boolean; stderr: boolean };
+  /** Where the settings come from besides the flags. */
+  env: Record<string, string | undefined>;
+  dotenvPath: string;
+  /** When the command started, as a user timing it sees it. */
+  startedAt: Date;
+  /** What judges a run's recordings: a spec runner of the run's own when none is given. */
+  judge?: JudgeRun;
+}
+
+export function processIo(): CommandIo {
+  return {
+    log: (line) => console.log(line),
+    error: (line) => console.error(line),
+    progress: (text) => process.stderr.write(text),
+    colour: { stdout: colourWanted(process.stdout), stderr: colourWanted(process.stderr) },
+    env: process.env,
+    dotenvPath: '.env',
+    // The whole command, process start included.
+    startedAt: new Date(performance.timeOrigin),
+  };
+}
