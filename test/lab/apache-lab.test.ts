@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tokenFormsIn } from '../helpers/token-forms.js';
+import { inProcessRuns } from '../helpers/in-process-runs.js';
 import { failedRequirements, lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
 import { EVERY_SOURCE, Lab, type SiteSetup } from './lab.js';
 import { findLabTools } from './tools.js';
@@ -20,15 +21,20 @@ interface Runs {
 
 let lab: Lab | undefined;
 const cleanups: (() => Promise<void>)[] = [];
+const commands = inProcessRuns();
 
-/** Serves one configuration and runs the real CLI against it twice: the conformance run and the doctor. */
-async function against(site: SiteSetup): Promise<Runs> {
+/**
+ * Serves one configuration and runs the CLI against it twice: the conformance run and the doctor. The first site
+ * gets the real binary, end to end; the others run the same commands in this process, their recordings judged together.
+ */
+async function against(site: SiteSetup, process: 'real CLI' | 'in process' = 'in process'): Promise<Runs> {
   if (!lab) throw new Error('the lab did not start');
   const running = await lab.serve(site);
+  const command = process === 'real CLI' ? runCli : commands.run;
   try {
     const [main, doctor] = await Promise.all([
-      runCli(['--base-url', running.url, '--token', TOKEN]),
-      runCli(['doctor', '--base-url', running.url, '--token', TOKEN]),
+      command(['--base-url', running.url, '--token', TOKEN]),
+      command(['doctor', '--base-url', running.url, '--token', TOKEN]),
     ]);
     cleanups.push(main.cleanup, doctor.cleanup);
     for (const run of [main, doctor]) {
@@ -84,20 +90,26 @@ function expectBothSay({ main, doctor }: Runs, ...texts: (string | RegExp)[]): v
   }
 }
 
+// Each site is a web server of its own: they are served and judged side by side.
 describe.skipIf(!tools)(
-  tools ? 'Apache and PHP-FPM lab: the real CLI against real web servers' : `Apache/PHP-FPM lab ${skipReason}`,
+  tools ? 'Apache and PHP-FPM lab: the CLI against real web servers' : `Apache/PHP-FPM lab ${skipReason}`,
+  { concurrent: true },
   () => {
     beforeAll(async () => {
       if (tools) lab = await Lab.start(tools, TOKEN);
     });
     afterAll(async () => {
+      await commands.close();
       await lab?.close();
       await Promise.all(cleanups.map((cleanup) => cleanup()));
     });
 
     test('1. mod_rewrite, AllowOverride All, PHP-FPM through proxy_fcgi: conformant', async () => {
       expectConformant(
-        await against({ name: 'fpm', server: { kind: 'apache', setup: FPM }, htaccess: 'shipped', authorizationSources: EVERY_SOURCE }),
+        await against(
+          { name: 'fpm', server: { kind: 'apache', setup: FPM }, htaccess: 'shipped', authorizationSources: EVERY_SOURCE },
+          'real CLI',
+        ),
       );
     });
 
