@@ -1,19 +1,38 @@
-import { expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { runCli } from './helpers/run-cli.js';
+import type { Report } from '../src/report/model/types.js';
+import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import type { CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'attribution-token-77aa01';
+const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
+afterAll(async () => {
+  await inProcess.close();
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
 
-async function runAgainst(variants: string[]) {
+async function runAgainst(variants: string[]): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants });
   try {
-    return await runCli(['--base-url', server.url, '--token', TOKEN]);
+    const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
+    cleanups.push(run.cleanup);
+    return run;
   } finally {
     await server.close();
   }
 }
 
-const partiesOfNonPassing = (report: Awaited<ReturnType<typeof runCli>>['report']): Record<string, string | undefined> =>
+/** Every variant is recorded once, all at once, and the recordings judged together by one spec runner. */
+let runOf: (variant: string) => Promise<CliRun>;
+beforeAll(async () => {
+  const variants = ['authorization-stripped', 'status-ok', 'html-page-200', 'password-checked'];
+  const started = startAll(variants.map((variant) => [variant, () => runAgainst([variant])]));
+  runOf = started.outcome;
+  await started.settled;
+}, ALL_CASES_TIMEOUT_MS);
+
+const partiesOfNonPassing = (report: Report | undefined): Record<string, string | undefined> =>
   Object.fromEntries(
     (report?.requirements ?? [])
       .filter((result) => ['fail', 'warn', 'error'].includes(result.verdict))
@@ -21,46 +40,30 @@ const partiesOfNonPassing = (report: Awaited<ReturnType<typeof runCli>>['report'
   );
 
 test('a stripped Authorization header is blamed on the web server or the token, with the Apache advice', async () => {
-  const run = await runAgainst(['authorization-stripped']);
-  try {
-    expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['authorization-header-stripped']);
-    expect(new Set(Object.values(partiesOfNonPassing(run.report)))).toEqual(new Set(['environment']));
-    expect(run.stdout).toContain('the valid token was refused exactly like no token at all');
-    for (const advice of ['mod_rewrite', 'AllowOverride All', 'PHP-FPM', 'SuPHP', 'CGI']) expect(run.stdout).toContain(advice);
-    expect(run.report?.summary).toMatch(/strips the Authorization header .*or the token is wrong/);
-  } finally {
-    await run.cleanup();
-  }
+  const run = await runOf('authorization-stripped');
+  expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['authorization-header-stripped']);
+  expect(new Set(Object.values(partiesOfNonPassing(run.report)))).toEqual(new Set(['environment']));
+  expect(run.stdout).toContain('the valid token was refused exactly like no token at all');
+  for (const advice of ['mod_rewrite', 'AllowOverride All', 'PHP-FPM', 'SuPHP', 'CGI']) expect(run.stdout).toContain(advice);
+  expect(run.report?.summary).toMatch(/strips the Authorization header .*or the token is wrong/);
 });
 
 test('a wrong envelope is blamed on the target, with no hosting diagnosis', async () => {
-  const run = await runAgainst(['status-ok']);
-  try {
-    expect(partiesOfNonPassing(run.report)).toEqual({ 'ENV-STATUS-SUCCESS': 'target' });
-    expect(run.report?.diagnoses).toEqual([]);
-  } finally {
-    await run.cleanup();
-  }
+  const run = await runOf('status-ok');
+  expect(partiesOfNonPassing(run.report)).toEqual({ 'ENV-STATUS-SUCCESS': 'target' });
+  expect(run.report?.diagnoses).toEqual([]);
 });
 
 test('API paths answering an HTML page are blamed on the environment in front of the application: no verdict', async () => {
-  const run = await runAgainst(['html-page-200']);
-  try {
-    expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['api-path-serves-html']);
-    expect(run.stdout).toMatch(/requests are not reaching the API application/);
-    expect(run.code).toBe(2);
-    expect(partiesOfNonPassing(run.report)).toEqual({});
-  } finally {
-    await run.cleanup();
-  }
+  const run = await runOf('html-page-200');
+  expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['api-path-serves-html']);
+  expect(run.stdout).toMatch(/requests are not reaching the API application/);
+  expect(run.code).toBe(2);
+  expect(partiesOfNonPassing(run.report)).toEqual({});
 });
 
 test('a refused token that the application did see is not blamed on the web server', async () => {
-  const run = await runAgainst(['password-checked']);
-  try {
-    expect(run.report?.diagnoses).toEqual([]);
-    expect(partiesOfNonPassing(run.report)).toEqual({ 'AUTH-PASSWORD-IGNORED': 'target' });
-  } finally {
-    await run.cleanup();
-  }
+  const run = await runOf('password-checked');
+  expect(run.report?.diagnoses).toEqual([]);
+  expect(partiesOfNonPassing(run.report)).toEqual({ 'AUTH-PASSWORD-IGNORED': 'target' });
 });

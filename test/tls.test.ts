@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectSettledRun } from './helpers/expect-run.js';
 import { selfSignedReference, type HostileTarget } from './helpers/hostile-targets.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { runCli } from './helpers/run-cli.js';
 import { selfSignedCertificate, type SelfSigned } from './helpers/self-signed.js';
 
 const TOKEN = 'tls-token-9a3f0c61';
 let certificate: SelfSigned;
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 beforeAll(async () => {
   certificate = await selfSignedCertificate();
   cleanups.push(certificate.cleanup);
 });
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -24,7 +27,7 @@ async function target(): Promise<HostileTarget> {
 describe.concurrent('a self-signed certificate', () => {
   test('is refused by default, and the origin is not tried again', async () => {
     const front = await target();
-    const run = await runCli(['--base-url', front.url, '--token', TOKEN]);
+    const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN]);
     cleanups.push(run.cleanup);
     await expectSettledRun(run, {
       exit: 2,
@@ -40,7 +43,7 @@ describe.concurrent('a self-signed certificate', () => {
 
   test('is trusted with --ca naming it', async () => {
     const front = await target();
-    const run = await runCli(['--base-url', front.url, '--token', TOKEN, '--ca', certificate.certPath]);
+    const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN, '--ca', certificate.certPath]);
     cleanups.push(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
     expect(run.report?.options.ca).toBe(certificate.certPath);
@@ -48,6 +51,7 @@ describe.concurrent('a self-signed certificate', () => {
   });
 
   test('is accepted when NODE_TLS_REJECT_UNAUTHORIZED=0, as loudly as with --insecure', async () => {
+    // The real CLI: Node's TLS reads the variable from the process's own environment, not from the command's settings.
     const front = await target();
     const run = await runCli(['--base-url', front.url, '--token', TOKEN], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
     cleanups.push(run.cleanup);
@@ -61,7 +65,7 @@ describe.concurrent('a self-signed certificate', () => {
 
   test('is accepted with --insecure, loudly, in the terminal and the report', async () => {
     const front = await target();
-    const run = await runCli(['--base-url', front.url, '--token', TOKEN, '--insecure']);
+    const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN, '--insecure']);
     cleanups.push(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
     const warning = /WARNING TLS_NOT_VERIFIED: --insecure: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/;
