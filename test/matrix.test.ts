@@ -5,10 +5,13 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
-import { runCli, execCli, type CliRun } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -36,24 +39,33 @@ async function matrixOf(run: CliRun, dir = run.outDir): Promise<Matrix> {
   return JSON.parse(await readFile(join(dir, 'matrix.json'), 'utf8')) as Matrix;
 }
 
-/** Writes the targets file in a folder of its own and runs the CLI on it. */
-async function runCliWithFile(name: string, content: string, env: Record<string, string>, extra: string[] = []): Promise<CliRun> {
+type Runner = (args: string[], env: Record<string, string>) => Promise<CliRun>;
+
+/** Writes the targets file in a folder of its own and runs the command on it, in this process unless told otherwise. */
+async function runWithFile(
+  name: string,
+  content: string,
+  env: Record<string, string>,
+  extra: string[] = [],
+  run: Runner = inProcess.run,
+): Promise<CliRun> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-targets-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, name), content);
-  const run = await runCli(['--targets', join(dir, name), ...extra], env);
-  cleanups.push(run.cleanup);
-  return run;
+  const result = await run(['--targets', join(dir, name), ...extra], env);
+  cleanups.push(result.cleanup);
+  return result;
 }
 
 describe('a matrix of targets', () => {
+  // The real process: no token in what the binary itself prints, and nothing on its stderr.
   test('two targets from YAML: one matrix, each its own reports, the worst exit code, no token anywhere', async () => {
     const { entries, env, tokens } = await serve([
       { name: 'good', faults: [] },
       { name: 'broken', faults: ['colour-missing'] },
     ]);
     const yaml = `targets:\n${entries.map((entry) => `  - ${JSON.stringify(entry)}`).join('\n')}\n`;
-    const run = await runCliWithFile('targets.yaml', yaml, env);
+    const run = await runWithFile('targets.yaml', yaml, env, [], runCli);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
     const matrix = await matrixOf(run);
@@ -80,10 +92,13 @@ describe('a matrix of targets', () => {
     ])
       expect(names).toContain(name);
     // Each target's recording gives its verdict again, offline.
-    const judged = await execCli(
-      ['judge', join(run.outDir, 'targets', 'broken', 'recording.json'), '--quiet', '--out', join(run.outDir, 'judged')],
-      run.outDir,
-    );
+    const judged = await inProcess.exec([
+      'judge',
+      join(run.outDir, 'targets', 'broken', 'recording.json'),
+      '--quiet',
+      '--out',
+      join(run.outDir, 'judged'),
+    ]);
     expect(judged.code).toBe(1);
     expect(judged.stdout).toMatch(/Not conformant: 1 requirement\(s\) failed \(STATUS-COLOUR\)/);
     const html = files.find((file) => file.path.endsWith('matrix.html'))?.content.toString() ?? '';
@@ -97,14 +112,14 @@ describe('a matrix of targets', () => {
     const closed = await startReferenceServer({ token: 'unused' });
     await closed.close();
     const json = JSON.stringify([...entries, { name: 'gone', baseUrl: closed.url, tokenEnv: 'GONE_TOKEN' }]);
-    const run = await runCliWithFile('targets.json', json, { ...env, GONE_TOKEN: 'gone-token-0000' });
+    const run = await runWithFile('targets.json', json, { ...env, GONE_TOKEN: 'gone-token-0000' });
     const matrix = await matrixOf(run);
     expect(matrix.targets.map((target) => target.exitCode)).toEqual([1, 2]);
     expect(run.code).toBe(2);
   });
 
   test('a target whose token variable is not set stops the run before any request, in one line', async () => {
-    const run = await runCliWithFile(
+    const run = await runWithFile(
       'targets.json',
       JSON.stringify([{ name: 'a', baseUrl: 'http://127.0.0.1:9', tokenEnv: 'NOT_SET_ANYWHERE' }]),
       {},
@@ -123,21 +138,25 @@ describe('a matrix of targets', () => {
       { name: 't5', faults: ['selfservice-open'] },
     ]);
     const json = JSON.stringify({ targets: entries });
-    const whole = await runCliWithFile('targets.json', json, env);
-    const shards = [
-      await runCliWithFile('targets.json', json, env, ['--shard', '1/2']),
-      await runCliWithFile('targets.json', json, env, ['--shard', '2/2']),
-    ];
+    const [whole, ...shards] = await Promise.all([
+      runWithFile('targets.json', json, env),
+      runWithFile('targets.json', json, env, ['--shard', '1/2']),
+      runWithFile('targets.json', json, env, ['--shard', '2/2']),
+    ]);
+    if (!whole) throw new Error('the unsharded run did not run');
     const [first, second] = await Promise.all(shards.map((run) => matrixOf(run)));
     expect(first?.targets.map((target) => target.name)).toEqual(['t1', 't3', 't5']);
     expect(second?.targets.map((target) => target.name)).toEqual(['t2', 't4']);
     expect(second?.shard).toEqual({ index: 2, count: 2, targetsInFile: 5 });
 
     const mergedDir = join(whole.outDir, '..', 'merged');
-    const merge = await execCli(
-      ['merge', join(shards[1]?.outDir ?? '', 'matrix.json'), join(shards[0]?.outDir ?? '', 'matrix.json'), '--out', mergedDir],
-      whole.outDir,
-    );
+    const merge = await inProcess.exec([
+      'merge',
+      join(shards[1]?.outDir ?? '', 'matrix.json'),
+      join(shards[0]?.outDir ?? '', 'matrix.json'),
+      '--out',
+      mergedDir,
+    ]);
     const merged = await matrixOf(whole, mergedDir);
     const unsharded = await matrixOf(whole);
     const essence = (matrix: Matrix): unknown[] =>
@@ -151,7 +170,7 @@ describe('a matrix of targets', () => {
     const t2 = merged.targets.find((target) => target.name === 't2');
     await expect(readFile(join(mergedDir, t2?.reportDir ?? '', 'report.json'), 'utf8')).resolves.toContain('"ENV-STATUS-SUCCESS"');
 
-    const incomplete = await execCli(['merge', join(shards[0]?.outDir ?? '', 'matrix.json'), '--out', mergedDir], whole.outDir);
+    const incomplete = await inProcess.exec(['merge', join(shards[0]?.outDir ?? '', 'matrix.json'), '--out', mergedDir]);
     expect(incomplete.code).toBe(2);
     expect(incomplete.stderr).toContain('cannot merge: shard(s) 2 of 2 missing');
   });
