@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
-import { execCli, runCli } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 
 const TOKEN = 'history-token-5b02d4';
 
@@ -16,6 +16,7 @@ let good: RunningReferenceServer;
 let broken: RunningReferenceServer;
 const reports: Report[] = [];
 let history = '';
+const inProcess = inProcessRuns();
 
 /** Nightly runs: staging good, broken (STATUS-COLOUR), good again; production good twice. */
 beforeAll(async () => {
@@ -30,34 +31,41 @@ beforeAll(async () => {
     ['night-2', broken],
     ['night-3', good],
   ];
-  for (const [night, server] of plan) {
-    const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
-    if (!run.report) throw new Error(`${night}: no report`);
-    // Recorded as if every night tested the one staging address.
-    const report = { ...run.report, target: { ...run.report.target, baseUrl: `${staging}/` } };
-    delete report.integrity;
-    await mkdir(join(runsDir, night, 'staging'), { recursive: true });
-    await writeFile(join(runsDir, night, 'staging', 'report.json'), JSON.stringify(report));
-    reports.push(report);
-    await run.cleanup();
-  }
-  const reference = await runCli([]);
-  await mkdir(join(runsDir, 'reference'), { recursive: true });
-  await cp(join(reference.outDir, 'report.json'), join(runsDir, 'reference', 'report.json'));
-  await cp(join(reference.outDir, 'badge.svg'), join(work, 'reference-badge.svg'));
-  await reference.cleanup();
+  const nights = async (): Promise<void> => {
+    // One night after the other: history orders a target's runs by their start time.
+    for (const [night, server] of plan) {
+      const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
+      if (!run.report) throw new Error(`${night}: no report`);
+      // Recorded as if every night tested the one staging address.
+      const report = { ...run.report, target: { ...run.report.target, baseUrl: `${staging}/` } };
+      delete report.integrity;
+      await mkdir(join(runsDir, night, 'staging'), { recursive: true });
+      await writeFile(join(runsDir, night, 'staging', 'report.json'), JSON.stringify(report));
+      reports.push(report);
+      await run.cleanup();
+    }
+  };
+  const production = async (): Promise<void> => {
+    const reference = await inProcess.run([]);
+    await mkdir(join(runsDir, 'reference'), { recursive: true });
+    await cp(join(reference.outDir, 'report.json'), join(runsDir, 'reference', 'report.json'));
+    await cp(join(reference.outDir, 'badge.svg'), join(work, 'reference-badge.svg'));
+    await reference.cleanup();
+  };
+  await Promise.all([nights(), production()]);
   await mkdir(join(runsDir, 'broken-file'));
   await writeFile(join(runsDir, 'broken-file', 'report.json'), '{ "not": "a report"');
   history = join(work, 'history-out');
 }, 180_000);
 
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all([good?.close(), broken?.close()]);
   if (work) await rm(work, { recursive: true, force: true });
 });
 
 test('history DIR --out OUT writes one history.html, leaves out an unreadable file with a line saying why', async () => {
-  const result = await execCli(['history', join(work, 'runs'), '--out', history], work);
+  const result = await inProcess.exec(['history', join(work, 'runs'), '--out', history]);
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(/^History of 4 runs of 2 target\(s\): .*history\.html$/m);
   expect(result.stderr).toMatch(/^Left out broken-file\/report\.json: /m);
@@ -69,10 +77,10 @@ test('history DIR --out OUT writes one history.html, leaves out an unreadable fi
 
 test('history with no report under the folder, or no folder, exits 2 with one line', async () => {
   const empty = await mkdtemp(join(work, 'empty-'));
-  const none = await execCli(['history', empty, '--out', join(work, 'none')], work);
+  const none = await inProcess.exec(['history', empty, '--out', join(work, 'none')]);
   expect(none.code).toBe(2);
   expect(none.stderr.trim()).toMatch(/^CONFIG_INVALID: no readable report\.json under .*\. Point history at/);
-  const missing = await execCli(['history', join(work, 'no-such-folder')], work);
+  const missing = await inProcess.exec(['history', join(work, 'no-such-folder'), '--out', join(work, 'none')]);
   expect(missing.code).toBe(2);
   expect(missing.stderr.trim().split('\n')).toHaveLength(1);
 });

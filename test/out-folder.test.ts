@@ -7,11 +7,14 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { MANIFEST } from '../src/report/model/outputs.js';
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { execCli, lastLine, type CliOutput } from './helpers/run-cli.js';
 
 const TOKEN = 'out-folder-token-3c9d20';
 const cleanups: (() => Promise<unknown>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -21,58 +24,67 @@ async function folder(): Promise<string> {
   return dir;
 }
 
+/** Runs a command line in a folder: the real CLI there, or the command in this process (whose paths are all absolute). */
+type Exec = (args: string[], cwd: string) => Promise<CliOutput>;
+
 const list = async (dir: string): Promise<string[]> => (await readdir(dir)).sort();
 const NOT_A_SUITE_BUG = /bug in the suite|HARNESS_INTERNAL|\n\s+at /;
 
 describe('--out: a run removes only what the suite wrote', () => {
-  test("allure-results/ keeps other tools' files, compare-to/ is left alone without --compare-to, and nothing else in the folder is touched", async () => {
-    const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
-    const dir = await folder();
-    const out = join(dir, 'out');
-    await mkdir(join(out, 'allure-results'), { recursive: true });
-    await mkdir(join(out, 'compare-to'));
-    await writeFile(join(out, 'allure-results', 'other-tool-result.json'), '{"name":"another tool"}');
-    await writeFile(join(out, 'compare-to', 'report.json'), 'kept: not written by this run');
-    await writeFile(join(out, 'notes.txt'), 'mine');
-    const run = (): Promise<CliOutput> => execCli(['--base-url', server.url, '--token', TOKEN, '--out', out], dir);
+  test.concurrent(
+    "allure-results/ keeps other tools' files, compare-to/ is left alone without --compare-to, and nothing else in the folder is touched",
+    async () => {
+      const server = await startReferenceServer({ token: TOKEN });
+      cleanups.push(server.close);
+      const dir = await folder();
+      const out = join(dir, 'out');
+      await mkdir(join(out, 'allure-results'), { recursive: true });
+      await mkdir(join(out, 'compare-to'));
+      await writeFile(join(out, 'allure-results', 'other-tool-result.json'), '{"name":"another tool"}');
+      await writeFile(join(out, 'compare-to', 'report.json'), 'kept: not written by this run');
+      await writeFile(join(out, 'notes.txt'), 'mine');
+      const run = (): Promise<CliOutput> => inProcess.exec(['--base-url', server.url, '--token', TOKEN, '--out', out]);
 
-    expect((await run()).code).toBe(0);
-    const first = await list(join(out, 'allure-results'));
-    expect(first).toContain('other-tool-result.json');
-    expect((await run()).code).toBe(0);
-    const second = await list(join(out, 'allure-results'));
-    // The first run's results are gone, the second's are there, the other tool's stay.
-    expect(second).toContain('other-tool-result.json');
-    expect(second.filter((name) => first.includes(name) && name.endsWith('-result.json'))).toEqual(['other-tool-result.json']);
-    expect(second).toHaveLength(first.length);
-    expect(await readFile(join(out, 'compare-to', 'report.json'), 'utf8')).toBe('kept: not written by this run');
-    expect(await readFile(join(out, 'notes.txt'), 'utf8')).toBe('mine');
-    const manifest = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as { files: string[]; folders: string[] };
-    expect(manifest.files).toEqual(expect.arrayContaining(['report.json', 'report.md', 'report.html', 'junit.xml']));
-    expect(manifest.files).not.toContain('allure-results/other-tool-result.json');
-    expect(manifest.files.filter((file) => file.startsWith('compare-to'))).toEqual([]);
-  });
+      expect((await run()).code).toBe(0);
+      const first = await list(join(out, 'allure-results'));
+      expect(first).toContain('other-tool-result.json');
+      expect((await run()).code).toBe(0);
+      const second = await list(join(out, 'allure-results'));
+      // The first run's results are gone, the second's are there, the other tool's stay.
+      expect(second).toContain('other-tool-result.json');
+      expect(second.filter((name) => first.includes(name) && name.endsWith('-result.json'))).toEqual(['other-tool-result.json']);
+      expect(second).toHaveLength(first.length);
+      expect(await readFile(join(out, 'compare-to', 'report.json'), 'utf8')).toBe('kept: not written by this run');
+      expect(await readFile(join(out, 'notes.txt'), 'utf8')).toBe('mine');
+      const manifest = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as { files: string[]; folders: string[] };
+      expect(manifest.files).toEqual(expect.arrayContaining(['report.json', 'report.md', 'report.html', 'junit.xml']));
+      expect(manifest.files).not.toContain('allure-results/other-tool-result.json');
+      expect(manifest.files.filter((file) => file.startsWith('compare-to'))).toEqual([]);
+    },
+  );
 
-  test('--compare-to replaces what it wrote in compare-to/; a later plain run removes comparison.json but leaves compare-to/', async () => {
-    const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
-    const dir = await folder();
-    const out = join(dir, 'out');
-    await mkdir(join(out, 'compare-to'), { recursive: true });
-    await writeFile(join(out, 'compare-to', 'keep.txt'), "not the suite's");
-    const compare = ['--base-url', server.url, '--token', TOKEN, '--compare-to', server.url, '--compare-token', TOKEN, '--out', out];
-    expect((await execCli(compare, dir)).code).toBe(0);
-    expect(existsSync(join(out, 'comparison.json'))).toBe(true);
-    const compared = await list(join(out, 'compare-to'));
-    expect(compared).toEqual(expect.arrayContaining(['keep.txt', 'report.json', MANIFEST]));
+  test.concurrent(
+    '--compare-to replaces what it wrote in compare-to/; a later plain run removes comparison.json but leaves compare-to/',
+    async () => {
+      const server = await startReferenceServer({ token: TOKEN });
+      cleanups.push(server.close);
+      const dir = await folder();
+      const out = join(dir, 'out');
+      await mkdir(join(out, 'compare-to'), { recursive: true });
+      await writeFile(join(out, 'compare-to', 'keep.txt'), "not the suite's");
+      const compare = ['--base-url', server.url, '--token', TOKEN, '--compare-to', server.url, '--compare-token', TOKEN, '--out', out];
+      expect((await inProcess.exec(compare)).code).toBe(0);
+      expect(existsSync(join(out, 'comparison.json'))).toBe(true);
+      const compared = await list(join(out, 'compare-to'));
+      expect(compared).toEqual(expect.arrayContaining(['keep.txt', 'report.json', MANIFEST]));
 
-    expect((await execCli(['--base-url', server.url, '--token', TOKEN, '--out', out], dir)).code).toBe(0);
-    expect(existsSync(join(out, 'comparison.json'))).toBe(false);
-    expect(await list(join(out, 'compare-to'))).toEqual(compared);
-  });
+      expect((await inProcess.exec(['--base-url', server.url, '--token', TOKEN, '--out', out])).code).toBe(0);
+      expect(existsSync(join(out, 'comparison.json'))).toBe(false);
+      expect(await list(join(out, 'compare-to'))).toEqual(compared);
+    },
+  );
 
-  test('a list edited to name files outside the folder, or through a link, removes nothing there', async () => {
+  test.concurrent('a list edited to name files outside the folder, or through a link, removes nothing there', async () => {
     const server = await startReferenceServer({ token: TOKEN });
     cleanups.push(server.close);
     const dir = await folder();
@@ -87,7 +99,7 @@ describe('--out: a run removes only what the suite wrote', () => {
       join(out, MANIFEST),
       JSON.stringify({ files: ['../outside.txt', join(dir, 'outside.txt'), 'linked/report.json'], folders: ['..', 'linked'] }),
     );
-    expect((await execCli(['--base-url', server.url, '--token', TOKEN, '--out', out], dir)).code).toBe(0);
+    expect((await inProcess.exec(['--base-url', server.url, '--token', TOKEN, '--out', out])).code).toBe(0);
     expect(await readFile(join(dir, 'outside.txt'), 'utf8')).toBe('outside');
     expect(await readFile(join(elsewhere, 'report.json'), 'utf8')).toBe('behind a link');
   });
@@ -120,22 +132,31 @@ describe('an --out that cannot take the reports: exit 2 before the first request
     ['a folder that cannot be made', () => Promise.resolve('/proc/no-such-folder/reports'), /cannot be made: no such file or folder/],
   ];
 
-  test.concurrent.each(unusable)('%s, with the embedded server', async (_name, make, why) => {
+  async function refusedWithEmbeddedServer(exec: Exec, make: (dir: string) => Promise<string>, why: RegExp): Promise<void> {
     const dir = await folder();
     const out = await make(dir);
-    const run = await execCli(['--out', out], dir, {}, 30_000);
+    const run = await exec(['--out', out], dir);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(run.stderr.trim()).toMatch(new RegExp(`^CONFIG_INVALID: --out ${out.replaceAll('/', '\\/')} cannot hold the reports: `));
     expect(run.stderr).toMatch(why);
     expect(run.stderr).toContain('Pass --out a folder this user can write');
     expect(run.stdout + run.stderr).not.toMatch(NOT_A_SUITE_BUG);
+  }
+
+  test.concurrent.each(unusable)('%s, with the embedded server', async (_name, make, why) => {
+    await refusedWithEmbeddedServer((args) => inProcess.exec(args), make, why);
+  });
+
+  // The binary's own exit: the process ends by itself, with status 2, not killed at the time-out.
+  test.concurrent.each(unusable.slice(0, 1))('%s, with the embedded server, from the real CLI', async (_name, make, why) => {
+    await refusedWithEmbeddedServer((args, cwd) => execCli(args, cwd, {}, 30_000), make, why);
   });
 
   test.concurrent.each(unusable)('%s, with a target: not one request is sent', async (_name, make) => {
     const target = await serveHttp((_request, response) => response.end('{}'));
     cleanups.push(target.close);
     const dir = await folder();
-    const run = await execCli(['--base-url', target.url, '--token', TOKEN, '--out', await make(dir)], dir, {}, 30_000);
+    const run = await inProcess.exec(['--base-url', target.url, '--token', TOKEN, '--out', await make(dir)]);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(run.stderr).toMatch(/^CONFIG_INVALID: --out /);
     expect(target.requests).toEqual([]);
@@ -144,7 +165,7 @@ describe('an --out that cannot take the reports: exit 2 before the first request
   test.concurrent('merge to an unusable --out says so in one line', async () => {
     const dir = await folder();
     await writeFile(join(dir, 'file'), 'x');
-    const run = await execCli(['merge', join(dir, 'missing.json'), '--out', join(dir, 'file')], dir, {}, 30_000);
+    const run = await inProcess.exec(['merge', join(dir, 'missing.json'), '--out', join(dir, 'file')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^CONFIG_INVALID: --out .* cannot hold the reports: it is a file/);
     expect(run.stdout + run.stderr).not.toMatch(NOT_A_SUITE_BUG);
@@ -157,6 +178,7 @@ describe('problems of the environment are named as such, and the verdict is stil
     ['a path under a file', (dir: string) => join(dir, 'file', 'summary.md')],
     ['a path in a missing folder', (dir: string) => join(dir, 'missing', 'summary.md')],
   ])('GITHUB_STEP_SUMMARY is %s: the reports and the verdict as usual, a warning naming the environment', async (_name, path) => {
+    // The real CLI: a run reads GITHUB_STEP_SUMMARY from the process's environment, not from the settings it is given.
     const server = await startReferenceServer({ token: TOKEN });
     cleanups.push(server.close);
     const dir = await folder();
@@ -176,6 +198,7 @@ describe('problems of the environment are named as such, and the verdict is stil
   });
 
   test.concurrent('serve on a port already in use', async () => {
+    // The real CLI: serve waits for a signal once it listens.
     const busy = await serveHttp((_request, response) => response.end());
     cleanups.push(busy.close);
     const dir = await folder();
@@ -190,12 +213,21 @@ describe('problems of the environment are named as such, and the verdict is stil
     cleanups.push(server.close);
     const dir = await folder();
     const out = join(dir, 'out');
-    expect((await execCli(['--base-url', server.url, '--token', TOKEN, '--out', out], dir)).code).toBe(1);
+    expect((await inProcess.exec(['--base-url', server.url, '--token', TOKEN, '--out', out])).code).toBe(1);
     const target = join(dir, 'missing', 'baseline.json');
-    const run = await execCli(
-      ['baseline', '--from', join(out, 'report.json'), '--owner', 'ops', '--reason', 'known', '--expires', '2099-01-01', '--out', target],
-      dir,
-    );
+    const run = await inProcess.exec([
+      'baseline',
+      '--from',
+      join(out, 'report.json'),
+      '--owner',
+      'ops',
+      '--reason',
+      'known',
+      '--expires',
+      '2099-01-01',
+      '--out',
+      target,
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       `HARNESS_ENVIRONMENT: the baseline cannot be written to ${target}: no such file or folder (ENOENT). Pass --out a file path in a folder this user can write`,

@@ -18,7 +18,7 @@ import { apiDocumentHash } from '../src/requirements/document.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
 import type { RecordingFile } from '../src/record/recording-file.js';
 import { inProcessRuns } from './helpers/in-process-runs.js';
-import { CLI_BIN, execCli, failedRequirements, lastLine, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
+import { CLI_BIN, failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 const TOKEN = 'recording-token-3b9e27';
@@ -32,20 +32,17 @@ afterAll(async () => {
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
-/**
- * A live run against the reference server with these faults switched on; its server stays up for the judge. The real
- * CLI, or, where only its recording and reports matter, the run command in this process with a shared spec runner.
- */
-async function liveRun(variants: string[], runner: (args: string[]) => Promise<CliRun> = runCli): Promise<CliRun> {
+/** A live run against the reference server with these faults switched on; its server stays up for the judge. */
+async function liveRun(variants: string[]): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants });
   cleanups.push(server.close);
-  const run = await runner(['--base-url', server.url, '--token', TOKEN]);
+  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
   cleanups.push(run.cleanup);
   return run;
 }
 
 async function judge(args: string[]): Promise<CliRun> {
-  const run = await runCli(['judge', ...args]);
+  const run = await inProcess.run(['judge', ...args]);
   cleanups.push(run.cleanup);
   return run;
 }
@@ -154,7 +151,7 @@ test('the one writer refuses a recording that would carry the token, and says so
 test('a target that echoes the token: the recording holds it redacted and says so, and judge says the verdicts may differ there', async () => {
   const target = await hostileTargets['echoes-credentials'](TOKEN);
   cleanups.push(target.close);
-  const live = await runCli(['--base-url', target.url, '--token', TOKEN]);
+  const live = await inProcess.run(['--base-url', target.url, '--token', TOKEN]);
   cleanups.push(live.cleanup);
   expect(live.code, live.stdout).toBe(0);
   const text = await readFile(join(live.outDir, 'recording.json'), 'utf8');
@@ -182,7 +179,7 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
     ['a front end answering HTML for everything', ['html-page-200']],
     ['a target that accepts any credentials', ['wrong-token-accepted', 'missing-header-accepted']],
   ])('%s', async (_name, variants) => {
-    const live = await liveRun(variants, (args) => inProcess.run(args));
+    const live = await liveRun(variants);
     expect([0, 1, 2]).toContain(live.code);
     const judged = await judge([join(live.outDir, 'recording.json')]);
     expect(judged.stderr).toBe('');
@@ -198,7 +195,7 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
   });
 
   test('no socket is opened: traced, the judge creates no internet socket while the live run does', async () => {
-    const live = await liveRun(['colour-missing'], (args) => inProcess.run(args));
+    const live = await liveRun(['colour-missing']);
     const work = await mkdtemp(join(tmpdir(), 'judge-trace-'));
     cleanups.push(() => rm(work, { recursive: true, force: true }));
     const traced = async (args: string[]): Promise<{ code: number; sockets: string[] }> => {
@@ -217,7 +214,7 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
   });
 });
 
-/** Runs the CLI under strace, logging every socket the process and its threads create. */
+/** Runs the real CLI under strace, logging every socket the process and its threads create: the point is the process. */
 function traceCli(log: string, args: string[], cwd: string): Promise<number> {
   return new Promise((done) => {
     execFile(
@@ -231,7 +228,7 @@ function traceCli(log: string, args: string[], cwd: string): Promise<number> {
 
 describe('judge says what a recording lacks or what changed, instead of guessing', () => {
   test('a recording from an older suite with another catalog and a missing answer', async () => {
-    const live = await liveRun([], (args) => inProcess.run(args));
+    const live = await liveRun([]);
     const recording = recordingOf(live);
     const [first, second, ...rest] = recording.requirements;
     if (!first || !second) throw new Error('the recording lists no requirements');
@@ -287,7 +284,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
     const text = content();
     const path = text === 'nowhere.json' ? join(dir, text) : join(dir, 'recording.json');
     if (path.endsWith('recording.json')) await writeFile(path, text);
-    const result = await execCli(['judge', path, '--out', join(dir, 'out')], dir);
+    const result = await inProcess.exec(['judge', path, '--out', join(dir, 'out')]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

@@ -5,21 +5,24 @@ import type { RecordingFile } from '../src/record/recording-file.js';
 import { mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report } from '../src/report/model/types.js';
 import { validator } from '../src/validators/schemas.js';
-import { execCli, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import { repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 const VERSION_1_LINE =
   /^HARNESS_REPORT_UNREADABLE: \S*report-v1\.json is a report\.json of schema version 1, which this suite \(\S+\) does not read: it reads version 2\. Re-run with this version, or judge its recording\.json again with `ticketing-conformance judge`$/;
 
 let run: CliRun | undefined;
+const inProcess = inProcessRuns();
 
 beforeAll(async () => {
   // No --base-url: the embedded reference server, as a default run.
-  run = await runCli([]);
+  run = await inProcess.run([]);
 });
 
 afterAll(async () => {
   await run?.cleanup();
+  await inProcess.close();
 });
 
 function finished(): { run: CliRun; report: Report } {
@@ -82,10 +85,10 @@ describe('a version-1 report is refused in one line with the way forward, exit 2
     old = join(finishedRun.outDir, '..', 'report-v1.json');
     await writeFile(old, `${JSON.stringify(asVersion1(report), null, 2)}\n`);
     const current = join(finishedRun.outDir, 'report.json');
-    const cwd = join(finishedRun.outDir, '..');
+    const folder = join(finishedRun.outDir, '..');
     const commands: Record<string, string[]> = {
       diff: ['diff', old, current],
-      merge: ['merge', old, '--out', join(cwd, 'merged')],
+      merge: ['merge', old, '--out', join(folder, 'merged')],
       verify: ['verify', old],
       'baseline --from': [
         'baseline',
@@ -98,11 +101,11 @@ describe('a version-1 report is refused in one line with the way forward, exit 2
         '--expires',
         '2999-01-01',
         '--out',
-        join(cwd, 'b.json'),
+        join(folder, 'b.json'),
       ],
-      '--baseline': ['--baseline', old, '--out', join(cwd, 'gated')],
+      '--baseline': ['--baseline', old, '--out', join(folder, 'gated')],
     };
-    const results = await Promise.all(Object.entries(commands).map(async ([name, args]) => [name, await execCli(args, cwd)] as const));
+    const results = await Promise.all(Object.entries(commands).map(async ([name, args]) => [name, await inProcess.exec(args)] as const));
     outputs = Object.fromEntries(results);
   });
 
@@ -125,7 +128,7 @@ describe('a version-1 report is refused in one line with the way forward, exit 2
     await mkdir(join(runs, 'new'), { recursive: true });
     await copyFile(old, join(runs, 'old', 'report.json'));
     await copyFile(join(finishedRun.outDir, 'report.json'), join(runs, 'new', 'report.json'));
-    const history = await execCli(['history', runs, '--out', join(runs, '..', 'history')], join(runs, '..'));
+    const history = await inProcess.exec(['history', runs, '--out', join(runs, '..', 'history')]);
     expect(history.code, history.stderr).toBe(0);
     expect(history.stderr).not.toMatch(/Left out/);
     expect(history.stdout).toMatch(/^History of 2 runs of 1 target\(s\)/m);
@@ -134,7 +137,7 @@ describe('a version-1 report is refused in one line with the way forward, exit 2
   test('diff still reads two reports of this version', async () => {
     const { run: finishedRun } = finished();
     const current = join(finishedRun.outDir, 'report.json');
-    const same = await execCli(['diff', current, current], join(finishedRun.outDir, '..'));
+    const same = await inProcess.exec(['diff', current, current]);
     expect(same.code).toBe(0);
   });
 });
