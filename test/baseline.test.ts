@@ -7,11 +7,13 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
 import { buildReport } from '../src/report/model/build.js';
 import type { Report } from '../src/report/model/types.js';
-import { runCli, execCli } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 
 const TOKEN = 'baseline-token-3c9d7e';
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -114,32 +116,29 @@ describe('a baseline of known failures', () => {
   test('end to end: a failing run, a baseline written from its report, and the next run passes the gate', async () => {
     const server = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
     cleanups.push(server.close);
-    const failing = await runCli(['--base-url', server.url, '--token', TOKEN]);
+    const failing = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
     cleanups.push(failing.cleanup);
     expect(failing.code).toBe(1);
 
     const dir = await tempDir();
-    const written = await execCli(
-      [
-        'baseline',
-        '--from',
-        join(failing.outDir, 'report.json'),
-        '--owner',
-        'ops',
-        '--reason',
-        'vendor fix due',
-        '--expires',
-        '2999-12-31',
-        '--out',
-        'baseline.json',
-      ],
-      dir,
-    );
+    const written = await inProcess.exec([
+      'baseline',
+      '--from',
+      join(failing.outDir, 'report.json'),
+      '--owner',
+      'ops',
+      '--reason',
+      'vendor fix due',
+      '--expires',
+      '2999-12-31',
+      '--out',
+      join(dir, 'baseline.json'),
+    ]);
     expect(written.code).toBe(0);
     const baseline = JSON.parse(await readFile(join(dir, 'baseline.json'), 'utf8')) as { knownFailures: KnownFailure[] };
     expect(baseline.knownFailures.map((item) => item.requirement)).toEqual(['STATUS-COLOUR']);
 
-    const gated = await runCli(['--base-url', server.url, '--token', TOKEN, '--baseline', join(dir, 'baseline.json')]);
+    const gated = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--baseline', join(dir, 'baseline.json')]);
     cleanups.push(gated.cleanup);
     expect(gated.code).toBe(0);
     expect(gated.report?.baseline?.entries[0]).toMatchObject({ requirement: 'STATUS-COLOUR', outcome: 'known', owner: 'ops' });
@@ -149,7 +148,7 @@ describe('a baseline of known failures', () => {
   test('a baseline naming a requirement the suite does not have is refused in one line', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'b.json'), JSON.stringify({ schemaVersion: 1, knownFailures: [entry('NO-SUCH-REQUIREMENT', '2999-01-01')] }));
-    const run = await execCli(['--baseline', join(dir, 'b.json'), '--out', join(dir, 'out')], dir);
+    const run = await inProcess.exec(['--baseline', join(dir, 'b.json'), '--out', join(dir, 'out')]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toMatch(
       /^CONFIG_INVALID: the baseline .* names NO-SUCH-REQUIREMENT, which is not a requirement of this suite\. /,
@@ -158,7 +157,17 @@ describe('a baseline of known failures', () => {
 
   test('the baseline command refuses an expiry in the past', async () => {
     const dir = await tempDir();
-    const run = await execCli(['baseline', '--from', 'x.json', '--owner', 'o', '--reason', 'r', '--expires', '2001-01-01'], dir);
+    const run = await inProcess.exec([
+      'baseline',
+      '--from',
+      join(dir, 'x.json'),
+      '--owner',
+      'o',
+      '--reason',
+      'r',
+      '--expires',
+      '2001-01-01',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--expires 2001-01-01 is in the past');
   });

@@ -4,9 +4,11 @@ import { validate } from 'ctrf';
 import type { CTRFReport } from 'ctrf';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { runCli, type CliRun } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import type { CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'ci-views-token-77a1f0';
+const inProcess = inProcessRuns();
 
 let server: RunningReferenceServer | undefined;
 let plain: CliRun | undefined;
@@ -16,7 +18,7 @@ let waivedIds: string[] = [];
 beforeAll(async () => {
   // The failure ops meet most: Apache drops the Authorization header, so a diagnosis with its .htaccess lines explains it.
   server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
-  plain = await runCli(['--base-url', server.url, '--token', TOKEN]);
+  plain = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
   waivedIds = (plain.report?.requirements ?? []).filter((result) => result.verdict === 'fail').map((result) => result.id);
   const baseline = join(plain.outDir, '..', 'baseline.json');
   await writeFile(
@@ -26,11 +28,11 @@ beforeAll(async () => {
       knownFailures: waivedIds.map((requirement) => ({ requirement, reason: 'ticket OPS-7', owner: 'ops', expires: '2999-12-31' })),
     }),
   );
-  waived = await runCli(['--base-url', server.url, '--token', TOKEN, '--baseline', baseline]);
+  waived = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--baseline', baseline]);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.close(), plain?.cleanup(), waived?.cleanup()]);
+  await Promise.all([inProcess.close(), server?.close(), plain?.cleanup(), waived?.cleanup()]);
 });
 
 const read = (run: CliRun | undefined, name: string): Promise<string> => readFile(join(run?.outDir ?? '', name), 'utf8');

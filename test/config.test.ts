@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
 import { safetyWarnings } from '../src/runner/warnings.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { runCli } from './helpers/run-cli.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'conformance-config-'));
@@ -13,7 +14,10 @@ await writeFile(dotenvPath, 'CONFORMANCE_BASE_URL=https://from-dotenv.example\nC
 const notPem = join(dir, 'not-a-certificate.pem');
 await writeFile(notPem, 'this is not a certificate\n');
 const unreadable = join(dir, 'absent-ca.pem');
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const inProcess = inProcessRuns();
+afterAll(async () => {
+  await Promise.all([inProcess.close(), rm(dir, { recursive: true, force: true })]);
+});
 
 describe('flags beat the environment, which beats .env', () => {
   test('.env alone', () => {
@@ -100,6 +104,7 @@ describe('every bad setting is one ConfigError naming the setting and the fix', 
 });
 
 test('the CLI prints one line and exits 2 on bad configuration, without a stack trace', async () => {
+  // The real CLI: the binary's exit status, and nothing else on stderr from the process around the command.
   const run = await runCli(['--base-url', 'https://x.example']);
   try {
     expect(run.code).toBe(2);
@@ -113,7 +118,7 @@ test('the CLI prints one line and exits 2 on bad configuration, without a stack 
 });
 
 test('--help lists every option with its environment variable and default', async () => {
-  const run = await runCli(['--help']);
+  const run = await inProcess.run(['--help']);
   try {
     expect(run.code).toBe(0);
     for (const text of [

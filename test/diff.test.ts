@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { runCli, execCli } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 
 const TOKEN = 'diff-token-8b2a55';
+const inProcess = inProcessRuns();
 let dir = '';
 let conformant: Report;
 let broken: Report;
@@ -16,19 +17,22 @@ beforeAll(async () => {
   const good = await startReferenceServer({ token: TOKEN });
   const bad = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
   const [goodRun, badRun] = await Promise.all([
-    runCli(['--base-url', good.url, '--token', TOKEN]),
-    runCli(['--base-url', bad.url, '--token', TOKEN]),
+    inProcess.run(['--base-url', good.url, '--token', TOKEN]),
+    inProcess.run(['--base-url', bad.url, '--token', TOKEN]),
   ]);
   conformant = JSON.parse(await readFile(join(goodRun.outDir, 'report.json'), 'utf8')) as Report;
   broken = JSON.parse(await readFile(join(badRun.outDir, 'report.json'), 'utf8')) as Report;
   await Promise.all([good.close(), bad.close(), goodRun.cleanup(), badRun.cleanup()]);
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await Promise.all([inProcess.close(), rm(dir, { recursive: true, force: true })]);
+});
 
 async function diff(before: Report, after: Report): Promise<{ code: number; stdout: string }> {
-  await writeFile(join(dir, 'old.json'), JSON.stringify(before));
-  await writeFile(join(dir, 'new.json'), JSON.stringify(after));
-  return execCli(['diff', 'old.json', 'new.json'], dir);
+  const [old, now] = [join(dir, 'old.json'), join(dir, 'new.json')];
+  await writeFile(old, JSON.stringify(before));
+  await writeFile(now, JSON.stringify(after));
+  return inProcess.exec(['diff', old, now]);
 }
 
 test('a requirement that passed and fails now is a regression: exit 1', async () => {

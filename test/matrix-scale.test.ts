@@ -7,7 +7,8 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import { buildMatrix } from '../src/report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../src/report/matrix/types.js';
 import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/matrix/write.js';
-import { runCli, type CliRun } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import type { CliRun } from './helpers/run-cli.js';
 
 /** More targets than one spec run judges, so the matrix takes several batches through the same worker. */
 const TARGETS = 40;
@@ -15,10 +16,11 @@ const GOOD_TOKEN = 'scale-good-token-51c9e2';
 const BROKEN_TOKEN = 'scale-broken-token-0d7a44';
 
 describe('a matrix of more targets than one batch', () => {
+  const inProcess = inProcessRuns();
   let good: RunningReferenceServer | undefined;
   let broken: RunningReferenceServer | undefined;
   let run: CliRun | undefined;
-  let spawnedAt = 0;
+  let commandStartedAt = 0;
   let matrix: Matrix | undefined;
   const names = Array.from({ length: TARGETS }, (_, index) => `site-${String(index + 1).padStart(2, '0')}`);
   /** Every third target is served by a server that leaves out the status colour, so its verdict is its own. */
@@ -36,8 +38,8 @@ describe('a matrix of more targets than one batch', () => {
       tokenEnv: isBroken(index) ? 'BROKEN_TOKEN' : 'GOOD_TOKEN',
     }));
     await writeFile(join(dir, 'targets.json'), JSON.stringify(entries));
-    spawnedAt = Date.now();
-    run = await runCli(['--targets', join(dir, 'targets.json'), '--target-concurrency', '8'], {
+    commandStartedAt = Date.now();
+    run = await inProcess.run(['--targets', join(dir, 'targets.json'), '--target-concurrency', '8'], {
       GOOD_TOKEN,
       BROKEN_TOKEN,
     });
@@ -46,7 +48,7 @@ describe('a matrix of more targets than one batch', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([good?.close(), broken?.close(), run?.cleanup()]);
+    await Promise.all([inProcess.close(), good?.close(), broken?.close(), run?.cleanup()]);
   });
 
   test('every target gets its own verdict, whatever batch judged it', () => {
@@ -80,8 +82,8 @@ describe('a matrix of more targets than one batch', () => {
     const started = Date.parse(matrix.startedAt);
     const finished = Date.parse(matrix.finishedAt);
     expect(matrix.durationMs).toBe(finished - started);
-    // The run starts with the process, after the test spawned it; it finishes after the last target's reports are written.
-    expect(started).toBeGreaterThanOrEqual(spawnedAt - 1000);
+    // The run starts with the command, after the test started it; it finishes after the last target's reports are written.
+    expect(started).toBeGreaterThanOrEqual(commandStartedAt - 1000);
     const targetsDir = join(run.outDir, 'targets');
     const written = await Promise.all(
       (await readdir(targetsDir)).flatMap((name) =>

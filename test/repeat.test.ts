@@ -1,12 +1,14 @@
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { runCli } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 
 const TOKEN = 'repeat-token-4410aa';
+const inProcess = inProcessRuns();
+afterAll(() => inProcess.close());
 
-test('a requirement whose verdict changes between runs is flaky, says how many runs agreed, and fails the run', async () => {
+test.concurrent('a requirement whose verdict changes between runs is flaky, says how many runs agreed, and fails the run', async () => {
   const server = await startReferenceServer({ token: TOKEN, variants: ['colour-breaks-on-repeat'] });
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--repeat', '2']);
+  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--repeat', '2']);
   try {
     const colour = run.report?.requirements.find((result) => result.id === 'STATUS-COLOUR');
     expect(colour?.verdict).toBe('flaky');
@@ -24,8 +26,8 @@ test('a requirement whose verdict changes between runs is flaky, says how many r
   }
 });
 
-test('repeated runs of a steady server agree, and the requests of every run are counted', async () => {
-  const run = await runCli(['--repeat', '2']);
+test.concurrent('repeated runs of a steady server agree, and the requests of every run are counted', async () => {
+  const run = await inProcess.run(['--repeat', '2']);
   try {
     expect(run.code).toBe(0);
     expect(run.report?.totals.flaky).toBe(0);

@@ -8,10 +8,12 @@ import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
 const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
+const inProcess = inProcessRuns();
 
 let server: RunningReferenceServer | undefined;
 let run: CliRun | undefined;
@@ -24,11 +26,12 @@ beforeAll(async () => {
   await writeFile(stepSummary, EARLIER_SUMMARY);
   // A status without translations leaves the translation requirements unjudged: failures, skips and passes in one run.
   server = await startReferenceServer({ token: TOKEN, variants: ['selfservice-missing'] });
+  // The real CLI: a run reads GITHUB_STEP_SUMMARY from its process's environment, not from the settings it is given.
   run = await runCli(['--base-url', server.url, '--token', TOKEN, '--status-id', '3'], { GITHUB_STEP_SUMMARY: stepSummary });
 });
 
 afterAll(async () => {
-  await Promise.all([server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
+  await Promise.all([inProcess.close(), server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
 });
 
 function finished(): { run: CliRun; report: Report } {
@@ -158,7 +161,7 @@ test('a body with characters XML 1.0 cannot carry (U+FFFE, U+FFFF, U+0000) still
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(Buffer.from(body, 'utf8'));
   });
-  const hostile = await runCli(['--base-url', target.url, '--token', TOKEN]).finally(target.close);
+  const hostile = await inProcess.run(['--base-url', target.url, '--token', TOKEN]).finally(target.close);
   try {
     expect(hostile.code).toBe(1);
     const xml = await readFile(join(hostile.outDir, 'junit.xml'), 'utf8');

@@ -1,14 +1,17 @@
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { colourWanted } from '../src/report/views/colour.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { runCli } from './helpers/run-cli.js';
 
 const TOKEN = 'terminal-token-0c3d9e';
 const ANSI = /\u001b\[/;
+const inProcess = inProcessRuns();
+afterAll(() => inProcess.close());
 
 test('--quiet prints one line naming the target, the verdict and the next step, then the configuration lines it refers to', async () => {
   const server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--quiet']);
+  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--quiet']);
   try {
     const lines = run.stdout.trim().split('\n');
     const rule = lines.slice(1).join('\n');
@@ -28,6 +31,7 @@ test('--quiet prints one line naming the target, the verdict and the next step, 
 
 test('--verbose lists every request with its credentials in words and never the token; piped output has no colour', async () => {
   const server = await startReferenceServer({ token: TOKEN });
+  // The real CLI: colour is decided from its own stdout (a pipe here) and environment; in this process the caller decides.
   const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--verbose']);
   try {
     const requestLines = run.stdout.split('\n').filter((line) => line.startsWith('  GET '));
@@ -45,7 +49,7 @@ test('--verbose lists every request with its credentials in words and never the 
 });
 
 test('--quiet and --verbose together are a configuration error', async () => {
-  const run = await runCli(['--quiet', '--verbose']);
+  const run = await inProcess.run(['--quiet', '--verbose']);
   try {
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe('CONFIG_INVALID: --quiet and --verbose were both given. Pass one of them');

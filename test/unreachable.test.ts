@@ -1,10 +1,13 @@
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { freePort } from './helpers/free-port.js';
-import { runCli } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+
+const inProcess = inProcessRuns();
+afterAll(() => inProcess.close());
 
 test('a closed port gives exit 2, one clear line about it, and a report still written', async () => {
   const port = await freePort();
-  const run = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--token', 'unreachable-token-1']);
+  const run = await inProcess.run(['--base-url', `http://127.0.0.1:${port}`, '--token', 'unreachable-token-1']);
   try {
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('HARNESS_UNREACHABLE');

@@ -8,7 +8,8 @@ import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { configurationHash, contentHash } from '../src/report/model/integrity.js';
 import type { Report } from '../src/report/model/types.js';
-import { execCli, runCli, type CliRun } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront, type TlsFront } from './helpers/tls-front.js';
 import { catalogHash } from '../src/hash.js';
 import { processIo } from '../src/cli/io.js';
@@ -16,6 +17,7 @@ import { processIo } from '../src/cli/io.js';
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
 
+const inProcess = inProcessRuns();
 let server: RunningReferenceServer | undefined;
 let run: CliRun | undefined;
 let workDir = '';
@@ -23,11 +25,11 @@ let workDir = '';
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'conformance-record-'));
   server = await startReferenceServer({ token: TOKEN });
-  run = await runCli(['--base-url', server.url, '--token', TOKEN]);
+  run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
+  await Promise.all([inProcess.close(), server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
 });
 
 function written(): { run: CliRun; report: Report; path: string } {
@@ -69,7 +71,7 @@ test('the run prints the content hash; verify says intact (exit 0) untouched and
   const { run: finished, report, path } = written();
   const hash = report.integrity?.content ?? 'missing';
   expect(finished.stdout).toContain(`Content hash of ${path}: ${hash}`);
-  const result = await execCli(['verify', path, '--expect', hash], workDir);
+  const result = await inProcess.exec(['verify', path, '--expect', hash]);
   expect(result).toMatchObject({ code: 0, stderr: '' });
   expect(result.stdout).toMatch(/^INTACT: /);
   expect(result.stdout).toContain('(the same as this suite’s)');
@@ -79,7 +81,7 @@ test('the run prints the content hash; verify says intact (exit 0) untouched and
     edited,
     (await readFile(path, 'utf8')).replace(`"verdict": "${report.verdict}"`, `"verdict": "${flipped(report.verdict)}"`),
   );
-  expect(await execCli(['verify', edited], workDir)).toMatchObject({ code: 1, stdout: expect.stringMatching(/^EDITED: /) });
+  expect(await inProcess.exec(['verify', edited])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^EDITED: /) });
 });
 
 test('a report laid out differently but with the same content is still intact', async () => {
@@ -141,7 +143,7 @@ test.each([
 });
 
 test('a missing report, or no report named, cannot be verified (exit 2)', async () => {
-  const [absent, unnamed] = await Promise.all([execCli(['verify', join(workDir, 'absent.json')], workDir), execCli(['verify'], workDir)]);
+  const [absent, unnamed] = await Promise.all([inProcess.exec(['verify', join(workDir, 'absent.json')]), inProcess.exec(['verify'])]);
   expect(absent).toMatchObject({ code: 2, stderr: expect.stringMatching(/^HARNESS_REPORT_UNREADABLE: .*ENOENT/) });
   expect(unnamed).toMatchObject({ code: 2, stderr: expect.stringMatching(/^CONFIG_INVALID: verify takes one/) });
 });
@@ -157,6 +159,7 @@ describe.skipIf(opensslMissing !== undefined)(
     test('records the Server header and the certificate fingerprint, with no request of its own', async () => {
       const { report: plain } = written();
       front = await startTlsFront(server?.url ?? '', SERVER_HEADER);
+      // The real CLI: Node reads NODE_EXTRA_CA_CERTS from the environment only when its process starts.
       const secure = await runCli(['--base-url', front.url, '--token', TOKEN], { NODE_EXTRA_CA_CERTS: front.certificateFile });
       try {
         expect(secure.code).toBe(0);

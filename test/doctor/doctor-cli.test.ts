@@ -2,16 +2,19 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { tokenFormsIn } from '../helpers/token-forms.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
 import { freePort } from '../helpers/free-port.js';
-import { lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
+import { inProcessRuns } from '../helpers/in-process-runs.js';
+import { lastLine, type CliRun } from '../helpers/run-cli.js';
 
 const TOKEN = 'doctor-token-9b41e2c7';
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
 async function doctor(args: string[]): Promise<CliRun> {
-  const run = await runCli(['doctor', ...args]);
+  const run = await inProcess.run(['doctor', ...args]);
   cleanups.push(run.cleanup);
   expect(tokenFormsIn(run.stdout + run.stderr, TOKEN)).toEqual([]);
   return run;
