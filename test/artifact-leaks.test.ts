@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Matrix } from '../src/report/matrix/types.js';
 import type { RecordingFile } from '../src/record/recording-file.js';
 import { echoTarget, type EchoTarget } from './helpers/echo-targets.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
 import { execCli, repoRoot, runCli, type CliOutput, type CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
 
@@ -17,6 +18,7 @@ const CREDENTIAL = Buffer.from(`${TOKENS.b}:x`).toString('base64');
 const AUTHORIZATION = `Authorization: Basic ${CREDENTIAL}`;
 
 const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
 let work = '';
 let matrixRun: CliRun;
 let targets: EchoTarget[] = [];
@@ -53,12 +55,14 @@ beforeAll(async () => {
       targets: targets.map((target, index) => ({ name: `echo-${index}`, baseUrl: target.url, tokenEnv: `LEAK_TOKEN_${index}` })),
     }),
   );
-  // As one shard of one, so that merge can take its matrix.json.
+  // As one shard of one, so that merge can take its matrix.json. The real process: the tokens are in its own
+  // environment, and what it prints is the binary's own stdout and stderr.
   matrixRun = await runCli(['--targets', targetsFile, '--shard', '1/1'], { LEAK_TOKEN_0: TOKENS.a, LEAK_TOKEN_1: TOKENS.b });
   cleanups.push(matrixRun.cleanup);
 }, 180_000);
 
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -83,6 +87,7 @@ describe('a command that writes files never writes a secret into one', () => {
     Object.assign(first, { summary: `the target said ${AUTHORIZATION}`, exitCode: 1, verdict: 'not-conformant' });
     await writeFile(join(dir, 'matrix.json'), JSON.stringify(matrix));
     const merged = join(dir, 'merged');
+    // The real process, for one command given a file holding a credential: the binary's stdout and stderr lack it.
     const run = await execCli(['merge', join(dir, 'matrix.json'), '--out', merged], dir);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 2, stderr: '' });
     expect(run.stdout).toContain('HARNESS_SECRET_LEAK');
@@ -102,7 +107,7 @@ describe('a command that writes files never writes a secret into one', () => {
     answer.response.bodyText = `{"status":"success","message":null,"data":[],"debug":"${AUTHORIZATION}"}`;
     await writeFile(join(dir, 'hostile.recording.json'), JSON.stringify(recording));
     const out = join(dir, 'out');
-    const run = await execCli(['judge', join(dir, 'hostile.recording.json'), '--out', out], dir);
+    const run = await inProcess.exec(['judge', join(dir, 'hostile.recording.json'), '--out', out]);
     expect(await secretsIn(out, run)).toEqual([]);
     expect(run.code).toBe(2);
     const report = await readFile(join(out, 'report.md'), 'utf8').catch(() => '');
@@ -115,7 +120,7 @@ describe('a command that writes files never writes a secret into one', () => {
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'report.json'), await readFile(join(matrixRun.outDir, 'targets/echo-0/report.json')));
     const out = join(work, 'history-out');
-    const run = await execCli(['history', runs, '--out', out], work);
+    const run = await inProcess.exec(['history', runs, '--out', out]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'HARNESS_SECRET_LEAK: history.html would have contained an Authorization value, so it was not written. This is a bug in the suite; report it without the file',
@@ -135,12 +140,12 @@ describe('a command that writes files never writes a secret into one', () => {
     const from = join(work, 'failing-matrix.json');
     await writeFile(from, JSON.stringify(matrix));
     const args = ['baseline', '--from', from, '--owner', 'ops', '--expires', '2099-01-01', '--out', out];
-    const run = await execCli([...args, '--reason', `rejected with ${AUTHORIZATION}`], work);
+    const run = await inProcess.exec([...args, '--reason', `rejected with ${AUTHORIZATION}`]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^HARNESS_SECRET_LEAK: .*baseline\.json would have contained an Authorization value, so it was not written/);
     expect(await readFile(out, 'utf8').catch(() => 'absent')).toBe('absent');
     // The same command with a plain reason writes the file.
-    expect((await execCli([...args, '--reason', 'known since the upgrade'], work)).code).toBe(0);
+    expect((await inProcess.exec([...args, '--reason', 'known since the upgrade'])).code).toBe(0);
     expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ schemaVersion: 1 });
   });
 });
