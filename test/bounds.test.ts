@@ -131,7 +131,7 @@ describe('memory follows the number of parsed values, not only the bytes', () =>
       response.end(body);
     });
     cleanups.push(target.close);
-    const run = await cli(['--base-url', target.url, '--token', TOKEN]);
+    const run = await runInProcess(['--base-url', target.url, '--token', TOKEN]);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 1, signal: null });
     const actual = run.report?.requirements.flatMap((result) => result.checks.map((check) => check.actual ?? '')).join('\n');
     expect(actual).toMatch(/values, more than the 20000 the suite reads/);

@@ -132,7 +132,7 @@ describe.concurrent('a misbehaving target ends the run cleanly, with the problem
   });
 
   test('a host name that does not resolve', async () => {
-    const run = await runCli(['--base-url', 'http://conformance-target.invalid', '--token', TOKEN]);
+    const run = await inProcess.run(['--base-url', 'http://conformance-target.invalid', '--token', TOKEN]);
     cleanups.push(run.cleanup);
     await expectSettledRun(run, {
       exit: 2,

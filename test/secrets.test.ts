@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { screenOutput } from '../src/cli/screen-output.js';
 import { createSecretScanner } from '../src/http/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
@@ -12,32 +12,82 @@ import { MANIFEST } from '../src/report/model/outputs.js';
 import { writeReports } from '../src/report/write.js';
 import { sampleReport } from './helpers/sample-report.js';
 import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
-import { runCli } from './helpers/run-cli.js';
+import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
 
 const TOKEN = 'Sup3r-Secret-Token-93f1c2';
 
 const scanner = createSecretScanner([TOKEN]);
 const leaksIn = (text: string): string[] => tokenFormsIn(text, TOKEN);
+const cleanups: (() => Promise<void>)[] = [];
+const inProcess = inProcessRuns();
+afterAll(async () => {
+  await inProcess.close();
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+});
 
-test.each([
+type Runner = (args: string[]) => Promise<CliRun>;
+
+const ACCEPTS_ANYTHING = ['wrong-token-accepted', 'missing-header-accepted', 'malformed-header-accepted'];
+const TOKEN_CASES: [string, string[]][] = [
   ['a conformant target', []],
   ['a target that refuses the token', ['authorization-stripped']],
-  ['a target that accepts anything', ['wrong-token-accepted', 'missing-header-accepted', 'malformed-header-accepted']],
-])('the token appears in no output and no file, raw or base64, against %s', async (_name, faults) => {
+  ['a target that accepts anything', ACCEPTS_ANYTHING],
+];
+
+async function runAgainst(faults: string[], run: Runner): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants: faults });
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
   try {
-    const files = await run.files();
-    expect(files.map((file) => file.path).some((path) => path.endsWith('report.json'))).toBe(true);
-    expect(files.some((file) => file.path.includes('allure-results'))).toBe(true);
-    expect(leaksIn(run.stdout + run.stderr)).toEqual([]);
-    for (const file of files)
-      expect({ path: file.path, leaks: leaksIn(file.content.toString('utf8')) }).toEqual({ path: file.path, leaks: [] });
-    expect(files.find((file) => file.path.endsWith('report.json'))?.content.toString()).toContain('<API_TOKEN>');
+    const result = await run(['--base-url', server.url, '--token', TOKEN]);
+    cleanups.push(result.cleanup);
+    return result;
   } finally {
-    await Promise.all([server.close(), run.cleanup()]);
+    await server.close();
   }
+}
+
+async function runAgainstEchoes(run: Runner): Promise<CliRun> {
+  const target = await hostileTargets['echoes-credentials'](TOKEN);
+  try {
+    const result = await run(['--base-url', target.url, '--token', TOKEN]);
+    cleanups.push(result.cleanup);
+    return result;
+  } finally {
+    await target.close();
+  }
+}
+
+async function expectNoTokenAnywhere(run: CliRun): Promise<void> {
+  const files = await run.files();
+  expect(files.map((file) => file.path).some((path) => path.endsWith('report.json'))).toBe(true);
+  expect(files.some((file) => file.path.includes('allure-results'))).toBe(true);
+  expect(leaksIn(run.stdout + run.stderr)).toEqual([]);
+  for (const file of files)
+    expect({ path: file.path, leaks: leaksIn(file.content.toString('utf8')) }).toEqual({ path: file.path, leaks: [] });
+  expect(files.find((file) => file.path.endsWith('report.json'))?.content.toString()).toContain('<API_TOKEN>');
+}
+
+/** Every target is recorded once, all at once, and the recordings judged together by one spec runner. */
+const ECHOES = 'a target that echoes credentials back';
+let runOf: (name: string) => Promise<CliRun>;
+beforeAll(async () => {
+  const inProcessRun: Runner = (args) => inProcess.run(args);
+  const started = startAll([
+    ...TOKEN_CASES.map(([name, faults]) => [name, () => runAgainst(faults, inProcessRun)] as const),
+    [ECHOES, () => runAgainstEchoes(inProcessRun)] as const,
+  ]);
+  runOf = started.outcome;
+  await started.settled;
+}, ALL_CASES_TIMEOUT_MS);
+
+test.each(TOKEN_CASES)('the token appears in no output and no file, raw or base64, against %s', async (name) =>
+  expectNoTokenAnywhere(await runOf(name)),
+);
+
+// The real CLI: its output is everything its process writes, not only the lines the command hands to its io.
+test('the token appears in nothing the real CLI’s process writes, against a target that accepts anything', async () => {
+  await expectNoTokenAnywhere(await runAgainst(ACCEPTS_ANYTHING, (args) => runCli(args)));
 });
 
 test('secret forms include the base64 of any Basic credential built from the token', () => {
@@ -69,18 +119,13 @@ test('any Authorization value with a credential is a leak; placeholders and the 
 });
 
 test('credentials a target echoes back are redacted, so the report is still written', async () => {
-  const target = await hostileTargets['echoes-credentials'](TOKEN);
-  const run = await runCli(['--base-url', target.url, '--token', TOKEN]);
-  try {
-    expect(run.code).toBe(0);
-    const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
-    expect(report).toContain('"x-upstream-authorization": "Bearer <redacted>"');
-    expect(report).toContain('Authorization: Bearer <redacted>');
-    expect(leaksIn(report)).toEqual([]);
-    expect(report).not.toContain(FOREIGN_CREDENTIAL);
-  } finally {
-    await Promise.all([target.close(), run.cleanup()]);
-  }
+  const run = await runOf(ECHOES);
+  expect(run.code).toBe(0);
+  const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
+  expect(report).toContain('"x-upstream-authorization": "Bearer <redacted>"');
+  expect(report).toContain('Authorization: Bearer <redacted>');
+  expect(leaksIn(report)).toEqual([]);
+  expect(report).not.toContain(FOREIGN_CREDENTIAL);
 });
 
 /** A report whose one check carries whatever a buggy scenario copied into it. */
