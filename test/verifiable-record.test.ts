@@ -1,9 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { verifyCommand } from '../src/cli/commands/verify.js';
-import { HarnessError } from '../src/errors.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { configurationHash, contentHash } from '../src/report/model/integrity.js';
@@ -12,7 +10,6 @@ import { inProcessRuns } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront, type TlsFront } from './helpers/tls-front.js';
 import { catalogHash } from '../src/hash.js';
-import { processIo } from '../src/cli/io.js';
 
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
@@ -39,20 +36,12 @@ function written(): { run: CliRun; report: Report; path: string } {
 
 const flipped = (verdict: Report['verdict']): Report['verdict'] => (verdict === 'conformant' ? 'not-conformant' : 'conformant');
 
-/** Writes a variant of the report and verifies it in this process, as the CLI would (its own exit 2 path is run below). */
+/** Writes a variant of the report and verifies it: what verify says, on stdout or (exit 2) as its one line on stderr. */
 async function verifyVariant(name: string, content: string, ...extra: string[]): Promise<{ code: number; out: string }> {
   const path = join(workDir, name);
   await writeFile(path, content);
-  const lines: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
-  try {
-    return { code: await verifyCommand([path, ...extra], processIo()), out: lines.join('\n') };
-  } catch (error) {
-    if (error instanceof HarnessError) return { code: 2, out: error.oneLine() };
-    throw error;
-  } finally {
-    log.mockRestore();
-  }
+  const result = await inProcess.exec(['verify', path, ...extra]);
+  return { code: result.code, out: (result.code === 2 ? result.stderr : result.stdout).trimEnd() };
 }
 
 test('report.json carries the suite version, catalog, configuration and content hashes, and matches its schema', async () => {
