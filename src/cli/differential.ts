@@ -12,9 +12,14 @@ export async function runDifferentialCommand(
   compareTo: { baseUrl: string; token: string },
   io: CommandIo,
 ): Promise<number> {
-  const result = await runDifferential(config, compareTo, {
-    onReferenceServer: (url) => io.log(`No --base-url given: testing the embedded reference server at ${url}`),
-  });
+  const result = await runDifferential(
+    config,
+    compareTo,
+    {
+      onReferenceServer: (url) => io.log(`No --base-url given: testing the embedded reference server at ${url}`),
+    },
+    { env: io.env, judge: io.judge },
+  );
   const { report } = result.target;
   const lines = renderTerminal(report, result.writtenFiles).split('\n');
   const counts = lines.pop() ?? '';

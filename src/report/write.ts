@@ -42,6 +42,8 @@ export interface WriteOptions {
   allure?: boolean;
   /** JSON files written beside the reports (the recording), held to the same rule. */
   jsonFiles?: Artifact[];
+  /** The CI's variables, for the job Allure's executor links to. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function writeReports(
   report: Report,
   outDir: string,
   scanner: SecretScanner,
-  { stepSummary, allure = true, jsonFiles = [] }: WriteOptions = {},
+  { stepSummary, allure = true, jsonFiles = [], env = {} }: WriteOptions = {},
 ): Promise<string[]> {
   const schemaCheck = validator('report');
   const matchesSchema: boolean = schemaCheck(structuredClone(report));
@@ -101,7 +103,7 @@ export async function writeReports(
   };
   const allureResults = allure
     ? screenArtifacts(
-        allureFiles(report, process.env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content })),
+        allureFiles(report, env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content })),
         scanner,
       )
     : undefined;

@@ -99,15 +99,17 @@ export async function concludeRun(
   reports: Report[],
   config: Pick<Config, 'out' | 'baseUrl' | 'insecure'>,
   scanner: SecretScanner,
+  env: Record<string, string | undefined>,
   baseline?: LoadedBaseline,
   recorded: RecordedRun[] = [],
 ): Promise<{ report: Report; writtenFiles: string[] }> {
   const report = mergeRepeatedRuns(reports);
   if (baseline) applyBaseline(report, baseline);
-  const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure });
+  const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure }, env);
   if (warnings.length > 0) report.warnings = warnings;
   const writtenFiles = await writeReports(report, config.out, scanner, {
-    stepSummary: process.env.GITHUB_STEP_SUMMARY,
+    stepSummary: env.GITHUB_STEP_SUMMARY,
+    env,
     jsonFiles: recordingFiles(report, recorded, scanner),
   });
   return { report, writtenFiles };

@@ -5,7 +5,7 @@ import type { Comparison } from '../report/comparison/types.js';
 import { artifactScanner } from '../report/artifacts.js';
 import { writeComparison } from '../report/comparison/write.js';
 import { COMPARE_DIR } from '../report/model/outputs.js';
-import { runConformance, type RunHooks, type RunResult } from './run.js';
+import { runConformance, type RunHooks, type RunResult, type RunSurroundings } from './run.js';
 import type { RunError } from '../errors.js';
 
 export interface DifferentialResult {
@@ -21,10 +21,16 @@ export async function runDifferential(
   config: Config,
   compareTo: { baseUrl: string; token: string },
   hooks: RunHooks = {},
+  surroundings: RunSurroundings = { env: process.env },
 ): Promise<DifferentialResult> {
   // One after the other: a run owns the Vitest instance it starts.
-  const target = await runConformance(config, hooks);
-  const other = await runConformance({ ...config, baseUrl: compareTo.baseUrl, token: compareTo.token, out: join(config.out, COMPARE_DIR) });
+  const target = await runConformance(config, hooks, undefined, surroundings);
+  const other = await runConformance(
+    { ...config, baseUrl: compareTo.baseUrl, token: compareTo.token, out: join(config.out, COMPARE_DIR) },
+    {},
+    undefined,
+    surroundings,
+  );
   const comparison = compareReports(target.report, other.report);
   const tokens = [config.token, compareTo.token].filter((token): token is string => token !== undefined && token !== '');
   const { written, errors } = await writeComparison(comparison, config.out, artifactScanner(tokens));

@@ -6,7 +6,7 @@ import { apiDocumentHash } from '../requirements/document.js';
 import { OPTIONS } from '../config/options.js';
 import { concludeRun, targetReport } from './conclude.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
-import type { JudgeRun, RunHooks } from './run.js';
+import type { JudgeRun, RunHooks, RunSurroundings } from './run.js';
 import { SpecRunner } from '../judge/spec-runner.js';
 import { suiteVersion } from '../version.js';
 import { suiteFailure } from '../errors.js';
@@ -58,7 +58,7 @@ export async function judgeRecording(
   file: RecordingFile,
   outDir: string,
   hooks: Pick<RunHooks, 'onScenario'> = {},
-  sharedJudge?: JudgeRun,
+  surroundings: RunSurroundings = { env: process.env },
 ): Promise<JudgeResult> {
   const { options } = file;
   const reportOptions = {
@@ -87,7 +87,7 @@ export async function judgeRecording(
   try {
     let runner: SpecRunner | undefined;
     const judge: JudgeRun =
-      sharedJudge ??
+      surroundings.judge ??
       (async (run) => {
         runner ??= await SpecRunner.start({ timeoutMs: JUDGE_TIMEOUT_MS, onScenario: hooks.onScenario });
         return runner.judge([run]);
@@ -105,5 +105,5 @@ export async function judgeRecording(
   }
   const baseUrl = file.target.embeddedReference ? undefined : file.target.baseUrl;
   // The recording holds no token to look for; an Authorization value it holds is still refused.
-  return concludeRun(reports, { out: outDir, baseUrl, insecure: options.insecure ?? false }, artifactScanner([]));
+  return concludeRun(reports, { out: outDir, baseUrl, insecure: options.insecure ?? false }, artifactScanner([]), surroundings.env);
 }

@@ -43,6 +43,14 @@ export interface RunHooks {
 /** Judges one recorded run: the scenarios of that target, and the errors that hit the whole spec run. */
 export type JudgeRun = (run: { settings: RequestChoices; label?: string; recording: Recording | Promise<Recording> }) => Promise<Judged>;
 
+/** What a run takes from the command that starts it, besides its settings. */
+export interface RunSurroundings {
+  /** The variables a run reads beyond its settings: the CI's (GITHUB_STEP_SUMMARY, job links) and NODE_TLS_REJECT_UNAUTHORIZED. */
+  env: Record<string, string | undefined>;
+  /** Judges the run's recordings when several runs share one spec runner; otherwise the run starts its own. */
+  judge?: JudgeRun;
+}
+
 export function targetSettings(options: TargetOptions, baseUrl: string, token: string, startedAt: Date, viaProxy: boolean): TargetSettings {
   return {
     baseUrl,
@@ -174,7 +182,7 @@ export async function runConformance(
   config: Config,
   hooks: RunHooks = {},
   baseline?: LoadedBaseline,
-  sharedJudge?: JudgeRun,
+  surroundings: RunSurroundings = { env: process.env },
 ): Promise<RunResult> {
   const startedAt = new Date();
   // An output folder that cannot take the reports is a configuration error, found before the first request.
@@ -198,11 +206,11 @@ export async function runConformance(
     const target = { baseUrl, embeddedReference: reference !== undefined };
     // One scanner of the token serves the client's redaction, every artifact's screen and the terminal's.
     const scanner = createSecretScanner([token]);
-    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, scanner, sharedJudge).finally(
+    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, scanner, surroundings.judge).finally(
       closeReference,
     );
     const { concludeRun } = await loadConclude();
-    const { report, writtenFiles } = await concludeRun(reports, config, scanner, baseline, recorded);
+    const { report, writtenFiles } = await concludeRun(reports, config, scanner, surroundings.env, baseline, recorded);
     return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
   } finally {
     // Whatever failed, the embedded server must not keep the process alive.

@@ -40,7 +40,7 @@ export async function judgeCommand(argv: string[], io: CommandIo): Promise<numbe
   }
   const out = values.out ?? OPTIONS.out.default ?? 'reports';
   const file = await readRecording(path);
-  const { report, writtenFiles } = await judgeRecording(file, out, {}, io.judge);
+  const { report, writtenFiles } = await judgeRecording(file, out, {}, { env: io.env, judge: io.judge });
   const lacking = missingAnswers(report);
   const notes = [
     `Judged ${path}: recorded ${file.startedAt} from ${file.target.baseUrl}; no request was sent.`,

@@ -88,7 +88,9 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
   const colour = io.colour.stdout;
   const live = !config.quiet && io.colour.stderr;
   const shown = progress(config.baseUrl, live, config.quiet, io);
-  const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline, io.judge).finally(() => shown.stop());
+  const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline, { env: io.env, judge: io.judge }).finally(
+    () => shown.stop(),
+  );
   // The next step may point at "the rule below": --quiet still shows the lines it means.
   const quietSnippets = report.exitCode !== 0 && report.diagnoses[0] ? snippetLines(report.diagnoses[0]) : [];
   const text = config.quiet
