@@ -6,55 +6,68 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { CLI_BIN, execCli, lastLine, repoRoot, runCli } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import { CLI_BIN, execCli, lastLine, repoRoot, type CliOutput } from './helpers/run-cli.js';
 
 const TOKEN = 'usability-token-2f9e61';
 const version = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 let server: RunningReferenceServer;
+const inProcess = inProcessRuns();
 beforeAll(async () => {
   server = await startReferenceServer({ token: TOKEN });
 });
 afterAll(async () => {
+  await inProcess.close();
   await server?.close();
 });
 
-test.each([['-h'], ['help'], ['--help']])('%s prints the help and exits 0', async (flag) => {
-  const run = await execCli([flag], repoRoot);
+type Exec = (args: string[]) => Promise<CliOutput>;
+/** The command line in this process: the same dispatcher, exit codes and lines as the binary. */
+const inThisProcess: Exec = (args) => inProcess.exec(args);
+/** The binary itself, where what a user sees is its process: its exit status, and nothing else on stdout or stderr. */
+const binary: Exec = (args) => execCli(args, repoRoot);
+
+test.each([
+  ['-h', inThisProcess],
+  ['help', inThisProcess],
+  ['--help', binary],
+])('%s prints the help and exits 0', async (flag, exec) => {
+  const run = await exec([flag]);
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/^ticketing-conformance .*: checks a deployment/);
   expect(run.stdout).toContain('--base-url');
 });
 
 test('help COMMAND is that command’s --help; -v prints the version', async () => {
-  const serve = await execCli(['help', 'serve'], repoRoot);
+  const serve = await inProcess.exec(['help', 'serve']);
   expect(serve.code).toBe(0);
   expect(serve.stdout).toMatch(/^Usage: ticketing-conformance serve /);
-  const shown = await execCli(['-v'], repoRoot);
+  const shown = await inProcess.exec(['-v']);
   expect(shown.stdout.trim()).toBe(version);
 });
 
 test.each([
-  [['--base-ur', 'x'], "Unknown option '--base-ur'. Did you mean --base-url?"],
-  [['--tokn', 'x'], "Unknown option '--tokn'. Did you mean --token?"],
-  [['--strickt'], "Unknown option '--strickt'. Did you mean --strict?"],
-  [['serve', '--prot', '1'], "Unknown option '--prot'. Did you mean --port?"],
-  [['diff', '--hlep'], "Unknown option '--hlep'. Did you mean --help?"],
-])('a mistyped option %j gets one line naming the option it most likely meant', async (args, said) => {
-  const run = await execCli(args, repoRoot);
+  [['--base-ur', 'x'], "Unknown option '--base-ur'. Did you mean --base-url?", binary],
+  [['--tokn', 'x'], "Unknown option '--tokn'. Did you mean --token?", inThisProcess],
+  [['--strickt'], "Unknown option '--strickt'. Did you mean --strict?", inThisProcess],
+  [['serve', '--prot', '1'], "Unknown option '--prot'. Did you mean --port?", inThisProcess],
+  [['diff', '--hlep'], "Unknown option '--hlep'. Did you mean --help?", inThisProcess],
+])('a mistyped option %j gets one line naming the option it most likely meant', async (args, said, exec) => {
+  const run = await exec(args);
   expect(run.code).toBe(2);
   expect(run.stderr.trim().split('\n')).toHaveLength(1);
   expect(run.stderr).toContain(said);
 });
 
 test('an option far from every known one gets no guess', async () => {
-  const run = await execCli(['--zzzzzzzz'], repoRoot);
+  const run = await inProcess.exec(['--zzzzzzzz']);
   expect(run.code).toBe(2);
   expect(run.stderr).not.toContain('Did you mean');
 });
 
 test('--fault on the main command says it belongs to serve', async () => {
-  const run = await execCli(['--fault', 'colour-missing'], repoRoot);
+  const run = await inProcess.exec(['--fault', 'colour-missing']);
   expect(run.code).toBe(2);
   expect(run.stderr.trim()).toBe(
     'CONFIG_UNKNOWN_OPTION: --fault is an option of the serve command, not of a conformance run. Start the reference server with it: ticketing-conformance serve --fault ...; then test it with --base-url',
@@ -67,6 +80,7 @@ test('serve on a port in use says so and suggests --port 0, never "a bug in the 
   const address = busy.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   try {
+    // The real CLI: serve is a process of its own, ended by a signal, and a busy port must end it with status 2.
     const run = await execCli(['serve', '--port', String(port)], repoRoot, {}, 30_000);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
@@ -79,7 +93,7 @@ test('serve on a port in use says so and suggests --port 0, never "a bug in the 
 
 test('piped, a run says first which address it tests, and a skip says why in the terminal and in report.md', async () => {
   // A status without translations leaves the translation requirements unjudged.
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--status-id', '3']);
+  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '3']);
   try {
     expect(run.stdout.split('\n')[0]).toBe(`Testing ${server.url}/ ...`);
     const skipped = run.report?.requirements.filter((result) => result.verdict === 'skip') ?? [];
@@ -100,7 +114,7 @@ test('a run in which everything errored counts what could not be judged on its l
   const address = closed.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   await new Promise((resolve) => closed.close(resolve));
-  const run = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--token', TOKEN]);
+  const run = await inProcess.run(['--base-url', `http://127.0.0.1:${port}`, '--token', TOKEN]);
   try {
     expect(run.code).toBe(2);
     const errors = run.report?.totals.error ?? 0;
@@ -111,7 +125,7 @@ test('a run in which everything errored counts what could not be judged on its l
   }
 });
 
-/** The CLI under a pseudo-terminal (util-linux script), as a person at a terminal runs it. */
+/** The real CLI under a pseudo-terminal (util-linux script), as a person at a terminal runs it: the bytes the terminal gets. */
 function atTerminal(args: string[], cwd: string): Promise<string> {
   const command = [process.execPath, CLI_BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   const env = Object.fromEntries(
