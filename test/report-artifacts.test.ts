@@ -9,7 +9,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
 import { inProcessRuns } from './helpers/in-process-runs.js';
-import { repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
+import { repoRoot, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
 const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
@@ -26,8 +26,7 @@ beforeAll(async () => {
   await writeFile(stepSummary, EARLIER_SUMMARY);
   // A status without translations leaves the translation requirements unjudged: failures, skips and passes in one run.
   server = await startReferenceServer({ token: TOKEN, variants: ['selfservice-missing'] });
-  // The real CLI: a run reads GITHUB_STEP_SUMMARY from its process's environment, not from the settings it is given.
-  run = await runCli(['--base-url', server.url, '--token', TOKEN, '--status-id', '3'], { GITHUB_STEP_SUMMARY: stepSummary });
+  run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '3'], { GITHUB_STEP_SUMMARY: stepSummary });
 });
 
 afterAll(async () => {
