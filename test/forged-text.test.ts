@@ -18,11 +18,14 @@ import {
   xmlTarget,
 } from './helpers/forging-targets.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
-import { COUNTS_LINE, execCli, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import { COUNTS_LINE, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'forged-text-token-5e0c1b';
 const cleanups: (() => Promise<unknown>)[] = [];
+const inProcess = inProcessRuns();
 afterAll(async () => {
+  await inProcess.close();
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
@@ -104,6 +107,10 @@ interface Forged {
   summary: string;
 }
 
+/**
+ * The real process: what it writes to its own stdout and stderr, and the job summary it appends to the file its
+ * environment's GITHUB_STEP_SUMMARY names.
+ */
 async function runAgainst(server: { url: string }, extra: string[] = []): Promise<Forged> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-forged-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -114,6 +121,13 @@ async function runAgainst(server: { url: string }, extra: string[] = []): Promis
   cleanups.push(run.cleanup);
   if (!run.report) throw new Error(`no report.json; stderr: ${run.stderr}`);
   return { run, report: run.report, summary: await readFile(summaryPath, 'utf8') };
+}
+
+/** The same run in this process, its lines those the binary prints; the file's runs share one spec runner. */
+async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const run = await inProcess.run(args, env);
+  cleanups.push(run.cleanup);
+  return run;
 }
 
 const output = (run: CliRun, name: string): Promise<string> => readFile(join(run.outDir, name), 'utf8');
@@ -135,7 +149,7 @@ describe('a target whose answers are built to forge what the suite shows', () =>
     expectSafeMarkdown(summary);
     await expectValidJunit(await output(run, 'junit.xml'));
     expectSafePage(await output(run, 'report.html'), 1);
-    const verified = await execCli(['verify', join(run.outDir, 'report.json')], run.outDir);
+    const verified = await inProcess.exec(['verify', join(run.outDir, 'report.json')]);
     expect(verified.code).toBe(0);
     expectSafeTerminal(verified);
     // The target's words are still there to read, as codes and escaped text.
@@ -148,7 +162,8 @@ describe('a target whose answers are built to forge what the suite shows', () =>
 
   test.concurrent('what the terminal shows is the forgery itself, each hidden character by its code', async () => {
     const server = await started(terminalTarget());
-    const { run } = await runAgainst(server, ['--verbose']);
+    const run = await runInProcess(['--base-url', server.url, '--token', TOKEN, '--max-requests', '40', '--verbose']);
+    if (!run.report) throw new Error(`no report.json; stderr: ${run.stderr}`);
     expect(run.stdout).toContain('\\u{001b}[2J\\u{001b}[H\\u{001b}]0;FORGED window title\\u{0007}');
     expect(run.stdout).toContain('\\u{001b}]52;c;');
     expect(run.stdout).toContain(
@@ -161,8 +176,7 @@ describe('a target whose answers are built to forge what the suite shows', () =>
   test.concurrent('doctor shows a forging target as text', async () => {
     for (const serve of [terminalTarget, headerTarget, markdownTarget]) {
       const server = await started(serve());
-      const run = await runCli(['doctor', '--base-url', server.url, '--token', TOKEN]);
-      cleanups.push(run.cleanup);
+      const run = await runInProcess(['doctor', '--base-url', server.url, '--token', TOKEN]);
       expect(run.code).not.toBe(0);
       expectSafeTerminal(run);
     }
@@ -188,15 +202,14 @@ describe('report files edited to forge', () => {
   test.concurrent('diff of a report whose observations were edited shows them as text', async () => {
     const reference = await startReferenceServer({ token: TOKEN });
     cleanups.push(reference.close);
-    const first = await runCli(['--base-url', reference.url, '--token', TOKEN]);
-    cleanups.push(first.cleanup);
+    const first = await runInProcess(['--base-url', reference.url, '--token', TOKEN]);
     const edited = structuredClone(first.report) as Report;
     const observation = edited.requirements.find((result) => result.level === 'INFO')?.checks[0];
     if (!observation) throw new Error('the run made no observation');
     observation.actual = TERMINAL_FORGERY + MARKDOWN_FORGERY;
     const path = join(first.outDir, 'edited.json');
     await writeFile(path, JSON.stringify(edited));
-    const run = await execCli(['diff', join(first.outDir, 'report.json'), path], first.outDir);
+    const run = await inProcess.exec(['diff', join(first.outDir, 'report.json'), path]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`now: ${observation.description}: \\u{001b}[2J`);
     expectSafeTerminal(run);
@@ -205,14 +218,13 @@ describe('report files edited to forge', () => {
   test.concurrent('judge of a recording edited to forge, and history of a folder whose names forge, show them as text', async () => {
     const reference = await startReferenceServer({ token: TOKEN });
     cleanups.push(reference.close);
-    const first = await runCli(['--base-url', reference.url, '--token', TOKEN]);
-    cleanups.push(first.cleanup);
+    const first = await runInProcess(['--base-url', reference.url, '--token', TOKEN]);
     const recording = JSON.parse(await output(first, 'recording.json')) as { suite: { version: string } };
     recording.suite.version = TERMINAL_FORGERY;
     const edited = join(first.outDir, 'edited-recording.json');
     await writeFile(edited, JSON.stringify(recording));
     for (const quiet of [[], ['--quiet']]) {
-      const judged = await execCli(['judge', edited, '--out', join(first.outDir, 'judged'), ...quiet], first.outDir);
+      const judged = await inProcess.exec(['judge', edited, '--out', join(first.outDir, 'judged'), ...quiet]);
       expect(judged.code).toBe(0);
       expectSafeTerminal(judged);
     }
@@ -222,7 +234,7 @@ describe('report files edited to forge', () => {
     await writeFile(join(runs, `night\u001b]0;${MARK}\u0007`, 'report.json'), '{ "not": "a report"');
     await mkdir(join(runs, 'good'));
     await writeFile(join(runs, 'good', 'report.json'), await output(first, 'report.json'));
-    const history = await execCli(['history', runs, '--out', join(first.outDir, 'history')], first.outDir);
+    const history = await inProcess.exec(['history', runs, '--out', join(first.outDir, 'history')]);
     expect(history.code).toBe(0);
     expect(history.stderr).toContain('\\u{001b}]0;');
     expectSafeTerminal(history);
@@ -237,8 +249,7 @@ describe('report files edited to forge', () => {
       join(dir, 'targets.json'),
       JSON.stringify({ targets: [{ name: 'one', baseUrl: reference.url, tokenEnv: 'FORGED_TOKEN' }] }),
     );
-    const shard = await runCli(['--targets', join(dir, 'targets.json'), '--shard', '1/1'], { FORGED_TOKEN: TOKEN });
-    cleanups.push(shard.cleanup);
+    const shard = await runInProcess(['--targets', join(dir, 'targets.json'), '--shard', '1/1'], { FORGED_TOKEN: TOKEN });
     const matrix = JSON.parse(await output(shard, 'matrix.json')) as Matrix;
     const [target] = matrix.targets;
     if (!target) throw new Error('the shard has no target');
@@ -249,7 +260,7 @@ describe('report files edited to forge', () => {
     await writeFile(join(dir, 'matrix.json'), JSON.stringify(matrix));
 
     const merged = join(dir, 'merged');
-    const run = await execCli(['merge', join(dir, 'matrix.json'), '--out', merged], dir);
+    const run = await inProcess.exec(['merge', join(dir, 'matrix.json'), '--out', merged]);
     expectSafeTerminal(run);
     const page = await readFile(join(merged, 'matrix.html'), 'utf8');
     expectSafePage(page, 1);
