@@ -107,40 +107,46 @@ interface Forged {
   summary: string;
 }
 
-/**
- * The real process: what it writes to its own stdout and stderr, and the job summary it appends to the file its
- * environment's GITHUB_STEP_SUMMARY names.
- */
-async function runAgainst(server: { url: string }, extra: string[] = []): Promise<Forged> {
-  const dir = await mkdtemp(join(tmpdir(), 'conformance-forged-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const summaryPath = join(dir, 'step-summary.md');
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--max-requests', '40', ...extra], {
-    GITHUB_STEP_SUMMARY: summaryPath,
-  });
-  cleanups.push(run.cleanup);
-  if (!run.report) throw new Error(`no report.json; stderr: ${run.stderr}`);
-  return { run, report: run.report, summary: await readFile(summaryPath, 'utf8') };
-}
+type Runner = (args: string[], env?: Record<string, string>) => Promise<CliRun>;
 
-/** The same run in this process, its lines those the binary prints; the file's runs share one spec runner. */
-async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** The command in this process, its lines those the binary prints; the file's runs share one spec runner. */
+const runInProcess: Runner = async (args, env) => {
   const run = await inProcess.run(args, env);
   cleanups.push(run.cleanup);
   return run;
+};
+
+/** The real process: the bytes it writes to its own stdout and stderr. */
+const realProcess: Runner = async (args, env) => {
+  const run = await runCli(args, env);
+  cleanups.push(run.cleanup);
+  return run;
+};
+
+/** A run against the target, with the job summary it appends to the file GITHUB_STEP_SUMMARY names. */
+async function runAgainst(server: { url: string }, extra: string[] = [], run = runInProcess): Promise<Forged> {
+  const dir = await mkdtemp(join(tmpdir(), 'conformance-forged-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const summaryPath = join(dir, 'step-summary.md');
+  const result = await run(['--base-url', server.url, '--token', TOKEN, '--max-requests', '40', ...extra], {
+    GITHUB_STEP_SUMMARY: summaryPath,
+  });
+  if (!result.report) throw new Error(`no report.json; stderr: ${result.stderr}`);
+  return { run: result, report: result.report, summary: await readFile(summaryPath, 'utf8') };
 }
 
 const output = (run: CliRun, name: string): Promise<string> => readFile(join(run.outDir, name), 'utf8');
 
 describe('a target whose answers are built to forge what the suite shows', () => {
+  // The terminal forgery goes through the real process too: what a terminal would get is the binary's own output.
   test.concurrent.each([
-    ['terminal escapes, a carriage return and a fake verdict and totals line', terminalTarget, true],
-    ['a fence-breaking body: heading, bold verdict, image, link, raw HTML, bare CR, line separators', markdownTarget, true],
-    ['characters XML 1.0 cannot carry: U+FFFE, U+FFFF, lone surrogates, NUL', xmlTarget, false],
-    ['control characters in the reason phrase and the Server header', headerTarget, false],
-  ])('%s: every output shows it as text', async (_name, serve, shown) => {
+    ['terminal escapes, a carriage return and a fake verdict and totals line', terminalTarget, true, realProcess],
+    ['a fence-breaking body: heading, bold verdict, image, link, raw HTML, bare CR, line separators', markdownTarget, true, runInProcess],
+    ['characters XML 1.0 cannot carry: U+FFFE, U+FFFF, lone surrogates, NUL', xmlTarget, false, runInProcess],
+    ['control characters in the reason phrase and the Server header', headerTarget, false, runInProcess],
+  ])('%s: every output shows it as text', async (_name, serve, shown, runner) => {
     const server = await started(serve());
-    const { run, report, summary } = await runAgainst(server);
+    const { run, report, summary } = await runAgainst(server, [], runner);
     expect(run.code).toBe(report.exitCode);
     expect(report.verdict).not.toBe('conformant');
 
@@ -162,8 +168,7 @@ describe('a target whose answers are built to forge what the suite shows', () =>
 
   test.concurrent('what the terminal shows is the forgery itself, each hidden character by its code', async () => {
     const server = await started(terminalTarget());
-    const run = await runInProcess(['--base-url', server.url, '--token', TOKEN, '--max-requests', '40', '--verbose']);
-    if (!run.report) throw new Error(`no report.json; stderr: ${run.stderr}`);
+    const { run } = await runAgainst(server, ['--verbose']);
     expect(run.stdout).toContain('\\u{001b}[2J\\u{001b}[H\\u{001b}]0;FORGED window title\\u{0007}');
     expect(run.stdout).toContain('\\u{001b}]52;c;');
     expect(run.stdout).toContain(
