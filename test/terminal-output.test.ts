@@ -32,7 +32,12 @@ test('--quiet prints one line naming the target, the verdict and the next step, 
 test('--verbose lists every request with its credentials in words and never the token; piped output has no colour', async () => {
   const server = await startReferenceServer({ token: TOKEN });
   // The real CLI: colour is decided from its own stdout (a pipe here) and environment; in this process the caller decides.
-  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--verbose']);
+  // Nothing but the pipe asks for plain output: no NO_COLOR, no CI, a terminal type that takes colour.
+  const run = await runCli(['--base-url', server.url, '--token', TOKEN, '--verbose'], {
+    NO_COLOR: undefined,
+    CI: undefined,
+    TERM: 'xterm-256color',
+  });
   try {
     const requestLines = run.stdout.split('\n').filter((line) => line.startsWith('  GET '));
     expect(requestLines).toHaveLength(21);

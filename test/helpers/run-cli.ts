@@ -30,8 +30,11 @@ const STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
 /** A proxy of the machine would stand between the CLI and the loopback targets; tests that want one pass it. */
 const PROXY_VARIABLES = /^(https?|no)_proxy$/i;
 
-/** Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings, proxies or step summary. */
-export function execCli(args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliOutput> {
+/**
+ * Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings, proxies or step summary,
+ * and with NO_COLOR set; a variable given as undefined in env is removed.
+ */
+export function execCli(args: string[], cwd: string, env: Record<string, string | undefined> = {}, timeoutMs = 90_000): Promise<CliOutput> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) =>
@@ -42,11 +45,14 @@ export function execCli(args: string[], cwd: string, env: Record<string, string>
         !PROXY_VARIABLES.test(name),
     ),
   );
+  const merged = Object.entries({ ...inherited, NO_COLOR: '1', ...env }).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
   return new Promise<CliOutput>((done) => {
     execFile(
       process.execPath,
       [CLI_BIN, ...args],
-      { cwd, env: { ...inherited, ...env, NO_COLOR: '1' }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      { cwd, env: Object.fromEntries(merged), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) =>
         done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, signal: error?.signal ?? null, stdout, stderr }),
     );
@@ -60,7 +66,7 @@ export function withOut(args: string[], outDir: string): string[] {
 }
 
 /** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. A subcommand goes first in args. */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
+export async function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 90_000): Promise<CliRun> {
   const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
   const outDir = join(workDir, 'out');
   const result = await execCli(withOut(args, outDir), workDir, env, timeoutMs);
