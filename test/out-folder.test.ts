@@ -178,13 +178,12 @@ describe('problems of the environment are named as such, and the verdict is stil
     ['a path under a file', (dir: string) => join(dir, 'file', 'summary.md')],
     ['a path in a missing folder', (dir: string) => join(dir, 'missing', 'summary.md')],
   ])('GITHUB_STEP_SUMMARY is %s: the reports and the verdict as usual, a warning naming the environment', async (_name, path) => {
-    // The real CLI: a run reads GITHUB_STEP_SUMMARY from the process's environment, not from the settings it is given.
     const server = await startReferenceServer({ token: TOKEN });
     cleanups.push(server.close);
     const dir = await folder();
     await writeFile(join(dir, 'file'), 'x');
     const out = join(dir, 'out');
-    const run = await execCli(['--base-url', server.url, '--token', TOKEN, '--out', out], dir, { GITHUB_STEP_SUMMARY: path(dir) });
+    const run = await inProcess.exec(['--base-url', server.url, '--token', TOKEN, '--out', out], { GITHUB_STEP_SUMMARY: path(dir) });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Verdict for .*: This deployment is conformant/m);
     expect(lastLine(run)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
