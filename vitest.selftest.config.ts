@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/helpers/build-package.ts'],
     // Worker processes, not threads: files start servers, child processes and spec runners of their own.
     pool: 'forks',
     // A worker runs one file after another and keeps the suite's modules loaded between them, instead of loading them

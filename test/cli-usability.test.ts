@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { inProcessRuns } from './helpers/in-process-runs.js';
-import { CLI_BIN, execCli, lastLine, repoRoot, type CliOutput } from './helpers/run-cli.js';
+import { CHECKOUT_BIN, execCli, lastLine, repoRoot, type CliOutput } from './helpers/run-cli.js';
 
 const TOKEN = 'usability-token-2f9e61';
 const version = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -25,8 +25,11 @@ afterAll(async () => {
 type Exec = (args: string[]) => Promise<CliOutput>;
 /** The command line in this process: the same dispatcher, exit codes and lines as the binary. */
 const inThisProcess: Exec = (args) => inProcess.exec(args);
-/** The binary itself, where what a user sees is its process: its exit status, and nothing else on stdout or stderr. */
-const binary: Exec = (args) => execCli(args, repoRoot);
+/**
+ * The checkout's bin, as `npm run conformance` starts it, where what a user sees is its process: its exit status, and
+ * nothing else on stdout or stderr.
+ */
+const binary: Exec = (args) => execCli(args, repoRoot, {}, 90_000, CHECKOUT_BIN);
 
 test.each([
   ['-h', inThisProcess],
@@ -127,7 +130,7 @@ test('a run in which everything errored counts what could not be judged on its l
 
 /** The real CLI under a pseudo-terminal (util-linux script), as a person at a terminal runs it: the bytes the terminal gets. */
 function atTerminal(args: string[], cwd: string): Promise<string> {
-  const command = [process.execPath, CLI_BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const command = [process.execPath, CHECKOUT_BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !['NO_COLOR', 'CI', 'NODE_OPTIONS'].includes(name) && !name.startsWith('VITEST')),
   );

@@ -11,6 +11,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import type { Report } from '../src/report/model/types.js';
 import { failedRequirements, repoRoot } from './helpers/run-cli.js';
 import { userEnv } from './helpers/user-env.js';
+import { PACKAGE_TSCONFIG } from './helpers/build-package.js';
 
 interface Output {
   code: number;
@@ -41,8 +42,9 @@ const servers: RunningReferenceServer[] = [];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conformance-package-'));
-  // prepack compiles src/ and specs/ to dist/, as publishing does.
-  const pack = await exec('npm', ['pack', '--pack-destination', work, '--silent'], repoRoot, 120_000);
+  // dist/ is compiled by the self-tests' global setup, as prepack compiles it when publishing (checked below); packing
+  // without the script keeps dist/ in place for the other files' runs meanwhile.
+  const pack = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], repoRoot, 120_000);
   expect(pack.code, pack.stderr).toBe(0);
   tarball = join(work, pack.stdout.trim().split('\n').at(-1) ?? '');
   // Where the GitHub Action installs the package: $RUNNER_TEMP/ticketing-conformance.
@@ -72,6 +74,13 @@ async function expectAllReports(out: string, report: Report | undefined): Promis
   const validate = validator('report');
   expect(validate(report), formatSchemaErrors(validate.errors)).toBe(true);
 }
+
+test('publishing compiles dist/ as the self-tests do: prepack runs the build, from the same tsconfig as the global setup', () => {
+  const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  expect(scripts.prepack).toBe('npm run build');
+  expect(scripts.build).toMatch(/rmSync\('dist'.*&& tsc -p (\S+)$/);
+  expect(scripts.build?.endsWith(`tsc -p ${PACKAGE_TSCONFIG}`)).toBe(true);
+});
 
 test('the installed package holds compiled JavaScript only: no TypeScript source, no tsx, no dev dependency', () => {
   const installed = join(project, 'node_modules', 'ticketing-conformance');

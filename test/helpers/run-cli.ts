@@ -6,7 +6,11 @@ import type { Report } from '../../src/report/model/types.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 /** The command as `npm run conformance` runs it from a checkout: the bin, which runs the TypeScript source. */
-export const CLI_BIN = join(repoRoot, 'bin', 'ticketing-conformance.js');
+export const CHECKOUT_BIN = join(repoRoot, 'bin', 'ticketing-conformance.js');
+/** The command as the package ships it, compiled once for the self-test run by test/helpers/build-package.ts. */
+export const COMPILED_CLI = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+/** What the self-tests start as the real CLI: the compiled command (the checkout's bin is tested where it matters). */
+export const CLI_BIN = COMPILED_CLI;
 
 export interface CliOutput {
   code: number;
@@ -34,7 +38,13 @@ const PROXY_VARIABLES = /^(https?|no)_proxy$/i;
  * Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings, proxies or step summary,
  * and with NO_COLOR set; a variable given as undefined in env is removed.
  */
-export function execCli(args: string[], cwd: string, env: Record<string, string | undefined> = {}, timeoutMs = 90_000): Promise<CliOutput> {
+export function execCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 90_000,
+  bin = CLI_BIN,
+): Promise<CliOutput> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) =>
@@ -51,7 +61,7 @@ export function execCli(args: string[], cwd: string, env: Record<string, string 
   return new Promise<CliOutput>((done) => {
     execFile(
       process.execPath,
-      [CLI_BIN, ...args],
+      [bin, ...args],
       { cwd, env: Object.fromEntries(merged), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) =>
         done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, signal: error?.signal ?? null, stdout, stderr }),
