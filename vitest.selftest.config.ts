@@ -9,9 +9,9 @@ export default defineConfig({
     // A worker runs one file after another and keeps the suite's modules loaded between them, instead of loading them
     // again for every file; each file closes its own servers, runs and spec runner in afterAll.
     isolate: false,
-    // Three files at once on two cores: many files spend much of their time waiting on a child process, a server or
+    // Four files at once on two cores: many files spend much of their time waiting on a child process, a server or
     // a time-out, and Vitest's default (one worker fewer than the cores) would leave a core idle meanwhile.
-    maxWorkers: 3,
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxConcurrency: 4,

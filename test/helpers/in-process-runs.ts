@@ -39,13 +39,13 @@ class SharedJudge {
       this.draining = false;
     }
   }
-
-  async close(): Promise<void> {
-    const runner = this.runner;
-    this.runner = undefined;
-    await (await runner)?.close();
-  }
 }
+
+/**
+ * The spec runner of this worker process, shared by every file it runs (the self-tests' workers keep their modules
+ * from file to file): Vitest and the specs load once per worker, not once per file. It ends with the worker.
+ */
+const processJudge = new SharedJudge();
 
 export interface InProcessRuns {
   /**
@@ -60,7 +60,6 @@ export interface InProcessRuns {
 
 /** Commands run in this process, their runs sharing one spec runner: a recording each, judged in batches. */
 export function inProcessRuns(): InProcessRuns {
-  const shared = new SharedJudge();
   const workDirs: string[] = [];
   const exec = async (args: string[], env: Record<string, string> = {}, dotenvPath?: string): Promise<CliOutput> => {
     const stdout: string[] = [];
@@ -73,7 +72,7 @@ export function inProcessRuns(): InProcessRuns {
       env,
       dotenvPath: dotenvPath ?? join(tmpdir(), 'conformance-no-such-folder', '.env'),
       startedAt: new Date(),
-      judge: shared.judge,
+      judge: processJudge.judge,
     });
     return { code, signal: null, stdout: stdout.join(''), stderr: stderr.join('') };
   };
@@ -87,7 +86,6 @@ export function inProcessRuns(): InProcessRuns {
     },
     exec: (args, env) => exec(args, env),
     async close() {
-      await shared.close();
       await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
     },
   };
