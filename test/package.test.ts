@@ -103,17 +103,30 @@ test('npx ticketing-conformance with no flags judges the embedded reference serv
   await expectAllReports(run.out, run.report);
 });
 
+let brokenRun: ReturnType<typeof runInstalled> | undefined;
+/** One installed run against a broken server, which is gone once the run has ended: the two tests below read it. */
+function againstBrokenServer(): ReturnType<typeof runInstalled> {
+  brokenRun ??= (async () => {
+    const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+    try {
+      return await runInstalled(['--base-url', broken.url, '--token', TOKEN]);
+    } finally {
+      await broken.close();
+    }
+  })();
+  return brokenRun;
+}
+
 test('--base-url and --token judge a server of its own: conformant passes, a broken one fails with its requirement', async () => {
   const good = await startReferenceServer({ token: TOKEN });
-  const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
-  servers.push(good, broken);
+  servers.push(good);
 
   const pass = await runInstalled(['--base-url', good.url, '--token', TOKEN]);
   expect(pass.code, pass.stderr).toBe(0);
   expect(pass.report?.target.baseUrl).toBe(new URL(good.url).toString());
   await expectAllReports(pass.out, pass.report);
 
-  const fail = await runInstalled(['--base-url', broken.url, '--token', TOKEN]);
+  const fail = await againstBrokenServer();
   expect(fail.code, fail.stderr).toBe(1);
   expect(failedRequirements(fail.report)).toEqual(['STATUS-COLOUR']);
   await expectAllReports(fail.out, fail.report);
@@ -121,9 +134,7 @@ test('--base-url and --token judge a server of its own: conformant passes, a bro
 });
 
 test('installed, a run writes recording.json and recording.har, and judge reaches its verdict again without the target', async () => {
-  const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
-  const live = await runInstalled(['--base-url', broken.url, '--token', TOKEN]);
-  await broken.close();
+  const live = await againstBrokenServer();
   expect(live.code, live.stderr).toBe(1);
   const har = JSON.parse(readFileSync(join(live.out, 'recording.har'), 'utf8')) as { log: { version: string; entries: unknown[] } };
   expect(har.log.version).toBe('1.2');
