@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test's static checks side by side (types, lint, format); fails when any of them fails. Run by npm, which puts
+# The static checks side by side (types, lint, format); fails when any of them fails. Run by npm, which puts
 # node_modules/.bin on the PATH.
 set -u
 tsc --noEmit &
