@@ -17,6 +17,7 @@ import type { RecordedRun } from './conclude.js';
 import { SpecRunner, type Judged } from '../judge/spec-runner.js';
 import { suiteVersion } from '../version.js';
 import { suiteFailure } from '../errors.js';
+import { collectGarbage } from './memory.js';
 
 /** Builds and writes the reports; loaded while the specs run, so its modules are not on the way to the first request. */
 let conclude: Promise<typeof import('./conclude.js')> | undefined;
@@ -136,6 +137,9 @@ async function recordAndJudge(
         // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
         const made = await recording.catch(() => undefined);
         if (made) recorded.push({ startedAt: runStartedAt, recording: made });
+        // What recording left behind is collected before the spec worker's heap joins this one: the run's peak is
+        // while both are alive. A shared judge's runs are collected by whoever runs them together.
+        if (runner) collectGarbage();
         const judging = judgeRun({ settings: runSettings, recording });
         void loadConclude();
         const judged: Judged = await judging;
