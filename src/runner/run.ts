@@ -119,6 +119,9 @@ async function recordAndJudge(
       const own = await SpecRunner.start({
         timeoutMs: specTimeoutMs(settings),
         onScenario: hooks.onScenario,
+        // What recording left behind is collected while the worker loads, before its heap joins this one: the run's
+        // peak is while both are alive. A shared judge's runs are collected by whoever runs them together.
+        onThreadStarted: collectGarbage,
       });
       runner = own;
       judgeRun = (run) => own.judge([run]);
@@ -137,9 +140,6 @@ async function recordAndJudge(
         // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
         const made = await recording.catch(() => undefined);
         if (made) recorded.push({ startedAt: runStartedAt, recording: made });
-        // What recording left behind is collected before the spec worker's heap joins this one: the run's peak is
-        // while both are alive. A shared judge's runs are collected by whoever runs them together.
-        if (runner) collectGarbage();
         const judging = judgeRun({ settings: runSettings, recording });
         void loadConclude();
         const judged: Judged = await judging;
