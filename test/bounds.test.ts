@@ -138,6 +138,18 @@ describe('memory follows the number of parsed values, not only the bytes', () =>
   });
 });
 
+describe('a budget smaller than the plan', () => {
+  // The real CLI: Node writes its own warnings (such as one about many abort listeners) to the process's stderr.
+  test('stops the run with one reason on stdout and nothing from Node on stderr', async () => {
+    const server = await startReferenceServer({ token: TOKEN });
+    cleanups.push(server.close);
+    const run = await cli(['--base-url', server.url, '--token', TOKEN, '--max-requests', '6']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('the request budget of 6 was spent before');
+    expect(run.stderr).toBe('');
+  });
+});
+
 describe('--repeat shares the invocation’s request budget and deadline', () => {
   test.concurrent('--repeat 5 with a budget for one run and a half: one whole run, no partial one, none flaky', async () => {
     const server = await startReferenceServer({ token: TOKEN });

@@ -74,8 +74,9 @@ export class HttpClient {
     this.runId = options.runId ?? newRunId();
     if (options.deadlineAt !== undefined) {
       this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
-      // Every queued and in-flight request listens to it; that is expected, not a leak.
-      setMaxListeners(Math.max(10, options.maxRequests * 2), this.deadline);
+      // Every request of the plan listens to it while it waits, queues and runs, whatever the budget lets through, and
+      // lets go when done: many listeners are expected, not a leak, and Node's warning about them would alarm a user.
+      setMaxListeners(0, this.deadline);
     }
   }
 
