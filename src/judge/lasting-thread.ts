@@ -23,8 +23,6 @@ export class LastingThread {
   /** Whether Vitest's runtime in the thread has been set up (its first "start" request went through). */
   private runtimeStarted = false;
 
-  constructor(private readonly onStarted?: () => void) {}
-
   readonly pool = {
     name: 'lasting-thread',
     createPoolWorker: (options: PoolOptions): PoolWorker => new RunView(this, options),
@@ -35,7 +33,6 @@ export class LastingThread {
     if (!this.thread) {
       const thread = new JudgingThread(options);
       await thread.start();
-      this.onStarted?.();
       // A thread that ends by itself (a crash) is started afresh by the next run.
       thread.on('exit', () => {
         if (this.thread === thread) this.forget();

@@ -18,8 +18,6 @@ export interface SpecRunnerOptions {
   timeoutMs: number;
   /** Told after each scenario, for a live progress line. */
   onScenario?(result: ScenarioResult, done: number): void;
-  /** Told once the worker thread is created, while it loads: the caller's thread is free meanwhile. */
-  onThreadStarted?(): void;
 }
 
 /** What one spec run found: the scenarios of each target, in the order of the batch, and errors that hit them all. */
@@ -61,7 +59,7 @@ export class SpecRunner {
     // Loaded here, not at the top: the CLI sends its first requests while Vitest loads.
     const { createVitest } = await import('vitest/node');
     const collector = new ScenarioCollector(options.onScenario);
-    const thread = new LastingThread(options.onThreadStarted);
+    const thread = new LastingThread();
     const vitest = await createVitest(
       'test',
       {

@@ -119,10 +119,10 @@ async function recordAndJudge(
       const own = await SpecRunner.start({
         timeoutMs: specTimeoutMs(settings),
         onScenario: hooks.onScenario,
-        // What recording left behind is collected while the worker loads, before its heap joins this one: the run's
-        // peak is while both are alive. A shared judge's runs are collected by whoever runs them together.
-        onThreadStarted: collectGarbage,
       });
+      // Vitest's start leaves garbage in this heap: collected now, while answers are on their way, it is gone before
+      // the spec worker's heap joins this one (the run's peak). A shared judge's runner is collected by its owner.
+      collectGarbage();
       runner = own;
       judgeRun = (run) => own.judge([run]);
     }
