@@ -3,7 +3,7 @@ import type { Report } from '../report/model/types.js';
 import { targetReport } from '../runner/conclude.js';
 import { recordTarget } from '../record/recorder.js';
 import { DEADLINE_GRACE_MS, targetSettings } from '../runner/run.js';
-import { JudgeQueue } from './judge-queue.js';
+import { JudgeQueue } from '../runner/judge-queue.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
 import { suiteFailure } from '../errors.js';
@@ -38,7 +38,10 @@ export class Runs {
     private readonly options: RunsOptions,
   ) {
     this.targets = new Map(targets.map((entry) => [entry.name, entry]));
-    this.judges = new JudgeQueue(Math.max(...targets.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS);
+    // The cause goes to the log once, since the series only carry its code.
+    this.judges = new JudgeQueue(Math.max(...targets.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS, (cause) =>
+      console.error(`exporter: ${cause}; the next runs get a new spec runner`),
+    );
     this.judges.warmUp();
   }
 

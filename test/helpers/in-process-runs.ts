@@ -4,48 +4,19 @@ import { join } from 'node:path';
 import { cli } from '../../src/cli/cli.js';
 import { OPTIONS } from '../../src/config/options.js';
 import { DEADLINE_GRACE_MS, type JudgeRun } from '../../src/runner/run.js';
-import { SpecRunner, type Judged } from '../../src/judge/spec-runner.js';
+import { JudgeQueue } from '../../src/runner/judge-queue.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
-
-type Waiting = { run: Parameters<JudgeRun>[0]; done(judged: Judged): void };
-
-/**
- * One spec runner for every run of a test file: the runs that wait while a batch is judged go together in the
- * next, as the targets of a matrix do. Each run gets its own target's scenarios; an error of the spec run hits them all.
- */
-class SharedJudge {
-  private runner?: Promise<SpecRunner>;
-  private readonly waiting: Waiting[] = [];
-  private draining = false;
-
-  readonly judge: JudgeRun = (run) =>
-    new Promise<Judged>((done) => {
-      this.waiting.push({ run, done });
-      void this.drain();
-    });
-
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      while (this.waiting.length > 0) {
-        // Runs whose recordings are still coming in join the batch while the runner starts.
-        const runner = await (this.runner ??= SpecRunner.start({ timeoutMs: Number(OPTIONS.deadlineMs.default) + DEADLINE_GRACE_MS }));
-        const batch = this.waiting.splice(0);
-        const judged = await runner.judge(batch.map((item) => item.run));
-        batch.forEach((item, index) => item.done({ scenarios: [judged.scenarios[index] ?? []], errors: judged.errors }));
-      }
-    } finally {
-      this.draining = false;
-    }
-  }
-}
 
 /**
  * The spec runner of this worker process, shared by every file it runs (the self-tests' workers keep their modules
- * from file to file): Vitest and the specs load once per worker, not once per file. It ends with the worker.
+ * from file to file): Vitest and the specs load once per worker, not once per file. The runs that wait while a batch
+ * is judged go together in the next, as the targets of a matrix do. It ends with the worker.
  */
-const processJudge = new SharedJudge();
+const queue = new JudgeQueue(Number(OPTIONS.deadlineMs.default) + DEADLINE_GRACE_MS);
+const processJudge: JudgeRun = async (run) => {
+  const judged = await queue.judge(run);
+  return { scenarios: [judged.scenarios], errors: judged.errors };
+};
 
 export interface InProcessRuns {
   /**
@@ -72,7 +43,7 @@ export function inProcessRuns(): InProcessRuns {
       env,
       dotenvPath: dotenvPath ?? join(tmpdir(), 'conformance-no-such-folder', '.env'),
       startedAt: new Date(),
-      judge: processJudge.judge,
+      judge: processJudge,
     });
     return { code, signal: null, stdout: stdout.join(''), stderr: stderr.join('') };
   };

@@ -1,8 +1,7 @@
 import type { Recording } from '../record/recording.js';
-import type { TargetRun } from '../record/settings.js';
-
+import type { RequestChoices } from '../record/settings.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
-import { collectGarbage } from '../runner/memory.js';
+import { collectGarbage } from './memory.js';
 import { SpecRunner } from '../judge/spec-runner.js';
 import { suiteFailure } from '../errors.js';
 import type { RunError } from '../errors.js';
@@ -10,21 +9,32 @@ import type { RunError } from '../errors.js';
 /** As in a matrix run: the most recordings one spec run judges, which bounds the memory of a batch. */
 const MAX_BATCH = 32;
 /**
- * A full collection after a batch, as the matrix does, but not after every one: the exporter judges small batches
- * all day long, and a full collection costs CPU that the judging needs.
+ * A full collection after a batch, as the matrix does, but not after every one: a long-lived queue (the exporter's)
+ * judges small batches all day long, and a full collection costs CPU that the judging needs.
  */
 const COLLECT_EVERY_MS = 30_000;
 /** The judging thread answers between two spec runs; /metrics does not wait longer than this for it. */
 const HEAP_ANSWER_MS = 2000;
 
+/**
+ * One recorded run to judge: what its requests chose, its label when a spec run judges several, and its recording
+ * (a recording that failed is judged as such: its scenarios say why).
+ */
+export interface QueuedRun {
+  settings: RequestChoices;
+  label?: string;
+  recording: Recording | Promise<Recording>;
+}
+
 interface Waiting {
-  run: TargetRun & { recording: Recording };
+  run: QueuedRun;
   resolve(judged: { scenarios: ScenarioResult[]; errors: RunError[] }): void;
 }
 
 /**
- * One Vitest instance for the exporter's lifetime. Recordings are made concurrently, each at its target's pace;
- * judging is CPU work in one worker, so recordings that arrive while a batch is judged wait and go together in the next.
+ * One Vitest instance for many runs and a long time (the exporter's lifetime, a self-test worker's). Recordings are
+ * made concurrently, each at its target's pace; judging is CPU work in one worker, so recordings that arrive while a
+ * batch is judged wait and go together in the next.
  */
 export class JudgeQueue {
   private runner?: Promise<SpecRunner>;
@@ -33,9 +43,13 @@ export class JudgeQueue {
   private closed = false;
   private collectedAt = Date.now();
 
-  constructor(private readonly timeoutMs: number) {}
+  /** onReplaced hears why a spec runner was replaced: the cause names no target and no token. */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly onReplaced: (cause: string) => void = () => undefined,
+  ) {}
 
-  judge(run: TargetRun & { recording: Recording }): Promise<{ scenarios: ScenarioResult[]; errors: RunError[] }> {
+  judge(run: QueuedRun): Promise<{ scenarios: ScenarioResult[]; errors: RunError[] }> {
     return new Promise((resolve) => {
       this.waiting.push({ run, resolve });
       void this.drain();
@@ -69,10 +83,10 @@ export class JudgeQueue {
 
   /**
    * A spec run that failed as a whole leaves Vitest in a state nobody has tested: the next batch gets a new instance,
-   * and the cause goes to the log once (it names no target and no token), since the series only carry its code.
+   * and the owner hears the cause once.
    */
   private async replace(runner: SpecRunner, cause: string): Promise<void> {
-    console.error(`exporter: ${cause}; the next runs get a new spec runner`);
+    this.onReplaced(cause);
     this.runner = undefined;
     await runner.close().catch(() => undefined);
     this.warmUp();
