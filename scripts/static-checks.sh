@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# The static checks side by side (types, lint, format); fails when any of them fails. Run by npm, which puts
-# node_modules/.bin on the PATH.
+# npm run checks: the package's typecheck, lint and format scripts side by side; fails when any of them fails.
 set -u
-tsc --noEmit &
+npm run --silent typecheck &
 types=$!
-eslint . &
+npm run --silent lint &
 lint=$!
-prettier --check . &
+npm run --silent format &
 format=$!
 status=0
 for check in "$types" "$lint" "$format"; do
