@@ -1,5 +1,6 @@
 import { cli } from './cli.js';
 import { processIo } from './io.js';
+import { keepYoungGenerationSmall } from '../runner/memory.js';
 
 /**
  * Once a command has settled, what the transport abandoned at the deadline (a tunnel a proxy never finished, a
@@ -8,6 +9,9 @@ import { processIo } from './io.js';
 function exitOnceSettled(): void {
   setTimeout(() => process.exit(), 2000).unref();
 }
+
+// Without it, a run's peak memory is several megabytes higher, for no measurable gain in speed.
+keepYoungGenerationSmall();
 
 void cli(process.argv.slice(2), processIo())
   .then((code) => {
