@@ -10,13 +10,13 @@ import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/matrix/write.js';
 import { inProcessRuns } from './helpers/in-process-runs.js';
 import type { CliRun } from './helpers/run-cli.js';
 
-/** More targets than one spec run judges, so the matrix takes several batches through the same worker. */
+/** More targets than one spec run judges, so the matrix's own spec runner takes several batches through its worker. */
 const TARGETS = 40;
 const GOOD_TOKEN = 'scale-good-token-51c9e2';
 const BROKEN_TOKEN = 'scale-broken-token-0d7a44';
 
 describe('a matrix of more targets than one batch', () => {
-  const inProcess = inProcessRuns();
+  const inProcess = inProcessRuns({ ownSpecRunner: true });
   let good: RunningReferenceServer | undefined;
   let broken: RunningReferenceServer | undefined;
   let run: CliRun | undefined;

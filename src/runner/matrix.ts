@@ -15,9 +15,10 @@ import { createSecretScanner, type SecretScanner } from '../http/redact.js';
 import { writeReports } from '../report/write.js';
 import { recordTarget } from '../record/recorder.js';
 import { recordingFiles, targetReport } from './conclude.js';
-import { DEADLINE_GRACE_MS, targetSettings } from './run.js';
+import { DEADLINE_GRACE_MS, targetSettings, type JudgeRun, type RunSurroundings } from './run.js';
 import { shardOf } from './shard.js';
-import { SpecRunner, type Judged } from '../judge/spec-runner.js';
+import { SpecRunner } from '../judge/spec-runner.js';
+import type { ScenarioResult } from '../judge/scenario-result.js';
 import { suiteVersion } from '../version.js';
 import { collectGarbageWhenGrown } from './memory.js';
 import { suiteFailure } from '../errors.js';
@@ -105,19 +106,47 @@ class Pipeline {
   }
 }
 
-async function judgeBatch(runner: SpecRunner | RunError, batch: Recorded[]): Promise<Judged> {
-  const runnable = batch.filter((item) => item.recording);
-  if (runner instanceof SpecRunner && runnable.length > 0) {
-    const judged = await runner.judge(
-      runnable.map((item) => ({ settings: item.settings, recording: item.recording as Recording, label: item.entry.name })),
-    );
-    const byItem = new Map(runnable.map((item, index) => [item, judged.scenarios[index] ?? []]));
-    return {
-      scenarios: batch.map((item) => byItem.get(item) ?? []),
-      errors: judged.errors,
-    };
+/** Each target's scenarios, and the errors of the spec run that judged it. */
+type TargetJudged = { scenarios: ScenarioResult[]; errors: RunError[] };
+/** Judges batches of recorded targets; a target whose recording failed gets no scenarios (its failure says why). */
+interface BatchJudge {
+  judge(batch: Recorded[]): Promise<TargetJudged[]>;
+  close(): Promise<void>;
+}
+
+/** The matrix's own spec runner: each batch is one spec run. */
+async function ownRunner(timeoutMs: number): Promise<BatchJudge> {
+  const runner = await SpecRunner.start({ timeoutMs }).catch((error: unknown) => suiteFailure('the spec runner', error));
+  if (!(runner instanceof SpecRunner)) {
+    return { judge: async (batch) => batch.map(() => ({ scenarios: [], errors: [runner] })), close: async () => undefined };
   }
-  return { scenarios: batch.map(() => []), errors: runner instanceof SpecRunner ? [] : [runner] };
+  return {
+    async judge(batch) {
+      const runnable = batch.filter((item) => item.recording);
+      if (runnable.length === 0) return batch.map(() => ({ scenarios: [], errors: [] }));
+      const judged = await runner.judge(
+        runnable.map((item) => ({ settings: item.settings, recording: item.recording as Recording, label: item.entry.name })),
+      );
+      const byItem = new Map(runnable.map((item, index) => [item, judged.scenarios[index] ?? []]));
+      return batch.map((item) => ({ scenarios: byItem.get(item) ?? [], errors: judged.errors }));
+    },
+    close: () => runner.close(),
+  };
+}
+
+/** A judge shared with other runs (the command's): each target is handed over alone, and it batches what arrives. */
+function sharedRunner(judge: JudgeRun): BatchJudge {
+  return {
+    judge: (batch) =>
+      Promise.all(
+        batch.map(async (item): Promise<TargetJudged> => {
+          if (!item.recording) return { scenarios: [], errors: [] };
+          const judged = await judge({ settings: item.settings, recording: item.recording, label: item.entry.name });
+          return { scenarios: judged.scenarios[0] ?? [], errors: judged.errors };
+        }),
+      ),
+    close: async () => undefined,
+  };
 }
 
 /** Tests every target of the targets file (or of one shard of it) and writes each one's reports and the matrix. */
@@ -126,6 +155,7 @@ export async function runMatrix(
   targets: TargetEntry[],
   baseline: LoadedBaseline | undefined,
   hooks: MatrixHooks = {},
+  surroundings: Pick<RunSurroundings, 'judge'> = {},
 ): Promise<MatrixResult> {
   const startedAt = hooks.startedAt ?? new Date();
   const selected = shardOf(
@@ -138,11 +168,12 @@ export async function runMatrix(
   if (selected.length > 0) {
     const timeoutMs = Math.max(...selected.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS;
     const pipeline = new Pipeline(selected, config.targetConcurrency);
-    const runner = await SpecRunner.start({ timeoutMs }).catch((error: unknown) => suiteFailure('the spec runner', error));
-    const writeBatch = async (batch: Recorded[], judged: Judged): Promise<void> => {
+    const judging = surroundings.judge ? sharedRunner(surroundings.judge) : await ownRunner(timeoutMs);
+    const writeBatch = async (batch: Recorded[], judged: TargetJudged[]): Promise<void> => {
       for (const [index, item] of batch.entries()) {
-        const errors = [...judged.errors, ...(item.failure ? [item.failure] : [])];
-        const row = await writeTarget(config, item, judged.scenarios[index] ?? [], errors, baseline);
+        const { scenarios = [], errors: runErrors = [] } = judged[index] ?? {};
+        const errors = [...runErrors, ...(item.failure ? [item.failure] : [])];
+        const row = await writeTarget(config, item, scenarios, errors, baseline);
         rows.push(row);
         hooks.onTarget?.(row, rows.length, selected.length);
       }
@@ -153,13 +184,13 @@ export async function runMatrix(
     let writing = Promise.resolve();
     try {
       for (let batch = await pipeline.nextBatch(); batch; batch = await pipeline.nextBatch()) {
-        const judged = await judgeBatch(runner, batch);
+        const judged = await judging.judge(batch);
         await writing;
         writing = writeBatch(batch, judged);
       }
       await writing;
     } finally {
-      if (runner instanceof SpecRunner) await runner.close();
+      await judging.close();
     }
   }
   // finishedAt and durationMs are set by writeMatrix, once every target's reports are written.
@@ -185,7 +216,7 @@ export async function runMatrix(
 async function writeTarget(
   config: Config,
   item: Recorded,
-  scenarios: Judged['scenarios'][number],
+  scenarios: ScenarioResult[],
   errors: RunError[],
   baseline: LoadedBaseline | undefined,
 ): Promise<MatrixTarget> {

@@ -29,8 +29,11 @@ export interface InProcessRuns {
   close(): Promise<void>;
 }
 
-/** Commands run in this process, their runs sharing one spec runner: a recording each, judged in batches. */
-export function inProcessRuns(): InProcessRuns {
+/**
+ * Commands run in this process, their runs sharing one spec runner: a recording each, judged in batches. With
+ * ownSpecRunner, each run starts its own instead, as the CLI does (for what a run does with its own runner).
+ */
+export function inProcessRuns(options: { ownSpecRunner?: boolean } = {}): InProcessRuns {
   const workDirs: string[] = [];
   const exec = async (args: string[], env: Record<string, string> = {}, dotenvPath?: string): Promise<CliOutput> => {
     const stdout: string[] = [];
@@ -43,7 +46,7 @@ export function inProcessRuns(): InProcessRuns {
       env,
       dotenvPath: dotenvPath ?? join(tmpdir(), 'conformance-no-such-folder', '.env'),
       startedAt: new Date(),
-      judge: processJudge,
+      ...(options.ownSpecRunner ? {} : { judge: processJudge }),
     });
     return { code, signal: null, stdout: stdout.join(''), stderr: stderr.join('') };
   };

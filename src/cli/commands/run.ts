@@ -77,10 +77,13 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
       import('../../runner/matrix.js'),
       import('../../report/matrix/terminal.js'),
     ]);
-    const { matrix, writtenFiles } = await runMatrix(config, targets, baseline, {
-      onTarget: (row, done, total) => io.log(progressLine(row, done, total)),
-      startedAt: io.startedAt,
-    });
+    const { matrix, writtenFiles } = await runMatrix(
+      config,
+      targets,
+      baseline,
+      { onTarget: (row, done, total) => io.log(progressLine(row, done, total)), startedAt: io.startedAt },
+      { judge: io.judge },
+    );
     io.log(renderMatrixTerminal(matrix, writtenFiles));
     return matrix.exitCode;
   }
