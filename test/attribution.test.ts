@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
+import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import type { CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'attribution-token-77aa01';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 async function runAgainst(variants: string[]): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants });
   try {
     const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     return run;
   } finally {
     await server.close();

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { variants } from '../src/reference-server/faults.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
+import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'quirk-token-7d2e41';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 type Runner = (args: string[]) => Promise<CliRun>;
 interface ConformantCase {
@@ -32,9 +28,9 @@ const cases: Record<string, ConformantCase> = {
 
 async function runAgainst({ options, baseUrl }: ConformantCase, run: Runner): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, ...options });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   const result = await run(['--base-url', baseUrl ? baseUrl(server.url) : server.url, '--token', TOKEN]);
-  cleanups.push(result.cleanup);
+  cleanUpAfterAll(result.cleanup);
   return result;
 }
 

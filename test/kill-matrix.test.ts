@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { catalog } from '../src/requirements/catalog.js';
 import { variants } from '../src/reference-server/faults.js';
 import { expectedFronts, expectedKills, expectedWarnings } from '../src/reference-server/kills.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
+import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { COUNTS_LINE, failedRequirements, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'kill-matrix-token-5f1c9a';
@@ -13,21 +14,16 @@ const faults = variants.filter((variant) => variant.kind === 'fault');
 const warnings = variants.filter((variant) => variant.kind === 'warning');
 const fronts = variants.filter((variant) => variant.kind === 'front');
 
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 type Runner = (args: string[]) => Promise<CliRun>;
 
 /** A run against the reference server with one variant: the real CLI, or the run command in this process. */
 async function runAgainst(name: string, run: Runner): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants: [name] });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   const result = await run(['--base-url', server.url, '--token', TOKEN]);
-  cleanups.push(result.cleanup);
+  cleanUpAfterAll(result.cleanup);
   return result;
 }
 

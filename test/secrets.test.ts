@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { screenOutput } from '../src/cli/screen-output.js';
 import { createSecretScanner } from '../src/http/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
@@ -12,7 +12,8 @@ import { MANIFEST } from '../src/report/model/outputs.js';
 import { writeReports } from '../src/report/write.js';
 import { sampleReport } from './helpers/sample-report.js';
 import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
-import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
+import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
 
@@ -20,12 +21,7 @@ const TOKEN = 'Sup3r-Secret-Token-93f1c2';
 
 const scanner = createSecretScanner([TOKEN]);
 const leaksIn = (text: string): string[] => tokenFormsIn(text, TOKEN);
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 type Runner = (args: string[]) => Promise<CliRun>;
 
@@ -40,7 +36,7 @@ async function runAgainst(faults: string[], run: Runner): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants: faults });
   try {
     const result = await run(['--base-url', server.url, '--token', TOKEN]);
-    cleanups.push(result.cleanup);
+    cleanUpAfterAll(result.cleanup);
     return result;
   } finally {
     await server.close();
@@ -51,7 +47,7 @@ async function runAgainstEchoes(run: Runner): Promise<CliRun> {
   const target = await hostileTargets['echoes-credentials'](TOKEN);
   try {
     const result = await run(['--base-url', target.url, '--token', TOKEN]);
-    cleanups.push(result.cleanup);
+    cleanUpAfterAll(result.cleanup);
     return result;
   } finally {
     await target.close();

@@ -1,28 +1,23 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { tokenFormsIn } from '../helpers/token-forms.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
 import { freePort } from '../helpers/free-port.js';
-import { inProcessRuns } from '../helpers/in-process-runs.js';
+import { fileResources } from '../helpers/file-resources.js';
 import { lastLine, type CliRun } from '../helpers/run-cli.js';
 
 const TOKEN = 'doctor-token-9b41e2c7';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 async function doctor(args: string[]): Promise<CliRun> {
   const run = await inProcess.run(['doctor', ...args]);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   expect(tokenFormsIn(run.stdout + run.stderr, TOKEN)).toEqual([]);
   return run;
 }
 
 async function doctorOf(variants: string[]): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   return doctor(['--base-url', server.url, '--token', TOKEN]);
 }
 

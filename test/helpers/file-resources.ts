@@ -1,0 +1,39 @@
+import { rm } from 'node:fs/promises';
+import { afterAll } from 'vitest';
+import { inProcessRuns, type InProcessRuns } from './in-process-runs.js';
+
+export interface FileResources {
+  /** Commands run in this process; their folders are removed first once the file's tests are done. */
+  inProcess: InProcessRuns;
+  /**
+   * Runs this once the file's tests are done (a server's close, a run's cleanup), the last one handed over first:
+   * what is started after a server to talk to it is gone before the server closes.
+   */
+  cleanUpAfterAll(cleanup: () => Promise<unknown>): void;
+  /** Removes this folder and all it holds once the file's tests are done, in the same order as cleanUpAfterAll. */
+  removeAfterAll(dir: string): void;
+}
+
+/**
+ * What a test file starts and makes, closed and removed by one afterAll that this registers: call it once at the top
+ * of the file (or of a describe block, for what only that block uses).
+ */
+export function fileResources(): FileResources {
+  const inProcess = inProcessRuns();
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    await inProcess.close();
+    // One at a time, and each even when an earlier one failed: nothing stays open for the worker's next file.
+    const failures: unknown[] = [];
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw new AggregateError(failures, 'cleaning up after the tests failed');
+  });
+  const cleanUpAfterAll = (cleanup: () => Promise<unknown>): void => {
+    cleanups.push(cleanup);
+  };
+  return {
+    inProcess,
+    cleanUpAfterAll,
+    removeAfterAll: (dir) => cleanUpAfterAll(() => rm(dir, { recursive: true, force: true })),
+  };
+}
