@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Matrix } from '../src/report/matrix/types.js';
 import type { RecordingFile } from '../src/record/recording-file.js';
 import { echoTarget, type EchoTarget } from './helpers/echo-targets.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { execCli, repoRoot, runCli, type CliOutput, type CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
 
@@ -17,8 +17,7 @@ const TOKENS = { a: 'Matrix/Target+A-4c1e9d', b: 'matrix-target-b-5e1f0a' };
 const CREDENTIAL = Buffer.from(`${TOKENS.b}:x`).toString('base64');
 const AUTHORIZATION = `Authorization: Basic ${CREDENTIAL}`;
 
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 let work = '';
 let matrixRun: CliRun;
 let targets: EchoTarget[] = [];
@@ -44,10 +43,10 @@ async function secretsIn(dir: string, output?: CliOutput): Promise<string[]> {
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conformance-artifact-leaks-'));
-  cleanups.push(() => rm(work, { recursive: true, force: true }));
+  removeAfterAll(work);
   // Two targets of one matrix, each echoing its own token in another form.
   targets = [await echoTarget(TOKENS.a, 'base64 one byte in'), await echoTarget(TOKENS.b, 'the whole Authorization value, JSON-escaped')];
-  cleanups.push(...targets.map((target) => target.close));
+  for (const target of targets) cleanUpAfterAll(target.close);
   const targetsFile = join(work, 'targets.json');
   await writeFile(
     targetsFile,
@@ -58,13 +57,8 @@ beforeAll(async () => {
   // As one shard of one, so that merge can take its matrix.json. The real process: the tokens are in its own
   // environment, and what it prints is the binary's own stdout and stderr.
   matrixRun = await runCli(['--targets', targetsFile, '--shard', '1/1'], { LEAK_TOKEN_0: TOKENS.a, LEAK_TOKEN_1: TOKENS.b });
-  cleanups.push(matrixRun.cleanup);
+  cleanUpAfterAll(matrixRun.cleanup);
 }, 180_000);
-
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
 
 describe('a command that writes files never writes a secret into one', () => {
   test('matrix: two targets echoing their tokens; no file of the matrix or of either target holds a form of either', async () => {

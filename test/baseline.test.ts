@@ -1,25 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { KnownFailure } from '../src/config/baseline.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
 import { buildReport } from '../src/report/model/build.js';
 import type { Report } from '../src/report/model/types.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'baseline-token-3c9d7e';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-baseline-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  removeAfterAll(dir);
   return dir;
 }
 
@@ -115,9 +110,9 @@ describe('a baseline of known failures', () => {
 
   test('end to end: a failing run, a baseline written from its report, and the next run passes the gate', async () => {
     const server = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const failing = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
-    cleanups.push(failing.cleanup);
+    cleanUpAfterAll(failing.cleanup);
     expect(failing.code).toBe(1);
 
     const dir = await tempDir();
@@ -139,7 +134,7 @@ describe('a baseline of known failures', () => {
     expect(baseline.knownFailures.map((item) => item.requirement)).toEqual(['STATUS-COLOUR']);
 
     const gated = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--baseline', join(dir, 'baseline.json')]);
-    cleanups.push(gated.cleanup);
+    cleanUpAfterAll(gated.cleanup);
     expect(gated.code).toBe(0);
     expect(gated.report?.baseline?.entries[0]).toMatchObject({ requirement: 'STATUS-COLOUR', outcome: 'known', owner: 'ops' });
     expect(gated.stdout).toContain('KNOWN    STATUS-COLOUR');

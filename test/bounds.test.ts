@@ -1,5 +1,5 @@
 import { createServer, type Socket } from 'node:net';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { JsonValueBudget } from '../src/http/body-budget.js';
 import { MAX_JSON_VALUES, parseJson } from '../src/exchange/body-text.js';
 import { statuses } from '../src/reference-server/data.js';
@@ -7,16 +7,11 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { errorCodes } from './helpers/expect-run.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
 import { forward, serveHttp } from './helpers/loopback-server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { COUNTS_LINE, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'bounds-token-6e1f3a90';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 /** Killed (and so failed) if it outlives this: far beyond a 3 s deadline, far below the minutes a hang would take. */
 const CLI_LIMIT_MS = 60_000;
@@ -24,14 +19,14 @@ const CLI_LIMIT_MS = 60_000;
 /** The real CLI, whose process must end by itself whatever the target or proxy holds open. */
 async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const run = await runCli(args, env, CLI_LIMIT_MS);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return run;
 }
 
 /** The run command in this process, its recordings judged by the file's shared spec runner. */
 async function runInProcess(args: string[]): Promise<CliRun> {
   const run = await inProcess.run(args);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return run;
 }
 
@@ -45,7 +40,7 @@ async function badProxy(onConnection: (socket: Socket) => void): Promise<string>
     onConnection(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
+  cleanUpAfterAll(
     () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -93,7 +88,7 @@ describe('the deadline bounds the whole run, whatever hangs', () => {
 
   test.concurrent('doctor has the same deadline', async () => {
     const target = await hostileTargets['accepts-never-answers'](TOKEN);
-    cleanups.push(target.close);
+    cleanUpAfterAll(target.close);
     const run = await cli(['doctor', '--base-url', target.url, '--token', TOKEN, '--deadline-ms', '2000', '--timeout-ms', '600000']);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(run.stdout).toMatch(/deadline/);
@@ -130,7 +125,7 @@ describe('memory follows the number of parsed values, not only the bytes', () =>
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
       response.end(body);
     });
-    cleanups.push(target.close);
+    cleanUpAfterAll(target.close);
     const run = await runInProcess(['--base-url', target.url, '--token', TOKEN]);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 1, signal: null });
     const actual = run.report?.requirements.flatMap((result) => result.checks.map((check) => check.actual ?? '')).join('\n');
@@ -142,7 +137,7 @@ describe('a budget smaller than the plan', () => {
   // The real CLI: Node writes its own warnings (such as one about many abort listeners) to the process's stderr.
   test('stops the run with one reason on stdout and nothing from Node on stderr', async () => {
     const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const run = await cli(['--base-url', server.url, '--token', TOKEN, '--max-requests', '6']);
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('the request budget of 6 was spent before');
@@ -153,7 +148,7 @@ describe('a budget smaller than the plan', () => {
 describe('--repeat shares the invocation’s request budget and deadline', () => {
   test.concurrent('--repeat 5 with a budget for one run and a half: one whole run, no partial one, none flaky', async () => {
     const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const single = await runInProcess(['--base-url', server.url, '--token', TOKEN]);
     const perRun = single.report?.requests.sent ?? 0;
     const budget = perRun + Math.floor(perRun / 2);
@@ -166,7 +161,7 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
 
   test.concurrent('--repeat 3 with a budget for two runs: two runs, agreed', async () => {
     const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const single = await runInProcess(['--base-url', server.url, '--token', TOKEN]);
     const perRun = single.report?.requests.sent ?? 0;
     const run = await runInProcess(['--base-url', server.url, '--token', TOKEN, '--repeat', '3', '--max-requests', String(2 * perRun + 1)]);
@@ -177,7 +172,7 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
 
   test.concurrent('a deadline that expires during a later run marks nothing flaky', async () => {
     const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const single = await runInProcess(['--base-url', server.url, '--token', TOKEN]);
     const perRun = single.report?.requests.sent ?? 0;
     // The first run is answered at once; every later request waits past the deadline, so the second run is cut short.
@@ -188,7 +183,7 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
       if (seen <= perRun) forward(request, response, new URL(server.url));
       else setTimeout(() => forward(request, response, new URL(server.url)), 60_000).unref();
     });
-    cleanups.push(front.close);
+    cleanUpAfterAll(front.close);
     const run = await cli(['--base-url', front.url, '--token', TOKEN, '--repeat', '5', '--deadline-ms', '10000']);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(seen).toBeGreaterThan(perRun);

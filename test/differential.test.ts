@@ -1,32 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Comparison } from '../src/report/comparison/types.js';
 import type { Report } from '../src/report/model/types.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { COUNTS_LINE, type CliRun } from './helpers/run-cli.js';
 import { tokenForms } from './helpers/token-forms.js';
 
 const TARGET_TOKEN = 'differential-target-token-4e7a';
 const COMPARE_TOKEN = 'differential-compare-token-9b2c';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 async function server(token: string, variants: string[] = []): Promise<string> {
   const started = await startReferenceServer({ token, variants });
-  cleanups.push(started.close);
+  cleanUpAfterAll(started.close);
   return started.url;
 }
 
 async function differential(target: string[], compareTo: string): Promise<CliRun & { comparison: Comparison }> {
   const run = await inProcess.run([...target, '--compare-to', compareTo, '--compare-token', COMPARE_TOKEN]);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   const path = join(run.outDir, 'comparison.json');
   expect(existsSync(path), `comparison.json missing; stderr: ${run.stderr}`).toBe(true);
   const comparison = JSON.parse(readFileSync(path, 'utf8')) as Comparison;
@@ -137,7 +132,7 @@ describe('differential mode', () => {
 
   test.concurrent('--compare-to without its own token is refused in one line, exit 2', async () => {
     const run = await inProcess.run(['--compare-to', 'http://127.0.0.1:9/']);
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'CONFIG_MISSING_TOKEN: no API token for --compare-to http://127.0.0.1:9/. Pass --compare-token TOKEN, or set CONFORMANCE_COMPARE_TOKEN in the environment or in .env',
@@ -147,7 +142,7 @@ describe('differential mode', () => {
   test.concurrent('the compare-to token can come from CONFORMANCE_COMPARE_TOKEN', async () => {
     const reference = await server(COMPARE_TOKEN);
     const run = await inProcess.run(['--compare-to', reference], { CONFORMANCE_COMPARE_TOKEN: COMPARE_TOKEN });
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     expect(run.code).toBe(0);
     expect(existsSync(join(run.outDir, 'comparison.json'))).toBe(true);
   });

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { countsLine } from '../src/report/views/failure-text.js';
@@ -18,16 +18,11 @@ import {
   xmlTarget,
 } from './helpers/forging-targets.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { COUNTS_LINE, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'forged-text-token-5e0c1b';
-const cleanups: (() => Promise<unknown>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 const SEPARATORS_AND_MORE =
   '\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
@@ -38,7 +33,7 @@ const PAGE_HIDDEN = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F${S
 
 async function started(server: Promise<LoopbackServer>): Promise<LoopbackServer> {
   const running = await server;
-  cleanups.push(running.close);
+  cleanUpAfterAll(running.close);
   return running;
 }
 
@@ -112,21 +107,21 @@ type Runner = (args: string[], env?: Record<string, string>) => Promise<CliRun>;
 /** The command in this process, its lines those the binary prints; the file's runs share one spec runner. */
 const runInProcess: Runner = async (args, env) => {
   const run = await inProcess.run(args, env);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return run;
 };
 
 /** The real process: the bytes it writes to its own stdout and stderr. */
 const realProcess: Runner = async (args, env) => {
   const run = await runCli(args, env);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return run;
 };
 
 /** A run against the target, with the job summary it appends to the file GITHUB_STEP_SUMMARY names. */
 async function runAgainst(server: { url: string }, extra: string[] = [], run = runInProcess): Promise<Forged> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-forged-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  removeAfterAll(dir);
   const summaryPath = join(dir, 'step-summary.md');
   const result = await run(['--base-url', server.url, '--token', TOKEN, '--max-requests', '40', ...extra], {
     GITHUB_STEP_SUMMARY: summaryPath,
@@ -189,7 +184,7 @@ describe('a target whose answers are built to forge what the suite shows', () =>
 
   test.concurrent('--compare-to a forging target: the difference list and the report.md section show it as text', async () => {
     const reference = await startReferenceServer({ token: TOKEN });
-    cleanups.push(reference.close);
+    cleanUpAfterAll(reference.close);
     const server = await started(markdownTarget());
     const { run, summary } = await runAgainst(reference, ['--compare-to', server.url, '--compare-token', TOKEN]);
     expectSafeTerminal(run);
@@ -206,7 +201,7 @@ describe('a target whose answers are built to forge what the suite shows', () =>
 describe('report files edited to forge', () => {
   test.concurrent('diff of a report whose observations were edited shows them as text', async () => {
     const reference = await startReferenceServer({ token: TOKEN });
-    cleanups.push(reference.close);
+    cleanUpAfterAll(reference.close);
     const first = await runInProcess(['--base-url', reference.url, '--token', TOKEN]);
     const edited = structuredClone(first.report) as Report;
     const observation = edited.requirements.find((result) => result.level === 'INFO')?.checks[0];
@@ -222,7 +217,7 @@ describe('report files edited to forge', () => {
 
   test.concurrent('judge of a recording edited to forge, and history of a folder whose names forge, show them as text', async () => {
     const reference = await startReferenceServer({ token: TOKEN });
-    cleanups.push(reference.close);
+    cleanUpAfterAll(reference.close);
     const first = await runInProcess(['--base-url', reference.url, '--token', TOKEN]);
     const recording = JSON.parse(await output(first, 'recording.json')) as { suite: { version: string } };
     recording.suite.version = TERMINAL_FORGERY;
@@ -247,9 +242,9 @@ describe('report files edited to forge', () => {
 
   test.concurrent('merge of a shard matrix.json edited to carry javascript: and data: links and Markdown', async () => {
     const reference = await startReferenceServer({ token: TOKEN });
-    cleanups.push(reference.close);
+    cleanUpAfterAll(reference.close);
     const dir = await mkdtemp(join(tmpdir(), 'conformance-forged-merge-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    removeAfterAll(dir);
     await writeFile(
       join(dir, 'targets.json'),
       JSON.stringify({ targets: [{ name: 'one', baseUrl: reference.url, tokenEnv: 'FORGED_TOKEN' }] }),

@@ -1,17 +1,12 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { HarnessErrorCode } from '../src/errors.js';
 import { errorCodes, expectSettledRun } from './helpers/expect-run.js';
 import { hostileTargets, type HostileTarget, type HostileTargetName } from './helpers/hostile-targets.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'hostile-token-4c8e1b77';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 interface HostileCase {
   target: HostileTargetName;
@@ -121,11 +116,11 @@ const cases: HostileCase[] = [
 describe.concurrent('a misbehaving target ends the run cleanly, with the problem named', () => {
   test.each(cases.map((entry) => [entry.target, entry] as const))('%s', async (_name, entry) => {
     const target = await hostileTargets[entry.target](TOKEN);
-    cleanups.push(target.close);
+    cleanUpAfterAll(target.close);
     const args = ['--base-url', target.url, '--token', TOKEN, ...(entry.args ?? [])];
     // The others go through the run command in this process, their recordings judged by one shared spec runner.
     const run = await (entry.endToEnd ? runCli(args) : inProcess.run(args));
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: entry.exit, line: entry.line, code: entry.code, token: TOKEN, servers: target.servers });
     if (entry.exit === 2) expect(run.report?.verdict).toBe('inconclusive');
     entry.also?.(run, target);
@@ -133,7 +128,7 @@ describe.concurrent('a misbehaving target ends the run cleanly, with the problem
 
   test('a host name that does not resolve', async () => {
     const run = await inProcess.run(['--base-url', 'http://conformance-target.invalid', '--token', TOKEN]);
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, {
       exit: 2,
       code: 'HARNESS_DNS',

@@ -1,19 +1,14 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 interface LocalTarget {
   name: string;
@@ -27,7 +22,7 @@ async function serve(targets: LocalTarget[]): Promise<{ entries: object[]; env: 
   for (const [index, target] of targets.entries()) {
     const token = `matrix-token-${index}-${target.name}-6a1f`;
     const server = await startReferenceServer({ token, variants: target.faults });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const tokenEnv = `MATRIX_TOKEN_${index}`;
     env[tokenEnv] = token;
     entries.push({ name: target.name, baseUrl: server.url, tokenEnv });
@@ -50,10 +45,10 @@ async function runWithFile(
   run: Runner = inProcess.run,
 ): Promise<CliRun> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-targets-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  removeAfterAll(dir);
   await writeFile(join(dir, name), content);
   const result = await run(['--targets', join(dir, name), ...extra], env);
-  cleanups.push(result.cleanup);
+  cleanUpAfterAll(result.cleanup);
   return result;
 }
 

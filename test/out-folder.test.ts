@@ -1,26 +1,21 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { MANIFEST } from '../src/report/model/outputs.js';
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { execCli, lastLine, type CliOutput } from './helpers/run-cli.js';
 
 const TOKEN = 'out-folder-token-3c9d20';
-const cleanups: (() => Promise<unknown>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 async function folder(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-out-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  removeAfterAll(dir);
   return dir;
 }
 
@@ -35,7 +30,7 @@ describe('--out: a run removes only what the suite wrote', () => {
     "allure-results/ keeps other tools' files, compare-to/ is left alone without --compare-to, and nothing else in the folder is touched",
     async () => {
       const server = await startReferenceServer({ token: TOKEN });
-      cleanups.push(server.close);
+      cleanUpAfterAll(server.close);
       const dir = await folder();
       const out = join(dir, 'out');
       await mkdir(join(out, 'allure-results'), { recursive: true });
@@ -67,7 +62,7 @@ describe('--out: a run removes only what the suite wrote', () => {
     '--compare-to replaces what it wrote in compare-to/; a later plain run removes comparison.json but leaves compare-to/',
     async () => {
       const server = await startReferenceServer({ token: TOKEN });
-      cleanups.push(server.close);
+      cleanUpAfterAll(server.close);
       const dir = await folder();
       const out = join(dir, 'out');
       await mkdir(join(out, 'compare-to'), { recursive: true });
@@ -86,7 +81,7 @@ describe('--out: a run removes only what the suite wrote', () => {
 
   test.concurrent('a list edited to name files outside the folder, or through a link, removes nothing there', async () => {
     const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const dir = await folder();
     const out = join(dir, 'out');
     const elsewhere = join(dir, 'elsewhere');
@@ -154,7 +149,7 @@ describe('an --out that cannot take the reports: exit 2 before the first request
 
   test.concurrent.each(unusable)('%s, with a target: not one request is sent', async (_name, make) => {
     const target = await serveHttp((_request, response) => response.end('{}'));
-    cleanups.push(target.close);
+    cleanUpAfterAll(target.close);
     const dir = await folder();
     const run = await inProcess.exec(['--base-url', target.url, '--token', TOKEN, '--out', await make(dir)]);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
@@ -179,7 +174,7 @@ describe('problems of the environment are named as such, and the verdict is stil
     ['a path in a missing folder', (dir: string) => join(dir, 'missing', 'summary.md')],
   ])('GITHUB_STEP_SUMMARY is %s: the reports and the verdict as usual, a warning naming the environment', async (_name, path) => {
     const server = await startReferenceServer({ token: TOKEN });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const dir = await folder();
     await writeFile(join(dir, 'file'), 'x');
     const out = join(dir, 'out');
@@ -199,7 +194,7 @@ describe('problems of the environment are named as such, and the verdict is stil
   test.concurrent('serve on a port already in use', async () => {
     // The real CLI: serve waits for a signal once it listens.
     const busy = await serveHttp((_request, response) => response.end());
-    cleanups.push(busy.close);
+    cleanUpAfterAll(busy.close);
     const dir = await folder();
     const run = await execCli(['serve', '--port', String(busy.port)], dir, {}, 30_000);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
@@ -209,7 +204,7 @@ describe('problems of the environment are named as such, and the verdict is stil
 
   test.concurrent('a baseline written where it cannot be', async () => {
     const server = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     const dir = await folder();
     const out = join(dir, 'out');
     expect((await inProcess.exec(['--base-url', server.url, '--token', TOKEN, '--out', out])).code).toBe(1);

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { CREDENTIAL_VARIANTS } from '../src/exchange/credentials.js';
 import { createSecretScanner } from '../src/http/redact.js';
@@ -17,7 +17,7 @@ import { writeReports } from '../src/report/write.js';
 import { apiDocumentHash } from '../src/requirements/document.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
 import type { RecordingFile } from '../src/record/recording-file.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { CLI_BIN, failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 
@@ -25,25 +25,20 @@ const TOKEN = 'recording-token-3b9e27';
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 /** A live run against the reference server with these faults switched on; its server stays up for the judge. */
 async function liveRun(variants: string[]): Promise<CliRun> {
   const server = await startReferenceServer({ token: TOKEN, variants });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return run;
 }
 
 async function judge(args: string[]): Promise<CliRun> {
   const run = await inProcess.run(['judge', ...args]);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return run;
 }
 
@@ -129,7 +124,7 @@ describe('a run writes its recording beside the reports', () => {
 
 test('the one writer refuses a recording that would carry the token, and says so in the report', async () => {
   const out = await mkdtemp(join(tmpdir(), 'recording-leak-'));
-  cleanups.push(() => rm(out, { recursive: true, force: true }));
+  removeAfterAll(out);
   const report = sampleReport();
   const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
   const written = await writeReports(report, out, createSecretScanner([TOKEN]), {
@@ -150,9 +145,9 @@ test('the one writer refuses a recording that would carry the token, and says so
 
 test('a target that echoes the token: the recording holds it redacted and says so, and judge says the verdicts may differ there', async () => {
   const target = await hostileTargets['echoes-credentials'](TOKEN);
-  cleanups.push(target.close);
+  cleanUpAfterAll(target.close);
   const live = await inProcess.run(['--base-url', target.url, '--token', TOKEN]);
-  cleanups.push(live.cleanup);
+  cleanUpAfterAll(live.cleanup);
   expect(live.code, live.stdout).toBe(0);
   const text = await readFile(join(live.outDir, 'recording.json'), 'utf8');
   expect(tokenForms().filter((form) => text.includes(form))).toEqual([]);
@@ -197,7 +192,7 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
   test('no socket is opened: traced, the judge creates no internet socket while the live run does', async () => {
     const live = await liveRun(['colour-missing']);
     const work = await mkdtemp(join(tmpdir(), 'judge-trace-'));
-    cleanups.push(() => rm(work, { recursive: true, force: true }));
+    removeAfterAll(work);
     const traced = async (args: string[]): Promise<{ code: number; sockets: string[] }> => {
       const log = join(work, `trace-${args[0] ?? 'run'}.log`);
       const result = await traceCli(log, args, work);
@@ -280,7 +275,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
     ],
   ])('%s gets one clear line and exit 2', async (_name, content, line) => {
     const dir = await mkdtemp(join(tmpdir(), 'judge-bad-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    removeAfterAll(dir);
     const text = content();
     const path = text === 'nowhere.json' ? join(dir, text) : join(dir, 'recording.json');
     if (path.endsWith('recording.json')) await writeFile(path, text);

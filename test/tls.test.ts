@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { expectSettledRun } from './helpers/expect-run.js';
 import { selfSignedReference, type HostileTarget } from './helpers/hostile-targets.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli } from './helpers/run-cli.js';
 import { selfSignedCertificate, type SelfSigned } from './helpers/self-signed.js';
 
 const TOKEN = 'tls-token-9a3f0c61';
 let certificate: SelfSigned;
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll } = fileResources();
 beforeAll(async () => {
   certificate = await selfSignedCertificate();
-  cleanups.push(certificate.cleanup);
-});
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
+  cleanUpAfterAll(certificate.cleanup);
 });
 
 async function target(): Promise<HostileTarget> {
   const started = await selfSignedReference(TOKEN, certificate);
-  cleanups.push(started.close);
+  cleanUpAfterAll(started.close);
   return started;
 }
 
@@ -28,7 +23,7 @@ describe.concurrent('a self-signed certificate', () => {
   test('is refused by default, and the origin is not tried again', async () => {
     const front = await target();
     const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN]);
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, {
       exit: 2,
       code: 'HARNESS_TLS',
@@ -44,7 +39,7 @@ describe.concurrent('a self-signed certificate', () => {
   test('is trusted with --ca naming it', async () => {
     const front = await target();
     const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN, '--ca', certificate.certPath]);
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
     expect(run.report?.options.ca).toBe(certificate.certPath);
     expect(run.report?.warnings).toBeUndefined();
@@ -54,7 +49,7 @@ describe.concurrent('a self-signed certificate', () => {
     // The real CLI: Node's TLS reads the variable from the process's own environment, not from the command's settings.
     const front = await target();
     const run = await runCli(['--base-url', front.url, '--token', TOKEN], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
     const warning =
       /WARNING TLS_NOT_VERIFIED: NODE_TLS_REJECT_UNAUTHORIZED=0 is set: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/;
@@ -66,7 +61,7 @@ describe.concurrent('a self-signed certificate', () => {
   test('is accepted with --insecure, loudly, in the terminal and the report', async () => {
     const front = await target();
     const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN, '--insecure']);
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
     const warning = /WARNING TLS_NOT_VERIFIED: --insecure: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/;
     expect(run.stderr).toMatch(warning);

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadBaseline } from '../src/config/baseline.js';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
@@ -11,7 +11,7 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { safetyWarnings } from '../src/runner/warnings.js';
 import { ECHO_FORMS, echoTarget, type EchoForm } from './helpers/echo-targets.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
 
@@ -21,12 +21,7 @@ const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 const NAME_TOKEN = 'Hdr-Secret-Token-5d2e8a';
 const COMPARE_TOKEN = 'compare-side-token-77ab1c';
 const noDotenv = '/nonexistent/.env';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 /**
  * The real CLI, for one case of each class of leak: what the process itself prints, whatever writes to its stdout
@@ -34,14 +29,14 @@ afterAll(async () => {
  */
 async function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const run = await runCli(args, env);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return run;
 }
 
 /** The command line in this process, its lines those the binary prints; the file's runs share one spec runner. */
 async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const result = await inProcess.run(args, env);
-  cleanups.push(result.cleanup);
+  cleanUpAfterAll(result.cleanup);
   return result;
 }
 
@@ -56,13 +51,13 @@ async function elsewhere(): Promise<LoopbackServer> {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end('{"status":"success","message":null,"data":{}}');
   });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   return server;
 }
 
 async function reference(token: string): Promise<string> {
   const server = await startReferenceServer({ token });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   return server.url;
 }
 
@@ -77,7 +72,7 @@ describe('the token is sent only to the configured origin', () => {
     const other = await elsewhere();
     const origin = (await reference(TOKEN)).replace(/\/$/, '');
     const targetsDir = await mkdtemp(join(tmpdir(), 'origin-lock-'));
-    cleanups.push(() => rm(targetsDir, { recursive: true, force: true }));
+    removeAfterAll(targetsDir);
     // Every command against every such base URL, all at once, in this process; the first also as the real process,
     // whose stdout and stderr are the binary's own.
     const invocations = await Promise.all(
@@ -125,7 +120,7 @@ describe('the token is sent only to the configured origin', () => {
 describe('what a target echoes is redacted at capture, in every form', () => {
   test.concurrent.each(Object.keys(ECHO_FORMS) as EchoForm[])('echoed %s: conformant, and the token is nowhere', async (form) => {
     const target = await echoTarget(TOKEN, form);
-    cleanups.push(target.close);
+    cleanUpAfterAll(target.close);
     const run = await runInProcess(['--base-url', target.url, '--token', TOKEN]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(tokenFormsIn(await everything(run), TOKEN)).toEqual([]);
@@ -137,7 +132,7 @@ describe('what a target echoes is redacted at capture, in every form', () => {
 
   test.concurrent.each(['upper case', 'lower case', 'hex'] as EchoForm[])('echoed %s inside a header name', async (form) => {
     const target = await echoTarget(NAME_TOKEN, form);
-    cleanups.push(target.close);
+    cleanUpAfterAll(target.close);
     const run = await runInProcess(['--base-url', target.url, '--token', NAME_TOKEN]);
     expect(run.code).toBe(0);
     expect(tokenFormsIn(await everything(run), NAME_TOKEN)).toEqual([]);
@@ -149,7 +144,8 @@ describe('what a target echoes is redacted at capture, in every form', () => {
   test.concurrent('--compare-to prints no echoed token, from either side', async () => {
     const target = await echoTarget(TOKEN, 'JSON-escaped by PHP (\\/)');
     const other = await echoTarget(COMPARE_TOKEN, 'upper case');
-    cleanups.push(target.close, other.close);
+    cleanUpAfterAll(target.close);
+    cleanUpAfterAll(other.close);
     const run = await cli(['--base-url', target.url, '--token', TOKEN, '--compare-to', other.url, '--compare-token', COMPARE_TOKEN]);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain('HARNESS_SECRET_LEAK');
@@ -220,7 +216,7 @@ describe('no secret in an error message', () => {
 
   test('a token put in tokenEnv by mistake', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'token-env-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    removeAfterAll(dir);
     for (const mistaken of [TOKEN, 'Sup3rSecretToken93f1c2', 'lowercase_token_value_9f']) {
       const file = join(dir, 'targets.json');
       await writeFile(file, JSON.stringify([{ name: 'prod', baseUrl: 'https://h.example', tokenEnv: mistaken }]));
@@ -233,7 +229,7 @@ describe('no secret in an error message', () => {
 
   test('a token file passed as --baseline or --targets', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'token-file-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    removeAfterAll(dir);
     for (const name of ['token.json', 'token.yaml', 'token.txt']) {
       for (const content of [`${TOKEN}\n`, `{"token": ${TOKEN}}`, `token: [${TOKEN}\n`]) {
         const file = join(dir, name);

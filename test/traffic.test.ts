@@ -1,26 +1,21 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { RATE_LIMIT_WAIT_CAP_MS } from '../src/http/rate-limit.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { startConnectProxy } from './helpers/connect-proxy.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import { hostileTargets, type HostileTarget, type HostileTargetName } from './helpers/hostile-targets.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'traffic-token-51be7d09';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 /** The run command in this process, its recording judged by the file's shared spec runner. */
 async function runAgainst(name: HostileTargetName, args: string[] = []): Promise<{ run: CliRun; target: HostileTarget }> {
   const target = await hostileTargets[name](TOKEN);
-  cleanups.push(target.close);
+  cleanUpAfterAll(target.close);
   const run = await inProcess.run(['--base-url', target.url, '--token', TOKEN, ...args]);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return { run, target };
 }
 
@@ -99,9 +94,10 @@ describe.concurrent('--concurrency bounds the requests in flight', () => {
 describe.concurrent('proxies from the environment', () => {
   test('HTTP_PROXY carries every request, through a tunnel that sees no credentials', async () => {
     const [proxy, reference] = await Promise.all([startConnectProxy(), startReferenceServer({ token: TOKEN })]);
-    cleanups.push(proxy.close, reference.close);
+    cleanUpAfterAll(reference.close);
+    cleanUpAfterAll(proxy.close);
     const run = await runCli(['--base-url', reference.url, '--token', TOKEN], { HTTP_PROXY: proxy.url });
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: [] });
     const origin = new URL(reference.url).host;
     expect(proxy.tunnels.length).toBeGreaterThan(0);
@@ -110,9 +106,10 @@ describe.concurrent('proxies from the environment', () => {
 
   test('NO_PROXY keeps the target direct', async () => {
     const [proxy, reference] = await Promise.all([startConnectProxy(), startReferenceServer({ token: TOKEN })]);
-    cleanups.push(proxy.close, reference.close);
+    cleanUpAfterAll(reference.close);
+    cleanUpAfterAll(proxy.close);
     const run = await runCli(['--base-url', reference.url, '--token', TOKEN], { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
-    cleanups.push(run.cleanup);
+    cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: [] });
     expect(proxy.tunnels).toEqual([]);
   });

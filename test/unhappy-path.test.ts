@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServerOptions } from '../src/reference-server/server.js';
 import type { StatusRecord } from '../src/reference-server/data.js';
 import type { Report, Verdict } from '../src/report/model/types.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
-import { ALL_CASES_TIMEOUT_MS, inProcessRuns, startAll } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
+import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { errorReply, json, page, selfserviceTypes, serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
 
 const TOKEN = 'unhappy-Token-5b9d2e71';
-const cleanups: (() => Promise<void>)[] = [];
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 interface UnhappyCase {
   name: string;
@@ -483,15 +479,15 @@ async function runCase(entry: UnhappyCase, runner: Runner): Promise<CaseRun> {
   if (entry.api) {
     const server = await serveUnusualApi(token, entry.api);
     servers.push(server);
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     url = server.url;
   } else {
     const server = await startReferenceServer({ token, ...entry.reference });
-    cleanups.push(server.close);
+    cleanUpAfterAll(server.close);
     url = server.url;
   }
   const run = await runner(['--base-url', entry.url ? entry.url(url) : url, '--token', entry.cliToken ?? token, ...(entry.args ?? [])]);
-  cleanups.push(run.cleanup);
+  cleanUpAfterAll(run.cleanup);
   return { run, token, servers };
 }
 

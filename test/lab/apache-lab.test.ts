@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { tokenFormsIn } from '../helpers/token-forms.js';
-import { inProcessRuns } from '../helpers/in-process-runs.js';
+import { fileResources } from '../helpers/file-resources.js';
 import { failedRequirements, lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
 import { EVERY_SOURCE, Lab, type SiteSetup } from './lab.js';
 import { findLabTools } from './tools.js';
@@ -20,8 +20,7 @@ interface Runs {
 }
 
 let lab: Lab | undefined;
-const cleanups: (() => Promise<void>)[] = [];
-const commands = inProcessRuns();
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 /**
  * Serves one configuration and runs the CLI against it twice: the conformance run and the doctor. The first site
@@ -30,13 +29,14 @@ const commands = inProcessRuns();
 async function against(site: SiteSetup, process: 'real CLI' | 'in process' = 'in process'): Promise<Runs> {
   if (!lab) throw new Error('the lab did not start');
   const running = await lab.serve(site);
-  const command = process === 'real CLI' ? runCli : commands.run;
+  const command = process === 'real CLI' ? runCli : inProcess.run;
   try {
     const [main, doctor] = await Promise.all([
       command(['--base-url', running.url, '--token', TOKEN]),
       command(['doctor', '--base-url', running.url, '--token', TOKEN]),
     ]);
-    cleanups.push(main.cleanup, doctor.cleanup);
+    cleanUpAfterAll(main.cleanup);
+    cleanUpAfterAll(doctor.cleanup);
     for (const run of [main, doctor]) {
       expect(tokenFormsIn(run.stdout + run.stderr, TOKEN)).toEqual([]);
       expect(lastLine(run)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
@@ -97,11 +97,7 @@ describe.skipIf(!tools)(
   () => {
     beforeAll(async () => {
       if (tools) lab = await Lab.start(tools, TOKEN);
-    });
-    afterAll(async () => {
-      await commands.close();
-      await lab?.close();
-      await Promise.all(cleanups.map((cleanup) => cleanup()));
+      cleanUpAfterAll(async () => lab?.close());
     });
 
     test('1. mod_rewrite, AllowOverride All, PHP-FPM through proxy_fcgi: conformant', async () => {
