@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     'matrix-targets': { type: 'string', default: '200,1000,5000' },
     'matrix-source-targets': { type: 'string', default: '200,1000' },
     'matrix-concurrency': { type: 'string', default: '16' },
+    /** A compiled CLI of another version (its dist/src/cli/main.js), run in turn with ours: the two compared fairly. */
+    against: { type: 'string' },
     /** Only the matrices: the curve of time and memory against the number of targets. */
     'matrix-only': { type: 'boolean', default: false },
   },
@@ -35,6 +38,11 @@ const sizes = (list: string): number[] => list.split(',').filter(Boolean).map(Nu
 const MATRIX_TARGETS = sizes(values['matrix-targets']);
 const MATRIX_SOURCE_TARGETS = sizes(values['matrix-source-targets']);
 const MATRIX_CONCURRENCY = Number(values['matrix-concurrency']);
+const AGAINST = values.against === undefined ? undefined : resolve(values.against);
+if (AGAINST && !existsSync(AGAINST)) {
+  console.error(`--against ${AGAINST}: no such file; give another version's compiled CLI (build it there: npm run build)`);
+  process.exit(2);
+}
 
 const node = process.execPath;
 /** The run's options as the CLI's defaults make them, for the probes that call the runner directly. */
@@ -77,29 +85,40 @@ function check(run: ProcessRun, what: string): void {
   if (run.code !== 0) throw new Error(`${what} exited ${run.code}:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
 }
 
+type Command = (url: string, work: string) => Promise<string[]>;
+
+/**
+ * Runs a tool `runs` times through a delay proxy. With a second tool, their runs alternate, one each in turn, so that
+ * a busy moment of the machine falls on both alike (the same code's median moves from one bench run to the next).
+ */
 async function timeTool(
   what: string,
   runs: number,
   upstream: RunningReferenceServer,
   rttMs: number,
-  command: (url: string, work: string) => Promise<string[]>,
-): Promise<Figures> {
+  command: Command,
+  alternateWith?: Command,
+): Promise<{ figures: Figures; alternate?: Figures }> {
   const proxy = await startDelayProxy(new URL(upstream.url), rttMs);
-  const samples: { run: ProcessRun; requests: number; roundTrips: number }[] = [];
+  const tools = alternateWith ? [command, alternateWith] : [command];
+  const samples: { run: ProcessRun; requests: number; roundTrips: number }[][] = tools.map(() => []);
   try {
     for (let index = 0; index < runs; index += 1) {
-      const work = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
-      proxy.reset();
-      const run = await measure(node, await command(proxy.url, work), { cwd: work });
-      check(run, what);
-      const { requests, roundTrips } = proxy.stats();
-      samples.push({ run, requests, roundTrips });
-      await rm(work, { recursive: true, force: true });
+      for (const [tool, toolCommand] of tools.entries()) {
+        const work = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
+        proxy.reset();
+        const run = await measure(node, await toolCommand(proxy.url, work), { cwd: work });
+        check(run, what);
+        const { requests, roundTrips } = proxy.stats();
+        samples[tool]?.push({ run, requests, roundTrips });
+        await rm(work, { recursive: true, force: true });
+      }
     }
   } finally {
     await proxy.close();
   }
-  return summarise(samples);
+  const [own = [], other] = samples;
+  return { figures: summarise(own), ...(other ? { alternate: summarise(other) } : {}) };
 }
 
 const oursWith =
@@ -244,13 +263,21 @@ async function main(): Promise<void> {
   let startup: Record<string, number> | undefined;
   try {
     for (const rttMs of values['matrix-only'] ? [] : [RTT_MS, 0]) {
-      const ours = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled);
-      const viaTsx = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
-      const theirs = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
+      const compiled = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled, AGAINST ? oursWith(AGAINST) : undefined);
+      const ours = compiled.figures;
+      const { figures: viaTsx } = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
+      const { figures: theirs } = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
       const ratio = round(ours.medianMs / theirs.medianMs, 2);
-      byRtt[`${rttMs}ms`] = { ours, oursViaTsx: viaTsx, newman: theirs, oursOverNewman: ratio };
+      byRtt[`${rttMs}ms`] = {
+        ours,
+        ...(compiled.alternate ? { against: compiled.alternate } : {}),
+        oursViaTsx: viaTsx,
+        newman: theirs,
+        oursOverNewman: ratio,
+      };
       console.log(`Round-trip time ${rttMs} ms (delay proxy on loopback):`);
       console.log(line('ours (compiled)', ours));
+      if (compiled.alternate) console.log(line('--against, in turn', compiled.alternate));
       console.log(line('ours (tsx, from src)', viaTsx));
       console.log(line('newman 6.2.2', theirs));
       console.log(`  ours/newman            ${ratio} (median wall time)`);
