@@ -1,19 +1,17 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/record/recorder.js';
 import { targetSettings } from '../src/runner/run.js';
 import { SpecRunner } from '../src/judge/spec-runner.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const TOKEN = 'judging-thread-token-7Hq2';
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const { cleanUpAfterAll, removeAfterAll } = fileResources();
 
 /** How many objects of a class a V8 heap snapshot holds: what is still reachable once the snapshot's collection ran. */
 function instances(snapshot: string, className: string): number {
@@ -39,12 +37,12 @@ function instances(snapshot: string, className: string): number {
 
 test('the judging thread keeps no spec run but the latest: its test runners do not pile up batch after batch', async () => {
   const server = await startReferenceServer({ token: TOKEN });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   const folder = await mkdtemp(join(tmpdir(), 'judging-thread-'));
-  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  removeAfterAll(folder);
   const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
   const runner = await SpecRunner.start({ timeoutMs: 60_000 });
-  cleanups.push(() => runner.close());
+  cleanUpAfterAll(() => runner.close());
   const judgeBatches = async (count: number): Promise<void> => {
     for (let batch = 0; batch < count; batch += 1) {
       const settings = targetSettings(config, server.url, TOKEN, new Date(), false);

@@ -1,25 +1,23 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { coveredRequirements, newmanCollection } from '../scripts/bench/newman-collection.js';
 import { catalog } from '../src/requirements/catalog.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const TOKEN = 'newman-token-2e8f1a';
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { cleanUpAfterAll, removeAfterAll } = fileResources();
 
 /** Runs Newman on the generated collection against a reference server with these faults; returns its failed test names. */
 async function newmanFailures(faults: string[]): Promise<{ requests: number; failed: string[] }> {
   const server = await startReferenceServer({ token: TOKEN, variants: faults });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   const dir = await mkdtemp(join(tmpdir(), 'conformance-newman-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  removeAfterAll(dir);
   await writeFile(
     join(dir, 'collection.json'),
     JSON.stringify(newmanCollection({ baseUrl: server.url, token: TOKEN, password: 'x', statusId: 1 })),

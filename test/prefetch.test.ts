@@ -1,24 +1,22 @@
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/record/recorder.js';
 import { targetSettings } from '../src/runner/run.js';
 import { loadConfig } from '../src/config/load.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 import { startDelayProxy } from '../scripts/bench/delay-proxy.js';
 
 const TOKEN = 'prefetch-token-0c4e2b';
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { cleanUpAfterAll } = fileResources();
 
 test('the prefetch sends each request once, all that need no earlier answer at once, and the lang requests over kept-alive connections', async () => {
   const server = await startReferenceServer({ token: TOKEN });
-  cleanups.push(server.close);
+  cleanUpAfterAll(server.close);
   // A little delay keeps every first request in flight together, as against a far-away target.
   const proxy = await startDelayProxy(new URL(server.url), 20);
-  cleanups.push(proxy.close);
+  cleanUpAfterAll(proxy.close);
   const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
   const recording = await recordTarget(targetSettings(config, proxy.url, TOKEN, new Date(), false));
   const keys = Object.keys(recording.answers);

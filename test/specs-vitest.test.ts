@@ -1,18 +1,16 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const FIXTURES = join(repoRoot, 'test', 'fixtures', 'recordings');
 const VITEST = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
 const TSX = join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-});
+const { cleanUpAfterAll, removeAfterAll } = fileResources();
 
 /** The environment of a developer's shell: none of the self-test run's own Vitest or suite settings. */
 function shellEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -90,7 +88,7 @@ test('a file that is not a recording stops plain Vitest with the one line judge 
 
 test('watch mode judges a changed recording again', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'specs-watch-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  removeAfterAll(dir);
   const recording = join(dir, 'recording.json');
   await copyFile(join(FIXTURES, 'reference.recording.json'), recording);
   const child = spawn(process.execPath, [VITEST, '--watch', '--config', 'vitest.specs.config.ts'], {
@@ -99,7 +97,7 @@ test('watch mode judges a changed recording again', async () => {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const stopped = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  cleanups.push(async () => {
+  cleanUpAfterAll(async () => {
     child.kill();
     await stopped;
   });
