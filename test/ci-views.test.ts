@@ -2,23 +2,24 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validate } from 'ctrf';
 import type { CTRFReport } from 'ctrf';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { beforeAll, expect, test } from 'vitest';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { fileResources } from './helpers/file-resources.js';
 import type { CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'ci-views-token-77a1f0';
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll } = fileResources();
 
-let server: RunningReferenceServer | undefined;
 let plain: CliRun | undefined;
 let waived: CliRun | undefined;
 let waivedIds: string[] = [];
 
 beforeAll(async () => {
   // The failure ops meet most: Apache drops the Authorization header, so a diagnosis with its .htaccess lines explains it.
-  server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
+  const server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
+  cleanUpAfterAll(server.close);
   plain = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
+  cleanUpAfterAll(plain.cleanup);
   waivedIds = (plain.report?.requirements ?? []).filter((result) => result.verdict === 'fail').map((result) => result.id);
   const baseline = join(plain.outDir, '..', 'baseline.json');
   await writeFile(
@@ -29,10 +30,7 @@ beforeAll(async () => {
     }),
   );
   waived = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--baseline', baseline]);
-});
-
-afterAll(async () => {
-  await Promise.all([inProcess.close(), server?.close(), plain?.cleanup(), waived?.cleanup()]);
+  cleanUpAfterAll(waived.cleanup);
 });
 
 const read = (run: CliRun | undefined, name: string): Promise<string> => readFile(join(run?.outDir ?? '', name), 'utf8');

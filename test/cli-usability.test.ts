@@ -4,22 +4,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { CHECKOUT_BIN, execCli, lastLine, repoRoot, type CliOutput } from './helpers/run-cli.js';
 
 const TOKEN = 'usability-token-2f9e61';
 const version = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 let server: RunningReferenceServer;
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll } = fileResources();
 beforeAll(async () => {
   server = await startReferenceServer({ token: TOKEN });
-});
-afterAll(async () => {
-  await inProcess.close();
-  await server?.close();
+  cleanUpAfterAll(server.close);
 });
 
 type Exec = (args: string[]) => Promise<CliOutput>;

@@ -1,23 +1,21 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
 import { safetyWarnings } from '../src/runner/warnings.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli } from './helpers/run-cli.js';
 
+const { inProcess, removeAfterAll } = fileResources();
 const dir = await mkdtemp(join(tmpdir(), 'conformance-config-'));
+removeAfterAll(dir);
 const dotenvPath = join(dir, '.env');
 await writeFile(dotenvPath, 'CONFORMANCE_BASE_URL=https://from-dotenv.example\nCONFORMANCE_TOKEN=dotenv-token\nCONFORMANCE_STATUS_ID=3\n');
 const notPem = join(dir, 'not-a-certificate.pem');
 await writeFile(notPem, 'this is not a certificate\n');
 const unreadable = join(dir, 'absent-ca.pem');
-const inProcess = inProcessRuns();
-afterAll(async () => {
-  await Promise.all([inProcess.close(), rm(dir, { recursive: true, force: true })]);
-});
 
 describe('flags beat the environment, which beats .env', () => {
   test('.env alone', () => {

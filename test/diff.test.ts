@@ -1,19 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'diff-token-8b2a55';
-const inProcess = inProcessRuns();
+const { inProcess, removeAfterAll } = fileResources();
 let dir = '';
 let conformant: Report;
 let broken: Report;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'conformance-diff-'));
+  removeAfterAll(dir);
   const good = await startReferenceServer({ token: TOKEN });
   const bad = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
   const [goodRun, badRun] = await Promise.all([
@@ -23,9 +24,6 @@ beforeAll(async () => {
   conformant = JSON.parse(await readFile(join(goodRun.outDir, 'report.json'), 'utf8')) as Report;
   broken = JSON.parse(await readFile(join(badRun.outDir, 'report.json'), 'utf8')) as Report;
   await Promise.all([good.close(), bad.close(), goodRun.cleanup(), badRun.cleanup()]);
-});
-afterAll(async () => {
-  await Promise.all([inProcess.close(), rm(dir, { recursive: true, force: true })]);
 });
 
 async function diff(before: Report, after: Report): Promise<{ code: number; stdout: string }> {

@@ -1,11 +1,11 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, execCli } from './helpers/run-cli.js';
 
 interface Step {
@@ -18,14 +18,8 @@ interface Workflow {
   jobs: { shard: { strategy: { matrix: { shard: number[] } }; steps: Step[] }; merge: { steps: Step[] } };
 }
 
-const servers: RunningReferenceServer[] = [];
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 let work = '';
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all(servers.map((server) => server.close()));
-  if (work) await rm(work, { recursive: true, force: true });
-});
 
 /** The arguments with the paths the workflow gives relative to its workspace made absolute. */
 function inWorkspace(args: string[]): string[] {
@@ -50,6 +44,7 @@ test('the GitHub Actions example runs as written: every shard, then the merge, g
 
   // The workspace of the jobs: targets.yaml with one target per token the workflow passes, and more.
   work = await mkdtemp(join(tmpdir(), 'conformance-actions-'));
+  removeAfterAll(work);
   const tokenNames = Object.keys(shardStep?.env ?? {});
   expect(tokenNames.length).toBeGreaterThan(0);
   const env: Record<string, string> = {};
@@ -58,7 +53,7 @@ test('the GitHub Actions example runs as written: every shard, then the merge, g
     const tokenEnv = tokenNames[index % tokenNames.length] ?? '';
     env[tokenEnv] = `actions-token-${tokenEnv}-51c0`;
     const server = await startReferenceServer({ token: env[tokenEnv], variants: faults });
-    servers.push(server);
+    cleanUpAfterAll(server.close);
     targets.push(`  - { name: site-${index + 1}, baseUrl: '${server.url}', tokenEnv: ${tokenEnv} }`);
   }
   await writeFile(join(work, 'targets.yaml'), `targets:\n${targets.join('\n')}\n`);

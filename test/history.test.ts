@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'history-token-5b02d4';
 
@@ -16,13 +16,16 @@ let good: RunningReferenceServer;
 let broken: RunningReferenceServer;
 const reports: Report[] = [];
 let history = '';
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 /** Nightly runs: staging good, broken (STATUS-COLOUR), good again; production good twice. */
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conformance-history-'));
+  removeAfterAll(work);
   good = await startReferenceServer({ token: TOKEN });
+  cleanUpAfterAll(good.close);
   broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
+  cleanUpAfterAll(broken.close);
   const runsDir = join(work, 'runs');
   // The broken night is the same address as staging: the target is named by its base URL.
   const staging = good.url;
@@ -57,12 +60,6 @@ beforeAll(async () => {
   await writeFile(join(runsDir, 'broken-file', 'report.json'), '{ "not": "a report"');
   history = join(work, 'history-out');
 }, 180_000);
-
-afterAll(async () => {
-  await inProcess.close();
-  await Promise.all([good?.close(), broken?.close()]);
-  if (work) await rm(work, { recursive: true, force: true });
-});
 
 test('history DIR --out OUT writes one history.html, leaves out an unreadable file with a line saying why', async () => {
   const result = await inProcess.exec(['history', join(work, 'runs'), '--out', history]);

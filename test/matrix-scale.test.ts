@@ -1,13 +1,13 @@
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createSecretScanner } from '../src/http/redact.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { buildMatrix } from '../src/report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../src/report/matrix/types.js';
 import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/matrix/write.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import type { CliRun } from './helpers/run-cli.js';
 
 /** More targets than one spec run judges, so the matrix's own spec runner takes several batches through its worker. */
@@ -16,7 +16,7 @@ const GOOD_TOKEN = 'scale-good-token-51c9e2';
 const BROKEN_TOKEN = 'scale-broken-token-0d7a44';
 
 describe('a matrix of more targets than one batch', () => {
-  const inProcess = inProcessRuns({ ownSpecRunner: true });
+  const { inProcess, cleanUpAfterAll } = fileResources({ ownSpecRunner: true });
   let good: RunningReferenceServer | undefined;
   let broken: RunningReferenceServer | undefined;
   let run: CliRun | undefined;
@@ -31,6 +31,8 @@ describe('a matrix of more targets than one batch', () => {
       startReferenceServer({ token: GOOD_TOKEN }),
       startReferenceServer({ token: BROKEN_TOKEN, variants: ['colour-missing'] }),
     ]);
+    cleanUpAfterAll(good.close);
+    cleanUpAfterAll(broken.close);
     const dir = await mkdtemp(join(tmpdir(), 'conformance-scale-'));
     const entries = names.map((name, index) => ({
       name,
@@ -43,13 +45,10 @@ describe('a matrix of more targets than one batch', () => {
       GOOD_TOKEN,
       BROKEN_TOKEN,
     });
+    cleanUpAfterAll(run.cleanup);
     await rm(dir, { recursive: true, force: true });
     matrix = JSON.parse(await readFile(join(run.outDir, 'matrix.json'), 'utf8')) as Matrix;
   }, 180_000);
-
-  afterAll(async () => {
-    await Promise.all([inProcess.close(), good?.close(), broken?.close(), run?.cleanup()]);
-  });
 
   test('every target gets its own verdict, whatever batch judged it', () => {
     expect(run?.stderr).toBe('');
@@ -126,10 +125,7 @@ function matrixOf(rows: MatrixTarget[]): Matrix {
 
 describe('the leak scan of the matrix views, with a token per target', () => {
   const tokens = Array.from({ length: 300 }, (_, index) => `fleet-token-${index}-${(index * 7919).toString(36)}x`);
-  const cleanup: string[] = [];
-  afterAll(async () => {
-    await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const { removeAfterAll } = fileResources();
 
   test('one scanner finds any form of any of many tokens, and nothing in clean text', () => {
     const scanner = createSecretScanner([...tokens, ...tokens]);
@@ -155,7 +151,8 @@ describe('the leak scan of the matrix views, with a token per target', () => {
     );
     const cleanDir = await mkdtemp(join(tmpdir(), 'conformance-matrix-clean-'));
     const leakDir = await mkdtemp(join(tmpdir(), 'conformance-matrix-leak-'));
-    cleanup.push(cleanDir, leakDir);
+    removeAfterAll(cleanDir);
+    removeAfterAll(leakDir);
 
     const clean = matrixOf(rows);
     const cleanWritten = await writeMatrix(clean, cleanDir, tokens);
@@ -173,7 +170,7 @@ describe('the leak scan of the matrix views, with a token per target', () => {
 
   test('a token only one view shows refuses that view; the others are written and name the refusal', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conformance-matrix-one-'));
-    cleanup.push(dir);
+    removeAfterAll(dir);
     // The base URL is in matrix.json only: the Markdown and HTML views do not show it.
     const rows = tokens.map((_, index) =>
       index === 42 ? { ...row('target-42', 42), baseUrl: `https://x.example/${tokens[42]}` } : row(`target-${index}`, index),

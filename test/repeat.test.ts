@@ -1,10 +1,9 @@
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'repeat-token-4410aa';
-const inProcess = inProcessRuns();
-afterAll(() => inProcess.close());
+const { inProcess } = fileResources();
 
 test.concurrent('a requirement whose verdict changes between runs is flaky, says how many runs agreed, and fails the run', async () => {
   const server = await startReferenceServer({ token: TOKEN, variants: ['colour-breaks-on-repeat'] });

@@ -1,19 +1,19 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
 const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 
 let server: RunningReferenceServer | undefined;
 let run: CliRun | undefined;
@@ -22,15 +22,14 @@ let stepSummary = '';
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'conformance-artifacts-'));
+  removeAfterAll(workDir);
   stepSummary = join(workDir, 'step-summary.md');
   await writeFile(stepSummary, EARLIER_SUMMARY);
   // A status without translations leaves the translation requirements unjudged: failures, skips and passes in one run.
   server = await startReferenceServer({ token: TOKEN, variants: ['selfservice-missing'] });
+  cleanUpAfterAll(server.close);
   run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '3'], { GITHUB_STEP_SUMMARY: stepSummary });
-});
-
-afterAll(async () => {
-  await Promise.all([inProcess.close(), server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
+  cleanUpAfterAll(run.cleanup);
 });
 
 function finished(): { run: CliRun; report: Report } {

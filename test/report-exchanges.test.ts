@@ -1,11 +1,11 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { RecordingFile } from '../src/record/recording-file.js';
 import { mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report } from '../src/report/model/types.js';
 import { validator } from '../src/validators/schemas.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 
@@ -13,16 +13,12 @@ const VERSION_1_LINE =
   /^HARNESS_REPORT_UNREADABLE: \S*report-v1\.json is a report\.json of schema version 1, which this suite \(\S+\) does not read: it reads version 2\. Re-run with this version, or judge its recording\.json again with `ticketing-conformance judge`$/;
 
 let run: CliRun | undefined;
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll } = fileResources();
 
 beforeAll(async () => {
   // No --base-url: the embedded reference server, as a default run.
   run = await inProcess.run([]);
-});
-
-afterAll(async () => {
-  await run?.cleanup();
-  await inProcess.close();
+  cleanUpAfterAll(run.cleanup);
 });
 
 function finished(): { run: CliRun; report: Report } {

@@ -1,13 +1,12 @@
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { colourWanted } from '../src/report/views/colour.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli } from './helpers/run-cli.js';
 
 const TOKEN = 'terminal-token-0c3d9e';
 const ANSI = /\u001b\[/;
-const inProcess = inProcessRuns();
-afterAll(() => inProcess.close());
+const { inProcess } = fileResources();
 
 test('--quiet prints one line naming the target, the verdict and the next step, then the configuration lines it refers to', async () => {
   const server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });

@@ -1,9 +1,8 @@
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { freePort } from './helpers/free-port.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 
-const inProcess = inProcessRuns();
-afterAll(() => inProcess.close());
+const { inProcess } = fileResources();
 
 test('a closed port gives exit 2, one clear line about it, and a report still written', async () => {
   const port = await freePort();

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -6,7 +6,7 @@ import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { configurationHash, contentHash } from '../src/report/model/integrity.js';
 import type { Report } from '../src/report/model/types.js';
-import { inProcessRuns } from './helpers/in-process-runs.js';
+import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront, type TlsFront } from './helpers/tls-front.js';
 import { catalogHash } from '../src/hash.js';
@@ -14,19 +14,18 @@ import { catalogHash } from '../src/hash.js';
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
 
-const inProcess = inProcessRuns();
+const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
 let server: RunningReferenceServer | undefined;
 let run: CliRun | undefined;
 let workDir = '';
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'conformance-record-'));
+  removeAfterAll(workDir);
   server = await startReferenceServer({ token: TOKEN });
+  cleanUpAfterAll(server.close);
   run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);
-});
-
-afterAll(async () => {
-  await Promise.all([inProcess.close(), server?.close(), run?.cleanup(), rm(workDir, { recursive: true, force: true })]);
+  cleanUpAfterAll(run.cleanup);
 });
 
 function written(): { run: CliRun; report: Report; path: string } {

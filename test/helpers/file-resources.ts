@@ -16,10 +16,10 @@ export interface FileResources {
 
 /**
  * What a test file starts and makes, closed and removed by one afterAll that this registers: call it once at the top
- * of the file (or of a describe block, for what only that block uses).
+ * of the file (or of a describe block, for what only that block uses). The options are those of its in-process runs.
  */
-export function fileResources(): FileResources {
-  const inProcess = inProcessRuns();
+export function fileResources(options?: Parameters<typeof inProcessRuns>[0]): FileResources {
+  const inProcess = inProcessRuns(options);
   const cleanups: (() => Promise<unknown>)[] = [];
   afterAll(async () => {
     await inProcess.close();
