@@ -1,27 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { artifactScanner, clearOwnOutputs, writeArtifacts } from '../src/report/artifacts.js';
 import { escapeHtml } from '../src/report/views/escape/html.js';
 import { escapeXml } from '../src/report/views/escape/xml.js';
 import { markdownText } from '../src/report/views/escape/markdown.js';
 import { MANIFEST } from '../src/report/model/outputs.js';
 import { ECHO_FORMS } from './helpers/echo-targets.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 import { tokenForms } from './helpers/token-forms.js';
 
 /** A token with characters that each escaping rewrites: JSON (/), URL (+ /), HTML and XML (& < " '), Markdown (|). */
 const TOKEN = `Wr1ter/Tok+en&<"'|7c2e`;
-const folders: string[] = [];
-afterAll(async () => {
-  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
-});
+const { removeAfterAll } = fileResources();
 
 async function folder(): Promise<string> {
   const made = await mkdtemp(join(tmpdir(), 'artifact-writer-'));
-  folders.push(made);
+  removeAfterAll(made);
   return made;
 }
 

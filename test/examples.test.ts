@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
+import { fileResources } from './helpers/file-resources.js';
 import { failedRequirements, repoRoot } from './helpers/run-cli.js';
 import { userEnv } from './helpers/user-env.js';
 
@@ -29,19 +30,18 @@ function runScript(script: string, cwd: string, env: Record<string, string>): Pr
   });
 }
 
+const { cleanUpAfterAll, removeAfterAll } = fileResources();
 let work = '';
 let good: RunningReferenceServer;
 let broken: RunningReferenceServer;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conformance-examples-'));
+  removeAfterAll(work);
   good = await startReferenceServer({ token: TOKEN });
+  cleanUpAfterAll(good.close);
   broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
-});
-
-afterAll(async () => {
-  await Promise.all([good?.close(), broken?.close()]);
-  if (work) await rm(work, { recursive: true, force: true });
+  cleanUpAfterAll(broken.close);
 });
 
 const reportIn = (folder: string): Report => JSON.parse(readFileSync(join(folder, 'conformance-reports', 'report.json'), 'utf8')) as Report;

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dereference, validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { bundleOpenapi, OPENAPI_BUNDLE } from '../scripts/generate/bundle-openapi.js';
 import { schemasDir } from '../src/paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'bundle-token-90c2a7';
 const bundleText = readFileSync(join(schemasDir, OPENAPI_BUNDLE), 'utf8');
@@ -17,14 +18,14 @@ function refsOf(value: unknown): string[] {
   return Object.entries(value).flatMap(([key, item]) => (key === '$ref' && typeof item === 'string' ? [item] : refsOf(item)));
 }
 
+const { cleanUpAfterAll } = fileResources();
 let good: RunningReferenceServer;
 let broken: RunningReferenceServer;
 beforeAll(async () => {
   good = await startReferenceServer({ token: TOKEN });
+  cleanUpAfterAll(good.close);
   broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
-});
-afterAll(async () => {
-  await Promise.all([good?.close(), broken?.close()]);
+  cleanUpAfterAll(broken.close);
 });
 
 test(`schemas/${OPENAPI_BUNDLE} is up to date with openapi.json and the schemas (npm run schemas:bundle)`, () => {

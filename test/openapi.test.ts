@@ -3,11 +3,12 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { formatSchemaErrors } from '../src/validators/schemas.js';
 import { schemasDir } from '../src/paths.js';
 import { catalog, isRequirementId } from '../src/requirements/catalog.js';
-import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { fileResources } from './helpers/file-resources.js';
 import { dereferencedContract, OPENAPI_FILE, validateContract, type Contract } from './helpers/openapi.js';
 
 const TOKEN = 'openapi-token-3c81d0';
@@ -41,17 +42,14 @@ const samples: Sample[] = [
 ];
 
 let contract: Contract;
-const servers: RunningReferenceServer[] = [];
+const { cleanUpAfterAll } = fileResources();
 beforeAll(async () => {
   contract = await dereferencedContract();
-});
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
 });
 
 async function answer(variants: string[], sample: Sample): Promise<{ status: number; contentType: string; body: unknown }> {
   const server = await startReferenceServer({ token: TOKEN, variants });
-  servers.push(server);
+  cleanUpAfterAll(server.close);
   const response = await fetch(`${server.url}${sample.path}`, {
     headers: sample.authorization ? { authorization: sample.authorization } : {},
     signal: AbortSignal.timeout(5000),

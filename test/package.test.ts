@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { OPTIONS } from '../src/config/options.js';
-import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
+import { fileResources } from './helpers/file-resources.js';
 import { failedRequirements, repoRoot } from './helpers/run-cli.js';
 import { userEnv } from './helpers/user-env.js';
 import { PACKAGE_TSCONFIG } from './helpers/build-package.js';
@@ -38,10 +39,11 @@ let work = '';
 let project = '';
 let bin = '';
 let tarball = '';
-const servers: RunningReferenceServer[] = [];
+const { cleanUpAfterAll, removeAfterAll } = fileResources();
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conformance-package-'));
+  removeAfterAll(work);
   // dist/ is compiled by the self-tests' global setup, as prepack compiles it when publishing (checked below); packing
   // without the script keeps dist/ in place for the other files' runs meanwhile.
   const pack = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], repoRoot, 120_000);
@@ -55,11 +57,6 @@ beforeAll(async () => {
   expect(install.code, install.stderr).toBe(0);
   bin = join(project, 'node_modules', '.bin', 'ticketing-conformance');
 }, 240_000);
-
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  if (work) await rm(work, { recursive: true, force: true });
-});
 
 async function runInstalled(args: string[]): Promise<Output & { out: string; report?: Report }> {
   const out = await mkdtemp(join(work, 'out-'));
@@ -119,7 +116,7 @@ function againstBrokenServer(): ReturnType<typeof runInstalled> {
 
 test('--base-url and --token judge a server of its own: conformant passes, a broken one fails with its requirement', async () => {
   const good = await startReferenceServer({ token: TOKEN });
-  servers.push(good);
+  cleanUpAfterAll(good.close);
 
   const pass = await runInstalled(['--base-url', good.url, '--token', TOKEN]);
   expect(pass.code, pass.stderr).toBe(0);
@@ -191,7 +188,7 @@ interface Action {
 
 test("the GitHub Action's run step runs the installed package and sets the outputs verdict and report-path", async () => {
   const broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
-  servers.push(broken);
+  cleanUpAfterAll(broken.close);
   const action = parse(readFileSync(join(repoRoot, 'action.yml'), 'utf8')) as Action;
   const step = action.runs.steps.find((candidate) => candidate.id === 'conformance');
   const inputs: Record<string, string> = {
@@ -230,7 +227,7 @@ interface GitlabJob {
 
 test('the shell and GitLab examples run as written in a fresh folder with CONFORMANCE_PACKAGE set to the packed tarball', async () => {
   const good = await startReferenceServer({ token: TOKEN });
-  servers.push(good);
+  cleanUpAfterAll(good.close);
   const target = { CONFORMANCE_BASE_URL: good.url, CONFORMANCE_TOKEN: TOKEN };
 
   const shellFolder = await mkdtemp(join(work, 'shell-'));

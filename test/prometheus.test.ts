@@ -1,11 +1,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { RunningExporter } from '../src/exporter/server.js';
 import { exporterFor, scrape } from './helpers/exporter.js';
+import { fileResources } from './helpers/file-resources.js';
 import { freePort } from './helpers/free-port.js';
 import { PROMETHEUS, prometheusMissing, promtool, skipPrometheus } from './helpers/prometheus.js';
 import { repoRoot } from './helpers/run-cli.js';
@@ -58,13 +59,20 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
     let prometheus: LabProcess | undefined;
     let dir: string;
     let api: string;
+    // Each stops before what it talks to: Prometheus, then the exporter, then the front, then the servers.
+    const { cleanUpAfterAll, removeAfterAll } = fileResources();
 
     beforeAll(async () => {
       healthy = await startReferenceServer({ token: TOKEN });
+      cleanUpAfterAll(healthy.close);
       faulty = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
+      cleanUpAfterAll(faulty.close);
       front = await switchFront(faulty.url);
+      cleanUpAfterAll(front.close);
       exporter = await exporterFor([{ name: 'helpdesk', baseUrl: front.url, token: TOKEN }]);
+      cleanUpAfterAll(exporter.close);
       dir = await mkdtemp(join(tmpdir(), 'prometheus-'));
+      removeAfterAll(dir);
       // The example configuration, with its relabelling, pointed at this exporter and this target, scraped often.
       const config = parse(await readFile(join(EXAMPLES, 'prometheus.yml'), 'utf8')) as {
         global: Record<string, string>;
@@ -102,6 +110,7 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
         ],
         join(dir, 'prometheus.log'),
       );
+      cleanUpAfterAll(prometheus.stop);
       await waitUntil(
         prometheus,
         'answer on its API',
@@ -109,15 +118,6 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
         30_000,
       );
     }, 90_000);
-
-    afterAll(async () => {
-      await prometheus?.stop();
-      await exporter?.close();
-      await front?.close();
-      await healthy?.close();
-      await faulty?.close();
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
 
     async function query(expr: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
       const answer = (await (await fetch(`${api}/query?query=${encodeURIComponent(expr)}`)).json()) as {

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { variants } from '../src/reference-server/faults.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, runCli } from './helpers/run-cli.js';
-import { runServeCli, startServeCli, type ServingCli } from './helpers/serve-cli.js';
+import { runServeCli, startServeCli } from './helpers/serve-cli.js';
 
 const TOKEN = 'serve-token-91ab3e';
-const running: ServingCli[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((server) => server.stop()));
-});
+const { cleanUpAfterAll } = fileResources();
 
 async function get(url: string, password: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, {
@@ -32,7 +30,7 @@ test('serve runs the reference server with a fault, a path prefix and latency, a
     '--latency-ms',
     '5',
   ]);
-  running.push(server);
+  cleanUpAfterAll(server.stop);
   expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/support$/);
   expect(server.output).not.toContain(TOKEN);
 
@@ -46,7 +44,7 @@ test('serve runs the reference server with a fault, a path prefix and latency, a
 
 test('serve without a fault conforms: the suite passes against it', async () => {
   const server = await startServeCli(['--port', '0', '--token', TOKEN]);
-  running.push(server);
+  cleanUpAfterAll(server.stop);
   const run = await runCli(['--base-url', server.url, '--token', TOKEN]);
   await run.cleanup();
   expect(run.code).toBe(0);

@@ -1,15 +1,17 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
 import { ConfigError } from '../src/errors.js';
 import { shardOf } from '../src/runner/shard.js';
+import { fileResources } from './helpers/file-resources.js';
 
+const { removeAfterAll } = fileResources();
 const dir = await mkdtemp(join(tmpdir(), 'conformance-targets-config-'));
+removeAfterAll(dir);
 const noDotenv = join(dir, 'absent.env');
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function targetsFile(name: string, content: string): Promise<string> {
   const path = join(dir, name);
