@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Matrix } from '../src/report/matrix/types.js';
@@ -17,7 +16,7 @@ const TOKENS = { a: 'Matrix/Target+A-4c1e9d', b: 'matrix-target-b-5e1f0a' };
 const CREDENTIAL = Buffer.from(`${TOKENS.b}:x`).toString('base64');
 const AUTHORIZATION = `Authorization: Basic ${CREDENTIAL}`;
 
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 let work = '';
 let matrixRun: CliRun;
 let targets: EchoTarget[] = [];
@@ -42,8 +41,7 @@ async function secretsIn(dir: string, output?: CliOutput): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'conformance-artifact-leaks-'));
-  removeAfterAll(work);
+  work = await tempFolder('conformance-artifact-leaks-');
   // Two targets of one matrix, each echoing its own token in another form.
   targets = [await echoTarget(TOKENS.a, 'base64 one byte in'), await echoTarget(TOKENS.b, 'the whole Authorization value, JSON-escaped')];
   for (const target of targets) cleanUpAfterAll(target.close);

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { expect, test } from 'vitest';
 import { artifactScanner, clearOwnOutputs, writeArtifacts } from '../src/report/artifacts.js';
@@ -15,13 +14,9 @@ import { tokenForms } from './helpers/token-forms.js';
 
 /** A token with characters that each escaping rewrites: JSON (/), URL (+ /), HTML and XML (& < " '), Markdown (|). */
 const TOKEN = `Wr1ter/Tok+en&<"'|7c2e`;
-const { removeAfterAll } = fileResources();
+const { tempFolder } = fileResources();
 
-async function folder(): Promise<string> {
-  const made = await mkdtemp(join(tmpdir(), 'artifact-writer-'));
-  removeAfterAll(made);
-  return made;
-}
+const folder = (): Promise<string> => tempFolder('artifact-writer-');
 
 /** Every way a file could carry the token: what a target echoes, and what each view's escaper makes of it. */
 const FORMS: Record<string, (token: string) => string> = {

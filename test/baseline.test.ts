@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { KnownFailure } from '../src/config/baseline.js';
@@ -10,13 +9,9 @@ import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'baseline-token-3c9d7e';
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'conformance-baseline-'));
-  removeAfterAll(dir);
-  return dir;
-}
+const tempDir = (): Promise<string> => tempFolder('conformance-baseline-');
 
 /** A report in which STATUS-COLOUR failed, AUTH-TOKEN-ACCEPTED passed and SELFSERVICE-SHAPE was skipped. */
 function report(): Report {

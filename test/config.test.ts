@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
@@ -8,9 +7,8 @@ import { safetyWarnings } from '../src/runner/warnings.js';
 import { fileResources } from './helpers/file-resources.js';
 import { runCli } from './helpers/run-cli.js';
 
-const { inProcess, removeAfterAll } = fileResources();
-const dir = await mkdtemp(join(tmpdir(), 'conformance-config-'));
-removeAfterAll(dir);
+const { inProcess, tempFolder } = fileResources();
+const dir = await tempFolder('conformance-config-');
 const dotenvPath = join(dir, '.env');
 await writeFile(dotenvPath, 'CONFORMANCE_BASE_URL=https://from-dotenv.example\nCONFORMANCE_TOKEN=dotenv-token\nCONFORMANCE_STATUS_ID=3\n');
 const notPem = join(dir, 'not-a-certificate.pem');

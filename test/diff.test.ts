@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
@@ -7,14 +6,13 @@ import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'diff-token-8b2a55';
-const { inProcess, removeAfterAll } = fileResources();
+const { inProcess, tempFolder } = fileResources();
 let dir = '';
 let conformant: Report;
 let broken: Report;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'conformance-diff-'));
-  removeAfterAll(dir);
+  dir = await tempFolder('conformance-diff-');
   const good = await startReferenceServer({ token: TOKEN });
   const bad = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });
   const [goodRun, badRun] = await Promise.all([

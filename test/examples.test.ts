@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
@@ -30,14 +29,13 @@ function runScript(script: string, cwd: string, env: Record<string, string>): Pr
   });
 }
 
-const { cleanUpAfterAll, removeAfterAll } = fileResources();
+const { cleanUpAfterAll, tempFolder } = fileResources();
 let work = '';
 let good: RunningReferenceServer;
 let broken: RunningReferenceServer;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'conformance-examples-'));
-  removeAfterAll(work);
+  work = await tempFolder('conformance-examples-');
   good = await startReferenceServer({ token: TOKEN });
   cleanUpAfterAll(good.close);
   broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, test } from 'vitest';
@@ -22,7 +21,7 @@ import { fileResources } from './helpers/file-resources.js';
 import { COUNTS_LINE, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'forged-text-token-5e0c1b';
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 const SEPARATORS_AND_MORE =
   '\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
@@ -120,8 +119,7 @@ const realProcess: Runner = async (args, env) => {
 
 /** A run against the target, with the job summary it appends to the file GITHUB_STEP_SUMMARY names. */
 async function runAgainst(server: { url: string }, extra: string[] = [], run = runInProcess): Promise<Forged> {
-  const dir = await mkdtemp(join(tmpdir(), 'conformance-forged-'));
-  removeAfterAll(dir);
+  const dir = await tempFolder('conformance-forged-');
   const summaryPath = join(dir, 'step-summary.md');
   const result = await run(['--base-url', server.url, '--token', TOKEN, '--max-requests', '40', ...extra], {
     GITHUB_STEP_SUMMARY: summaryPath,
@@ -243,8 +241,7 @@ describe('report files edited to forge', () => {
   test.concurrent('merge of a shard matrix.json edited to carry javascript: and data: links and Markdown', async () => {
     const reference = await startReferenceServer({ token: TOKEN });
     cleanUpAfterAll(reference.close);
-    const dir = await mkdtemp(join(tmpdir(), 'conformance-forged-merge-'));
-    removeAfterAll(dir);
+    const dir = await tempFolder('conformance-forged-merge-');
     await writeFile(
       join(dir, 'targets.json'),
       JSON.stringify({ targets: [{ name: 'one', baseUrl: reference.url, tokenEnv: 'FORGED_TOKEN' }] }),

@@ -1,5 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { parse } from 'yaml';
@@ -18,7 +17,7 @@ interface Workflow {
   jobs: { shard: { strategy: { matrix: { shard: number[] } }; steps: Step[] }; merge: { steps: Step[] } };
 }
 
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 let work = '';
 
 /** The arguments with the paths the workflow gives relative to its workspace made absolute. */
@@ -43,8 +42,7 @@ test('the GitHub Actions example runs as written: every shard, then the merge, g
   const download = workflow.jobs.merge.steps.find((step) => step.with?.pattern);
 
   // The workspace of the jobs: targets.yaml with one target per token the workflow passes, and more.
-  work = await mkdtemp(join(tmpdir(), 'conformance-actions-'));
-  removeAfterAll(work);
+  work = await tempFolder('conformance-actions-');
   const tokenNames = Object.keys(shardStep?.env ?? {});
   expect(tokenNames.length).toBeGreaterThan(0);
   const env: Record<string, string> = {};

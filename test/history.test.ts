@@ -1,5 +1,4 @@
 import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -16,12 +15,11 @@ let good: RunningReferenceServer;
 let broken: RunningReferenceServer;
 const reports: Report[] = [];
 let history = '';
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 /** Nightly runs: staging good, broken (STATUS-COLOUR), good again; production good twice. */
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'conformance-history-'));
-  removeAfterAll(work);
+  work = await tempFolder('conformance-history-');
   good = await startReferenceServer({ token: TOKEN });
   cleanUpAfterAll(good.close);
   broken = await startReferenceServer({ token: TOKEN, variants: ['colour-missing'] });

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
@@ -11,7 +10,7 @@ import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const TOKEN = 'judging-thread-token-7Hq2';
-const { cleanUpAfterAll, removeAfterAll } = fileResources();
+const { cleanUpAfterAll, tempFolder } = fileResources();
 
 /** How many objects of a class a V8 heap snapshot holds: what is still reachable once the snapshot's collection ran. */
 function instances(snapshot: string, className: string): number {
@@ -38,8 +37,7 @@ function instances(snapshot: string, className: string): number {
 test('the judging thread keeps no spec run but the latest: its test runners do not pile up batch after batch', async () => {
   const server = await startReferenceServer({ token: TOKEN });
   cleanUpAfterAll(server.close);
-  const folder = await mkdtemp(join(tmpdir(), 'judging-thread-'));
-  removeAfterAll(folder);
+  const folder = await tempFolder('judging-thread-');
   const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
   const runner = await SpecRunner.start({ timeoutMs: 60_000 });
   cleanUpAfterAll(() => runner.close());

@@ -125,7 +125,7 @@ function matrixOf(rows: MatrixTarget[]): Matrix {
 
 describe('the leak scan of the matrix views, with a token per target', () => {
   const tokens = Array.from({ length: 300 }, (_, index) => `fleet-token-${index}-${(index * 7919).toString(36)}x`);
-  const { removeAfterAll } = fileResources();
+  const { tempFolder } = fileResources();
 
   test('one scanner finds any form of any of many tokens, and nothing in clean text', () => {
     const scanner = createSecretScanner([...tokens, ...tokens]);
@@ -149,10 +149,8 @@ describe('the leak scan of the matrix views, with a token per target', () => {
           }
         : target,
     );
-    const cleanDir = await mkdtemp(join(tmpdir(), 'conformance-matrix-clean-'));
-    const leakDir = await mkdtemp(join(tmpdir(), 'conformance-matrix-leak-'));
-    removeAfterAll(cleanDir);
-    removeAfterAll(leakDir);
+    const cleanDir = await tempFolder('conformance-matrix-clean-');
+    const leakDir = await tempFolder('conformance-matrix-leak-');
 
     const clean = matrixOf(rows);
     const cleanWritten = await writeMatrix(clean, cleanDir, tokens);
@@ -169,8 +167,7 @@ describe('the leak scan of the matrix views, with a token per target', () => {
   });
 
   test('a token only one view shows refuses that view; the others are written and name the refusal', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'conformance-matrix-one-'));
-    removeAfterAll(dir);
+    const dir = await tempFolder('conformance-matrix-one-');
     // The base URL is in matrix.json only: the Markdown and HTML views do not show it.
     const rows = tokens.map((_, index) =>
       index === 42 ? { ...row('target-42', 42), baseUrl: `https://x.example/${tokens[42]}` } : row(`target-${index}`, index),

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
@@ -8,7 +7,7 @@ import type { Matrix } from '../src/report/matrix/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 interface LocalTarget {
   name: string;
@@ -44,8 +43,7 @@ async function runWithFile(
   extra: string[] = [],
   run: Runner = inProcess.run,
 ): Promise<CliRun> {
-  const dir = await mkdtemp(join(tmpdir(), 'conformance-targets-'));
-  removeAfterAll(dir);
+  const dir = await tempFolder('conformance-targets-');
   await writeFile(join(dir, name), content);
   const result = await run(['--targets', join(dir, name), ...extra], env);
   cleanUpAfterAll(result.cleanup);

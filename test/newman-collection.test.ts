@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { coveredRequirements, newmanCollection } from '../scripts/bench/newman-collection.js';
@@ -10,14 +9,13 @@ import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const TOKEN = 'newman-token-2e8f1a';
-const { cleanUpAfterAll, removeAfterAll } = fileResources();
+const { cleanUpAfterAll, tempFolder } = fileResources();
 
 /** Runs Newman on the generated collection against a reference server with these faults; returns its failed test names. */
 async function newmanFailures(faults: string[]): Promise<{ requests: number; failed: string[] }> {
   const server = await startReferenceServer({ token: TOKEN, variants: faults });
   cleanUpAfterAll(server.close);
-  const dir = await mkdtemp(join(tmpdir(), 'conformance-newman-'));
-  removeAfterAll(dir);
+  const dir = await tempFolder('conformance-newman-');
   await writeFile(
     join(dir, 'collection.json'),
     JSON.stringify(newmanCollection({ baseUrl: server.url, token: TOKEN, password: 'x', statusId: 1 })),

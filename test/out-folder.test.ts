@@ -1,6 +1,5 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
@@ -11,13 +10,9 @@ import { fileResources } from './helpers/file-resources.js';
 import { execCli, lastLine, type CliOutput } from './helpers/run-cli.js';
 
 const TOKEN = 'out-folder-token-3c9d20';
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
-async function folder(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'conformance-out-'));
-  removeAfterAll(dir);
-  return dir;
-}
+const folder = (): Promise<string> => tempFolder('conformance-out-');
 
 /** Runs a command line in a folder: the real CLI there, or the command in this process (whose paths are all absolute). */
 type Exec = (args: string[], cwd: string) => Promise<CliOutput>;

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
@@ -39,11 +38,10 @@ let work = '';
 let project = '';
 let bin = '';
 let tarball = '';
-const { cleanUpAfterAll, removeAfterAll } = fileResources();
+const { cleanUpAfterAll, tempFolder } = fileResources();
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'conformance-package-'));
-  removeAfterAll(work);
+  work = await tempFolder('conformance-package-');
   // dist/ is compiled by the self-tests' global setup, as prepack compiles it when publishing (checked below); packing
   // without the script keeps dist/ in place for the other files' runs meanwhile.
   const pack = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], repoRoot, 120_000);

@@ -60,7 +60,7 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
     let dir: string;
     let api: string;
     // Each stops before what it talks to: Prometheus, then the exporter, then the front, then the servers.
-    const { cleanUpAfterAll, removeAfterAll } = fileResources();
+    const { cleanUpAfterAll, tempFolder } = fileResources();
 
     beforeAll(async () => {
       healthy = await startReferenceServer({ token: TOKEN });
@@ -71,8 +71,7 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
       cleanUpAfterAll(front.close);
       exporter = await exporterFor([{ name: 'helpdesk', baseUrl: front.url, token: TOKEN }]);
       cleanUpAfterAll(exporter.close);
-      dir = await mkdtemp(join(tmpdir(), 'prometheus-'));
-      removeAfterAll(dir);
+      dir = await tempFolder('prometheus-');
       // The example configuration, with its relabelling, pointed at this exporter and this target, scraped often.
       const config = parse(await readFile(join(EXAMPLES, 'prometheus.yml'), 'utf8')) as {
         global: Record<string, string>;

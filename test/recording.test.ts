@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -25,7 +24,7 @@ const TOKEN = 'recording-token-3b9e27';
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 /** A live run against the reference server with these faults switched on; its server stays up for the judge. */
 async function liveRun(variants: string[]): Promise<CliRun> {
@@ -123,8 +122,7 @@ describe('a run writes its recording beside the reports', () => {
 });
 
 test('the one writer refuses a recording that would carry the token, and says so in the report', async () => {
-  const out = await mkdtemp(join(tmpdir(), 'recording-leak-'));
-  removeAfterAll(out);
+  const out = await tempFolder('recording-leak-');
   const report = sampleReport();
   const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
   const written = await writeReports(report, out, createSecretScanner([TOKEN]), {
@@ -191,8 +189,7 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
 
   test('no socket is opened: traced, the judge creates no internet socket while the live run does', async () => {
     const live = await liveRun(['colour-missing']);
-    const work = await mkdtemp(join(tmpdir(), 'judge-trace-'));
-    removeAfterAll(work);
+    const work = await tempFolder('judge-trace-');
     const traced = async (args: string[]): Promise<{ code: number; sockets: string[] }> => {
       const log = join(work, `trace-${args[0] ?? 'run'}.log`);
       const result = await traceCli(log, args, work);
@@ -274,8 +271,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
       /is not a valid recording: \/ must have required property/,
     ],
   ])('%s gets one clear line and exit 2', async (_name, content, line) => {
-    const dir = await mkdtemp(join(tmpdir(), 'judge-bad-'));
-    removeAfterAll(dir);
+    const dir = await tempFolder('judge-bad-');
     const text = content();
     const path = text === 'nowhere.json' ? join(dir, text) : join(dir, 'recording.json');
     if (path.endsWith('recording.json')) await writeFile(path, text);

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, expect, test } from 'vitest';
@@ -13,7 +12,7 @@ import { repoRoot, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
 const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 let server: RunningReferenceServer | undefined;
 let run: CliRun | undefined;
@@ -21,8 +20,7 @@ let workDir = '';
 let stepSummary = '';
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), 'conformance-artifacts-'));
-  removeAfterAll(workDir);
+  workDir = await tempFolder('conformance-artifacts-');
   stepSummary = join(workDir, 'step-summary.md');
   await writeFile(stepSummary, EARLIER_SUMMARY);
   // A status without translations leaves the translation requirements unjudged: failures, skips and passes in one run.

@@ -1,6 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { fileResources } from './helpers/file-resources.js';
@@ -10,7 +9,7 @@ const FIXTURES = join(repoRoot, 'test', 'fixtures', 'recordings');
 const VITEST = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
 const TSX = join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
-const { cleanUpAfterAll, removeAfterAll } = fileResources();
+const { cleanUpAfterAll, tempFolder } = fileResources();
 
 /** The environment of a developer's shell: none of the self-test run's own Vitest or suite settings. */
 function shellEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -87,8 +86,7 @@ test('a file that is not a recording stops plain Vitest with the one line judge 
 });
 
 test('watch mode judges a changed recording again', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'specs-watch-'));
-  removeAfterAll(dir);
+  const dir = await tempFolder('specs-watch-');
   const recording = join(dir, 'recording.json');
   await copyFile(join(FIXTURES, 'reference.recording.json'), recording);
   const child = spawn(process.execPath, [VITEST, '--watch', '--config', 'vitest.specs.config.ts'], {

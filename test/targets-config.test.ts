@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
@@ -8,9 +7,8 @@ import { ConfigError } from '../src/errors.js';
 import { shardOf } from '../src/runner/shard.js';
 import { fileResources } from './helpers/file-resources.js';
 
-const { removeAfterAll } = fileResources();
-const dir = await mkdtemp(join(tmpdir(), 'conformance-targets-config-'));
-removeAfterAll(dir);
+const { tempFolder } = fileResources();
+const dir = await tempFolder('conformance-targets-config-');
 const noDotenv = join(dir, 'absent.env');
 
 async function targetsFile(name: string, content: string): Promise<string> {

@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadBaseline } from '../src/config/baseline.js';
@@ -21,7 +20,7 @@ const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 const NAME_TOKEN = 'Hdr-Secret-Token-5d2e8a';
 const COMPARE_TOKEN = 'compare-side-token-77ab1c';
 const noDotenv = '/nonexistent/.env';
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 /**
  * The real CLI, for one case of each class of leak: what the process itself prints, whatever writes to its stdout
@@ -71,8 +70,7 @@ describe('the token is sent only to the configured origin', () => {
   test.concurrent('a base URL whose path would name another host is a configuration error, for every command', async () => {
     const other = await elsewhere();
     const origin = (await reference(TOKEN)).replace(/\/$/, '');
-    const targetsDir = await mkdtemp(join(tmpdir(), 'origin-lock-'));
-    removeAfterAll(targetsDir);
+    const targetsDir = await tempFolder('origin-lock-');
     // Every command against every such base URL, all at once, in this process; the first also as the real process,
     // whose stdout and stderr are the binary's own.
     const invocations = await Promise.all(
@@ -215,8 +213,7 @@ describe('no secret in an error message', () => {
   });
 
   test('a token put in tokenEnv by mistake', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'token-env-'));
-    removeAfterAll(dir);
+    const dir = await tempFolder('token-env-');
     for (const mistaken of [TOKEN, 'Sup3rSecretToken93f1c2', 'lowercase_token_value_9f']) {
       const file = join(dir, 'targets.json');
       await writeFile(file, JSON.stringify([{ name: 'prod', baseUrl: 'https://h.example', tokenEnv: mistaken }]));
@@ -228,8 +225,7 @@ describe('no secret in an error message', () => {
   });
 
   test('a token file passed as --baseline or --targets', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'token-file-'));
-    removeAfterAll(dir);
+    const dir = await tempFolder('token-file-');
     for (const name of ['token.json', 'token.yaml', 'token.txt']) {
       for (const content of [`${TOKEN}\n`, `{"token": ${TOKEN}}`, `token: [${TOKEN}\n`]) {
         const file = join(dir, name);

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
@@ -14,14 +13,13 @@ import { catalogHash } from '../src/hash.js';
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
 
-const { inProcess, cleanUpAfterAll, removeAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 let server: RunningReferenceServer | undefined;
 let run: CliRun | undefined;
 let workDir = '';
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), 'conformance-record-'));
-  removeAfterAll(workDir);
+  workDir = await tempFolder('conformance-record-');
   server = await startReferenceServer({ token: TOKEN });
   cleanUpAfterAll(server.close);
   run = await inProcess.run(['--base-url', server.url, '--token', TOKEN]);

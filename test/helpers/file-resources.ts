@@ -1,4 +1,6 @@
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { inProcessRuns, type InProcessRuns } from './in-process-runs.js';
 
@@ -10,8 +12,11 @@ export interface FileResources {
    * what is started after a server to talk to it is gone before the server closes.
    */
   cleanUpAfterAll(cleanup: () => Promise<unknown>): void;
-  /** Removes this folder and all it holds once the file's tests are done, in the same order as cleanUpAfterAll. */
-  removeAfterAll(dir: string): void;
+  /**
+   * A new empty folder in the system's temporary folder, its name starting with prefix; it is removed with all it
+   * holds once the file's tests are done, in the same order as cleanUpAfterAll.
+   */
+  tempFolder(prefix: string): Promise<string>;
 }
 
 /**
@@ -34,6 +39,10 @@ export function fileResources(options?: Parameters<typeof inProcessRuns>[0]): Fi
   return {
     inProcess,
     cleanUpAfterAll,
-    removeAfterAll: (dir) => cleanUpAfterAll(() => rm(dir, { recursive: true, force: true })),
+    async tempFolder(prefix) {
+      const dir = await mkdtemp(join(tmpdir(), prefix));
+      cleanUpAfterAll(() => rm(dir, { recursive: true, force: true }));
+      return dir;
+    },
   };
 }
