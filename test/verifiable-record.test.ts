@@ -1,13 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { configurationHash, contentHash } from '../src/report/model/integrity.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
-import { opensslMissing, startTlsFront, type TlsFront } from './helpers/tls-front.js';
+import { opensslMissing, startTlsFront } from './helpers/tls-front.js';
 import { catalogHash } from '../src/hash.js';
 
 const TOKEN = 'record-token-0b9e21';
@@ -137,14 +137,10 @@ test('a missing report, or no report named, cannot be verified (exit 2)', async 
 describe.skipIf(opensslMissing !== undefined)(
   `the fingerprint of an https target${opensslMissing ? ` (skipped: ${opensslMissing})` : ''}`,
   () => {
-    let front: TlsFront | undefined;
-    afterAll(async () => {
-      await front?.close();
-    });
-
     test('records the Server header and the certificate fingerprint, with no request of its own', async () => {
       const { report: plain } = written();
-      front = await startTlsFront(server?.url ?? '', SERVER_HEADER);
+      const front = await startTlsFront(server?.url ?? '', SERVER_HEADER);
+      cleanUpAfterAll(front.close);
       // The real CLI: Node reads NODE_EXTRA_CA_CERTS from the environment only when its process starts.
       const secure = await runCli(['--base-url', front.url, '--token', TOKEN], { NODE_EXTRA_CA_CERTS: front.certificateFile });
       try {
