@@ -153,10 +153,13 @@ export function baseUrl(raw: string | undefined, label = '--base-url', tokens: (
   return checkedUrl(raw, label, '--token or CONFORMANCE_TOKEN', tokens);
 }
 
-/** A URL as a message may quote it: without its user name and password, and without any token in it. */
+/**
+ * A URL as a message may quote it: without its user name and password (up to the last @, since a password typed
+ * unencoded may hold / ? or #), without its query and fragment (an API key may be there), and without any token in it.
+ */
 function quotableUrl(raw: string, tokens: (string | undefined)[]): string {
-  const withoutCredentials = raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*)[^/\\?#]*@/, '$1<credentials>@');
-  return createSecretScanner(tokens.filter((token): token is string => token !== undefined)).redact(withoutCredentials);
+  const withoutSecrets = raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*).*@/s, '$1<credentials>@').replace(/([?#]).*$/s, '$1…');
+  return createSecretScanner(tokens.filter((token): token is string => token !== undefined)).redact(withoutSecrets);
 }
 
 function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, tokens: (string | undefined)[]): string | undefined {

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { setMaxListeners } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { ConfigError, HarnessError } from '../errors.js';
@@ -203,7 +204,7 @@ export class HttpClient {
     );
     const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
-    const redacted = this.redact(text);
+    const redacted = this.redact(bodyText(this.redactBytes(decoded)).text);
     // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
     const json = parseJson({ text, unreadable }, this.jsonValues);
     return {
@@ -219,6 +220,15 @@ export class HttpClient {
         durationMs: Math.round(performance.now() - started),
       },
     };
+  }
+
+  /**
+   * A body with the token removed where its bytes spell it in another encoding than UTF-8 (Latin-1, UTF-16), whatever
+   * the body declares: read a byte a character, as the scanner's forms for those encodings are. An ASCII body reads
+   * the same either way, and its UTF-8 text is redacted next.
+   */
+  private redactBytes(body: Buffer): Buffer {
+    return isAscii(body) ? body : Buffer.from(this.redact(body.toString('latin1')), 'latin1');
   }
 
   /** Response headers as recorded: the token removed from names and values, and the credential of any *-Authorization header. */

@@ -53,9 +53,30 @@ function foldCodePoint(codePoint: number): number {
 const BACKSLASH = 0x5c;
 const PERCENT = 0x25;
 const AMPERSAND = 0x26;
-const NAMED_ENTITIES: Record<string, number> = { amp: 0x26, lt: 0x3c, gt: 0x3e, quot: 0x22, apos: 0x27 };
+/** HTML 4's names for U+00A0 to U+00FF, in order: what PHP's htmlentities writes for a Latin-1 letter, in every mode. */
+const LATIN1_ENTITY_NAMES =
+  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para ' +
+  'middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute ' +
+  'Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute ' +
+  'THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ' +
+  'ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml';
+/** HTML5's names for ASCII characters, name=character: PHP's htmlentities with ENT_HTML5 writes `/` as &sol;, `+` as &plus;. */
+const ASCII_ENTITIES =
+  'Tab=\t NewLine=\n excl=! quot=" QUOT=" num=# dollar=$ percnt=% amp=& AMP=& apos=\' lpar=( rpar=) ast=* midast=* plus=+ ' +
+  'comma=, period=. sol=/ colon=: semi=; lt=< LT=< equals== gt=> GT=> quest=? commat=@ lsqb=[ lbrack=[ bsol=\\ rsqb=] ' +
+  'rbrack=] Hat=^ lowbar=_ UnderBar=_ grave=` lcub={ lbrace={ verbar=| vert=| VerticalLine=| rcub=} rbrace=}';
+const NAMED_ENTITIES = new Map<string, number>([
+  ...ASCII_ENTITIES.split(' ').map((entry): [string, number] => [entry.slice(0, -2), entry.charCodeAt(entry.length - 1)]),
+  ...LATIN1_ENTITY_NAMES.split(' ').map((name, offset): [string, number] => [name, 0xa0 + offset]),
+]);
 const JSON_ESCAPES: Record<string, number> = { b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/y;
+const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,15}));/y;
+
+/** The code point an HTML or XML character reference stands for; undefined for a name it does not know. */
+function entityCodePoint([, decimal, hex, name]: RegExpExecArray): number | undefined {
+  const codePoint = decimal ? Number(decimal) : hex ? Number.parseInt(hex, 16) : NAMED_ENTITIES.get(name ?? '');
+  return codePoint !== undefined && codePoint > 0x10ffff ? 0xfffd : codePoint;
+}
 
 /** Writes a code point as UTF-8 into bytes; returns how many it took. */
 function utf8Into(codePoint: number, bytes: Uint8Array): number {
@@ -109,7 +130,7 @@ const isPlainAscii = (char: number): boolean => char < 0x80 && char !== BACKSLAS
 
 /**
  * Reads a text as canonical bytes: JSON escapes (\/, \uXXXX, \"), markdown escapes (\|), URL encoding (%2f, %2F) and
- * HTML or XML character references (&#47;, &amp;) decoded, letters folded to lower case, code points as UTF-8.
+ * HTML or XML character references (&#47;, &sol;, &amp;, &uuml;) decoded, letters folded to lower case, code points as UTF-8.
  * A secret written in any of those ways, or in a mix of them, is the same run of canonical bytes. One unit of the text
  * (a character or an escape) at a time, into fields that are reused, so a long text costs no allocation per character.
  */
@@ -163,11 +184,10 @@ class CanonicalReader {
     } else if (char === AMPERSAND) {
       ENTITY.lastIndex = index;
       const entity = ENTITY.exec(text);
-      if (entity) {
-        const [whole, decimal, hex, name] = entity;
-        const codePoint = decimal ? Number(decimal) : hex ? Number.parseInt(hex, 16) : (NAMED_ENTITIES[name ?? ''] ?? 0xfffd);
-        this.codePoint(codePoint > 0x10ffff ? 0xfffd : codePoint);
-        return index + whole.length;
+      const codePoint = entity ? entityCodePoint(entity) : undefined;
+      if (entity && codePoint !== undefined) {
+        this.codePoint(codePoint);
+        return index + entity[0].length;
       }
     }
     const codePoint = text.codePointAt(index) ?? char;
@@ -218,10 +238,16 @@ function base64Cores(bytes: Buffer): string[] {
 function secretForms(token: string): SecretForm[] {
   const ordinary = isOrdinaryWord(token);
   const utf8 = Buffer.from(token, 'utf8');
+  const utf16 = Buffer.from(token, 'utf16le');
   const forms: SecretForm[] = [
     // The token as written, and the token its escapes spell, for a token that holds % \ or &.
     { bytes: canonicalBytes(token), kind: 'plain', screened: !ordinary },
     { bytes: foldedBytes(token), kind: 'plain', screened: !ordinary },
+    // Its UTF-8 bytes taken one a character (a header value, a server that decodes credentials as Latin-1), and its
+    // UTF-16 bytes in either order as a body read a byte a character holds them: no words of the suite's look so.
+    { bytes: foldedBytes(utf8.toString('latin1')), kind: 'plain', screened: !ordinary },
+    { bytes: foldedBytes(utf16.toString('latin1')), kind: 'plain', screened: true },
+    { bytes: foldedBytes(Buffer.from(utf16).swap16().toString('latin1')), kind: 'plain', screened: true },
     { bytes: foldedBytes(utf8.toString('hex')), kind: 'hex', screened: utf8.length * 2 >= SCREENED_ENCODED_LENGTH },
     ...base64Cores(utf8).map((core): SecretForm => ({
       bytes: foldedBytes(core),

@@ -11,6 +11,9 @@ export const ECHO_FORMS = {
   'JSON \\u escapes': (token: string) => [...token].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
   'upper case': (token: string) => token.toUpperCase(),
   'lower case': (token: string) => token.toLowerCase(),
+  // htmlentities($user, ENT_QUOTES | ENT_HTML5), as a PHP error page that lists the request's credentials writes it.
+  'HTML5 named references (&sol;, &plus;)': (token: string) =>
+    token.replace(/[/+.:=_]/g, (char) => `&${{ '/': 'sol', '+': 'plus', '.': 'period', ':': 'colon', '=': 'equals', _: 'lowbar' }[char]};`),
   'URL-encoded, lower-case hex': (token: string) => encodeURIComponent(token).toLowerCase(),
   hex: (token: string) => Buffer.from(token).toString('hex'),
   'base64 one byte in': (token: string) => Buffer.from(`u=${token}`).toString('base64').replaceAll('/', '\\/'),

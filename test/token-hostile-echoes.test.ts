@@ -1,0 +1,223 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { HarnessError } from '../src/errors.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { fileResources } from './helpers/file-resources.js';
+import { forward, serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
+import type { CliRun } from './helpers/run-cli.js';
+import { tokenFormsIn } from './helpers/token-forms.js';
+
+// What token-safety.test.ts leaves out: a target that writes the credential it received back through other parts of
+// its answer (status line, trailers, cookies, links), in another character encoding, or points the suite elsewhere.
+
+/** A token with characters that URL, JSON and HTML encoders rewrite. */
+const TOKEN = 'Sup3r/Secret+Token-93f1c2';
+/** A token outside ASCII, long enough that its letters in order are not found in a report by chance. */
+const WIDE_TOKEN = 'Schlüssel-ñ-9f3a-Kennwort-7e2d';
+const { inProcess, cleanUpAfterAll } = fileResources();
+
+/**
+ * The token's letters and digits in their order, each at most `gap` characters after the one before: how the token
+ * reads to a person whatever was put between its characters (a NUL of UTF-16 as \u0000, an entity, mojibake).
+ * Written independently of the suite's scanner, so a pass does not take its word for it.
+ */
+function spread(token: string, gap: number): RegExp {
+  const letters = [...token].filter((char) => /^[A-Za-z0-9]$/.test(char));
+  return new RegExp(letters.join(`[^]{0,${gap}}?`));
+}
+
+async function everything(run: CliRun): Promise<string> {
+  return [run.stdout, run.stderr, ...(await run.files()).map((file) => `${file.path}\n${file.content.toString('utf8')}`)].join('\n');
+}
+
+/** The file of a run whose name ends so. */
+async function fileOf(run: CliRun, name: string): Promise<string> {
+  return (await run.files()).find((file) => file.path.endsWith(name))?.content.toString('utf8') ?? '';
+}
+
+/** The user name and password of a Basic credential, as a server that echoes them decodes them. */
+function credentialOf(request: IncomingMessage): string {
+  const credential = (request.headers.authorization ?? '').replace(/^Basic /i, '');
+  return Buffer.from(credential, 'base64').toString('utf8');
+}
+
+type Hostile = (request: IncomingMessage, response: ServerResponse, upstream: URL) => void;
+
+/** The reference server behind a front that answers as hostile says, on the loopback; closed after the file. */
+async function hostileTarget(token: string, hostile: Hostile): Promise<LoopbackServer> {
+  const reference = await startReferenceServer({ token });
+  cleanUpAfterAll(reference.close);
+  const upstream = new URL(reference.url);
+  const front = await serveHttp((request, response) => hostile(request, response, upstream));
+  cleanUpAfterAll(front.close);
+  return front;
+}
+
+async function run(args: string[]): Promise<CliRun> {
+  const result = await inProcess.run(args);
+  cleanUpAfterAll(result.cleanup);
+  return result;
+}
+
+const SELF_SERVICE = /\/api\/selfservice\/type$/;
+const ENVELOPE_START = '{"status":"success","message":null,"data":[],"debug":"';
+
+describe('a target that echoes the credential outside the body', () => {
+  test.concurrent('status line, trailer, cookies, Link, Content-Location, WWW-Authenticate, a long header', async () => {
+    // Whatever credential arrives is written back: the token, the near misses the suite sends, and the token sent as a password.
+    const target = await hostileTarget(TOKEN, (request, response, upstream) => {
+      const echoed = credentialOf(request).replace(/[^\x20-\x7e]/g, '?');
+      const original = response.writeHead.bind(response);
+      response.writeHead = ((status: number, headers?: Record<string, string | string[]>) => {
+        response.statusMessage = `Seen ${echoed}`;
+        response.setHeader('set-cookie', [`user=${encodeURIComponent(echoed)}; Path=/`, `sid=${Buffer.from(echoed).toString('base64')}`]);
+        response.setHeader('link', `</api/users/${encodeURIComponent(echoed)}>; rel="author"`);
+        response.setHeader('content-location', `/api/selfservice/type?u=${echoed}`);
+        response.setHeader('www-authenticate', `Basic realm="${echoed}", charset="UTF-8"`);
+        response.setHeader('x-request-dump', `${'a=1; '.repeat(4000)}authorization=${request.headers.authorization ?? ''}`);
+        response.setHeader('trailer', 'x-debug-user');
+        // Trailers need a chunked answer: without the upstream's length.
+        return original(status, Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => name !== 'content-length')));
+      }) as typeof response.writeHead;
+      const end = response.end.bind(response);
+      response.end = ((...args: Parameters<typeof response.end>) => {
+        response.addTrailers({ 'x-debug-user': echoed });
+        return end(...args);
+      }) as typeof response.end;
+      forward(request, response, upstream);
+    });
+    const result = await run(['--base-url', target.url, '--token', TOKEN]);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const text = await everything(result);
+    expect(tokenFormsIn(text, TOKEN)).toEqual([]);
+    expect(text).not.toMatch(spread(TOKEN, 6));
+    const recording = await fileOf(result, 'recording.json');
+    // The echoes reached the recording, each redacted where it stood.
+    for (const header of ['set-cookie', 'link', 'content-location', 'www-authenticate', 'x-request-dump'])
+      expect(recording).toMatch(new RegExp(`"${header}": "(?:[^"\\\\]|\\\\.)*<redacted>`));
+  });
+});
+
+describe('a target that echoes the credential in another character encoding', () => {
+  const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
+  const cases: [string, string, (request: IncomingMessage, response: ServerResponse) => void][] = [
+    [
+      'UTF-16LE with a byte order mark, as declared',
+      TOKEN,
+      (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-16' });
+        response.end(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${ENVELOPE_START}user ${TOKEN} seen"}`, 'utf16le')]));
+      },
+    ],
+    [
+      'UTF-16BE without a byte order mark, declared UTF-8, gzipped and sent a few bytes a write',
+      TOKEN,
+      (_request, response) => {
+        const body = gzipSync(utf16be(`${ENVELOPE_START}user ${TOKEN} seen"}`));
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' });
+        for (let at = 0; at < body.length; at += 7) response.write(body.subarray(at, at + 7));
+        response.end();
+      },
+    ],
+    [
+      'a token outside ASCII: Latin-1 bytes, HTML entities, and UTF-8 read as Latin-1, in one body; its UTF-8 bytes in a header',
+      WIDE_TOKEN,
+      (_request, response) => {
+        const entities = WIDE_TOKEN.replace('ü', '&uuml;').replace('ñ', '&ntilde;');
+        const mojibake = Buffer.from(WIDE_TOKEN, 'utf8').toString('latin1');
+        response.writeHead(200, {
+          'content-type': 'application/json; charset=iso-8859-1',
+          // Header values travel as bytes: these are the token's UTF-8 bytes.
+          'x-debug-user': mojibake,
+        });
+        response.end(
+          Buffer.concat([
+            Buffer.from(`${ENVELOPE_START}latin1 `),
+            Buffer.from(WIDE_TOKEN, 'latin1'),
+            Buffer.from(`, html ${entities}, mojibake ${mojibake} seen"}`, 'utf8'),
+          ]),
+        );
+      },
+    ],
+  ];
+
+  test.concurrent.each(cases)('%s', async (_name, token, answer) => {
+    const target = await hostileTarget(token, (request, response, upstream) => {
+      if (credentialOf(request).startsWith(`${token}:`) && SELF_SERVICE.test(request.url ?? '')) answer(request, response);
+      else forward(request, response, upstream);
+    });
+    const result = await run(['--base-url', target.url, '--token', token]);
+    expect(result.report?.requests.sent).toBeGreaterThan(0);
+    const text = await everything(result);
+    expect(text).not.toMatch(spread(token, 14));
+    expect(await fileOf(result, 'recording.json')).toContain('<redacted>');
+  });
+});
+
+describe('a target that redirects the suite elsewhere', () => {
+  test.concurrent('301, 302, 303, 307 and 308 to another origin in five spellings: none followed, the token nowhere', async () => {
+    const elsewhere = await serveHttp((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"status":"success","message":null,"data":{}}');
+    });
+    cleanUpAfterAll(elsewhere.close);
+    let answered = 0;
+    const target = await hostileTarget(TOKEN, (request, response, upstream) => {
+      if (!request.url?.includes('/api/')) return forward(request, response, upstream);
+      const other = `127.0.0.1:${elsewhere.port}`;
+      const redirects: [number, string][] = [
+        [301, `http://${other}${request.url}`],
+        // Protocol-relative, and with a backslash that browsers read as a slash.
+        [302, `//${other}/`],
+        [307, `/\\${other}/`],
+        // A user name that spells this origin, before the other one.
+        [303, `http://127.0.0.1:${target.port}@${other}/`],
+        // With the credential in the query, for the suite to send on.
+        [308, `http://${other}/login?user=${encodeURIComponent(credentialOf(request))}`],
+      ];
+      const [status, location] = redirects[answered % redirects.length] ?? [302, '/'];
+      answered += 1;
+      response.writeHead(status, { location, 'content-type': 'text/html' });
+      response.end(`<a href="${location}">moved</a>`);
+    });
+    const result = await run(['--base-url', target.url, '--token', TOKEN]);
+    expect(answered).toBeGreaterThanOrEqual(5);
+    expect({ requests: elsewhere.requests, connections: elsewhere.connections }).toEqual({ requests: [], connections: 0 });
+    const text = await everything(result);
+    expect(tokenFormsIn(text, TOKEN)).toEqual([]);
+    expect(await fileOf(result, 'recording.json')).toMatch(/"location": "http:\/\/127\.0\.0\.1:\d+\/login\?user=<redacted>/);
+  });
+});
+
+describe('a base URL mistyped with a secret in it', () => {
+  const messageOf = (baseUrl: string): string => {
+    try {
+      loadConfig(['--base-url', baseUrl, '--token', TOKEN], {}, '/nonexistent/.env');
+    } catch (error) {
+      if (error instanceof HarnessError) return error.oneLine();
+      throw error;
+    }
+    throw new Error(`${baseUrl} was accepted`);
+  };
+
+  test('a password with / ? or # unencoded, and a query or fragment, in a URL that is wrong besides', () => {
+    for (const baseUrl of [
+      'http://admin:pa/SECRETPW@127.0.0.1:99999/',
+      'https://admin:pa?SECRETPW@help.example.com/',
+      'https://admin:pa#SECRETPW@help.example.com/',
+      'https://help.example.com:99999/?api_key=SECRETPW',
+      'https://help.example.com:99999/support#SECRETPW',
+      'ftp://help.example.com/?api_key=SECRETPW',
+      'help.example.com/support?api_key=SECRETPW',
+    ]) {
+      const message = messageOf(baseUrl);
+      expect(message).toMatch(/^CONFIG_INVALID: --base-url /);
+      expect({ baseUrl, secret: message.includes('SECRETPW') }).toEqual({ baseUrl, secret: false });
+    }
+    // What is left is enough to see the mistake.
+    expect(messageOf('https://help.example.com:99999/support?api_key=SECRETPW')).toContain('"https://help.example.com:99999/support?…"');
+    expect(messageOf('http://admin:pa/SECRETPW@127.0.0.1:99999/')).toContain('"http://<credentials>@127.0.0.1:99999/"');
+  });
+});
