@@ -220,4 +220,21 @@ describe('a base URL mistyped with a secret in it', () => {
     expect(messageOf('https://help.example.com:99999/support?api_key=SECRETPW')).toContain('"https://help.example.com:99999/support?…"');
     expect(messageOf('http://admin:pa/SECRETPW@127.0.0.1:99999/')).toContain('"http://<credentials>@127.0.0.1:99999/"');
   });
+
+  test('the token itself in the address, in any form: refused without quoting it', () => {
+    for (const baseUrl of [
+      `https://help.example.com/${TOKEN}/`,
+      `https://help.example.com/api/${encodeURIComponent(TOKEN)}`,
+      `https://${Buffer.from(TOKEN).toString('hex')}.example.com/`,
+    ]) {
+      const message = messageOf(baseUrl);
+      expect(message).toBe(
+        'CONFIG_INVALID: --base-url holds the API token. Remove it from the URL; pass the token with --token or CONFORMANCE_TOKEN only',
+      );
+    }
+    // A token that is an ordinary word may be a path segment too.
+    expect(loadConfig(['--base-url', 'https://help.example.com/support', '--token', 'support'], {}, '/nonexistent/.env').baseUrl).toBe(
+      'https://help.example.com/support',
+    );
+  });
 });

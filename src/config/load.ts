@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
-import { createSecretScanner, MIN_TOKEN_LENGTH } from '../http/redact.js';
+import { createSecretScanner, MIN_TOKEN_LENGTH, type SecretScanner } from '../http/redact.js';
 import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
@@ -157,14 +157,14 @@ export function baseUrl(raw: string | undefined, label = '--base-url', tokens: (
  * A URL as a message may quote it: without its user name and password (up to the last @, since a password typed
  * unencoded may hold / ? or #), without its query and fragment (an API key may be there), and without any token in it.
  */
-function quotableUrl(raw: string, tokens: (string | undefined)[]): string {
-  const withoutSecrets = raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*).*@/s, '$1<credentials>@').replace(/([?#]).*$/s, '$1…');
-  return createSecretScanner(tokens.filter((token): token is string => token !== undefined)).redact(withoutSecrets);
+function quotableUrl(raw: string, scanner: SecretScanner): string {
+  return scanner.redact(raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*).*@/s, '$1<credentials>@').replace(/([?#]).*$/s, '$1…'));
 }
 
 function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, tokens: (string | undefined)[]): string | undefined {
   if (raw === undefined) return undefined;
-  const quoted = quotableUrl(raw, tokens);
+  const scanner = createSecretScanner(tokens.filter((token): token is string => token !== undefined));
+  const quoted = quotableUrl(raw, scanner);
   let url: URL;
   try {
     url = new URL(raw);
@@ -192,7 +192,7 @@ function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, 
   if (url.search || url.hash) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `${flag} "${quotableUrl(`${url.origin}${url.pathname}`, tokens)}" has a query or fragment`,
+      `${flag} "${quotableUrl(`${url.origin}${url.pathname}`, scanner)}" has a query or fragment`,
       'Pass only the scheme, host and path prefix, e.g. https://example.com/support',
     );
   }
@@ -202,7 +202,15 @@ function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, 
     throw new ConfigError(
       'CONFIG_INVALID',
       `${flag} "${quoted}" has a path starting with two slashes, which would send requests and the token to another host`,
-      `Remove the extra slash: ${flag} ${quotableUrl(`${url.origin}/${url.pathname.replace(/^\/+/, '')}`, tokens)}`,
+      `Remove the extra slash: ${flag} ${quotableUrl(`${url.origin}/${url.pathname.replace(/^\/+/, '')}`, scanner)}`,
+    );
+  }
+  // In the address, the token would be printed and written wherever the address is, in every report.
+  if (scanner.find(url.toString()) !== undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} holds the API token`,
+      `Remove it from the URL; pass the token with ${tokenSource} only`,
     );
   }
   return url.toString();
