@@ -72,16 +72,17 @@ const cases: HostileCase[] = [
   { target: 'headers-10000', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
   { target: 'header-1mb', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
   {
+    // A redirect keeps the request from the API: no verdict, and the address it names given as the base URL to pass.
     target: 'redirect-elsewhere',
-    exit: 1,
-    line: /^Diagnosis \(environment, medium confidence\): the API paths answer with a redirect \(HTTP 302 to http:\/\/127\.0\.0\.1:\d+\//m,
+    exit: 2,
+    line: /^Diagnosis \(environment, medium confidence\): the API paths answer with a redirect \(HTTP 302 to http:\/\/127\.0\.0\.1:\d+\/.*\n(.*\n)*.*Next: The redirect names the same API at another address: pass --base-url http:\/\/127\.0\.0\.1:\d+$/m,
     also: (_run, target) => expect(target.elsewhere?.requests).toEqual([]),
   },
   {
     // Not followed, so a loop is one answer per request: the target saw exactly what the report counts.
     target: 'redirect-loop',
-    exit: 1,
-    line: /the API paths answer with a redirect \(HTTP 302/,
+    exit: 2,
+    line: /the API paths answer with a redirect \(HTTP 302.*\n(.*\n)*.*Next: The API path redirects to itself/,
     also: (run, target) => expect(target.front.requests.length).toBe(run.report?.requests.sent),
   },
   {

@@ -25,6 +25,8 @@ export interface StackObservations {
   invalidHeader?: ObservedAnswer;
   /** The valid token on the selfservice listing, the first status and a status that does not exist (main run only). */
   selfservice?: ObservedAnswer;
+  /** The selfservice listing without an Authorization header (main run only): what the token changes there. */
+  selfserviceNoHeader?: ObservedAnswer;
   firstStatus?: ObservedAnswer;
   unknownStatus?: ObservedAnswer;
   frontController?: ObservedAnswer;
@@ -75,8 +77,17 @@ export function isJson(answer: ObservedAnswer): boolean {
   return parsed(answer).ok;
 }
 
-/** An HTML page: the web server (or something other than the API) answered. */
+/** A success code with a JSON body: served, whatever the resource (the listing's shape is not stated). */
+export function servedJson(answer: ObservedAnswer | undefined): answer is ObservedAnswer {
+  return answer !== undefined && answer.status >= 200 && answer.status < 300 && isJson(answer);
+}
+
+/**
+ * An HTML page: the web server (or something other than the API) answered. JSON is the API's whatever its label:
+ * PHP sends text/html unless the application says otherwise.
+ */
 export function isHtmlPage(answer: ObservedAnswer): boolean {
+  if (isJson(answer)) return false;
   return (answer.headers['content-type'] ?? '').includes('html') || /^\s*<(!doctype|html)/i.test(answer.body);
 }
 

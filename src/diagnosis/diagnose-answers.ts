@@ -2,6 +2,33 @@ import type { JudgedExchange } from '../judge/scenario-result.js';
 import type { Diagnosis, JudgedRequirement } from './types.js';
 
 /**
+ * What to do about a redirect of the valid request: where it keeps the API path, the address it names is the base URL
+ * to pass; where it does not (a login page, a captive portal), the requests are taken away before the API.
+ */
+function redirectAdvice(requestUrl: string, location: string): string[] {
+  const asked = new URL(requestUrl);
+  const apiPath = asked.pathname.slice(asked.pathname.indexOf('/api/'));
+  let target: URL | undefined;
+  try {
+    target = new URL(location, asked);
+  } catch {
+    target = undefined;
+  }
+  if (target && target.href === asked.href) {
+    return [
+      'The API path redirects to itself: check the redirect rules of the web server and of any CDN in front of it (a CDN that talks plain HTTP to an origin that redirects to HTTPS loops like this).',
+    ];
+  }
+  if (target && target.pathname.endsWith(apiPath)) {
+    const base = `${target.origin}${target.pathname.slice(0, -apiPath.length)}`;
+    return [`The redirect names the same API at another address: pass --base-url ${base}`];
+  }
+  return [
+    'The redirect leads away from the API (a login page, a captive portal, a front end): check the web server rules for /api/, or run from a network where the API is reached directly.',
+  ];
+}
+
+/**
  * Answers to a valid request that say nothing about the credentials: a redirect, a server error, a body that is not JSON.
  * Named before any credential diagnosis, which would otherwise read them as a refused or stripped token.
  */
@@ -13,13 +40,11 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchan
     return {
       id: 'api-redirects',
       party: 'environment',
+      inconclusive: true,
       confidence: 'medium',
-      summary: `the API paths answer with a redirect (HTTP ${response.status} to ${location}), which the suite records and never follows`,
+      summary: `the API paths answer with a redirect (HTTP ${response.status} to ${location}), which the suite records and never follows: the requests do not reach the API, so it cannot be judged`,
       evidence: `${request} answered HTTP ${response.status} with Location: ${location}`,
-      advice: [
-        'If the redirect names the same service (http:// to https://, or another path prefix), pass that address as --base-url.',
-        'A redirect to a login or front-end page means requests do not reach the API: check the web server rules for /api/.',
-      ],
+      advice: redirectAdvice(valid.request.url, location),
     };
   }
   if (response.status >= 500) {

@@ -4,6 +4,7 @@ import type { CredentialVariant } from '../exchange/credentials.js';
 import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH } from '../exchange/exchange.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
+import { frontAnsweredSome, frontOf, type FailedAnswer } from './fronts.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 
 /** The run's answer to one request, by its key: GET of that path, without a query, with those credentials. */
@@ -22,12 +23,30 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
     wrongToken: answerTo(exchanges, STATUS_PATH(statusId), 'wrong-token'),
     invalidHeader: answerTo(exchanges, STATUS_PATH(statusId), 'bad-base64'),
     selfservice: answerTo(exchanges, SELFSERVICE_PATH, 'valid'),
+    selfserviceNoHeader: answerTo(exchanges, SELFSERVICE_PATH, 'no-header'),
     firstStatus: answerTo(exchanges, STATUS_PATH(FIRST_STATUS_ID), 'valid'),
     unknownStatus: answerTo(exchanges, STATUS_PATH(UNKNOWN_STATUS_ID), 'valid'),
   };
   const seen: StackObservations = Object.fromEntries(Object.entries(observations).filter(([, answer]) => answer !== undefined));
   const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.verdict;
   return accepted === 'pass' ? { ...seen, validServed: true } : seen;
+}
+
+/** Every failed check of a MUST or SHOULD, with the answer it judged, if it judged one. */
+function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges): (FailedAnswer | undefined)[] {
+  return results
+    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
+    .flatMap((result) => result.checks.filter((check) => check.verdict === 'fail'))
+    .map((check) => {
+      const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
+      if (!exchange) return undefined;
+      const { status, headers, body } = exchange.response;
+      return {
+        requirement: check.requirement,
+        credentials: exchange.request.credentials,
+        answer: { url: exchange.request.url, status, headers, body },
+      };
+    });
 }
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
@@ -38,6 +57,12 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
   // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.
   const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid) : undefined;
   if (unusualAnswer) diagnoses.push(unusualAnswer);
+  if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
+    const failed = failedChecks(results, exchanges);
+    const blocked = failed.filter((check): check is FailedAnswer => check !== undefined && frontOf(check.answer) !== undefined);
+    const someBlocked = frontAnsweredSome(blocked, blocked.length === failed.length);
+    if (someBlocked) diagnoses.push(someBlocked);
+  }
 
   // The deadline and rate limits are not a failure to reach the target; their own errors say what happened.
   const transportErrors = results

@@ -3,9 +3,9 @@ import {
   briefly,
   fromApplication,
   isHtmlPage,
-  isJson,
   pathOf,
   sameAnswer,
+  servedJson,
   type ObservedAnswer,
   type StackObservations,
   type StackSetup,
@@ -61,9 +61,16 @@ const VENDORS: Vendor[] = [
   },
 ];
 
-/** A page that asks a browser to prove itself before it lets the request through. */
+/** A page that asks a browser to prove itself before it lets the request through, whatever its HTTP code. */
 const CHALLENGE =
   /Just a moment\.\.\.|challenge-platform|Checking your browser|captcha|verify you are (a )?human|Enable JavaScript and cookies to continue/i;
+/**
+ * Codes a CDN answers with of its own accord when the web server behind it fails it (Cloudflare's 520 to 530: no
+ * answer, refused, timed out, unreachable, TLS handshake or certificate): no web server or application sends them.
+ */
+const CDN_ORIGIN_CODES = /^(52\d|530)$/;
+/** The words nginx and Apache answer with when plain HTTP reaches a port that speaks HTTPS. */
+const PLAIN_HTTP_TO_TLS_PORT = /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
 /** Answers an API gateway gives of its own accord, before any application sees the request. */
 const gatewayAnswered = (answer: ObservedAnswer): boolean =>
   'x-amzn-errortype' in answer.headers ||
@@ -171,10 +178,8 @@ function pathsNotFound(observations: StackObservations, valid: ObservedAnswer, b
 
 function statusMissing(observations: StackObservations, valid: ObservedAnswer, statusId: number): Diagnosis | undefined {
   const { selfservice, firstStatus, unknownStatus } = observations;
-  const listingServed = selfservice !== undefined && selfservice.status >= 200 && selfservice.status < 300 && isJson(selfservice);
-  if (!listingServed || !fromApplication(valid) || valid.status === 401 || valid.status === 403) return undefined;
-  const firstServed =
-    statusId !== 1 && firstStatus !== undefined && firstStatus.status >= 200 && firstStatus.status < 300 && isJson(firstStatus);
+  if (!servedJson(selfservice) || !fromApplication(valid) || valid.status === 401 || valid.status === 403) return undefined;
+  const firstServed = statusId !== 1 && servedJson(firstStatus);
   if (!firstServed && !sameAnswer(valid, unknownStatus)) return undefined;
   return couldNotJudge({
     id: 'status-not-found',
@@ -194,6 +199,125 @@ function vendorOf(answer: ObservedAnswer): string | undefined {
   return VENDORS.find((vendor) => vendor.matches(answer))?.name;
 }
 
+/** A vendor's own page, known by its body: headers alone also ride on the web server's answers passed through. */
+const vendorPage = (answer: ObservedAnswer): string | undefined => vendorOf({ ...answer, headers: {} });
+
+/** A front's error page in place of the web server's: a code only a CDN sends, or the CDN's own page. */
+function frontFailed(answer: ObservedAnswer): string | undefined {
+  if (answer.status < 500) return undefined;
+  if (CDN_ORIGIN_CODES.test(String(answer.status))) return vendorOf(answer) ?? 'the CDN in front of the API';
+  return vendorPage(answer);
+}
+
+function originUnreachable(valid: ObservedAnswer, front: string): Diagnosis {
+  return couldNotJudge({
+    id: 'front-origin-unreachable',
+    confidence: CDN_ORIGIN_CODES.test(String(valid.status)) ? 'high' : 'medium',
+    summary: `${front} answered with its own error page (HTTP ${valid.status}): it could not get an answer from the web server behind it, so no request reached the API`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [
+      `Check that the web server behind ${front} is running and accepts its connections (its firewall must let ${front} in), and that the origin address, port and TLS settings configured in ${front} are the web server's.`,
+      "The code names the cause in the CDN's documentation (at Cloudflare: 521 refused, 522 and 524 timed out, 525 and 526 TLS to the origin).",
+    ],
+  });
+}
+
+function plainHttpToTlsPort(valid: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
+  const https = baseUrl?.replace(/^http:/i, 'https:').replace(/\/+$/, '');
+  return couldNotJudge({
+    id: 'plain-http-to-tls-port',
+    confidence: 'high',
+    summary:
+      'the port of --base-url speaks HTTPS, and the suite spoke plain HTTP to it: the web server refused every request before the API saw it',
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [`Use https:// instead of http:// in --base-url${https ? `: --base-url ${https}` : ''}`],
+  });
+}
+
+/** Headers in which CDNs and caching proxies say an answer came from their store. */
+const CACHE_STATUS_HEADERS = ['x-cache', 'cf-cache-status', 'x-cache-status', 'x-proxy-cache', 'x-litespeed-cache'];
+
+/** The header that shows a cache answered from its store (Age above 0, or a HIT), or undefined. */
+function cacheMark(answer: ObservedAnswer): string | undefined {
+  const age = answer.headers.age;
+  if (age !== undefined && Number(age) > 0) return `Age: ${age}`;
+  const hit = CACHE_STATUS_HEADERS.find((name) => /(^|[^a-z])hit/i.test(answer.headers[name] ?? ''));
+  return hit === undefined ? undefined : `${hit}: ${answer.headers[hit]}`;
+}
+
+function cachedRefusal(valid: ObservedAnswer, mark: string): Diagnosis {
+  return couldNotJudge({
+    id: 'cache-answered',
+    confidence: 'medium',
+    summary: `a cache in front of the API answered the valid token with an answer it had stored (${mark}), not served to this request: the request never reached the API, so it cannot be judged`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)} with ${mark}`,
+    advice: [
+      'The cache must not store answers to the API paths (/api/...), or must keep them apart by Authorization header: bypass it for /api/..., or have the API send Cache-Control: private, no-store; then purge it and run again.',
+    ],
+  });
+}
+
+/** What a front did when it answered a request instead of the API, or undefined when nothing says a front answered. */
+export interface FrontAnswer {
+  vendor?: string;
+  what: 'a browser challenge page' | 'a block page' | 'its own error page' | 'a refusal of its own';
+}
+
+/**
+ * Whether an answer came from something in front of the API rather than the API, known by the front's own signature:
+ * a vendor's block or challenge page, a code only a CDN sends, an API gateway's refusal, a proxy asking for its
+ * credentials, or a web page refusing the request. A JSON answer in the API's own words is the API's.
+ */
+export function frontOf(answer: ObservedAnswer): FrontAnswer | undefined {
+  if (answer.status === 407) return { vendor: 'a proxy between this machine and the API', what: 'a refusal of its own' };
+  if (gatewayAnswered(answer)) return { vendor: 'the API gateway in front of the API', what: 'a refusal of its own' };
+  if (fromApplication(answer)) return undefined;
+  if (CHALLENGE.test(answer.body)) return { vendor: vendorOf(answer), what: 'a browser challenge page' };
+  const failed = frontFailed(answer);
+  if (failed) return { vendor: failed, what: 'its own error page' };
+  const refusal = answer.status >= 400 && answer.status < 500 && answer.status !== 404;
+  if (!refusal) return undefined;
+  const vendor = vendorOf(answer);
+  if (vendor || isHtmlPage(answer)) return { vendor, what: 'a block page' };
+  return undefined;
+}
+
+/** A failing check's answer, with the request it answered. */
+export interface FailedAnswer {
+  requirement: string;
+  credentials: string;
+  answer: ObservedAnswer;
+}
+
+const SHOWN_REQUESTS = 3;
+
+/**
+ * Some requests were answered by a front while the valid one reached the API: what they check cannot be laid at the
+ * API's door. When every failure is one of them, the run has no verdict; otherwise the API failed on its own too.
+ */
+export function frontAnsweredSome(blocked: FailedAnswer[], everyFailure: boolean): Diagnosis | undefined {
+  const first = blocked[0];
+  const front = first && frontOf(first.answer);
+  if (!first || !front) return undefined;
+  const who = front.vendor ?? 'a firewall or CDN in front of the API';
+  const requirements = [...new Set(blocked.map((failed) => failed.requirement))];
+  const requests = [...new Map(blocked.map((failed) => [`${failed.answer.url} ${failed.credentials}`, failed])).values()];
+  const shown = requests
+    .slice(0, SHOWN_REQUESTS)
+    .map((failed) => `GET ${pathOf(failed.answer)} (${failed.credentials}) answered ${briefly(failed.answer)}`);
+  const more = requests.length > SHOWN_REQUESTS ? [`${requests.length - SHOWN_REQUESTS} more`] : [];
+  const diagnosis = {
+    id: 'front-blocked-some-requests',
+    confidence: front.vendor ? 'high' : 'medium',
+    summary: `${who} answered some requests instead of the API (${front.what}), while the plain request reached it: ${requirements.join(', ')} failed on its answers, not on the API's${everyFailure ? ', so they cannot be judged' : ''}`,
+    evidence: [...shown, ...more].join('; '),
+    advice: [
+      `Let these requests through ${front.vendor ?? 'the firewall or CDN'}: its log names the rule that stopped them (a query string, a long or unusual Authorization header, the path), which must not apply to the API paths (/api/...).`,
+    ],
+  } satisfies Omit<Diagnosis, 'inconclusive' | 'party'>;
+  return everyFailure ? couldNotJudge(diagnosis) : { ...diagnosis, party: 'environment' };
+}
+
 /**
  * The diagnosis when the valid request never reached the API, or undefined. Answers from the application itself (JSON)
  * are left to the credential rules, except for maintenance, a missing status and every path answering 404.
@@ -204,13 +328,19 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   if (valid.status === 407) return proxyAuthentication(valid);
   if (valid.status >= 300 && valid.status < 400) return undefined;
   const application = fromApplication(valid);
+  if (!application && valid.status === 400 && PLAIN_HTTP_TO_TLS_PORT.test(valid.body)) return plainHttpToTlsPort(valid, setup.baseUrl);
   // A refusal or a page in place of the resource; a front's headers ride on the web server's 404 and 5xx pages too.
   const blockable = (valid.status >= 400 && valid.status < 500 && valid.status !== 404) || (valid.status < 300 && isHtmlPage(valid));
   const vendor = vendorOf(valid);
-  if (!application && blockable && (vendor || CHALLENGE.test(valid.body))) return blockPage(valid, vendor);
+  if (!application && ((blockable && vendor) || CHALLENGE.test(valid.body))) return blockPage(valid, vendor);
   if (gatewayAnswered(valid)) return gateway(valid);
   const down = maintenance(valid, now);
   if (down) return down;
+  const failedFront = application ? undefined : frontFailed(valid);
+  if (failedFront) return originUnreachable(valid, failedFront);
+  // The application's own refusal, replayed by a cache to a request it never saw; its 404s are left to the set-up rules.
+  const cached = application && valid.status !== 404 ? cacheMark(valid) : undefined;
+  if (cached) return cachedRefusal(valid, cached);
   if (valid.status === 404 && /\/api$/i.test(basePath(setup.baseUrl)) && setup.baseUrl) return baseUrlEndsInApi(valid, setup.baseUrl);
   const missing = setup.statusId === undefined ? undefined : statusMissing(observations, valid, setup.statusId);
   if (missing) return missing;

@@ -6,6 +6,7 @@ import {
   isHtmlPage,
   pathOf,
   sameAnswer,
+  servedJson,
   serverKind,
   succeeded,
   type ObservedAnswer,
@@ -156,6 +157,24 @@ function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | unde
   };
 }
 
+/**
+ * The token refused like no header on one API path and served on another: the token is right, and the header is lost
+ * on the way to that path alone, by a rule that treats it apart.
+ */
+function headerStrippedOnOnePath(refused: ObservedAnswer, served: ObservedAnswer): Diagnosis {
+  return {
+    id: 'authorization-header-stripped',
+    party: 'environment',
+    confidence: 'medium',
+    summary: `the valid token was refused exactly like no token at all on ${pathOf(refused)}, while GET ${pathOf(served)} was served with the same token: the token is right, so the Authorization header is most likely stripped on the way to ${pathOf(refused)} only`,
+    evidence: `with the token and with no Authorization header, GET ${pathOf(refused)} got the same answer: ${briefly(refused)}; GET ${pathOf(served)} with the token answered HTTP ${served.status}`,
+    advice: [
+      `Look for what treats ${pathOf(refused)} apart from the other API paths: a proxy, CDN or gateway route, or a web server location or rewrite rule that matches it, and make it pass the Authorization header on as it does for them.`,
+      `If nothing strips it there, check in the help desk's API settings that the token may use ${pathOf(refused)}.`,
+    ],
+  };
+}
+
 function tokenRefused(
   valid: ObservedAnswer,
   noHeader: ObservedAnswer,
@@ -194,7 +213,12 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   const server = serverKind(Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object'));
   if (observations.validServed ?? succeeded(valid)) {
     const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && handedOut(answer));
-    return served.length > 0 ? [authenticationNotEnforced(served)] : [];
+    if (served.length > 0) return [authenticationNotEnforced(served)];
+    // The listing's own answer without a header is not asked for when the token is refused there: the status path's is.
+    const { selfservice, selfserviceNoHeader } = observations;
+    const listingStripped =
+      selfservice && !servedJson(selfservice) && isRefusal(selfservice) && sameAnswer(selfservice, selfserviceNoHeader ?? noHeader);
+    return listingStripped ? [headerStrippedOnOnePath(selfservice, valid)] : [];
   }
   const front = frontAnswered(observations, setup);
   if (front) return [front];
@@ -206,7 +230,14 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   }
   if (!isRefusal(valid) || !noHeader) return [];
   const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
-  if (sameAnswer(valid, noHeader) && !headerArrives) return [headerStripped(valid, wrongToken, server)];
+  if (sameAnswer(valid, noHeader) && !headerArrives) {
+    const { selfservice, selfserviceNoHeader } = observations;
+    // The listing served with the token and answered otherwise without it: the token is right, and reaches that path.
+    if (servedJson(selfservice) && selfserviceNoHeader && !sameAnswer(selfservice, selfserviceNoHeader)) {
+      return [headerStrippedOnOnePath(valid, selfservice)];
+    }
+    return [headerStripped(valid, wrongToken, server)];
+  }
   return [tokenRefused(valid, noHeader, wrongToken, invalidHeader)];
 }
 

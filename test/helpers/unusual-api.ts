@@ -29,6 +29,10 @@ export interface UnusualApi {
   find?(id: number): StatusRecord | undefined;
   /** Answers a served body as raw text instead of the JSON of it. */
   text?(json: string, route: Route): string;
+  /** The Content-Type of every JSON answer, served or refused, instead of application/json. */
+  contentType?: string;
+  /** No Content-Length: each answer ends by closing the connection, as HTTP/1.0 servers do. */
+  closeDelimited?: true;
 }
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
@@ -83,7 +87,15 @@ function answer(request: IncomingMessage, api: UnusualApi, token: string): Reply
 export function serveUnusualApi(token: string, api: UnusualApi): Promise<LoopbackServer> {
   return serveHttp((request, response) => {
     const reply = answer(request, api, token);
-    response.writeHead(reply.status, { 'content-length': String(Buffer.byteLength(reply.body)), ...reply.headers });
+    const headers = { ...reply.headers };
+    if (api.contentType && headers['content-type'] === 'application/json') headers['content-type'] = api.contentType;
+    if (api.closeDelimited) {
+      response.useChunkedEncodingByDefault = false;
+      response.shouldKeepAlive = false;
+    } else {
+      headers['content-length'] = String(Buffer.byteLength(reply.body));
+    }
+    response.writeHead(reply.status, headers);
     response.end(reply.body);
   });
 }
