@@ -1,7 +1,10 @@
+import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
+import { loadTargets } from '../src/config/targets.js';
 import { HarnessError } from '../src/errors.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
@@ -16,7 +19,7 @@ import { tokenFormsIn } from './helpers/token-forms.js';
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 /** A token outside ASCII, long enough that its letters in order are not found in a report by chance. */
 const WIDE_TOKEN = 'Schlüssel-ñ-9f3a-Kennwort-7e2d';
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 /**
  * The token's letters and digits in their order, each at most `gap` characters after the one before: how the token
@@ -191,16 +194,18 @@ describe('a target that redirects the suite elsewhere', () => {
   });
 });
 
-describe('a base URL mistyped with a secret in it', () => {
-  const messageOf = (baseUrl: string): string => {
+describe('a setting mistyped with a secret in it', () => {
+  const NO_DOTENV = '/nonexistent/.env';
+  const failureOf = (load: () => unknown): string => {
     try {
-      loadConfig(['--base-url', baseUrl, '--token', TOKEN], {}, '/nonexistent/.env');
+      load();
     } catch (error) {
       if (error instanceof HarnessError) return error.oneLine();
       throw error;
     }
-    throw new Error(`${baseUrl} was accepted`);
+    throw new Error('the settings were accepted');
   };
+  const messageOf = (baseUrl: string): string => failureOf(() => loadConfig(['--base-url', baseUrl, '--token', TOKEN], {}, NO_DOTENV));
 
   test('a password with / ? or # unencoded, and a query or fragment, in a URL that is wrong besides', () => {
     for (const baseUrl of [
@@ -233,8 +238,23 @@ describe('a base URL mistyped with a secret in it', () => {
       );
     }
     // A token that is an ordinary word may be a path segment too.
-    expect(loadConfig(['--base-url', 'https://help.example.com/support', '--token', 'support'], {}, '/nonexistent/.env').baseUrl).toBe(
+    expect(loadConfig(['--base-url', 'https://help.example.com/support', '--token', 'support'], {}, NO_DOTENV).baseUrl).toBe(
       'https://help.example.com/support',
     );
+  });
+
+  test('the token given as the password too, for a run and for the targets of a targets file', async () => {
+    const refusal =
+      'CONFIG_INVALID: --password holds the API token. The API ignores the password part: leave --password out, or pass any other value';
+    const args = ['--base-url', 'https://help.example.com', '--token', TOKEN];
+    expect(failureOf(() => loadConfig([...args, '--password', TOKEN], {}, NO_DOTENV))).toBe(refusal);
+    expect(failureOf(() => loadConfig(args, { CONFORMANCE_PASSWORD: TOKEN.toLowerCase() }, NO_DOTENV))).toBe(refusal);
+    const dir = await tempFolder('password-token-');
+    const targetsFile = join(dir, 'targets.json');
+    await writeFile(targetsFile, JSON.stringify([{ name: 'prod', baseUrl: 'https://help.example.com', tokenEnv: 'PROD_TOKEN' }]));
+    const config = loadConfig(['--targets', targetsFile, '--password', TOKEN], {}, NO_DOTENV);
+    expect(failureOf(() => loadTargets(config, { PROD_TOKEN: TOKEN }, NO_DOTENV))).toBe(refusal);
+    // Any other password is the user's to choose.
+    expect(loadConfig([...args, '--password', 'anything'], {}, NO_DOTENV).password).toBe('anything');
   });
 });

@@ -142,6 +142,18 @@ function caFile(raw: string | undefined): Config['ca'] {
   return { path: resolve(raw), pem };
 }
 
+/** The password part, which the API ignores: never a token, which every curl line of every report would then print. */
+export function checkedPassword(raw: string | undefined, tokens: (string | undefined)[]): string {
+  if (raw !== undefined && createSecretScanner(tokens.filter((token): token is string => token !== undefined)).find(raw) !== undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--password holds the API token',
+      'The API ignores the password part: leave --password out, or pass any other value',
+    );
+  }
+  return raw ?? 'x';
+}
+
 /** An http(s) address of a server to test: --base-url, or --compare-to with its own token option. */
 function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo', tokens: (string | undefined)[]): string | undefined {
   const tokenOption: OptionSpec = OPTIONS[name === 'baseUrl' ? 'token' : 'compareToken'];
@@ -266,7 +278,7 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
   const config: Config = {
     baseUrl: serverUrl(value('baseUrl'), 'baseUrl', tokens),
     token: checkedToken(value('token')),
-    password: value('password') ?? 'x',
+    password: checkedPassword(value('password'), tokens),
     statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
     lang: locale('lang', value('lang')),
     missingLang: locale('missingLang', value('missingLang')),

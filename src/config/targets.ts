@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { readDataFile } from './data-file.js';
-import { baseUrl, checkedToken, variableLookup, type Config } from './load.js';
+import { baseUrl, checkedPassword, checkedToken, variableLookup, type Config } from './load.js';
 
 /** The settings a target can have on its own; in a targets file each target may set them. */
 export type TargetOptions = Pick<
@@ -62,7 +62,7 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
     );
   }
   const options: TargetOptions = {
-    password: config.password,
+    password: checkedPassword(config.password, [token]),
     strict: config.strict,
     repeat: 1,
     deadlineMs: config.deadlineMs,
