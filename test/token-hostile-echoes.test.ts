@@ -159,6 +159,25 @@ describe('a target that echoes the credential in another character encoding', ()
   });
 });
 
+describe('a target that names the user in an answer that is not JSON', () => {
+  test.concurrent('the answer starts with the token: no part of it is quoted where the JSON error is told', async () => {
+    const target = await hostileTarget(TOKEN, (request, response, upstream) => {
+      if (!credentialOf(request).startsWith(`${TOKEN}:`) || !SELF_SERVICE.test(request.url ?? ''))
+        return forward(request, response, upstream);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`${TOKEN} may not list the ticket types`);
+    });
+    const result = await run(['--base-url', target.url, '--token', TOKEN]);
+    expect(result.stdout).toContain(
+      "Actual:   HTTP 200 (application/json) <redacted> may not list the ticket types (Unexpected token 'S', not valid JSON)",
+    );
+    // Nine characters of the token, at any place in it, are more than a report can hold by chance.
+    const text = await everything(result);
+    const pieces = [...TOKEN].map((_char, at) => TOKEN.slice(at, at + 9)).filter((piece) => piece.length === 9);
+    expect(pieces.filter((piece) => text.includes(piece))).toEqual([]);
+  });
+});
+
 describe('a target that redirects the suite elsewhere', () => {
   test.concurrent('301, 302, 303, 307 and 308 to another origin in five spellings: none followed, the token nowhere', async () => {
     const elsewhere = await serveHttp((_request, response) => {

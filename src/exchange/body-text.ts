@@ -74,6 +74,12 @@ export interface ValueAllowance {
   spend(values: number): void;
 }
 
+/**
+ * V8 quotes ten characters or so of the text around an unexpected token: a part of a secret the target wrote, which
+ * redaction, knowing only whole secrets, would leave in place.
+ */
+const QUOTED_TEXT = /, (?:\.\.\.)?"[^]*"(?:\.\.\.)? is not valid JSON$/;
+
 /** Parses JSON text that is within bounds, counting what it parses against the allowance. */
 export function parseJson({ text, unreadable }: BodyText, values?: ValueAllowance): ParsedBody {
   if (unreadable) return { ok: false, error: unreadable };
@@ -92,6 +98,6 @@ export function parseJson({ text, unreadable }: BodyText, values?: ValueAllowanc
   try {
     return { ok: true, value: JSON.parse(withoutByteOrderMark(text)) as unknown };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: (error instanceof Error ? error.message : String(error)).replace(QUOTED_TEXT, ', not valid JSON') };
   }
 }
