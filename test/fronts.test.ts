@@ -108,6 +108,14 @@ describe('a refusal a cache stored and replayed to the valid token is the cache'
   });
 });
 
+test('a status a cache stored for the token, handed to requests without one: the cache is named, and the deployment fails', () => {
+  const replayed = { ...served, headers: { ...served.headers, age: '300', 'x-cache': 'HIT' } };
+  const diagnosis = only({ valid: served, noHeader: replayed, wrongToken: replayed });
+  expect(diagnosis).toMatchObject({ id: 'authentication-not-enforced', party: 'environment', confidence: 'high' });
+  expect(diagnosis.inconclusive).toBeUndefined();
+  expect(diagnosis.summary).toMatch(/^a cache in front of the API hands out, to requests without a valid token, .* \(Age: 300\)/);
+});
+
 test("JSON labelled text/html (PHP's default) is the application's answer, not an HTML page", () => {
   const refusedIn200 = (message: string): ObservedAnswer =>
     fromApache(200, JSON.stringify({ status: 'error', message }), 'text/html; charset=UTF-8');

@@ -118,6 +118,16 @@ const translationsUnderLang =
     const data = envelope.data as { translations: Record<string, unknown>[] };
     return withData(envelope, { translations: data.translations.map(change) });
   };
+/** Status 1 lists an "en" translation named like its default content before the others, and lang is ignored. */
+const LANG_IGNORED_WITH_EN: UnusualApi = {
+  find: (id) => {
+    const record = statuses.find((status) => status.id === id);
+    return record && id === 1
+      ? { ...record, translations: [{ status_id: 1, name: record.name, locale: 'en' }, ...record.translations] }
+      : record;
+  },
+  status: (envelope, request) => (request.lang ? withData(envelope, { name: statuses[0]?.name }) : envelope),
+};
 const missingLocaleAsked = (report: Report): string | undefined =>
   report.requirements
     .find((result) => result.id === 'LANG-MISSING-FALLBACK')
@@ -600,6 +610,19 @@ const cases: UnhappyCase[] = [
     api: { find: (id) => (id === 1 ? withTranslations(twoLetterCodes(26 * 26)) : undefined) },
     exit: 0,
     skip: { 'LANG-MISSING-FALLBACK': /a translation for every two-letter code/ },
+  },
+  {
+    name: 'a translation named like the default, and lang ignored: the name check could not fail, so it is skipped',
+    api: LANG_IGNORED_WITH_EN,
+    exit: 0,
+    skip: { 'LANG-TRANSLATION-REPLACES': /the "en" translation has the default name \("Open"\), .*; pass --lang fr$/ },
+  },
+  {
+    name: 'a translation named like the default, and lang ignored: --lang with another locale catches it',
+    api: LANG_IGNORED_WITH_EN,
+    args: ['--lang', 'fr'],
+    exit: 1,
+    fail: ['LANG-TRANSLATION-REPLACES'],
   },
   {
     name: 'a byte order mark before the JSON: a warning, not a pass',

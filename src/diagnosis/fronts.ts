@@ -238,7 +238,7 @@ function plainHttpToTlsPort(valid: ObservedAnswer, baseUrl: string | undefined):
 const CACHE_STATUS_HEADERS = ['x-cache', 'cf-cache-status', 'x-cache-status', 'x-proxy-cache', 'x-litespeed-cache'];
 
 /** The header that shows a cache answered from its store (Age above 0, or a HIT), or undefined. */
-function cacheMark(answer: ObservedAnswer): string | undefined {
+export function cacheMark(answer: ObservedAnswer): string | undefined {
   const age = answer.headers.age;
   if (age !== undefined && Number(age) > 0) return `Age: ${age}`;
   const hit = CACHE_STATUS_HEADERS.find((name) => /(^|[^a-z])hit/i.test(answer.headers[name] ?? ''));

@@ -14,20 +14,35 @@ import {
   type StackObservations,
   type StackSetup,
 } from './answers.js';
-import { frontAnswered } from './fronts.js';
+import { cacheMark, frontAnswered } from './fronts.js';
 import { SNIPPETS } from './snippets.js';
 
 const OTHER_SERVERS =
   'Other web servers: their own documentation says how to pass the Authorization header to the application (nginx passes it to PHP-FPM unless fastcgi_pass_request_headers is off).';
 
 function authenticationNotEnforced(served: ObservedAnswer[]): Diagnosis {
+  const evidence = served.map((answer) => `GET ${pathOf(answer)} without a valid token answered ${briefly(answer)}`).join('; ');
+  const cached = served.map(cacheMark).find((mark) => mark !== undefined);
+  if (cached) {
+    // Still the deployment's failure: anyone without the token gets the resource, whichever part of it hands it out.
+    return {
+      id: 'authentication-not-enforced',
+      party: 'environment',
+      confidence: 'high',
+      summary: `a cache in front of the API hands out, to requests without a valid token, the answer it stored for an authenticated one (${cached}): the deployment serves the resource without authentication`,
+      evidence: `${evidence}; with ${cached}`,
+      advice: [
+        'The cache must not store answers to requests that carry an Authorization header, nor hand them to other requests: bypass it for /api/..., or have the API send Cache-Control: private, no-store; then purge it.',
+      ],
+    };
+  }
   return {
     id: 'authentication-not-enforced',
     party: 'target',
     confidence: 'medium',
     summary:
       'the API answered without valid credentials: the application does not enforce authentication, or a cache in front of it hands out answers meant for an authenticated client',
-    evidence: served.map((answer) => `GET ${pathOf(answer)} without a valid token answered ${briefly(answer)}`).join('; '),
+    evidence,
     advice: [
       "Check the application's API settings: every API call must require the token.",
       'If a cache or CDN sits in front of the application, it must not store answers to requests that carry an Authorization header.',
