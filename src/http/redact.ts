@@ -249,11 +249,14 @@ function secretForms(token: string): SecretForm[] {
     { bytes: foldedBytes(utf16.toString('latin1')), kind: 'plain', screened: true },
     { bytes: foldedBytes(Buffer.from(utf16).swap16().toString('latin1')), kind: 'plain', screened: true },
     { bytes: foldedBytes(utf8.toString('hex')), kind: 'hex', screened: utf8.length * 2 >= SCREENED_ENCODED_LENGTH },
-    ...base64Cores(utf8).map((core): SecretForm => ({
-      bytes: foldedBytes(core),
-      kind: 'base64',
-      screened: core.length >= SCREENED_ENCODED_LENGTH,
-    })),
+    // Base64 of the token, and of the token as PHP's json_encode writes it (\/), as in a cookie holding encoded JSON.
+    ...[...new Set([token, token.replaceAll('/', '\\/')])]
+      .flatMap((text) => base64Cores(Buffer.from(text, 'utf8')))
+      .map((core): SecretForm => ({
+        bytes: foldedBytes(core),
+        kind: 'base64',
+        screened: core.length >= SCREENED_ENCODED_LENGTH,
+      })),
   ];
   return forms.filter((form) => form.bytes.length >= 2);
 }
@@ -375,7 +378,8 @@ export interface SecretScanner {
 
 /**
  * One matcher over every form of every (distinct) token: verbatim in any letter case, JSON-escaped, URL-encoded,
- * HTML-escaped, hex, and base64 or base64url at any of the three offsets. Linear in the text whatever the number of tokens.
+ * HTML-escaped, as UTF-8 bytes read as Latin-1, as UTF-16 bytes, hex, and base64 or base64url at any of the three
+ * offsets. Linear in the text whatever the number of tokens.
  */
 export function createSecretScanner(tokens: readonly string[]): SecretScanner {
   // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too, but

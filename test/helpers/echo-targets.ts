@@ -17,6 +17,8 @@ export const ECHO_FORMS = {
   'URL-encoded, lower-case hex': (token: string) => encodeURIComponent(token).toLowerCase(),
   hex: (token: string) => Buffer.from(token).toString('hex'),
   'base64 one byte in': (token: string) => Buffer.from(`u=${token}`).toString('base64').replaceAll('/', '\\/'),
+  // base64_encode(json_encode(['user' => $user])), as a PHP application's cookie or state parameter holds it.
+  'base64 of JSON from PHP (\\/)': (token: string) => Buffer.from(`{"user":"${token.replaceAll('/', '\\/')}"}`).toString('base64'),
   'base64url two bytes in': (token: string) => Buffer.from(`id${token};`).toString('base64url'),
   'the whole Authorization value, JSON-escaped': (token: string) =>
     `Authorization: Basic ${Buffer.from(`${token}:x`).toString('base64').replaceAll('/', '\\/')}`,
