@@ -190,6 +190,7 @@ describe('no secret in an error message', () => {
     }
     throw new Error('expected a configuration error');
   };
+  const baseUrlMessage = (baseUrl: string): string => messageOf(() => loadConfig(['--base-url', baseUrl, '--token', TOKEN], {}, noDotenv));
 
   test('a base URL with credentials, whatever else is wrong with it', () => {
     for (const raw of [
@@ -205,6 +206,59 @@ describe('no secret in an error message', () => {
     expect(messageOf(() => loadConfig(['--base-url', 'http://user:SECRETPW@host:99999/'], {}, noDotenv))).toContain(
       '<credentials>@host:99999',
     );
+  });
+
+  test('a password with / ? or # unencoded, and a query or fragment, in a URL that is wrong besides', () => {
+    for (const baseUrl of [
+      'http://admin:pa/SECRETPW@127.0.0.1:99999/',
+      'https://admin:pa?SECRETPW@help.example.com/',
+      'https://admin:pa#SECRETPW@help.example.com/',
+      'https://help.example.com:99999/?api_key=SECRETPW',
+      'https://help.example.com:99999/support#SECRETPW',
+      'ftp://help.example.com/?api_key=SECRETPW',
+      'help.example.com/support?api_key=SECRETPW',
+    ]) {
+      const message = baseUrlMessage(baseUrl);
+      expect(message).toMatch(/^CONFIG_INVALID: --base-url /);
+      expect({ baseUrl, secret: message.includes('SECRETPW') }).toEqual({ baseUrl, secret: false });
+    }
+    // What is left is enough to see the mistake.
+    expect(baseUrlMessage('https://help.example.com:99999/support?api_key=SECRETPW')).toContain(
+      '"https://help.example.com:99999/support?…"',
+    );
+    expect(baseUrlMessage('http://admin:pa/SECRETPW@127.0.0.1:99999/')).toContain('"http://<credentials>@127.0.0.1:99999/"');
+  });
+
+  test('the token itself in the address, in any form: refused without quoting it', () => {
+    for (const baseUrl of [
+      `https://help.example.com/${TOKEN}/`,
+      `https://help.example.com/api/${encodeURIComponent(TOKEN)}`,
+      `https://${Buffer.from(TOKEN).toString('hex')}.example.com/`,
+    ]) {
+      const message = baseUrlMessage(baseUrl);
+      expect(message).toBe(
+        'CONFIG_INVALID: --base-url holds the API token. Remove it from the URL; pass the token with --token or CONFORMANCE_TOKEN only',
+      );
+    }
+    // A token that is an ordinary word may be a path segment too.
+    expect(loadConfig(['--base-url', 'https://help.example.com/support', '--token', 'support'], {}, noDotenv).baseUrl).toBe(
+      'https://help.example.com/support',
+    );
+  });
+
+  test('the token given as the password too, for a run and for the targets of a targets file', async () => {
+    const refusal =
+      'CONFIG_INVALID: --password holds the API token. The API ignores the password part: leave --password out, or pass any other value';
+    const args = ['--base-url', 'https://help.example.com', '--token', TOKEN];
+    expect(messageOf(() => loadConfig([...args, '--password', TOKEN], {}, noDotenv))).toBe(refusal);
+    expect(messageOf(() => loadConfig(args, { CONFORMANCE_PASSWORD: TOKEN.toLowerCase() }, noDotenv))).toBe(refusal);
+    const dir = await tempFolder('password-token-');
+    const targetsFile = join(dir, 'targets.json');
+    await writeFile(targetsFile, JSON.stringify([{ name: 'prod', baseUrl: 'https://help.example.com', tokenEnv: 'PROD_TOKEN' }]));
+    const config = loadConfig(['--targets', targetsFile, '--password', TOKEN], {}, noDotenv);
+    expect(messageOf(() => loadTargets(config, { PROD_TOKEN: TOKEN }, noDotenv))).toBe(refusal);
+    // Any other password is the user's to choose.
+    expect(loadConfig([...args, '--password', 'anything'], {}, noDotenv).password).toBe('anything');
   });
 
   test('the token given where an option or a variable name was expected', () => {
