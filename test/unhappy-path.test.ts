@@ -577,6 +577,12 @@ const cases: UnhappyCase[] = [
     fail: ['STATUS-ID'],
   },
   {
+    name: 'translation entries that are not objects fail, rather than leave nothing to judge',
+    api: { status: (envelope) => withData(envelope, { translations: ['fr', 'de'] }) },
+    exit: 1,
+    fail: ['TRANSLATION-LOCALE', 'TRANSLATION-NAME', 'TRANSLATION-STATUS-ID'],
+  },
+  {
     name: 'an extra field in the translation entries under lang only',
     api: { status: translationsUnderLang((entry) => ({ ...entry, id: 7 })) },
     exit: 0,

@@ -11,7 +11,8 @@ import {
 import { everyStatusAnswer } from '../../src/judge/status-answers.js';
 import { scenario } from '../../src/judge/scenario.js';
 import type { RequirementId } from '../../src/requirements/catalog.js';
-import { translationsOf, dataOf } from '../../src/exchange/json-body.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import { dataOf } from '../../src/exchange/json-body.js';
 
 const FIELD_REQUIREMENTS = [
   ['name', 'STATUS-NAME'],
@@ -61,14 +62,18 @@ scenario({
   title: 'every translation entry served has its documented fields',
   async run({ target, check, skip }) {
     const plain = await target.status();
-    const translations = translationsOf(plain) ?? skip('the status has no translations array (see STATUS-TRANSLATIONS)');
+    // Every entry, objects or not: an entry that is not a translation object fails, it does not go unseen.
+    const entriesOf = (exchange: Exchange): unknown[] | undefined => {
+      const translations = dataOf(exchange)?.translations;
+      return Array.isArray(translations) ? translations : undefined;
+    };
+    const translations = entriesOf(plain) ?? skip('the status has no translations array (see STATUS-TRANSLATIONS)');
     if (translations.length === 0) {
       skip(`status ${target.settings.statusId} lists no translations; pass --status-id of a status that has one`);
     }
     // Another status served in place of the one asked for fails STATUS-ID; its translations are its own business.
     const served = distinctServed(await everyStatusAnswer(target)).filter(
-      ({ exchange, requestedId }) =>
-        exchange !== plain && dataOf(exchange)?.id === requestedId && (translationsOf(exchange)?.length ?? 0) > 0,
+      ({ exchange, requestedId }) => exchange !== plain && dataOf(exchange)?.id === requestedId && (entriesOf(exchange)?.length ?? 0) > 0,
     );
     for (const { exchange, requestedId, label } of [
       { exchange: plain, requestedId: target.settings.statusId, label: undefined },

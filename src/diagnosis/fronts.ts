@@ -260,8 +260,11 @@ function cachedRefusal(valid: ObservedAnswer, mark: string): Diagnosis {
 /** What a front did when it answered a request instead of the API, or undefined when nothing says a front answered. */
 export interface FrontAnswer {
   vendor?: string;
-  what: 'a browser challenge page' | 'a block page' | 'its own error page' | 'a refusal of its own';
+  what: 'a browser challenge page' | 'a block page' | 'its own error page' | 'a refusal of its own' | 'a gateway error page';
 }
+
+/** Codes a web server or proxy answers with when the application behind it did not take the request. */
+const GATEWAY_ERRORS = new Set([502, 503, 504]);
 
 /**
  * Whether an answer came from something in front of the API rather than the API, known by the front's own signature:
@@ -275,6 +278,7 @@ export function frontOf(answer: ObservedAnswer): FrontAnswer | undefined {
   if (CHALLENGE.test(answer.body)) return { vendor: vendorOf(answer), what: 'a browser challenge page' };
   const failed = frontFailed(answer);
   if (failed) return { vendor: failed, what: 'its own error page' };
+  if (GATEWAY_ERRORS.has(answer.status)) return { what: 'a gateway error page' };
   const refusal = answer.status >= 400 && answer.status < 500 && answer.status !== 404;
   if (!refusal) return undefined;
   const vendor = vendorOf(answer);
@@ -299,7 +303,9 @@ export function frontAnsweredSome(blocked: FailedAnswer[], everyFailure: boolean
   const first = blocked[0];
   const front = first && frontOf(first.answer);
   if (!first || !front) return undefined;
-  const who = front.vendor ?? 'a firewall or CDN in front of the API';
+  const unavailable = front.what === 'a gateway error page';
+  const who =
+    front.vendor ?? (unavailable ? 'the web server or a proxy in front of the application' : 'a firewall or CDN in front of the API');
   const requirements = [...new Set(blocked.map((failed) => failed.requirement))];
   const requests = [...new Map(blocked.map((failed) => [`${failed.answer.url} ${failed.credentials}`, failed])).values()];
   const shown = requests
@@ -311,9 +317,13 @@ export function frontAnsweredSome(blocked: FailedAnswer[], everyFailure: boolean
     confidence: front.vendor ? 'high' : 'medium',
     summary: `${who} answered some requests instead of the API (${front.what}), while the plain request reached it: ${requirements.join(', ')} failed on its answers, not on the API's${everyFailure ? ', so they cannot be judged' : ''}`,
     evidence: [...shown, ...more].join('; '),
-    advice: [
-      `Let these requests through ${front.vendor ?? 'the firewall or CDN'}: its log names the rule that stopped them (a query string, a long or unusual Authorization header, the path), which must not apply to the API paths (/api/...).`,
-    ],
+    advice: unavailable
+      ? [
+          "The application did not take these requests while it took the others: read the web server's error log at the time of the run. A PHP-FPM pool smaller than the suite's concurrent requests (pm.max_children) or a proxy time-out does this: lower --concurrency, or enlarge the pool.",
+        ]
+      : [
+          `Let these requests through ${front.vendor ?? 'the firewall or CDN'}: its log names the rule that stopped them (a query string, a long or unusual Authorization header, the path), which must not apply to the API paths (/api/...).`,
+        ],
   } satisfies Omit<Diagnosis, 'inconclusive' | 'party'>;
   return everyFailure ? couldNotJudge(diagnosis) : { ...diagnosis, party: 'environment' };
 }
