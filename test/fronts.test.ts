@@ -3,6 +3,8 @@ import type { ObservedAnswer, StackObservations } from '../src/diagnosis/answers
 import { diagnose } from '../src/diagnosis/diagnose.js';
 import { diagnoseStack } from '../src/diagnosis/rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
+import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
+import { exchangeKey } from '../src/exchange/exchange.js';
 import { answer, APACHE_503_PAGE, fromApache, missingCredentials, served, wrongTokenRefused } from './doctor/recorded.js';
 
 /** Pages and answers as fronts send them of their own accord, each in front of an API that never saw the request. */
@@ -33,6 +35,33 @@ const only = (observations: StackObservations, baseUrl?: string): Diagnosis => {
 };
 const everyProbe = (seen: ObservedAnswer): StackObservations => ({ valid: seen, noHeader: seen, wrongToken: seen });
 const idOf = (observations: StackObservations): string | undefined => diagnoseStack(observations)[0]?.id;
+
+/** A judged requirement that failed on one answer, with the run's exchanges. */
+/** A requirement that failed on one answer to a request with these credentials, and the exchange, by its key. */
+const failedOn = (id: string, seen: ObservedAnswer, credentials: CredentialVariant = 'valid') => {
+  const url = new URL(seen.url);
+  const key = exchangeKey(url.pathname, Object.fromEntries(url.searchParams), credentials);
+  return {
+    result: {
+      id,
+      verdict: 'fail',
+      checks: [{ requirement: id, scenario: 's', verdict: 'fail' as const, description: 'd', exchange: key }],
+    },
+    exchanges: {
+      [key]: {
+        request: { method: 'GET', url: seen.url, credentials: variantLabel(credentials), headers: {} },
+        response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
+        repro: '',
+      },
+    },
+  };
+};
+/** diagnose() over a run whose valid request was served and whose request without a header was refused, and what failed. */
+const diagnoseAll = (...judged: { result: JudgedRequirement; exchanges: JudgedExchanges }[]): Diagnosis[] => {
+  const accepted: JudgedRequirement = { id: 'AUTH-TOKEN-ACCEPTED', verdict: 'pass', checks: [] };
+  const answered = { ...failedOn('', served).exchanges, ...failedOn('', missingCredentials, 'no-header').exchanges };
+  return diagnose([accepted, ...judged.map(({ result }) => result)], Object.assign(answered, ...judged.map(({ exchanges }) => exchanges)));
+};
 
 describe('a front that answered every request is named, and the run has no verdict', () => {
   test.each([
@@ -139,9 +168,23 @@ describe('the token served on one API path and refused like no header on the oth
     );
   });
 
-  test('refused on the listing only', () => {
-    const observations = { valid: served, noHeader: missingCredentials, selfservice: listingRefused, selfserviceNoHeader: listingRefused };
-    expect(only(observations).summary).toMatch(/stripped on the way to \/api\/selfservice\/type only$/);
+  test.each([
+    ['the listing', failedOn('SELFSERVICE-ACCEPTED', { ...missingCredentials, url: listing.url }), 'GET /api/selfservice/type (valid'],
+    ['the lang requests', failedOn('LANG-TRANSLATION-REPLACES', { ...missingCredentials, url: `${served.url}?lang=fr` }), '?lang=fr'],
+    [
+      'the request with a long password (a limit on header length)',
+      failedOn('AUTH-PASSWORD-IGNORED', missingCredentials, 'password-long'),
+      '(valid token, 256-character password)',
+    ],
+  ])('served on the status, refused like no header on %s', (_name, failed, request) => {
+    const [diagnosis, ...others] = diagnoseAll(failed);
+    expect(others).toEqual([]);
+    expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', party: 'environment' });
+    expect(diagnosis?.inconclusive).toBeUndefined();
+    expect(diagnosis?.summary).toMatch(
+      /^the token was served on GET \/api\/ticket\/status\/1, but other requests made with it got the answer of a request without an Authorization header/,
+    );
+    expect(diagnosis?.evidence).toContain(request);
   });
 
   test('a listing served without any credentials says nothing of the token', () => {
@@ -151,23 +194,6 @@ describe('the token served on one API path and refused like no header on the oth
 });
 
 describe('a front that answered some requests while the plain one reached the API', () => {
-  /** A judged requirement that failed on one answer, with the run's exchanges. */
-  const failedOn = (id: string, seen: ObservedAnswer, credentials = 'valid token, configured password') => ({
-    result: { id, verdict: 'fail', checks: [{ requirement: id, scenario: 's', verdict: 'fail' as const, description: 'd', exchange: id }] },
-    exchanges: {
-      [id]: {
-        request: { method: 'GET', url: seen.url, credentials, headers: {} },
-        response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
-        repro: '',
-      },
-    },
-  });
-  /** diagnose() over a run whose valid request was served, and the requirements that failed. */
-  const diagnoseAll = (...judged: { result: JudgedRequirement; exchanges: JudgedExchanges }[]): Diagnosis[] => {
-    const accepted: JudgedRequirement = { id: 'AUTH-TOKEN-ACCEPTED', verdict: 'pass', checks: [] };
-    const valid = { 'valid /api/ticket/status/1?': failedOn('valid', served).exchanges.valid };
-    return diagnose([accepted, ...judged.map(({ result }) => result)], Object.assign(valid, ...judged.map(({ exchanges }) => exchanges)));
-  };
   const withLang = (seen: ObservedAnswer): ObservedAnswer => ({ ...seen, url: `${seen.url}?lang=fr` });
   const blockedLang = failedOn('LANG-TRANSLATION-REPLACES', withLang(answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML })));
 
@@ -195,7 +221,7 @@ describe('a front that answered some requests while the plain one reached the AP
       'a refusal of its own',
     ],
   ])('%s: what it answered cannot be judged', (_name, seen, who, what) => {
-    const [diagnosis, ...others] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', seen, 'valid token, 256-character password'));
+    const [diagnosis, ...others] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', seen, 'password-long'));
     expect(others).toEqual([]);
     expect(diagnosis).toMatchObject({ id: 'front-blocked-some-requests', inconclusive: true, party: 'environment' });
     expect(diagnosis?.summary).toBe(
@@ -205,7 +231,7 @@ describe('a front that answered some requests while the plain one reached the AP
   });
 
   test('a gateway error on some requests points at the PHP pool and --concurrency, not at a firewall', () => {
-    const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', answer(503, '', {})));
+    const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', answer(503, '', {}), 'password-long'));
     expect(diagnosis?.advice.join(' ')).toMatch(/pm\.max_children.*lower --concurrency/);
   });
 
@@ -222,9 +248,9 @@ describe('a front that answered some requests while the plain one reached the AP
       'a JSON refusal in the words of an API',
       answer(403, '{"status":"error","message":"Forbidden"}', { 'content-type': 'application/json' }),
     ],
-    ["the web server's own 404 page", withLang(fromApache(404, '<html><title>404 Not Found</title></html>', 'text/html'))],
+    ["the web server's own 404 page", fromApache(404, '<html><title>404 Not Found</title></html>', 'text/html')],
     ['a server error', answer(500, '<html><title>500</title></html>', HTML)],
   ])('%s is no front', (_name, seen) => {
-    expect(diagnoseAll(failedOn('LANG-TRANSLATION-REPLACES', seen))).toEqual([]);
+    expect(diagnoseAll(failedOn('LANG-TRANSLATION-REPLACES', withLang(seen)))).toEqual([]);
   });
 });

@@ -544,7 +544,7 @@ const cases: UnhappyCase[] = [
     exit: 1,
     fail: ['SELFSERVICE-ACCEPTED'],
     diagnoses: ['authorization-header-stripped'],
-    line: /the Authorization header is most likely stripped on the way to \/api\/selfservice\/type only$/m,
+    line: /the token was served on GET \/api\/ticket\/status\/1, but other requests made with it got the answer of a request without an Authorization header.*\n {2}Evidence: GET \/api\/selfservice\/type \(valid token/m,
   },
 
   // Representation choices the document leaves open.

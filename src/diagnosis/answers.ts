@@ -46,7 +46,28 @@ export interface StackSetup {
 
 export type ServerKind = 'apache' | 'nginx' | 'unknown';
 
+/** A failed check's answer, with the request it answered. */
+export interface FailedAnswer {
+  requirement: string;
+  /** The credentials in words, and whether they carried the valid token as the user name. */
+  credentials: string;
+  withToken: boolean;
+  answer: ObservedAnswer;
+}
+
 const SHOWN_CHARS = 160;
+const SHOWN_REQUESTS = 3;
+
+/** The requirements that failed on these answers, each once. */
+export const requirementsOf = (failed: FailedAnswer[]): string[] => [...new Set(failed.map((entry) => entry.requirement))];
+
+/** The requests behind these answers, each once (several checks judge one answer), the first few in words. */
+export function requestsOf(failed: FailedAnswer[], describe: (entry: FailedAnswer) => string): string {
+  const requests = [...new Map(failed.map((entry) => [`${entry.answer.url} ${entry.credentials}`, entry])).values()];
+  const shown = requests.slice(0, SHOWN_REQUESTS).map(describe);
+  const more = requests.length > SHOWN_REQUESTS ? [`${requests.length - SHOWN_REQUESTS} more`] : [];
+  return [...shown, ...more].join('; ');
+}
 
 function parsed(answer: ObservedAnswer): ParsedBody {
   try {

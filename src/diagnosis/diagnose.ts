@@ -1,10 +1,11 @@
-import type { ObservedAnswer, StackObservations, StackSetup } from './answers.js';
-import { diagnoseStack } from './rules.js';
+import { sameAnswer, succeeded, type FailedAnswer, type ObservedAnswer, type StackObservations, type StackSetup } from './answers.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
 import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH } from '../exchange/exchange.js';
+import { PASSWORD_VARIANTS } from '../record/plan.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
-import { frontAnsweredSome, frontOf, type FailedAnswer } from './fronts.js';
+import { frontAnsweredSome, frontOf } from './fronts.js';
+import { diagnoseStack, headerLostOnSome } from './rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 
 /** The run's answer to one request, by its key: GET of that path, without a query, with those credentials. */
@@ -32,6 +33,9 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
   return accepted === 'pass' ? { ...seen, validServed: true } : seen;
 }
 
+/** The credentials that carry the token as the user name: the valid ones, whatever the password. */
+const WITH_TOKEN = new Set<string>(['valid', ...PASSWORD_VARIANTS]);
+
 /** Every failed check of a MUST or SHOULD, with the answer it judged, if it judged one. */
 function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges): (FailedAnswer | undefined)[] {
   return results
@@ -44,6 +48,8 @@ function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges):
       return {
         requirement: check.requirement,
         credentials: exchange.request.credentials,
+        // An exchange's key starts with the name of its credentials (see exchangeKey).
+        withToken: WITH_TOKEN.has(check.exchange?.split(' ')[0] ?? ''),
         answer: { url: exchange.request.url, status, headers, body },
       };
     });
@@ -52,7 +58,8 @@ function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges):
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
-  const diagnoses = diagnoseStack(observationsOf(results, exchanges, statusId), setup);
+  const observations = observationsOf(results, exchanges, statusId);
+  const diagnoses = diagnoseStack(observations, setup);
   const valid = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
   // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.
   const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid) : undefined;
@@ -62,6 +69,16 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
     const blocked = failed.filter((check): check is FailedAnswer => check !== undefined && frontOf(check.answer) !== undefined);
     const someBlocked = frontAnsweredSome(blocked, blocked.length === failed.length);
     if (someBlocked) diagnoses.push(someBlocked);
+    // The token served on the configured status, and other requests with it answered as if they carried no header.
+    const { noHeader, selfserviceNoHeader } = observations;
+    const lost = failed.filter(
+      (check): check is FailedAnswer =>
+        check?.withToken === true && (sameAnswer(check.answer, noHeader) || sameAnswer(check.answer, selfserviceNoHeader)),
+    );
+    const validServed = observations.validServed ?? (observations.valid !== undefined && succeeded(observations.valid));
+    if (diagnoses.length === 0 && validServed && observations.valid && lost.length > 0) {
+      diagnoses.push(headerLostOnSome(observations.valid, lost));
+    }
   }
 
   // The deadline and rate limits are not a failure to reach the target; their own errors say what happened.

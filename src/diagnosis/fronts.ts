@@ -6,6 +6,9 @@ import {
   pathOf,
   sameAnswer,
   servedJson,
+  requestsOf,
+  requirementsOf,
+  type FailedAnswer,
   type ObservedAnswer,
   type StackObservations,
   type StackSetup,
@@ -286,15 +289,6 @@ export function frontOf(answer: ObservedAnswer): FrontAnswer | undefined {
   return undefined;
 }
 
-/** A failing check's answer, with the request it answered. */
-export interface FailedAnswer {
-  requirement: string;
-  credentials: string;
-  answer: ObservedAnswer;
-}
-
-const SHOWN_REQUESTS = 3;
-
 /**
  * Some requests were answered by a front while the valid one reached the API: what they check cannot be laid at the
  * API's door. When every failure is one of them, the run has no verdict; otherwise the API failed on its own too.
@@ -306,17 +300,11 @@ export function frontAnsweredSome(blocked: FailedAnswer[], everyFailure: boolean
   const unavailable = front.what === 'a gateway error page';
   const who =
     front.vendor ?? (unavailable ? 'the web server or a proxy in front of the application' : 'a firewall or CDN in front of the API');
-  const requirements = [...new Set(blocked.map((failed) => failed.requirement))];
-  const requests = [...new Map(blocked.map((failed) => [`${failed.answer.url} ${failed.credentials}`, failed])).values()];
-  const shown = requests
-    .slice(0, SHOWN_REQUESTS)
-    .map((failed) => `GET ${pathOf(failed.answer)} (${failed.credentials}) answered ${briefly(failed.answer)}`);
-  const more = requests.length > SHOWN_REQUESTS ? [`${requests.length - SHOWN_REQUESTS} more`] : [];
   const diagnosis = {
     id: 'front-blocked-some-requests',
     confidence: front.vendor ? 'high' : 'medium',
-    summary: `${who} answered some requests instead of the API (${front.what}), while the plain request reached it: ${requirements.join(', ')} failed on its answers, not on the API's${everyFailure ? ', so they cannot be judged' : ''}`,
-    evidence: [...shown, ...more].join('; '),
+    summary: `${who} answered some requests instead of the API (${front.what}), while the plain request reached it: ${requirementsOf(blocked).join(', ')} failed on its answers, not on the API's${everyFailure ? ', so they cannot be judged' : ''}`,
+    evidence: requestsOf(blocked, (failed) => `GET ${pathOf(failed.answer)} (${failed.credentials}) answered ${briefly(failed.answer)}`),
     advice: unavailable
       ? [
           "The application did not take these requests while it took the others: read the web server's error log at the time of the run. A PHP-FPM pool smaller than the suite's concurrent requests (pm.max_children) or a proxy time-out does this: lower --concurrency, or enlarge the pool.",

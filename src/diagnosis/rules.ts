@@ -5,10 +5,13 @@ import {
   handedOut,
   isHtmlPage,
   pathOf,
+  requestsOf,
+  requirementsOf,
   sameAnswer,
   servedJson,
   serverKind,
   succeeded,
+  type FailedAnswer,
   type ObservedAnswer,
   type ServerKind,
   type StackObservations,
@@ -190,6 +193,26 @@ function headerStrippedOnOnePath(refused: ObservedAnswer, served: ObservedAnswer
   };
 }
 
+/**
+ * The token served on the configured status, and other requests made with it answered as if they carried no header:
+ * the token is right, and the header is lost on the way for those requests alone (their path, their query string, the
+ * length of the header).
+ */
+export function headerLostOnSome(valid: ObservedAnswer, lost: FailedAnswer[]): Diagnosis {
+  const requests = requestsOf(lost, (failed) => `GET ${pathOf(failed.answer)} (${failed.credentials})`);
+  return {
+    id: 'authorization-header-stripped',
+    party: 'environment',
+    confidence: 'medium',
+    summary: `the token was served on GET ${pathOf(valid)}, but other requests made with it got the answer of a request without an Authorization header: the token is right, so the header is most likely lost on the way for those requests (${requirementsOf(lost).join(', ')} failed on them)`,
+    evidence: `${requests}: answered ${briefly(lost[0]?.answer ?? valid)}, like no Authorization header`,
+    advice: [
+      'Look for what treats those requests apart from the others: a proxy, CDN or gateway route, or a web server location or rewrite rule that matches their path or query string, or a limit on the length of request headers; make it pass the Authorization header on as it does for the others.',
+      "If nothing strips it there, check in the help desk's API settings that the token may make those requests.",
+    ],
+  };
+}
+
 function tokenRefused(
   valid: ObservedAnswer,
   noHeader: ObservedAnswer,
@@ -228,12 +251,7 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   const server = serverKind(Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object'));
   if (observations.validServed ?? succeeded(valid)) {
     const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && handedOut(answer));
-    if (served.length > 0) return [authenticationNotEnforced(served)];
-    // The listing's own answer without a header is not asked for when the token is refused there: the status path's is.
-    const { selfservice, selfserviceNoHeader } = observations;
-    const listingStripped =
-      selfservice && !servedJson(selfservice) && isRefusal(selfservice) && sameAnswer(selfservice, selfserviceNoHeader ?? noHeader);
-    return listingStripped ? [headerStrippedOnOnePath(selfservice, valid)] : [];
+    return served.length > 0 ? [authenticationNotEnforced(served)] : [];
   }
   const front = frontAnswered(observations, setup);
   if (front) return [front];
