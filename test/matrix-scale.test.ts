@@ -125,6 +125,7 @@ function matrixOf(rows: MatrixTarget[]): Matrix {
 
 describe('the leak scan of the matrix views, with a token per target', () => {
   const tokens = Array.from({ length: 300 }, (_, index) => `fleet-token-${index}-${(index * 7919).toString(36)}x`);
+  const fleetScanner = createSecretScanner(tokens);
   const { tempFolder } = fileResources();
 
   test('one scanner finds any form of any of many tokens, and nothing in clean text', () => {
@@ -153,12 +154,12 @@ describe('the leak scan of the matrix views, with a token per target', () => {
     const leakDir = await tempFolder('conformance-matrix-leak-');
 
     const clean = matrixOf(rows);
-    const cleanWritten = await writeMatrix(clean, cleanDir, tokens);
+    const cleanWritten = await writeMatrix(clean, cleanDir, fleetScanner);
     expect(cleanWritten.map((path) => path.slice(cleanDir.length + 1))).toEqual(MATRIX_OUTPUTS);
     expect(clean.errors).toEqual([]);
 
     const leaking = matrixOf(leaky);
-    const written = await writeMatrix(leaking, leakDir, tokens);
+    const written = await writeMatrix(leaking, leakDir, fleetScanner);
     // The summary shows in matrix.json and in the attention lists of both other views once the target fails.
     expect(written).toEqual([]);
     expect(leaking.errors.map((error) => error.code)).toEqual(MATRIX_OUTPUTS.map(() => 'HARNESS_SECRET_LEAK'));
@@ -173,7 +174,7 @@ describe('the leak scan of the matrix views, with a token per target', () => {
       index === 42 ? { ...row('target-42', 42), baseUrl: `https://x.example/${tokens[42]}` } : row(`target-${index}`, index),
     );
     const matrix = matrixOf(rows);
-    const written = await writeMatrix(matrix, dir, tokens);
+    const written = await writeMatrix(matrix, dir, fleetScanner);
     expect(written.map((path) => path.slice(dir.length + 1))).toEqual(['matrix.md', 'matrix.html']);
     expect(matrix.errors.map((error) => error.message)).toEqual(['matrix.json would have contained the API token, so it was not written']);
     expect(await readFile(join(dir, 'matrix.md'), 'utf8')).toContain('matrix.json would have contained the API token');

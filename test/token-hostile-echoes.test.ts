@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
@@ -15,7 +17,7 @@ import { tokenFormsIn } from './helpers/token-forms.js';
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 /** A token outside ASCII, long enough that its letters in order are not found in a report by chance. */
 const WIDE_TOKEN = 'Schlüssel-ñ-9f3a-Kennwort-7e2d';
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 /**
  * The token's letters and digits in their order, each at most `gap` characters after the one before: how the token
@@ -206,5 +208,71 @@ describe('a target that redirects the suite elsewhere', () => {
     const text = await everything(result);
     expect(tokenFormsIn(text, TOKEN)).toEqual([]);
     expect(await fileOf(result, 'recording.json')).toMatch(/"location": "http:\/\/127\.0\.0\.1:\d+\/login\?user=<redacted>/);
+  });
+});
+
+describe('a front that several servers share, and shows each the last credential it saw', () => {
+  const FIRST = 'First-Fleet-Token-5b81d0';
+  const SECOND = 'Second-Fleet-Token-c247e9';
+
+  /** Two reference servers under /a and /b of one front, which tells every answer the previous request's credential. */
+  async function sharedFront(): Promise<LoopbackServer> {
+    const [first, second] = await Promise.all([
+      startReferenceServer({ token: FIRST, pathPrefix: '/a' }),
+      startReferenceServer({ token: SECOND, pathPrefix: '/b' }),
+    ]);
+    cleanUpAfterAll(first.close);
+    cleanUpAfterAll(second.close);
+    let last = '';
+    const front = await serveHttp((request, response) => {
+      const shown = last;
+      // A header value holds printable ASCII only: the malformed credentials the suite sends are shown with ? instead.
+      last = credentialOf(request).replace(/[^\x20-\x7e]/g, '?');
+      response.setHeader('x-last-user', shown);
+      response.setHeader('x-last-session', Buffer.from(shown).toString('base64'));
+      forward(request, response, new URL(request.url?.startsWith('/b') ? second.url : first.url));
+    });
+    cleanUpAfterAll(front.close);
+    return front;
+  }
+
+  async function expectNeitherToken(result: CliRun): Promise<void> {
+    const text = await everything(result);
+    expect({ first: tokenFormsIn(text, FIRST), second: tokenFormsIn(text, SECOND) }).toEqual({ first: [], second: [] });
+  }
+
+  test.concurrent('a matrix of both: each target redacts the other target token as well as its own', async () => {
+    const front = await sharedFront();
+    const folder = await tempFolder('conformance-shared-front-');
+    const targets = join(folder, 'targets.json');
+    await writeFile(
+      targets,
+      JSON.stringify([
+        { name: 'first', baseUrl: `${front.url}/a`, tokenEnv: 'FIRST_TOKEN' },
+        { name: 'second', baseUrl: `${front.url}/b`, tokenEnv: 'SECOND_TOKEN' },
+      ]),
+    );
+    const result = await inProcess.run(['--targets', targets, '--target-concurrency', '1'], { FIRST_TOKEN: FIRST, SECOND_TOKEN: SECOND });
+    cleanUpAfterAll(result.cleanup);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    await expectNeitherToken(result);
+    expect(await fileOf(result, 'second/recording.json')).toMatch(/"x-last-user": "<redacted>/);
+  });
+
+  test.concurrent('--compare-to: each side redacts the other side token as well as its own', async () => {
+    const front = await sharedFront();
+    const result = await inProcess.run([
+      '--base-url',
+      `${front.url}/a`,
+      '--token',
+      FIRST,
+      '--compare-to',
+      `${front.url}/b`,
+      '--compare-token',
+      SECOND,
+    ]);
+    cleanUpAfterAll(result.cleanup);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    await expectNeitherToken(result);
   });
 });

@@ -24,15 +24,16 @@ export async function runDifferential(
   surroundings: RunSurroundings = { env: process.env },
 ): Promise<DifferentialResult> {
   // One after the other: a run owns the Vitest instance it starts.
-  const target = await runConformance(config, hooks, undefined, surroundings);
+  const tokens = [config.token, compareTo.token].filter((token): token is string => token !== undefined && token !== '');
+  // Each run looks for both tokens: a front both servers share can show either one in the other's answers.
+  const target = await runConformance(config, hooks, undefined, { ...surroundings, otherTokens: tokens });
   const other = await runConformance(
     { ...config, baseUrl: compareTo.baseUrl, token: compareTo.token, out: join(config.out, COMPARE_DIR) },
     {},
     undefined,
-    surroundings,
+    { ...surroundings, otherTokens: tokens },
   );
   const comparison = compareReports(target.report, other.report);
-  const tokens = [config.token, compareTo.token].filter((token): token is string => token !== undefined && token !== '');
   const { written, errors } = await writeComparison(comparison, config.out, artifactScanner(tokens));
   return { target, compareTo: other, comparison, writtenFiles: [...target.writtenFiles, ...written], errors };
 }

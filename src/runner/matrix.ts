@@ -43,8 +43,6 @@ export interface MatrixResult {
 interface Recorded {
   entry: TargetEntry & { position: number };
   settings: TargetSettings;
-  /** The token's scanner, built once for the target's client and its reports. */
-  scanner: SecretScanner;
   startedAt: Date;
   recording?: Recording;
   failure?: RunError;
@@ -63,6 +61,7 @@ class Pipeline {
   constructor(
     targets: (TargetEntry & { position: number })[],
     private readonly concurrency: number,
+    private readonly scanner: SecretScanner,
   ) {
     this.pending = [...targets];
   }
@@ -90,12 +89,10 @@ class Pipeline {
       this.inFlight += 1;
       const startedAt = new Date();
       const settings = targetSettings(entry.options, entry.baseUrl, entry.token, startedAt, true);
-      const scanner = createSecretScanner([entry.token]);
-      void recordTarget(settings, { scanner })
+      void recordTarget(settings, { scanner: this.scanner })
         .then(
-          (recording) => this.ready.push({ entry, settings, scanner, startedAt, recording }),
-          (error: unknown) =>
-            this.ready.push({ entry, settings, scanner, startedAt, failure: suiteFailure('recording the target', error) }),
+          (recording) => this.ready.push({ entry, settings, startedAt, recording }),
+          (error: unknown) => this.ready.push({ entry, settings, startedAt, failure: suiteFailure('recording the target', error) }),
         )
         .finally(() => {
           this.inFlight -= 1;
@@ -163,17 +160,20 @@ export async function runMatrix(
     config.shard,
   );
   const rows: MatrixTarget[] = [];
+  // Every token of the file, for every target and the matrix: a front that several targets share (a CDN, a debugging
+  // proxy) can show one target's token in another's answers. Built once, it serves every client and every artifact.
+  const scanner = createSecretScanner(targets.map((entry) => entry.token));
   await prepareOutDir(config.out);
   await clearOwnOutputs(config.out);
   if (selected.length > 0) {
     const timeoutMs = Math.max(...selected.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS;
-    const pipeline = new Pipeline(selected, config.targetConcurrency);
+    const pipeline = new Pipeline(selected, config.targetConcurrency, scanner);
     const judging = surroundings.judge ? sharedRunner(surroundings.judge) : await ownRunner(timeoutMs);
     const writeBatch = async (batch: Recorded[], judged: TargetJudged[]): Promise<void> => {
       for (const [index, item] of batch.entries()) {
         const { scenarios = [], errors: runErrors = [] } = judged[index] ?? {};
         const errors = [...runErrors, ...(item.failure ? [item.failure] : [])];
-        const row = await writeTarget(config, item, scenarios, errors, baseline);
+        const row = await writeTarget(config, item, scenarios, errors, baseline, scanner);
         rows.push(row);
         hooks.onTarget?.(row, rows.length, selected.length);
       }
@@ -204,12 +204,7 @@ export async function runMatrix(
     targets: rows,
     errors: [],
   });
-  const writtenFiles = await writeMatrix(
-    matrix,
-    config.out,
-    selected.map((entry) => entry.token),
-    { runStartedAt: startedAt },
-  );
+  const writtenFiles = await writeMatrix(matrix, config.out, scanner, { runStartedAt: startedAt });
   return { matrix, writtenFiles };
 }
 
@@ -219,6 +214,7 @@ async function writeTarget(
   scenarios: ScenarioResult[],
   errors: RunError[],
   baseline: LoadedBaseline | undefined,
+  scanner: SecretScanner,
 ): Promise<MatrixTarget> {
   const report = targetReport({
     options: item.entry.options,
@@ -234,6 +230,6 @@ async function writeTarget(
   await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
   const recorded = item.recording ? [{ startedAt: item.startedAt, recording: item.recording }] : [];
-  await writeReports(report, dir, item.scanner, { allure: false, jsonFiles: recordingFiles(report, recorded, item.scanner) });
+  await writeReports(report, dir, scanner, { allure: false, jsonFiles: recordingFiles(report, recorded, scanner) });
   return matrixRow(report, item.entry.name, item.entry.position, relative(config.out, dir).split(sep).join('/'));
 }

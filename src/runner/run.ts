@@ -50,6 +50,11 @@ export interface RunSurroundings {
   env: Record<string, string | undefined>;
   /** Judges the run's recordings when several runs share one spec runner; otherwise the run starts its own. */
   judge?: JudgeRun;
+  /**
+   * The tokens of the command's other runs (the --compare-to server's): redacted from this run's answers and refused
+   * in its artifacts as its own is, since a front both servers share can show one server's token in the other's answers.
+   */
+  otherTokens?: readonly string[];
 }
 
 export function targetSettings(options: TargetOptions, baseUrl: string, token: string, startedAt: Date, viaProxy: boolean): TargetSettings {
@@ -208,8 +213,8 @@ export async function runConformance(
     // The embedded server is on loopback, where a proxy from the environment could not reach it.
     const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
     const target = { baseUrl, embeddedReference: reference !== undefined };
-    // One scanner of the token serves the client's redaction, every artifact's screen and the terminal's.
-    const scanner = createSecretScanner([token]);
+    // One scanner of the tokens serves the client's redaction, every artifact's screen and the terminal's.
+    const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])]);
     const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, scanner, surroundings.judge).finally(
       closeReference,
     );

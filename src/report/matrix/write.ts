@@ -3,7 +3,8 @@ import { settleMatrix } from './build.js';
 import { renderMatrixHtml } from './html.js';
 import { renderMatrixMarkdown } from './markdown.js';
 import type { Matrix } from './types.js';
-import { artifactScanner, clearOwnOutputs, putArtifacts, screenViews, type View } from '../artifacts.js';
+import { clearOwnOutputs, putArtifacts, screenViews, type View } from '../artifacts.js';
+import type { SecretScanner } from '../../http/redact.js';
 import { suiteError } from '../../errors.js';
 
 export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
@@ -29,7 +30,7 @@ function stampFinish(matrix: Matrix, startedAt: Date): void {
 export async function writeMatrix(
   matrix: Matrix,
   outDir: string,
-  tokens: readonly string[],
+  scanner: SecretScanner,
   { runStartedAt }: WriteMatrixOptions = {},
 ): Promise<string[]> {
   await clearOwnOutputs(outDir);
@@ -44,7 +45,7 @@ export async function writeMatrix(
     ['matrix.md', renderMatrixMarkdown],
     ['matrix.html', (final) => renderMatrixHtml(final, outDir)],
   ];
-  const rendered = screenViews(matrix, views, artifactScanner(tokens), (refused) => {
+  const rendered = screenViews(matrix, views, scanner, (refused) => {
     matrix.errors.push(...refused);
     settleMatrix(matrix);
   });
