@@ -547,6 +547,19 @@ const cases: UnhappyCase[] = [
     line: /the token was served on GET \/api\/ticket\/status\/1, but other requests made with it got the answer of a request without an Authorization header.*\n {2}Evidence: GET \/api\/selfservice\/type \(valid token/m,
   },
 
+  {
+    name: 'the header lost on the selfservice path, refused there with HTTP 200: the reference call fails, not the refusal',
+    api: {
+      front: stripsAuthorization((request) => !onStatusPath(request)),
+      refuse: () => json(200, { status: 'error', message: 'Unauthenticated', data: [] }),
+    },
+    exit: 1,
+    fail: ['SELFSERVICE-ACCEPTED'],
+    diagnoses: ['authorization-header-stripped'],
+    skip: { 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS': /the valid token is refused too/ },
+    line: /Expected: HTTP 2xx with a JSON body \(its shape is not stated\), not the answer a request without credentials gets/,
+  },
+
   // Representation choices the document leaves open.
   { name: 'JSON labelled text/html, as PHP sends it unless told otherwise', api: { contentType: 'text/html; charset=UTF-8' }, exit: 0 },
   { name: 'no Content-Length: every answer ends when the connection closes', api: { closeDelimited: true }, exit: 0 },

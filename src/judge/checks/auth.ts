@@ -34,6 +34,9 @@ export function servesListing({ status, json }: Pick<Exchange['response'], 'stat
   return isSuccessCode(status) && json.ok;
 }
 
+/** What a request without credentials got on the status path: the API's own refusal, which a listing is told from. */
+export type Refusal = Pick<Exchange['response'], 'status' | 'bodyText'>;
+
 /** What identifies the listing: its data when it holds something, else the whole body (an empty list says nothing). */
 function listingContent(json: ParsedBody): string | undefined {
   if (!json.ok) return undefined;
@@ -59,9 +62,23 @@ const EXPECTED_SUCCESS: Record<Resource, string> = {
   listing: 'HTTP 2xx with a JSON body (its shape is not stated)',
 };
 
-export function accepted(exchange: Exchange, description: string, resource: Resource = 'status'): CheckOutcome {
-  const served = resource === 'status' ? servesStatus(exchange.response) : servesListing(exchange.response);
-  return outcome(served, description, EXPECTED_SUCCESS[resource], describeResponse(exchange));
+/**
+ * The resource served. A listing answered exactly as a request without credentials was (an API that refuses with HTTP
+ * 200 and JSON) was not: the token made no difference.
+ */
+export function servesResource({ response }: Exchange, resource: Resource, refusal?: Refusal): boolean {
+  if (resource === 'status') return servesStatus(response);
+  const refused = refusal !== undefined && refusal.status === response.status && refusal.bodyText === response.bodyText;
+  return !refused && servesListing(response);
+}
+
+export function accepted(exchange: Exchange, description: string, resource: Resource = 'status', refusal?: Refusal): CheckOutcome {
+  const served = servesResource(exchange, resource, refusal);
+  const expected =
+    resource === 'listing' && refusal
+      ? `${EXPECTED_SUCCESS.listing}, not the answer a request without credentials gets`
+      : EXPECTED_SUCCESS[resource];
+  return outcome(served, description, expected, describeResponse(exchange));
 }
 
 /**
