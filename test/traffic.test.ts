@@ -114,3 +114,44 @@ describe.concurrent('proxies from the environment', () => {
     expect(proxy.tunnels).toEqual([]);
   });
 });
+
+describe('a proxy address that undici cannot use', () => {
+  const unusable = ['http://user:pa/SECRET-proxy-pw@127.0.0.1:9', 'proxy.example:3128', 'socks5://127.0.0.1:1080'];
+
+  test.each(unusable)('%s: one line, exit 2, naming the variable and not the address', async (address) => {
+    const reference = await startReferenceServer({ token: TOKEN });
+    cleanUpAfterAll(reference.close);
+    const result = await inProcess.exec(['--base-url', reference.url, '--token', TOKEN], { HTTPS_PROXY: address });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^CONFIG_INVALID: HTTPS_PROXY in the environment is not an http:\/\/ or https:\/\/ proxy address/);
+    expect(result.stderr).not.toContain(address);
+    expect(result.stderr).not.toContain('SECRET');
+  });
+
+  test('the embedded reference server, which no proxy reaches, runs whatever the variables hold', async () => {
+    const run = await inProcess.run([], { HTTPS_PROXY: unusable[0] ?? '' });
+    cleanUpAfterAll(run.cleanup);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+  });
+
+  test('a recording that fails as a whole is named in the report, not left as scenarios that did not run', async () => {
+    const reference = await startReferenceServer({ token: TOKEN });
+    cleanUpAfterAll(reference.close);
+    // The command's environment has no proxy, so its settings pass; undici reads the process's, where one is broken.
+    const saved = process.env.HTTPS_PROXY;
+    process.env.HTTPS_PROXY = unusable[0];
+    try {
+      const run = await inProcess.run(['--base-url', reference.url, '--token', TOKEN]);
+      cleanUpAfterAll(run.cleanup);
+      expect(run.code).toBe(2);
+      expect(run.report?.errors.map((error) => error.message)).toContain('recording the target failed: Invalid URL');
+      expect(run.stdout).toContain('recording the target failed: Invalid URL');
+      expect(run.stdout + run.stderr).not.toContain('SECRET');
+    } finally {
+      if (saved === undefined) delete process.env.HTTPS_PROXY;
+      else process.env.HTTPS_PROXY = saved;
+    }
+  });
+});

@@ -344,5 +344,33 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
     );
   }
   if (config.out.trim() === '') throw new ConfigError('CONFIG_INVALID', '--out is empty', 'Pass a folder, e.g. --out reports');
+  if (config.baseUrl !== undefined || config.compareTo !== undefined || config.targets !== undefined) checkProxyVariables(env);
   return config;
+}
+
+/** The variables undici's proxy agent reads, each on its own: one it cannot use stops every request. */
+const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+
+/**
+ * A proxy address in the environment that undici cannot use would fail the whole run before its first request, with
+ * nothing to say why. Never quoted: a proxy address may hold a password.
+ */
+function checkProxyVariables(env: Source): void {
+  for (const name of PROXY_VARIABLES) {
+    const address = env[name];
+    if (!address) continue;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(address).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new ConfigError(
+        'CONFIG_INVALID',
+        `${name} in the environment is not an http:// or https:// proxy address (not quoted: it may hold a password)`,
+        `Set ${name} to http://host:port, or http://user:password@host:port with a / ? # or @ of the password percent-encoded; or unset it`,
+      );
+    }
+  }
 }

@@ -16,7 +16,7 @@ import { recordTarget } from '../record/recorder.js';
 import type { RecordedRun } from './conclude.js';
 import { SpecRunner, type Judged } from '../judge/spec-runner.js';
 import { suiteVersion } from '../version.js';
-import { suiteFailure } from '../errors.js';
+import { suiteFailure, type RunError } from '../errors.js';
 import { collectGarbage } from './memory.js';
 
 /** Builds and writes the reports; loaded while the specs run, so its modules are not on the way to the first request. */
@@ -143,12 +143,18 @@ async function recordAndJudge(
         }
         // The spec worker starts once the target has answered: started while the answers still come in, its start-up
         // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
-        const made = await recording.catch(() => undefined);
+        let failed: RunError | undefined;
+        const made = await recording.catch((error: unknown) => {
+          // The judge only learns that there is no recording; the report must say why.
+          failed = suiteFailure('recording the target', error);
+          return undefined;
+        });
         if (made) recorded.push({ startedAt: runStartedAt, recording: made });
         const judging = judgeRun({ settings: runSettings, recording });
         void loadConclude();
         const judged: Judged = await judging;
-        reports.push(await targetReportOf(config, target, runStartedAt, judged, settings.runId));
+        const withFailure = failed ? { ...judged, errors: [...judged.errors, failed] } : judged;
+        reports.push(await targetReportOf(config, target, runStartedAt, withFailure, settings.runId));
       }
     } finally {
       await runner?.close();
