@@ -235,6 +235,21 @@ describe('a front that answered some requests while the plain one reached the AP
     expect(diagnosis?.advice.join(' ')).toMatch(/pm\.max_children.*lower --concurrency/);
   });
 
+  test("a SHOULD that failed on a front's answer alone does not take the verdict away", () => {
+    const fifth = { ...served, url: served.url.replace(/1$/, '5') };
+    const firstBlocked = failedOn('STATUS-OPEN-FIRST', answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML }));
+    const accepted: JudgedRequirement = { id: 'AUTH-TOKEN-ACCEPTED', verdict: 'pass', checks: [] };
+    const warned: JudgedRequirement = { ...firstBlocked.result, verdict: 'warn' };
+    const [diagnosis, ...others] = diagnose(
+      [accepted, warned],
+      { ...failedOn('', fifth).exchanges, ...firstBlocked.exchanges },
+      { statusId: 5 },
+    );
+    expect(others).toEqual([]);
+    expect(diagnosis).toMatchObject({ id: 'front-blocked-some-requests', party: 'environment' });
+    expect(diagnosis?.inconclusive).toBeUndefined();
+  });
+
   test("a failure on the API's own answer too: the front is named, and the run keeps its verdict", () => {
     const colour = failedOn('STATUS-COLOUR', served);
     const [diagnosis] = diagnoseAll(blockedLang, colour);

@@ -36,22 +36,25 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
 /** The credentials that carry the token as the user name: the valid ones, whatever the password. */
 const WITH_TOKEN = new Set<string>(['valid', ...PASSWORD_VARIANTS]);
 
-/** Every failed check of a MUST or SHOULD, with the answer it judged, if it judged one. */
-function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges): (FailedAnswer | undefined)[] {
+/** Every failed check of a MUST or SHOULD: whether it is a MUST's, and the answer it judged, if it judged one. */
+function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges): { must: boolean; failed?: FailedAnswer }[] {
   return results
     .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
-    .flatMap((result) => result.checks.filter((check) => check.verdict === 'fail'))
-    .map((check) => {
+    .flatMap((result) =>
+      result.checks.filter((check) => check.verdict === 'fail').map((check) => ({ check, must: result.verdict === 'fail' })),
+    )
+    .map(({ check, must }) => {
       const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
-      if (!exchange) return undefined;
+      if (!exchange) return { must };
       const { status, headers, body } = exchange.response;
-      return {
+      const failed = {
         requirement: check.requirement,
         credentials: exchange.request.credentials,
         // An exchange's key starts with the name of its credentials (see exchangeKey).
         withToken: WITH_TOKEN.has(check.exchange?.split(' ')[0] ?? ''),
         answer: { url: exchange.request.url, status, headers, body },
       };
+      return { must, failed };
     });
 }
 
@@ -65,16 +68,22 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
   const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid) : undefined;
   if (unusualAnswer) diagnoses.push(unusualAnswer);
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
-    const failed = failedChecks(results, exchanges);
-    const blocked = failed.filter((check): check is FailedAnswer => check !== undefined && frontOf(check.answer) !== undefined);
-    const someBlocked = frontAnsweredSome(blocked, blocked.length === failed.length);
+    const checks = failedChecks(results, exchanges);
+    const isBlocked = (failed: FailedAnswer | undefined): failed is FailedAnswer =>
+      failed !== undefined && frontOf(failed.answer) !== undefined;
+    const blocked = checks.map(({ failed }) => failed).filter(isBlocked);
+    // No verdict when what decides it, the MUSTs, failed only on a front's answers; a SHOULD alone does not decide it.
+    const musts = checks.filter(({ must }) => must);
+    const someBlocked = frontAnsweredSome(blocked, musts.length > 0 && musts.every(({ failed }) => isBlocked(failed)));
     if (someBlocked) diagnoses.push(someBlocked);
     // The token served on the configured status, and other requests with it answered as if they carried no header.
     const { noHeader, selfserviceNoHeader } = observations;
-    const lost = failed.filter(
-      (check): check is FailedAnswer =>
-        check?.withToken === true && (sameAnswer(check.answer, noHeader) || sameAnswer(check.answer, selfserviceNoHeader)),
-    );
+    const lost = checks
+      .map(({ failed }) => failed)
+      .filter(
+        (failed): failed is FailedAnswer =>
+          failed?.withToken === true && (sameAnswer(failed.answer, noHeader) || sameAnswer(failed.answer, selfserviceNoHeader)),
+      );
     const validServed = observations.validServed ?? (observations.valid !== undefined && succeeded(observations.valid));
     if (diagnoses.length === 0 && validServed && observations.valid && lost.length > 0) {
       diagnoses.push(headerLostOnSome(observations.valid, lost));

@@ -291,7 +291,8 @@ export function frontOf(answer: ObservedAnswer): FrontAnswer | undefined {
 
 /**
  * Some requests were answered by a front while the valid one reached the API: what they check cannot be laid at the
- * API's door. When every failure is one of them, the run has no verdict; otherwise the API failed on its own too.
+ * API's door. When every MUST that failed failed on them, the run has no verdict; otherwise it keeps the one the
+ * API's own answers give it.
  */
 export function frontAnsweredSome(blocked: FailedAnswer[], everyFailure: boolean): Diagnosis | undefined {
   const first = blocked[0];
