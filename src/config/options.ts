@@ -40,7 +40,7 @@ export const OPTIONS = {
     flag: 'lang',
     env: 'CONFORMANCE_LANG',
     kind: 'string',
-    help: "locale with a translation (default: the first in the status' translations)",
+    help: "locale with a translation (default: the first in the status' translations named unlike the default)",
   },
   missingLang: {
     flag: 'missing-lang',

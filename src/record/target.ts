@@ -3,7 +3,7 @@ import { variantLabel, type CredentialVariant } from '../exchange/credentials.js
 import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, type Exchange, type TrafficCounts } from '../exchange/exchange.js';
 import type { RecordedAnswer, RecordedFailure, Recording } from './recording.js';
 import type { RequestChoices } from './settings.js';
-import { translationsOf, type Translation } from '../exchange/json-body.js';
+import { dataOf, translationsOf, type Translation } from '../exchange/json-body.js';
 
 export const FIRST_STATUS_ID = 1;
 /** An id no installation reaches, to see how the target answers for a status that does not exist. */
@@ -84,15 +84,18 @@ export class Target {
     return this.once(SELFSERVICE_PATH, {}, credentials);
   }
 
-  /** The locale to ask for: the configured one, or the first translation the status lists. */
+  /**
+   * The locale to ask for: the configured one, or the first translation the status lists whose name differs from the
+   * default name (else the first): asked for one named like the default, an answer that ignored lang would look right.
+   */
   async translatedLocale(): Promise<Translation | undefined> {
-    const translations = translationsOf(await this.status()) ?? [];
+    const status = await this.status();
+    const translations = translationsOf(status) ?? [];
     const wanted = this.settings.lang?.toLowerCase();
-    return translations.find((entry) =>
-      wanted === undefined
-        ? typeof entry.locale === 'string' && typeof entry.name === 'string'
-        : String(entry.locale).toLowerCase() === wanted,
-    );
+    if (wanted !== undefined) return translations.find((entry) => String(entry.locale).toLowerCase() === wanted);
+    const usable = translations.filter((entry) => typeof entry.locale === 'string' && typeof entry.name === 'string');
+    const defaultName = dataOf(status)?.name;
+    return usable.find((entry) => entry.name !== defaultName) ?? usable[0];
   }
 
   /**
