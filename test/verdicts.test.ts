@@ -579,6 +579,49 @@ describe('when a front answered instead of the API', () => {
   });
 });
 
+describe('when a front answered some requests only, and the API failed something on its own', () => {
+  const blockPage = (exchange: Exchange): Exchange =>
+    answeredWith(exchange, {
+      status: 403,
+      body: '<!DOCTYPE html>\n<html><head><title>Access denied</title></head><body>Request blocked.</body></html>\n',
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    });
+  const FRENCH = recordedAnswer('valid /api/ticket/status/1?lang=fr', 'colour-missing');
+
+  function mixedReport(): Report {
+    const failing: Record<string, RecordedCheck[]> = {
+      'STATUS-COLOUR': [check('STATUS-COLOUR', 'fail', COLOUR_MISSING)],
+      'LANG-TRANSLATION-REPLACES': [check('LANG-TRANSLATION-REPLACES', 'fail', blockPage(FRENCH))],
+      'LANG-KEEPS-TRANSLATIONS': [
+        check('LANG-KEEPS-TRANSLATIONS', 'pass', VALID),
+        check('LANG-KEEPS-TRANSLATIONS', 'fail', blockPage(FRENCH)),
+      ],
+      // Failed on the front's answer and on the API's own: the API's failure stands.
+      'LANG-OTHER-FIELDS-UNCHANGED': [
+        check('LANG-OTHER-FIELDS-UNCHANGED', 'fail', blockPage(FRENCH)),
+        check('LANG-OTHER-FIELDS-UNCHANGED', 'fail', COLOUR_MISSING),
+      ],
+    };
+    return reportOf(allPassed().flatMap((entry) => failing[entry.requirement] ?? [entry]));
+  }
+
+  test('not conformant for what the API failed; what failed only on the front is set aside, naming the front', () => {
+    const report = mixedReport();
+    const front = report.diagnoses.find((diagnosis) => diagnosis.id === 'front-blocked-some-requests');
+    expect(front?.inconclusive).toBeUndefined();
+    expect(report).toMatchObject({ verdict: 'not-conformant', exitCode: 1 });
+    expect(resultOf(report, 'STATUS-COLOUR')).toMatchObject({ verdict: 'fail', party: 'target' });
+    expect(resultOf(report, 'LANG-OTHER-FIELDS-UNCHANGED')).toMatchObject({ verdict: 'fail', party: 'target' });
+    expect(resultOf(report, 'LANG-TRANSLATION-REPLACES')).toMatchObject({
+      verdict: 'skip',
+      checks: [{ verdict: 'skip', description: `LANG-TRANSLATION-REPLACES fail: not judged, ${front?.summary ?? ''}` }],
+    });
+    expect(resultOf(report, 'LANG-TRANSLATION-REPLACES').party).toBeUndefined();
+    expect(resultOf(report, 'LANG-KEEPS-TRANSLATIONS').checks.map((entry) => entry.verdict)).toEqual(['skip', 'skip']);
+    expect(report.summary).toMatch(/^Not conformant: 2 requirement\(s\) failed \(STATUS-COLOUR, LANG-OTHER-FIELDS-UNCHANGED\)/);
+  });
+});
+
 describe('a baseline of known failures', () => {
   const baseline = (...knownFailures: LoadedBaseline['knownFailures']): LoadedBaseline => ({
     file: 'baseline.json',

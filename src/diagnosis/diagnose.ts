@@ -58,6 +58,15 @@ function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges):
     });
 }
 
+/**
+ * Whether every failed check of a requirement judged an answer that a front gave instead of the API (a firewall's
+ * block page, a CDN's error): then the API did not fail it, whatever else in the run did.
+ */
+export function failedOnFrontAnswers(result: JudgedRequirement, exchanges: JudgedExchanges): boolean {
+  const checks = failedChecks([result], exchanges);
+  return checks.length > 0 && checks.every(({ failed }) => failed !== undefined && frontOf(failed.answer) !== undefined);
+}
+
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;

@@ -1,7 +1,7 @@
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
 import { exchangeKey, STATUS_PATH } from '../../exchange/exchange.js';
 import { catalog } from '../../requirements/catalog.js';
-import { diagnose } from '../../diagnosis/diagnose.js';
+import { diagnose, failedOnFrontAnswers } from '../../diagnosis/diagnose.js';
 import { configurationHash } from './integrity.js';
 import type { Report, RequirementResult, TargetFingerprint, Verdict } from './types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
@@ -119,6 +119,12 @@ export function buildReport(input: ReportInput): Report {
   const diagnoses = diagnose(provisional, exchanges, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
   const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
   if (unjudgeable) for (const result of provisional) setAside(result, unjudgeable);
+  // A front that answered some requests only: what failed on its answers alone is not judged, even when the API
+  // failed something else on its own answers and the run is not conformant for that.
+  const someBlocked = diagnoses.find((diagnosis) => diagnosis.id === 'front-blocked-some-requests');
+  if (someBlocked && !unjudgeable) {
+    for (const result of provisional) if (failedOnFrontAnswers(result, exchanges)) setAside(result, someBlocked);
+  }
   const stripped = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
   const noHeaderAnswer = exchanges[exchangeKey(STATUS_PATH(input.options.statusId), {}, 'no-header')]?.response;
   const environmentAnswer = stripped && noHeaderAnswer ? { status: noHeaderAnswer.status, body: noHeaderAnswer.body } : undefined;
