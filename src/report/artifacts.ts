@@ -148,6 +148,9 @@ export interface PutOptions {
   listed?: boolean;
 }
 
+/** Files written at once: enough to keep the file system busy, few enough to stay far from any open-file limit. */
+const WRITES_AT_ONCE = 16;
+
 /**
  * Writes files that passed the screen into the folder (made if missing, with any subfolder a name holds) and adds them
  * to the folder's list. Returns the paths written, in order.
@@ -159,17 +162,23 @@ export async function putArtifacts(
 ): Promise<string[]> {
   await mkdir(folder, { recursive: true });
   const made = new Set<string>();
-  const written: string[] = [];
-  for (const { name, content } of files) {
-    const path = join(folder, ...name.split('/'));
-    const parent = dirname(name);
-    if (parent !== '.' && !made.has(parent)) {
-      // A subfolder the suite made is listed, so the next run removes it once empty; one that was there stays.
-      if (await mkdir(join(folder, parent), { recursive: true })) made.add(parent);
-    }
-    await writeFile(path, content);
-    written.push(path);
+  for (const parent of new Set(files.map(({ name }) => dirname(name)))) {
+    // A subfolder the suite made is listed, so the next run removes it once empty; one that was there stays.
+    if (parent !== '.' && (await mkdir(join(folder, parent), { recursive: true }))) made.add(parent);
   }
+  const written = files.map(({ name }) => join(folder, ...name.split('/')));
+  // Several at once: a run writes a hundred small files (Allure's above all), each mostly waiting on the file system.
+  let next = 0;
+  const writer = async (): Promise<void> => {
+    for (let index = next++; index < files.length; index = next++) {
+      const file = files[index];
+      if (file) await writeFile(written[index] ?? '', file.content);
+    }
+  };
+  // Every write settles before the first failure is told, so nothing is still being written when the caller goes on.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(WRITES_AT_ONCE, files.length) }, writer));
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
   if (listed)
     await recordOwnOutputs(
       folder,
