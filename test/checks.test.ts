@@ -189,6 +189,25 @@ describe('authentication: what counts as serving the resource, and as refusing i
     expect(accepted(STRIPPED_LISTING, 'listing served', 'listing').ok).toBe(false);
   });
 
+  test('accepted: a listing answered exactly as the request without credentials was is not served', () => {
+    // An API that refuses with HTTP 200 and JSON: the valid token gets the same answer as no header at all.
+    const refusal = { status: LISTING.response.status, bodyText: LISTING.response.bodyText };
+    expect(accepted(LISTING, 'listing served', 'listing', refusal)).toEqual({
+      ok: false,
+      description: 'listing served',
+      expected: 'HTTP 2xx with a JSON body (its shape is not stated), not the answer a request without credentials gets',
+      actual: describeResponse(LISTING),
+    });
+    // The same body under another code, or another body under the same code, is an answer of its own.
+    expect(accepted(LISTING, 'listing served', 'listing', { ...refusal, status: 401 }).ok).toBe(true);
+    expect(accepted(LISTING, 'listing served', 'listing', { ...refusal, bodyText: '{"status":"error"}' }).ok).toBe(true);
+    // A status is judged by the status it carries, whatever the refusal.
+    expect(accepted(VALID, 'status served', 'status', { status: VALID.response.status, bodyText: VALID.response.bodyText })).toMatchObject({
+      ok: true,
+      expected: 'HTTP 2xx carrying the ticket status',
+    });
+  });
+
   test('refused: a production refusal passes; an answer carrying the status fails whatever its code', () => {
     expect(refused(WRONG_TOKEN, 'a wrong token fails')).toEqual({
       ok: true,

@@ -122,9 +122,7 @@ export function buildReport(input: ReportInput): Report {
   // A front that answered some requests only: what failed on its answers alone is not judged, even when the API
   // failed something else on its own answers and the run is not conformant for that.
   const someBlocked = diagnoses.find((diagnosis) => diagnosis.id === 'front-blocked-some-requests');
-  if (someBlocked && !unjudgeable) {
-    for (const result of provisional) if (failedOnFrontAnswers(result, exchanges)) setAside(result, someBlocked);
-  }
+  if (someBlocked) for (const result of provisional) if (failedOnFrontAnswers(result, exchanges)) setAside(result, someBlocked);
   const stripped = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
   const noHeaderAnswer = exchanges[exchangeKey(STATUS_PATH(input.options.statusId), {}, 'no-header')]?.response;
   const environmentAnswer = stripped && noHeaderAnswer ? { status: noHeaderAnswer.status, body: noHeaderAnswer.body } : undefined;
