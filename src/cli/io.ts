@@ -1,4 +1,5 @@
 import { colourWanted } from '../report/views/colour.js';
+import { letYoungGenerationGrow } from '../runner/memory.js';
 import type { JudgeRun } from '../runner/run.js';
 
 /**
@@ -19,6 +20,11 @@ export interface CommandIo {
   startedAt: Date;
   /** What judges a run's recordings: a spec runner of the run's own when none is given. */
   judge?: JudgeRun;
+  /**
+   * Tunes the process for a run that lasts (a matrix): only the CLI's own process, which is tuned for a short run from
+   * its start, does so; the settings are the whole process's, and a host program keeps its own.
+   */
+  beforeLongRun?(): void;
 }
 
 export function processIo(): CommandIo {
@@ -31,5 +37,6 @@ export function processIo(): CommandIo {
     dotenvPath: '.env',
     // The whole command, process start included.
     startedAt: new Date(performance.timeOrigin),
+    beforeLongRun: letYoungGenerationGrow,
   };
 }

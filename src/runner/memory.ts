@@ -34,8 +34,16 @@ export function collectGarbageWhenGrown(): void {
  * Keeps V8's young generation at its starting size for the rest of the process, the spec worker's included. V8 doubles
  * it each time many objects survive a collection, as they do while Vite, Vitest and the specs load, and the pages it
  * grew into stay resident. The growth factor is read at each growth, so it takes effect when set at run time (the
- * size limits do not). Set by the CLI only: a program that embeds the runner keeps its own settings.
+ * size limits do not).
  */
 export function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/**
+ * V8's own growth again (its default factor): over a long matrix, a young generation too small to hold one batch's
+ * garbage sends it to the old generation, and the matrix ran measurably slower.
+ */
+export function letYoungGenerationGrow(): void {
+  setFlagsFromString('--semi-space-growth-factor=2');
 }

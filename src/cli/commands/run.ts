@@ -73,6 +73,7 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
   const targets = loadTargets(config, io.env, io.dotenvPath);
   const baseline = config.baseline === undefined ? undefined : loadBaseline(config.baseline);
   if (config.targets !== undefined) {
+    io.beforeLongRun?.();
     const [{ runMatrix }, { progressLine, renderMatrixTerminal }] = await Promise.all([
       import('../../runner/matrix.js'),
       import('../../report/matrix/terminal.js'),
