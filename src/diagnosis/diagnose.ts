@@ -58,13 +58,14 @@ function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges):
     });
 }
 
-/**
- * Whether every failed check of a requirement judged an answer that a front gave instead of the API (a firewall's
- * block page, a CDN's error): then the API did not fail it, whatever else in the run did.
- */
+/** A failed check's answer that a front gave instead of the API (a firewall's block page, a CDN's error). */
+const isBlocked = (failed: FailedAnswer | undefined): failed is FailedAnswer =>
+  failed !== undefined && frontOf(failed.answer) !== undefined;
+
+/** Whether every failed check of a requirement judged a front's answer: then the API did not fail it, whatever else did. */
 export function failedOnFrontAnswers(result: JudgedRequirement, exchanges: JudgedExchanges): boolean {
   const checks = failedChecks([result], exchanges);
-  return checks.length > 0 && checks.every(({ failed }) => failed !== undefined && frontOf(failed.answer) !== undefined);
+  return checks.length > 0 && checks.every(({ failed }) => isBlocked(failed));
 }
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
@@ -78,8 +79,6 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
   if (unusualAnswer) diagnoses.push(unusualAnswer);
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
     const checks = failedChecks(results, exchanges);
-    const isBlocked = (failed: FailedAnswer | undefined): failed is FailedAnswer =>
-      failed !== undefined && frontOf(failed.answer) !== undefined;
     const blocked = checks.map(({ failed }) => failed).filter(isBlocked);
     // No verdict when what decides it, the MUSTs, failed only on a front's answers; a SHOULD alone does not decide it.
     const musts = checks.filter(({ must }) => must);

@@ -204,7 +204,8 @@ export class HttpClient {
     );
     const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
-    const redacted = this.redact(bodyText(this.redactBytes(decoded)).text);
+    const bytesRedacted = this.redactBytes(decoded);
+    const redacted = this.redact(bytesRedacted === decoded ? text : bodyText(bytesRedacted).text);
     // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
     const json = parseJson({ text, unreadable }, this.jsonValues);
     return {
