@@ -620,6 +620,22 @@ describe('when a front answered some requests only, and the API failed something
     expect(resultOf(report, 'LANG-KEEPS-TRANSLATIONS').checks.map((entry) => entry.verdict)).toEqual(['skip', 'skip']);
     expect(report.summary).toMatch(/^Not conformant: 2 requirement\(s\) failed \(STATUS-COLOUR, LANG-OTHER-FIELDS-UNCHANGED\)/);
   });
+
+  test('with another cause named first, what failed on the front is set aside under the front, not that cause', () => {
+    // The request without a header handed the status out: authentication not enforced, a finding about the API itself.
+    const handedOut = answeredWith(NO_HEADER, { status: 200, body: VALID.response.bodyText });
+    const report = reportOf([
+      ...allPassed().filter((entry) => !['AUTH-MISSING-HEADER-REFUSED', 'LANG-TRANSLATION-REPLACES'].includes(entry.requirement)),
+      check('AUTH-MISSING-HEADER-REFUSED', 'fail', handedOut),
+      check('LANG-TRANSLATION-REPLACES', 'fail', blockPage(FRENCH)),
+    ]);
+    expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['authentication-not-enforced', 'front-blocked-some-requests']);
+    const front = report.diagnoses[1]?.summary ?? '';
+    expect(resultOf(report, 'LANG-TRANSLATION-REPLACES').checks).toMatchObject([
+      { verdict: 'skip', description: `LANG-TRANSLATION-REPLACES fail: not judged, ${front}` },
+    ]);
+    expect(resultOf(report, 'AUTH-MISSING-HEADER-REFUSED')).toMatchObject({ verdict: 'fail', party: 'target' });
+  });
 });
 
 describe('a baseline of known failures', () => {
