@@ -32,19 +32,8 @@ const TOKEN_CASES: [string, string[]][] = [
   ['a target that accepts anything', ACCEPTS_ANYTHING],
 ];
 
-async function runAgainst(faults: string[], run: Runner): Promise<CliRun> {
-  const server = await startReferenceServer({ token: TOKEN, variants: faults });
-  try {
-    const result = await run(['--base-url', server.url, '--token', TOKEN]);
-    cleanUpAfterAll(result.cleanup);
-    return result;
-  } finally {
-    await server.close();
-  }
-}
-
-async function runAgainstEchoes(run: Runner): Promise<CliRun> {
-  const target = await hostileTargets['echoes-credentials'](TOKEN);
+/** One run against a server that is closed once the run has ended. */
+async function runThenClose(target: { url: string; close(): Promise<void> }, run: Runner): Promise<CliRun> {
   try {
     const result = await run(['--base-url', target.url, '--token', TOKEN]);
     cleanUpAfterAll(result.cleanup);
@@ -52,6 +41,14 @@ async function runAgainstEchoes(run: Runner): Promise<CliRun> {
   } finally {
     await target.close();
   }
+}
+
+async function runAgainst(faults: string[], run: Runner): Promise<CliRun> {
+  return runThenClose(await startReferenceServer({ token: TOKEN, variants: faults }), run);
+}
+
+async function runAgainstEchoes(run: Runner): Promise<CliRun> {
+  return runThenClose(await hostileTargets['echoes-credentials'](TOKEN), run);
 }
 
 async function expectNoTokenAnywhere(run: CliRun): Promise<void> {
