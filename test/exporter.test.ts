@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { exporterFor, samples, scrape } from './helpers/exporter.js';
+import { exporterFor, rawRequest, samples, scrape, statusOf } from './helpers/exporter.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { execCli } from './helpers/run-cli.js';
 import type { RunningExporter } from '../src/exporter/server.js';
@@ -179,6 +179,38 @@ describe('the other paths', () => {
     expect(own.get('process_resident_memory_bytes')).toBeGreaterThan(0);
     expect((await scrape(`${exporter.url}/nothing`)).status).toBe(404);
     expect((await fetch(`${exporter.url}/probe?target=any`, { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('whatever reaches the port', () => {
+  test('malformed and foreign request lines each get an answer, nothing is sent anywhere, and the exporter carries on', async () => {
+    const elsewhere = track(await serveHttp((_request, response) => response.end('{}')));
+    const other = new URL(elsewhere.url).host;
+    const exporter = track(await exporterFor([{ name: 'known', baseUrl: elsewhere.url, token: TOKEN }]));
+    const lines: [string, number][] = [
+      ['GET http://[ HTTP/1.1', 400],
+      ['GET % HTTP/1.1', 400],
+      ['GET * HTTP/1.1', 400],
+      ['GET http://exporter:99999/metrics HTTP/1.1', 400],
+      ['GET ftp://exporter/metrics HTTP/1.1', 400],
+      ['POST http://[ HTTP/1.1', 400],
+      ['GET /probe?target=%E0%A4%A HTTP/1.1', 400],
+      // Origin-form: a path that starts with two slashes names no host.
+      ['GET // HTTP/1.1', 404],
+      [`GET //${other}/metrics HTTP/1.1`, 404],
+      ['GET /% HTTP/1.1', 404],
+      [`GET /${'a'.repeat(8_000)} HTTP/1.1`, 404],
+      [`GET /${'a'.repeat(20_000)} HTTP/1.1`, 431],
+      ['GET /\u0001 HTTP/1.1', 400],
+      ['\u0016\u0003\u0001\u0002\u0000', 400],
+    ];
+    for (const [line, status] of lines) expect(statusOf(await rawRequest(exporter.url, line)), line.slice(0, 60)).toBe(status);
+    // Absolute-form names the exporter itself, whatever its host: the answer is the exporter's own, nothing is forwarded.
+    const absolute = await rawRequest(exporter.url, `GET http://${other}/metrics HTTP/1.1`);
+    expect(statusOf(absolute)).toBe(200);
+    expect(absolute).toContain('ticketing_conformance_exporter_runs_started_total 0');
+    expect(elsewhere.connections).toBe(0);
+    expect((await scrape(`${exporter.url}/metrics`)).status).toBe(200);
   });
 });
 

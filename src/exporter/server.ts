@@ -37,6 +37,22 @@ function reply(response: ServerResponse, status: number, contentType: string, bo
   response.end(body);
 }
 
+const ORIGIN = 'http://exporter.invalid';
+
+/**
+ * The path and query of a request target, or undefined if it is none the exporter reads. Origin-form is read on the
+ * exporter's own origin, so `//host/...` stays a path; the host of absolute-form is ignored, as nothing is forwarded.
+ */
+function requestTarget(target: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(target.startsWith('/') ? `${ORIGIN}${target}` : target);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+}
+
 /** A name from the query, shown back only as a short, printable quotation. */
 const quoted = (name: string): string => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
@@ -71,8 +87,7 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
     reply(response, 200, TEXT_FORMAT, text);
   }
 
-  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://exporter.invalid');
+  async function route(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('allow', 'GET, HEAD');
       reply(response, 405, 'text/plain; charset=utf-8', 'only GET\n');
@@ -88,10 +103,14 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
   }
 
   const server: Server = createServer((request, response) => {
-    route(request, response).catch((error: unknown) => {
-      console.error(
-        `exporter: ${request.method ?? ''} ${new URL(request.url ?? '/', 'http://x').pathname} failed: ${(error as Error).message}`,
-      );
+    const url = requestTarget(request.url ?? '');
+    if (url === undefined) {
+      reply(response, 400, 'text/plain; charset=utf-8', 'not a request target: GET /probe?target=NAME or GET /metrics\n');
+      return;
+    }
+    route(request, response, url).catch((error: unknown) => {
+      // The path as parsed, percent-encoded: what the client sent reaches the log as printable text only.
+      console.error(`exporter: ${request.method ?? ''} ${url.pathname} failed: ${(error as Error).message}`);
       if (!response.headersSent) reply(response, 500, 'text/plain; charset=utf-8', 'the exporter failed on this request; see its log\n');
       else response.destroy();
     });

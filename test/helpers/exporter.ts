@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -56,4 +57,42 @@ export function samples(text: string): Map<string, number> {
 export async function scrape(url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   const answer = await fetch(url, { headers, signal: AbortSignal.timeout(60_000) });
   return { status: answer.status, text: await answer.text() };
+}
+
+/** A connection to the exporter on which a test writes what it likes, byte for byte. */
+export interface RawConnection {
+  connected: Promise<void>;
+  /** Dropped once the connection is closed, as a client that goes on sending would see it. */
+  write(text: string): void;
+  /** All the exporter sent, as text, once the connection is closed by either side, refused or reset. */
+  answer: Promise<string>;
+}
+
+export function rawConnection(exporterUrl: string): RawConnection {
+  const { hostname, port } = new URL(exporterUrl);
+  const socket = connect(Number(port), hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  // A refused or reset connection ends like a closed one, with what it received.
+  socket.on('error', () => undefined);
+  return {
+    connected: new Promise((resolve) => socket.once('connect', () => resolve())),
+    write(text) {
+      if (!socket.destroyed) socket.write(text);
+    },
+    answer: new Promise((resolve) => socket.once('close', () => resolve(Buffer.concat(chunks).toString('latin1')))),
+  };
+}
+
+/** Sends one request made of these bytes, asking the exporter to close afterwards, and gives back its whole answer. */
+export function rawRequest(exporterUrl: string, requestLine: string): Promise<string> {
+  const connection = rawConnection(exporterUrl);
+  connection.write(`${requestLine}\r\nHost: exporter\r\nConnection: close\r\n\r\n`);
+  return connection.answer;
+}
+
+/** The status code of a raw answer, or undefined when nothing came. */
+export function statusOf(answer: string): number | undefined {
+  const match = /^HTTP\/1\.1 (\d{3}) /.exec(answer);
+  return match ? Number(match[1]) : undefined;
 }
