@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { exporterFor, rawRequest, samples, scrape, statusOf } from './helpers/exporter.js';
+import { exporterFor, rawConnection, rawRequest, samples, scrape, statusOf, trickle } from './helpers/exporter.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { execCli } from './helpers/run-cli.js';
 import type { RunningExporter } from '../src/exporter/server.js';
@@ -210,6 +210,46 @@ describe('whatever reaches the port', () => {
     expect(statusOf(absolute)).toBe(200);
     expect(absolute).toContain('ticketing_conformance_exporter_runs_started_total 0');
     expect(elsewhere.connections).toBe(0);
+    expect((await scrape(`${exporter.url}/metrics`)).status).toBe(200);
+  });
+
+  test('a connection past the cap is closed as it arrives and counted; those held are served, then their places are free', async () => {
+    // Time-outs far beyond the test's own, so that only the cap acts.
+    const exporter = track(
+      await exporterFor([{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }], {
+        limits: { maxConnections: 3, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 },
+      }),
+    );
+    const held = [1, 2, 3].map(() => rawConnection(exporter.url));
+    await Promise.all(held.map((connection) => connection.connected));
+    for (const connection of held) connection.write('GET /metrics HTTP/1.1\r\nHost: exporter\r\n');
+    // Connections are accepted in the order they were made, so the one past the cap is this one.
+    expect(await rawRequest(exporter.url, 'GET /metrics HTTP/1.1')).toBe('');
+    for (const connection of held) connection.write('Connection: close\r\n\r\n');
+    const answers = await Promise.all(held.map((connection) => connection.answer));
+    expect(answers.map(statusOf)).toEqual([200, 200, 200]);
+    for (const answer of answers) expect(answer).toContain('ticketing_conformance_exporter_connections_refused_total 1');
+    expect((await scrape(`${exporter.url}/metrics`)).status).toBe(200);
+  });
+
+  test('connections that send nothing, trickle their headers or body, or idle after an answer are closed by the time-outs', async () => {
+    const exporter = track(
+      await exporterFor([{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }], {
+        limits: { maxConnections: 4, headersTimeoutMs: 200, requestTimeoutMs: 400, keepAliveTimeoutMs: 200, timeoutCheckIntervalMs: 50 },
+      }),
+    );
+    const silent = rawConnection(exporter.url);
+    const slowHeaders = rawConnection(exporter.url);
+    const slowBody = rawConnection(exporter.url);
+    const keptAlive = rawConnection(exporter.url);
+    trickle(slowHeaders, 'GET /metrics HTTP/1.1\r\n', 'x-slow: 1\r\n');
+    trickle(slowBody, 'POST /metrics HTTP/1.1\r\nHost: exporter\r\nContent-Length: 100000\r\n\r\n', 'x');
+    keptAlive.write('GET /metrics HTTP/1.1\r\nHost: exporter\r\n\r\n');
+    expect(statusOf(await silent.answer)).toBe(408);
+    expect(statusOf(await slowHeaders.answer)).toBe(408);
+    expect(statusOf(await slowBody.answer)).toBe(405);
+    expect(statusOf(await keptAlive.answer)).toBe(200);
+    // They held every place the cap gives; dropped, they leave room for a scrape.
     expect((await scrape(`${exporter.url}/metrics`)).status).toBe(200);
   });
 });

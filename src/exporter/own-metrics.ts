@@ -27,6 +27,11 @@ export class OwnMetrics {
     help: "Runs that met an error (theirs or a check's) which kept them from judging everything",
     registers: [this.registry],
   });
+  readonly connectionsRefused = new Counter({
+    name: `${OWN}connections_refused_total`,
+    help: 'Connections closed as they arrived because the exporter already held as many as it takes',
+    registers: [this.registry],
+  });
   readonly runsInFlight = new Gauge({ name: `${OWN}runs_in_flight`, help: 'Runs under way', registers: [this.registry] });
   readonly runDuration = new Histogram({
     name: `${OWN}run_duration_seconds`,

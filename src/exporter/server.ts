@@ -13,7 +13,33 @@ export interface ExporterOptions {
   minIntervalMs: number;
   /** Time a probe may take when the scraper does not say (X-Prometheus-Scrape-Timeout-Seconds). */
   defaultProbeTimeoutMs: number;
+  /** Only the self-tests change these, to see the limits act without waiting for them. */
+  limits?: Partial<ConnectionLimits>;
 }
+
+/** What clients may hold of the exporter, so that idle, slow or too many connections cannot take it from Prometheus. */
+export interface ConnectionLimits {
+  /** Connections open at once; one more is closed as soon as it arrives. */
+  maxConnections: number;
+  /** Time to receive a request's headers, whether they trickle in or never come. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included; the answer is not bounded by it. */
+  requestTimeoutMs: number;
+  /** Time a kept-alive connection may wait for its next request. */
+  keepAliveTimeoutMs: number;
+  /** How often the two request time-outs are checked: they act within this much of their time. */
+  timeoutCheckIntervalMs: number;
+}
+
+const CONNECTION_LIMITS: ConnectionLimits = {
+  // Room for every target of a large targets file scraped at once by two Prometheus replicas, a connection each.
+  maxConnections: 1000,
+  // A scraper sends its headers at once; only a client that means to hold the connection takes longer.
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  timeoutCheckIntervalMs: 1_000,
+};
 
 export interface RunningExporter {
   url: string;
@@ -102,7 +128,14 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
     }
   }
 
-  const server: Server = createServer((request, response) => {
+  const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...options.limits };
+  const serverOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+  };
+  const server: Server = createServer(serverOptions, (request, response) => {
     const url = requestTarget(request.url ?? '');
     if (url === undefined) {
       reply(response, 400, 'text/plain; charset=utf-8', 'not a request target: GET /probe?target=NAME or GET /metrics\n');
@@ -115,6 +148,8 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
       else response.destroy();
     });
   });
+  server.maxConnections = limits.maxConnections;
+  server.on('drop', () => metrics.connectionsRefused.inc());
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import { loadTargets } from '../../src/config/targets.js';
-import { startExporter, type RunningExporter } from '../../src/exporter/server.js';
+import { startExporter, type ConnectionLimits, type RunningExporter } from '../../src/exporter/server.js';
 
 export interface ExporterTarget {
   name: string;
@@ -17,7 +17,11 @@ export interface ExporterTarget {
 /** An exporter in this process over a targets file written for the test, tokens given as environment variables. */
 export async function exporterFor(
   targets: ExporterTarget[],
-  { minIntervalMs = 0, defaultProbeTimeoutMs = 30_000 }: { minIntervalMs?: number; defaultProbeTimeoutMs?: number } = {},
+  {
+    minIntervalMs = 0,
+    defaultProbeTimeoutMs = 30_000,
+    limits,
+  }: { minIntervalMs?: number; defaultProbeTimeoutMs?: number; limits?: Partial<ConnectionLimits> } = {},
 ): Promise<RunningExporter> {
   const dir = await mkdtemp(join(tmpdir(), 'exporter-targets-'));
   const file = join(dir, 'targets.yaml');
@@ -35,7 +39,7 @@ export async function exporterFor(
   );
   try {
     const entries = loadTargets(loadConfig(['--targets', file], env, join(dir, '.env')), env, join(dir, '.env'));
-    return await startExporter({ targets: entries, host: '127.0.0.1', port: 0, minIntervalMs, defaultProbeTimeoutMs });
+    return await startExporter({ targets: entries, host: '127.0.0.1', port: 0, minIntervalMs, defaultProbeTimeoutMs, limits });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -89,6 +93,13 @@ export function rawRequest(exporterUrl: string, requestLine: string): Promise<st
   const connection = rawConnection(exporterUrl);
   connection.write(`${requestLine}\r\nHost: exporter\r\nConnection: close\r\n\r\n`);
   return connection.answer;
+}
+
+/** Writes `first`, then `more` again and again until the exporter closes the connection, as a slow client does. */
+export function trickle(connection: RawConnection, first: string, more: string): void {
+  connection.write(first);
+  const timer = setInterval(() => connection.write(more), 20);
+  void connection.answer.then(() => clearInterval(timer));
 }
 
 /** The status code of a raw answer, or undefined when nothing came. */
