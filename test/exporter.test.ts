@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { exporterFor, rawConnection, rawRequest, samples, scrape, statusOf, trickle } from './helpers/exporter.js';
+import { exporterFor, rawConnection, rawRequest, samples, scrape, statusOf, trickle, writeTargets } from './helpers/exporter.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { execCli } from './helpers/run-cli.js';
+import { startListeningCli } from './helpers/serve-cli.js';
 import type { RunningExporter } from '../src/exporter/server.js';
 
 const TOKEN = 'exporter-token-Zq81vP';
@@ -265,5 +269,23 @@ describe('the command line', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(message);
+  });
+
+  /** What the exporter's command writes on stderr, listening there over a target it is never asked to probe, until stopped. */
+  async function exporterStderr(listen: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'exporter-cli-'));
+    track({ close: () => rm(dir, { recursive: true, force: true }) });
+    const { file, env } = await writeTargets(dir, [{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }]);
+    const cli = await startListeningCli(['exporter', '--targets', file, '--listen', listen], /Exporter at (\S+) for/, { cwd: dir, env });
+    await cli.stop();
+    return cli.stderr();
+  }
+
+  test('--listen 0.0.0.0 warns in one line that the exporter is reachable beyond this machine and asks for no authentication', async () => {
+    expect(await exporterStderr('0.0.0.0:0')).toMatch(/^WARNING EXPORTER_NOT_LOOPBACK: [^\n]*0\.0\.0\.0[^\n]* no authentication[^\n]*\n$/);
+  });
+
+  test('--listen 127.0.0.1 gives no warning', async () => {
+    expect(await exporterStderr('127.0.0.1:0')).toBe('');
   });
 });

@@ -2,7 +2,8 @@ import { isIPv4 } from 'node:net';
 import type { Config } from '../config/load.js';
 import type { RunWarning } from '../report/model/types.js';
 
-function isLoopback(hostname: string): boolean {
+/** A name or address of this machine only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isIPv4(host)) return host.startsWith('127.');
   return host === '::1' || host === 'localhost' || host.endsWith('.localhost') || /^::ffff:127\./.test(host);

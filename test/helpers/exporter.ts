@@ -14,16 +14,8 @@ export interface ExporterTarget {
   maxRequests?: number;
 }
 
-/** An exporter in this process over a targets file written for the test, tokens given as environment variables. */
-export async function exporterFor(
-  targets: ExporterTarget[],
-  {
-    minIntervalMs = 0,
-    defaultProbeTimeoutMs = 30_000,
-    limits,
-  }: { minIntervalMs?: number; defaultProbeTimeoutMs?: number; limits?: Partial<ConnectionLimits> } = {},
-): Promise<RunningExporter> {
-  const dir = await mkdtemp(join(tmpdir(), 'exporter-targets-'));
+/** Writes a targets file for these targets into dir; each token goes in the environment variable it names, given back. */
+export async function writeTargets(dir: string, targets: ExporterTarget[]): Promise<{ file: string; env: Record<string, string> }> {
   const file = join(dir, 'targets.yaml');
   const env = Object.fromEntries(targets.map((target, index) => [`EXPORTER_TOKEN_${index}`, target.token]));
   await writeFile(
@@ -37,7 +29,21 @@ export async function exporterFor(
       })),
     }),
   );
+  return { file, env };
+}
+
+/** An exporter in this process over a targets file written for the test, tokens given as environment variables. */
+export async function exporterFor(
+  targets: ExporterTarget[],
+  {
+    minIntervalMs = 0,
+    defaultProbeTimeoutMs = 30_000,
+    limits,
+  }: { minIntervalMs?: number; defaultProbeTimeoutMs?: number; limits?: Partial<ConnectionLimits> } = {},
+): Promise<RunningExporter> {
+  const dir = await mkdtemp(join(tmpdir(), 'exporter-targets-'));
   try {
+    const { file, env } = await writeTargets(dir, targets);
     const entries = loadTargets(loadConfig(['--targets', file], env, join(dir, '.env')), env, join(dir, '.env'));
     return await startExporter({ targets: entries, host: '127.0.0.1', port: 0, minIntervalMs, defaultProbeTimeoutMs, limits });
   } finally {

@@ -35,16 +35,10 @@ const STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
 const PROXY_VARIABLES = /^(https?|no)_proxy$/i;
 
 /**
- * Runs the real CLI with exactly these arguments, without the caller's CONFORMANCE_* settings, proxies or step summary,
- * and with NO_COLOR set; a variable given as undefined in env is removed.
+ * The environment of a CLI the self-tests start: the caller's without its CONFORMANCE_* settings, proxies or step
+ * summary, with NO_COLOR set, and env over it; a variable given as undefined in env is removed.
  */
-export function execCli(
-  args: string[],
-  cwd: string,
-  env: Record<string, string | undefined> = {},
-  timeoutMs = 90_000,
-  bin = CLI_BIN,
-): Promise<CliOutput> {
+export function cliEnv(env: Record<string, string | undefined>): Record<string, string> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) =>
@@ -55,14 +49,24 @@ export function execCli(
         !PROXY_VARIABLES.test(name),
     ),
   );
-  const merged = Object.entries({ ...inherited, NO_COLOR: '1', ...env }).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
+  return Object.fromEntries(
+    Object.entries({ ...inherited, NO_COLOR: '1', ...env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
+}
+
+/** Runs the real CLI with exactly these arguments, in the environment cliEnv gives. */
+export function execCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 90_000,
+  bin = CLI_BIN,
+): Promise<CliOutput> {
   return new Promise<CliOutput>((done) => {
     execFile(
       process.execPath,
       [bin, ...args],
-      { cwd, env: Object.fromEntries(merged), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      { cwd, env: cliEnv(env), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) =>
         done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, signal: error?.signal ?? null, stdout, stderr }),
     );

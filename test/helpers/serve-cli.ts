@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { CLI_BIN, repoRoot } from './run-cli.js';
+import { CLI_BIN, cliEnv, repoRoot } from './run-cli.js';
 
 const serveArgs = (args: string[]): string[] => [CLI_BIN, 'serve', ...args];
 
@@ -15,28 +15,46 @@ export function runServeCli(args: string[], timeoutMs = 30_000): Promise<{ code:
 export interface ServingCli {
   url: string;
   output: string;
-  /** Sends SIGTERM and resolves with the exit code. */
+  /** All it wrote on stderr so far. */
+  stderr(): string;
+  /** Sends SIGTERM and resolves with the exit code, once all it wrote is read. */
   stop(): Promise<number | null>;
 }
 
 /** Starts `ticketing-conformance serve` in a child process and waits, at most timeoutMs, for the address it prints. */
 export function startServeCli(args: string[], timeoutMs = 20_000): Promise<ServingCli> {
-  const child = spawn(process.execPath, serveArgs(args), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return startListeningCli(['serve', ...args], /Reference server at (\S+?)(?: with |\. )/, { timeoutMs });
+}
+
+/**
+ * Starts the CLI with these arguments, a subcommand first, in a child process in the environment cliEnv gives, and
+ * waits, at most timeoutMs, for the address it prints (the first group of `printed`).
+ */
+export function startListeningCli(
+  args: string[],
+  printed: RegExp,
+  { cwd = repoRoot, env = {}, timeoutMs = 20_000 }: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+): Promise<ServingCli> {
+  const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Once its output is read to the end, not only once it exited.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   let output = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`serve printed no address within ${timeoutMs} ms: ${output}`));
+      reject(new Error(`${args[0] ?? 'the CLI'} printed no address within ${timeoutMs} ms: ${output}`));
     }, timeoutMs);
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
-      const url = /Reference server at (\S+?)(?: with |\. )/.exec(output)?.[1];
+      const url = printed.exec(output)?.[1];
       if (url === undefined) return;
       clearTimeout(timer);
       resolve({
         url,
         output,
+        stderr: () => stderr,
         stop: () => {
           child.kill('SIGTERM');
           return exited;
@@ -47,7 +65,7 @@ export function startServeCli(args: string[], timeoutMs = 20_000): Promise<Servi
     child.stderr.on('data', read);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited with ${code} before printing an address: ${output}`));
+      reject(new Error(`${args[0] ?? 'the CLI'} exited with ${code} before printing an address: ${output}`));
     });
   });
 }

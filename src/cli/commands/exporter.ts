@@ -3,6 +3,8 @@ import { configOf, SETTING_FLAGS, settingsOfFlags, type GivenSettings } from '..
 import { loadTargets } from '../../config/targets.js';
 import { ConfigError } from '../../errors.js';
 import { startExporter } from '../../exporter/server.js';
+import { warningLine } from '../../report/views/terminal.js';
+import { isLoopback } from '../../runner/warnings.js';
 import type { CommandIo } from '../io.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9116';
@@ -96,6 +98,14 @@ export async function exporterCommand(argv: string[], io: CommandIo): Promise<nu
       'Choose another --listen address',
     );
   });
+  if (!isLoopback(host)) {
+    io.error(
+      warningLine({
+        code: 'EXPORTER_NOT_LOOPBACK',
+        message: `the exporter listens on ${new URL(exporter.url).host}, reachable beyond this machine, and asks for no authentication: whoever reaches it can make it send requests to the targets and read their verdicts; put it behind authentication (docs/exporter.md) or listen on 127.0.0.1`,
+      }),
+    );
+  }
   io.log(`Exporter at ${exporter.url} for ${targets.length} target(s): GET /probe?target=NAME, GET /metrics. Ctrl-C stops it.`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

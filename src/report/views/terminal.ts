@@ -4,7 +4,7 @@ import { diagnosisLines } from '../../diagnosis/diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
 import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines, skipReason } from './failure-text.js';
 import { verdictLine } from './next-step.js';
-import type { Report, RunWarning, Verdict } from '../model/types.js';
+import type { Report, Verdict } from '../model/types.js';
 
 const LABEL: Record<Verdict, string> = {
   pass: 'PASS ',
@@ -16,7 +16,7 @@ const LABEL: Record<Verdict, string> = {
   flaky: 'FLAKY',
 };
 
-export function warningLine(warning: RunWarning): string {
+export function warningLine(warning: { code: string; message: string }): string {
   return terminalLine(`WARNING ${warning.code}: ${warning.message}`);
 }
 
