@@ -146,6 +146,22 @@ test('a token echoed back by the target is redacted from the record', async () =
   expect(exchange.request.curl).toBe(`curl -sS -u '<API_TOKEN>:x' '${target.url}/echo'`);
 });
 
+test('a password given in the settings is shown as <PASSWORD> in every repro; the default x as it is', async () => {
+  const target = await serve((_request, response) => response.end('{}'));
+  const own = client(target.url, { password: 'my-own-pa55word', maxRequests: 3 });
+  const repros = await Promise.all(
+    (['valid', 'wrong-token', 'token-truncated'] as const).map(
+      async (credentials) => (await own.get({ path: '/a', credentials })).request.curl,
+    ),
+  );
+  expect(repros.join('\n')).not.toContain('my-own-pa55word');
+  expect(repros).toEqual([
+    `curl -sS -u '<API_TOKEN>:<PASSWORD>' '${target.url}/a'`,
+    `curl -sS -u 'conformance-invalid-token-0000:<PASSWORD>' '${target.url}/a'`,
+    `curl -sS -u "$(printf '%s' '<API_TOKEN>' | sed 's/.$//')"':<PASSWORD>' '${target.url}/a'`,
+  ]);
+});
+
 test('a base URL with a path prefix keeps it, with or without a trailing slash', () => {
   expect(client('https://example.com/support/').urlFor('/api/ticket/status/1', { lang: 'fr' }).toString()).toBe(
     'https://example.com/support/api/ticket/status/1?lang=fr',
