@@ -12,7 +12,8 @@ import { authorizationHeader, curlCredentials, shellQuoted } from '../exchange/c
 import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
-import { createSecretScanner, redactedScheme, type SecretScanner } from './redact.js';
+import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
+import { createSecretScanner, type SecretScanner } from './redact.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
@@ -212,7 +213,7 @@ export class HttpClient {
       request: recorded,
       response: {
         status: response.statusCode,
-        headers: this.recordedHeaders(responseHeaders),
+        headers: this.recordedHeaders(response.headers),
         bodyText: redacted.slice(0, REPORTED_BODY_CHARS),
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
@@ -232,13 +233,21 @@ export class HttpClient {
     return isAscii(body) ? body : Buffer.from(this.redact(body.toString('latin1')), 'latin1');
   }
 
-  /** Response headers as recorded: the token removed from names and values, and the credential of any *-Authorization header. */
-  private recordedHeaders(headers: Record<string, string>): Record<string, string> {
+  /**
+   * Response headers as recorded, names in lower case: the secrets removed from names and values, and the value of a
+   * header named as a credential (Set-Cookie, X-Api-Key, any *-Authorization) redacted by its name, each of a
+   * repeated header on its own before they are joined (a cookie's Expires holds a comma).
+   */
+  private recordedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
     const recorded: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) {
+    for (const [rawName, value] of Object.entries(headers)) {
+      if (value === undefined) continue;
+      const name = rawName.toLowerCase();
       const shownName = this.redact(name);
-      const shownValue = name.includes('authorization') ? redactedScheme(value) : this.redact(value);
-      recorded[shownName] = recorded[shownName] === undefined ? shownValue : `${recorded[shownName]}, ${shownValue}`;
+      const shownValues = (Array.isArray(value) ? value : [value]).map((item) =>
+        this.redact(isCredentialName(name) ? redactedCredential(name, item) : item),
+      );
+      recorded[shownName] = [...(recorded[shownName] === undefined ? [] : [recorded[shownName]]), ...shownValues].join(', ');
     }
     return recorded;
   }
