@@ -180,3 +180,34 @@ describe('a value given under the name of a credential is redacted, whatever it 
       expect(scanner.redact(text)).toBe(text);
   });
 });
+
+describe('the password given with --password', () => {
+  const PASSWORD = 'Hunter2-Pa55word-7e1d';
+  const withPassword = createSecretScanner([TOKEN], [PASSWORD]);
+
+  test('is a secret in every form, named as the password', () => {
+    for (const echo of [
+      PASSWORD,
+      PASSWORD.toUpperCase(),
+      Buffer.from(PASSWORD).toString('hex'),
+      base64(`conformance-invalid-token-0000:${PASSWORD}`),
+    ]) {
+      expect(withPassword.find(`seen ${echo}.`)).toBe('the password');
+      expect(withPassword.find(withPassword.redact(`seen ${echo}.`))).toBeUndefined();
+    }
+    expect(withPassword.find(`${TOKEN} ${PASSWORD}`)).toBe('the API token');
+  });
+
+  test('one shorter than a token may be is not looked for: the default is a single letter', () => {
+    const withDefault = createSecretScanner([TOKEN], ['x', 'abc']);
+    expect(withDefault.redact('x 78 eA abc')).toBe('x 78 eA abc');
+  });
+});
+
+test('the hex of an Authorization value that carries the token in base64 is found and redacted', () => {
+  for (const password of ['x', 'Hunter2-Pa55word-7e1d']) {
+    const dumped = Buffer.from(`authorization: Basic ${base64(`${TOKEN}:${password}`)}\r\n`).toString('hex');
+    expect(scanner.find(`{"raw":"${dumped}"}`)).toBe('the API token');
+    expect(scanner.find(scanner.redact(`{"raw":"${dumped}"}`))).toBeUndefined();
+  }
+});

@@ -71,7 +71,7 @@ export class HttpClient {
     this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
     this.limiter = new Limiter(concurrency);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
-    const scanner = options.scanner ?? createSecretScanner([options.token]);
+    const scanner = options.scanner ?? createSecretScanner([options.token], [options.password]);
     this.redact = (text) => scanner.redact(text);
     this.runId = options.runId ?? newRunId();
     if (options.deadlineAt !== undefined) {

@@ -24,12 +24,16 @@ export function isOrdinaryWord(token: string): boolean {
 
 type FormKind = 'plain' | 'hex' | 'base64';
 
+/** What the screen names when an artifact holds a secret, never the secret itself; the first is named before the others. */
+const SECRET_NAMES = ['the API token', 'the password'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
 interface SecretForm {
   /** The form as canonical bytes (see canonicalUnits). */
   bytes: number[];
   kind: FormKind;
-  /** Whether a suite artifact holding it is a leak; redaction removes every form regardless. */
-  screened: boolean;
+  /** The secret a suite artifact holding it leaks, or undefined when it is not a leak; redaction removes every form regardless. */
+  screened?: SecretName;
 }
 
 const SCREENED_ENCODED_LENGTH = 8;
@@ -227,29 +231,31 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-/** Every form in which a target could plausibly write the token back, as canonical bytes. */
-function secretForms(token: string): SecretForm[] {
-  const ordinary = isOrdinaryWord(token);
-  const utf8 = Buffer.from(token, 'utf8');
-  const utf16 = Buffer.from(token, 'utf16le');
+/** Every form in which a target could plausibly write a secret back, as canonical bytes; name is what the screen calls it. */
+function secretForms(secret: string, name: SecretName): SecretForm[] {
+  const plain = isOrdinaryWord(secret) ? undefined : name;
+  const encoded = (length: number): SecretName | undefined => (length >= SCREENED_ENCODED_LENGTH ? name : undefined);
+  const utf8 = Buffer.from(secret, 'utf8');
+  const utf16 = Buffer.from(secret, 'utf16le');
   const forms: SecretForm[] = [
-    // The token as written, and the token its escapes spell, for a token that holds % \ or &.
-    { bytes: canonicalBytes(token), kind: 'plain', screened: !ordinary },
-    { bytes: foldedBytes(token), kind: 'plain', screened: !ordinary },
+    // The secret as written, and the secret its escapes spell, for one that holds % \ or &.
+    { bytes: canonicalBytes(secret), kind: 'plain', screened: plain },
+    { bytes: foldedBytes(secret), kind: 'plain', screened: plain },
     // Its UTF-8 bytes taken one a character (a header value, a server that decodes credentials as Latin-1), and its
     // UTF-16 bytes in either order as a body read a byte a character holds them: no words of the suite's look so.
-    { bytes: foldedBytes(utf8.toString('latin1')), kind: 'plain', screened: !ordinary },
-    { bytes: foldedBytes(utf16.toString('latin1')), kind: 'plain', screened: true },
-    { bytes: foldedBytes(Buffer.from(utf16).swap16().toString('latin1')), kind: 'plain', screened: true },
-    { bytes: foldedBytes(utf8.toString('hex')), kind: 'hex', screened: utf8.length * 2 >= SCREENED_ENCODED_LENGTH },
-    // Base64 of the token, and of the token as PHP's json_encode writes it (\/), as in a cookie holding encoded JSON.
-    ...[...new Set([token, token.replaceAll('/', '\\/')])]
+    { bytes: foldedBytes(utf8.toString('latin1')), kind: 'plain', screened: plain },
+    { bytes: foldedBytes(utf16.toString('latin1')), kind: 'plain', screened: name },
+    { bytes: foldedBytes(Buffer.from(utf16).swap16().toString('latin1')), kind: 'plain', screened: name },
+    { bytes: foldedBytes(utf8.toString('hex')), kind: 'hex', screened: encoded(utf8.length * 2) },
+    // Base64 of the secret, and of the secret as PHP's json_encode writes it (\/), as in a cookie holding encoded JSON.
+    ...[...new Set([secret, secret.replaceAll('/', '\\/')])]
       .flatMap((text) => base64Cores(Buffer.from(text, 'utf8')))
-      .map((core): SecretForm => ({
-        bytes: foldedBytes(core),
-        kind: 'base64',
-        screened: core.length >= SCREENED_ENCODED_LENGTH,
-      })),
+      .map((core): SecretForm => ({ bytes: foldedBytes(core), kind: 'base64', screened: encoded(core.length) })),
+    // The hex of an Authorization header that carries it in base64, as a dump of the raw request writes it.
+    ...[...new Set(base64Cores(utf8))].map((core): SecretForm => {
+      const hex = Buffer.from(core).toString('hex');
+      return { bytes: foldedBytes(hex), kind: 'hex', screened: encoded(hex.length) };
+    }),
   ];
   return forms.filter((form) => form.bytes.length >= 2);
 }
@@ -311,13 +317,19 @@ class EdgeTable {
   }
 }
 
+/** Of two entries of FormAutomaton.screened, the one the screen names: the secret first in SECRET_NAMES. */
+const firstNamed = (a: number, b: number): number => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
+
 /** An Aho-Corasick automaton over canonical bytes: one pass over a text finds every form of every token. */
 class FormAutomaton {
   private readonly next = new EdgeTable();
   private fail = new Int32Array(1);
-  /** Per state, the longest form ending there (through the failure chain): any form, a screened one; and whether one is base64. */
+  /**
+   * Per state, through the failure chain: the longest form ending there, the secret a screened form ending there
+   * leaks (its index in SECRET_NAMES plus one, the lowest when several do; 0 for none), and whether a form is base64.
+   */
   longest = new Int32Array(1);
-  longestScreened = new Int32Array(1);
+  screened = new Uint8Array(1);
   base64 = new Uint8Array(1);
   private states = 1;
   readonly maxLength: number;
@@ -349,14 +361,14 @@ class FormAutomaton {
       ends.push({ state, form });
     }
     this.longest = new Int32Array(this.states);
-    this.longestScreened = new Int32Array(this.states);
+    this.screened = new Uint8Array(this.states);
     this.base64 = new Uint8Array(this.states);
     let maxLength = 0;
     for (const { state, form } of ends) {
       const length = form.bytes.length;
       maxLength = Math.max(maxLength, length);
       this.longest[state] = Math.max(this.longest[state] ?? 0, length);
-      if (form.screened) this.longestScreened[state] = Math.max(this.longestScreened[state] ?? 0, length);
+      if (form.screened) this.screened[state] = firstNamed(this.screened[state] ?? 0, SECRET_NAMES.indexOf(form.screened) + 1);
       if (form.kind === 'base64') this.base64[state] = 1;
     }
     this.maxLength = maxLength;
@@ -399,7 +411,7 @@ class FormAutomaton {
         const via = linked !== undefined && linked !== child ? linked : 0;
         this.fail[child] = via;
         this.longest[child] = Math.max(this.longest[child] ?? 0, this.longest[via] ?? 0);
-        this.longestScreened[child] = Math.max(this.longestScreened[child] ?? 0, this.longestScreened[via] ?? 0);
+        this.screened[child] = firstNamed(this.screened[child] ?? 0, this.screened[via] ?? 0);
         this.base64[child] = Math.max(this.base64[child] ?? 0, this.base64[via] ?? 0);
         queue.push(child);
       }
@@ -569,18 +581,19 @@ export interface SecretScanner {
   /** Names what secret the text holds (never the secret itself), or undefined: the screen of what the suite writes. */
   find(text: string): string | undefined;
   /**
-   * The text with every form of every token, the credential of any Authorization value and the value of anything
+   * The text with every form of every secret, the credential of any Authorization value and the value of anything
    * named as a credential (see NAMED_VALUE) replaced by <redacted>.
    */
   redact(text: string): string;
 }
 
 /**
- * One matcher over every form of every (distinct) token: verbatim in any letter case, JSON-escaped, URL-encoded,
- * HTML-escaped, as UTF-8 bytes read as Latin-1, as UTF-16 bytes, hex, and base64 or base64url at any of the three
- * offsets. Linear in the text whatever the number of tokens.
+ * One matcher over every form of every (distinct) token and password: verbatim in any letter case, JSON-escaped,
+ * URL-encoded, HTML-escaped, as UTF-8 bytes read as Latin-1, as UTF-16 bytes, hex, base64 or base64url at any of the
+ * three offsets, and hex of that base64. Linear in the text whatever the number of secrets. A password shorter than a
+ * token may be is not looked for: the default one is a single letter.
  */
-export function createSecretScanner(tokens: readonly string[]): SecretScanner {
+export function createSecretScanner(tokens: readonly string[], passwords: readonly string[] = []): SecretScanner {
   // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too, but
   // for a token that is an ordinary word, whose near misses are ordinary text (the token "data" would cut "dat").
   const distinct = [
@@ -588,11 +601,15 @@ export function createSecretScanner(tokens: readonly string[]): SecretScanner {
       tokens.filter((token) => token.length > 0).flatMap((token) => (isOrdinaryWord(token) ? [token] : [token, ...nearMissSecrets(token)])),
     ),
   ];
-  const automaton = new FormAutomaton(distinct.flatMap(secretForms));
+  const otherPasswords = [...new Set(passwords)].filter((password) => password.length >= MIN_TOKEN_LENGTH && !distinct.includes(password));
+  const automaton = new FormAutomaton([
+    ...distinct.flatMap((token) => secretForms(token, 'the API token')),
+    ...otherPasswords.flatMap((password) => secretForms(password, 'the password')),
+  ]);
   // Where each of the last maxLength canonical bytes started in the text.
   const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));
 
-  const scan = (text: string, onMatch: (match: Match, screened: boolean) => boolean): void => {
+  const scan = (text: string, onMatch: (match: Match, screened: SecretName | undefined) => boolean): void => {
     if (automaton.maxLength === 0) return;
     const reader = new CanonicalReader();
     const { bytes } = reader;
@@ -620,8 +637,8 @@ export function createSecretScanner(tokens: readonly string[]): SecretScanner {
         const length = longest[state] ?? 0;
         if (length === 0) continue;
         const start = starts[(count - length) & mask] ?? from;
-        if (!onMatch({ from: start, to: index, base64: automaton.base64[state] === 1 }, (automaton.longestScreened[state] ?? 0) > 0))
-          return;
+        const screened = SECRET_NAMES[(automaton.screened[state] ?? 0) - 1];
+        if (!onMatch({ from: start, to: index, base64: automaton.base64[state] === 1 }, screened)) return;
       }
     }
   };
@@ -630,7 +647,7 @@ export function createSecretScanner(tokens: readonly string[]): SecretScanner {
     find(text) {
       let found: string | undefined;
       scan(text, (_match, screened) => {
-        if (screened) found = 'the API token';
+        found = screened;
         return !screened;
       });
       return found ?? (AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined);

@@ -51,7 +51,14 @@ export const DEBUG_ECHOES = {
       server: serverVariables(request),
     },
   }),
+  'the raw request headers, in hex': (request: IncomingMessage) => ({
+    debug: { raw_headers_hex: Buffer.from(rawHeaders(request), 'latin1').toString('hex') },
+  }),
   'the raw request headers, as a JSON string': (request: IncomingMessage) => ({ debug: { raw: rawHeaders(request) } }),
+  'the Basic credential decoded, in a log line': (request: IncomingMessage) => {
+    const { PHP_AUTH_USER: user = '', PHP_AUTH_PW: password = '' } = serverVariables(request);
+    return { debug: { log: [`auth: user ${user} with ${password}`] } };
+  },
 } satisfies Record<string, (request: IncomingMessage) => Record<string, unknown>>;
 
 export type DebugEcho = keyof typeof DEBUG_ECHOES;
