@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { afterEach, expect, test } from 'vitest';
 import { HarnessError } from '../src/errors.js';
 import { jsonDepth, MAX_JSON_DEPTH, parseJson } from '../src/exchange/body-text.js';
+import type { Exchange } from '../src/exchange/exchange.js';
 import { HttpClient } from '../src/http/client.js';
+import { collectGarbage } from '../src/runner/memory.js';
 import { retryAfterMs } from '../src/http/rate-limit.js';
 
 const TOKEN = 'client-token-abc123';
@@ -144,6 +147,39 @@ test('a token echoed back by the target is redacted from the record', async () =
   expect(exchange.response.bodyText).not.toContain(Buffer.from(`${TOKEN}:x`).toString('base64'));
   expect(exchange.request.headers.authorization).toBe('Basic <redacted>');
   expect(exchange.request.curl).toBe(`curl -sS -u '<API_TOKEN>:x' '${target.url}/echo'`);
+});
+
+test('a password given in the settings is shown as <PASSWORD> in every repro; the default x as it is', async () => {
+  const target = await serve((_request, response) => response.end('{}'));
+  const own = client(target.url, { password: 'my-own-pa55word', maxRequests: 3 });
+  const repros = await Promise.all(
+    (['valid', 'wrong-token', 'token-truncated'] as const).map(
+      async (credentials) => (await own.get({ path: '/a', credentials })).request.curl,
+    ),
+  );
+  expect(repros.join('\n')).not.toContain('my-own-pa55word');
+  expect(repros).toEqual([
+    `curl -sS -u '<API_TOKEN>:<PASSWORD>' '${target.url}/a'`,
+    `curl -sS -u 'conformance-invalid-token-0000:<PASSWORD>' '${target.url}/a'`,
+    `curl -sS -u "$(printf '%s' '<API_TOKEN>' | sed 's/.$//')"':<PASSWORD>' '${target.url}/a'`,
+  ]);
+});
+
+test('what is kept of a long answer is its excerpt: the whole body is not held alive', async () => {
+  const body = 'a'.repeat(200 * 1024);
+  const target = await serve((_request, response) => response.end(body));
+  const answers = 40;
+  const many = client(target.url, { maxRequests: answers, maxBodyBytes: 1024 * 1024 });
+  await many.get({ path: '/warm', credentials: 'valid' });
+  collectGarbage();
+  const before = getHeapStatistics().used_heap_size;
+  const kept: Exchange[] = [];
+  for (let answer = 1; answer < answers; answer += 1) kept.push(await many.get({ path: '/a', credentials: 'valid' }));
+  collectGarbage();
+  const grown = getHeapStatistics().used_heap_size - before;
+  expect(kept.every((exchange) => exchange.response.bodyTruncated && exchange.response.bodyText.length === 4000)).toBe(true);
+  // The bodies are about 8 MB; their excerpts a few hundred kB.
+  expect(grown).toBeLessThan(3 * 1024 * 1024);
 });
 
 test('a base URL with a path prefix keeps it, with or without a trailing slash', () => {

@@ -153,7 +153,7 @@ test('a target that echoes the token: the recording holds it redacted and says s
   expect(redacted.length).toBeGreaterThan(0);
   expect(JSON.stringify(redacted)).toContain('<redacted>');
   const judged = await judge([join(live.outDir, 'recording.json')]);
-  expect(judged.stdout).toContain(`${redacted.length} answer(s) held the API token, which the recording holds as <redacted>`);
+  expect(judged.stdout).toContain(`${redacted.length} answer(s) held a secret or a credential, which the recording holds as <redacted>`);
 });
 
 describe('judge: a recording judged again, offline, reaches the verdicts of the live run', () => {

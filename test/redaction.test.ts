@@ -1,5 +1,6 @@
-import { expect, test } from 'vitest';
-import { createSecretScanner, isOrdinaryWord, REDACTED } from '../src/http/redact.js';
+import { describe, expect, test } from 'vitest';
+import { REDACTED } from '../src/exchange/credential-fields.js';
+import { createSecretScanner, isOrdinaryWord } from '../src/http/redact.js';
 
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 const scanner = createSecretScanner([TOKEN]);
@@ -106,4 +107,107 @@ test('the near misses the suite sends as wrong tokens are secrets too, in every 
   }
   expect(scanner.redact(`wrong token ${truncated}.`)).toBe(`wrong token ${REDACTED}.`);
   expect(createSecretScanner(['data']).find('the dat was read')).toBeUndefined();
+});
+
+describe('a value given under the name of a credential is redacted, whatever it is', () => {
+  const named: [string, string, string][] = [
+    [
+      'JSON keys, the Authorization keeping its scheme',
+      '{"authorization":"Basic Y29uZm9ybWFuY2U6eA==","token":"t0k3n","x":"kept"}',
+      '{"authorization":"Basic <redacted>","token":"<redacted>","x":"kept"}',
+    ],
+    [
+      'PSR-7 arrays, a number',
+      '{"x-api-key":["k1","k2"],"api_key":12345678,"n":1}',
+      '{"x-api-key":["<redacted>","<redacted>"],"api_key":"<redacted>","n":1}',
+    ],
+    [
+      'an object under the name',
+      '{"cookies":{"sid":"abc","theme":"dark"},"ok":true}',
+      '{"cookies":{"sid":"<redacted>","theme":"<redacted>"},"ok":true}',
+    ],
+    ['camelCase', '{"accessToken":"a1","sessionId":"s1"}', '{"accessToken":"<redacted>","sessionId":"<redacted>"}'],
+    [
+      'JSON inside a JSON string',
+      '{"debug":"{\\"PHP_AUTH_PW\\":\\"pw \\\\\\"quoted\\\\\\"\\",\\"user\\":\\"kept\\"}"}',
+      '{"debug":"{\\"PHP_AUTH_PW\\":\\"<redacted>\\",\\"user\\":\\"kept\\"}"}',
+    ],
+    [
+      "PHP's var_dump",
+      'array(2) {\n  ["HTTP_AUTHORIZATION"]=>\n  string(30) "Basic Y29uZm9ybWFuY2U6eA=="\n  ["PHP_AUTH_PW"]=>\n  string(0) ""\n}',
+      'array(2) {\n  ["HTTP_AUTHORIZATION"]=>\n  string(30) "Basic <redacted>"\n  ["PHP_AUTH_PW"]=>\n  string(0) ""\n}',
+    ],
+    [
+      "PHP's print_r",
+      'Array\n(\n    [PHP_AUTH_PW] => pw\n    [HTTP_HOST] => kept\n)',
+      'Array\n(\n    [PHP_AUTH_PW] => <redacted>\n    [HTTP_HOST] => kept\n)',
+    ],
+    [
+      "PHP's var_export",
+      "array (\n  'HTTP_COOKIE' => 'sid=abc; theme=dark',\n)",
+      "array (\n  'HTTP_COOKIE' => 'sid=<redacted>; theme=<redacted>',\n)",
+    ],
+    [
+      'header lines',
+      'Host: kept\r\nCookie: sid=abc; theme=dark\r\nX-CSRF-Token: c5rf\r\n',
+      'Host: kept\r\nCookie: sid=<redacted>; theme=<redacted>\r\nX-CSRF-Token: <redacted>\r\n',
+    ],
+    [
+      'a Set-Cookie line: the attributes kept, an Expires date with its comma too',
+      'Set-Cookie: sid=abc; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly, other=def',
+      'Set-Cookie: sid=<redacted>; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly, other=<redacted>',
+    ],
+    [
+      'query fields',
+      '/login?user=kept&access_token=abc&api_key=k#kept',
+      '/login?user=kept&access_token=<redacted>&api_key=<redacted>#kept',
+    ],
+    ['a field holding an Authorization', 'a=1; authorization=Basic Y29uZm9y; b=2', 'a=1; authorization=Basic <redacted>; b=2'],
+  ];
+
+  test.each(named)('%s', (_form, text, redacted) => {
+    expect(scanner.redact(text)).toBe(redacted);
+  });
+
+  test('names of other things, and prose, are left as they are', () => {
+    for (const text of [
+      '{"status":"error","message":"Failed to authenticate because of bad credentials or an invalid authorization header.","data":[]}',
+      '{"name":"token","tokens":3,"token_type":"Bearer","expires_in":3600,"passwords_expire":true}',
+      'Check the token: it may have expired',
+      'WWW-Authenticate: Basic realm="api"',
+      '{"password":null,"token":false}',
+    ])
+      expect(scanner.redact(text)).toBe(text);
+  });
+});
+
+describe('the password given with --password', () => {
+  const PASSWORD = 'Hunter2-Pa55word-7e1d';
+  const withPassword = createSecretScanner([TOKEN], [PASSWORD]);
+
+  test('is a secret in every form, named as the password', () => {
+    for (const echo of [
+      PASSWORD,
+      PASSWORD.toUpperCase(),
+      Buffer.from(PASSWORD).toString('hex'),
+      base64(`conformance-invalid-token-0000:${PASSWORD}`),
+    ]) {
+      expect(withPassword.find(`seen ${echo}.`)).toBe('the password');
+      expect(withPassword.find(withPassword.redact(`seen ${echo}.`))).toBeUndefined();
+    }
+    expect(withPassword.find(`${TOKEN} ${PASSWORD}`)).toBe('the API token');
+  });
+
+  test('one shorter than a token may be is not looked for: the default is a single letter', () => {
+    const withDefault = createSecretScanner([TOKEN], ['x', 'abc']);
+    expect(withDefault.redact('x 78 eA abc')).toBe('x 78 eA abc');
+  });
+});
+
+test('the hex of an Authorization value that carries the token in base64 is found and redacted', () => {
+  for (const password of ['x', 'Hunter2-Pa55word-7e1d']) {
+    const dumped = Buffer.from(`authorization: Basic ${base64(`${TOKEN}:${password}`)}\r\n`).toString('hex');
+    expect(scanner.find(`{"raw":"${dumped}"}`)).toBe('the API token');
+    expect(scanner.find(scanner.redact(`{"raw":"${dumped}"}`))).toBeUndefined();
+  }
 });

@@ -1,3 +1,5 @@
+import { OPTIONS } from '../config/options.js';
+
 /** Every way the suite presents credentials, with the curl flag that reproduces it without the secret. */
 export type CredentialVariant =
   | 'valid'
@@ -148,8 +150,11 @@ export function authorizationHeader(variant: CredentialVariant, token: string, p
   return variants[variant].header(token, password);
 }
 
+/** The password as a repro shows it: the default as it is, any other (which may be someone's real one) as a placeholder. */
+const shownPassword = (password: string): string => (password === OPTIONS.password.default ? password : '<PASSWORD>');
+
 export function curlCredentials(variant: CredentialVariant, password: string): string {
-  return variants[variant].curl(password);
+  return variants[variant].curl(shownPassword(password));
 }
 
 export function variantLabel(variant: CredentialVariant): string {

@@ -86,7 +86,10 @@ const quoted = (name: string): string => JSON.stringify(name.length > 64 ? `${na
 export async function startExporter(options: ExporterOptions): Promise<RunningExporter> {
   const metrics: OwnMetrics = new OwnMetrics(options.targets.length, (): Promise<number | undefined> => runs.judgingHeapUsedBytes());
   const runs: Runs = new Runs(options.targets, { minIntervalMs: options.minIntervalMs, metrics });
-  const scanner = createSecretScanner(options.targets.map((entry) => entry.token));
+  const scanner = createSecretScanner(
+    options.targets.map((entry) => entry.token),
+    options.targets.map((entry) => entry.options.password),
+  );
 
   async function probe(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     const stopTimer = metrics.probeDuration.startTimer();

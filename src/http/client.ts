@@ -12,7 +12,8 @@ import { authorizationHeader, curlCredentials, shellQuoted } from '../exchange/c
 import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
-import { createSecretScanner, redactedScheme, type SecretScanner } from './redact.js';
+import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
+import { createSecretScanner, type SecretScanner } from './redact.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
@@ -44,6 +45,15 @@ export interface GetOptions {
 }
 
 const REPORTED_BODY_CHARS = 4000;
+
+/**
+ * The start of a body, as a string of its own. V8 makes a slice of a long string point into it, so the excerpt kept
+ * for the reports would hold the whole body alive (a matrix holds every answer of its targets until their reports).
+ */
+function excerpt(text: string): string {
+  return text.length <= REPORTED_BODY_CHARS ? text : Buffer.from(text.slice(0, REPORTED_BODY_CHARS), 'utf16le').toString('utf16le');
+}
+
 // Every check reads a body, so GET is the only method the suite has any use for.
 const ALLOWED_METHODS = new Set(['GET']);
 const DEFAULT_CONCURRENCY = 16;
@@ -70,7 +80,7 @@ export class HttpClient {
     this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
     this.limiter = new Limiter(concurrency);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
-    const scanner = options.scanner ?? createSecretScanner([options.token]);
+    const scanner = options.scanner ?? createSecretScanner([options.token], [options.password]);
     this.redact = (text) => scanner.redact(text);
     this.runId = options.runId ?? newRunId();
     if (options.deadlineAt !== undefined) {
@@ -212,8 +222,8 @@ export class HttpClient {
       request: recorded,
       response: {
         status: response.statusCode,
-        headers: this.recordedHeaders(responseHeaders),
-        bodyText: redacted.slice(0, REPORTED_BODY_CHARS),
+        headers: this.recordedHeaders(response.headers),
+        bodyText: excerpt(redacted),
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
         json: json.ok ? json : { ok: false, error: this.redact(json.error) },
@@ -232,13 +242,21 @@ export class HttpClient {
     return isAscii(body) ? body : Buffer.from(this.redact(body.toString('latin1')), 'latin1');
   }
 
-  /** Response headers as recorded: the token removed from names and values, and the credential of any *-Authorization header. */
-  private recordedHeaders(headers: Record<string, string>): Record<string, string> {
+  /**
+   * Response headers as recorded, names in lower case: the secrets removed from names and values, and the value of a
+   * header named as a credential (Set-Cookie, X-Api-Key, any *-Authorization) redacted by its name, each of a
+   * repeated header on its own before they are joined (a cookie's Expires holds a comma).
+   */
+  private recordedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
     const recorded: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) {
+    for (const [rawName, value] of Object.entries(headers)) {
+      if (value === undefined) continue;
+      const name = rawName.toLowerCase();
       const shownName = this.redact(name);
-      const shownValue = name.includes('authorization') ? redactedScheme(value) : this.redact(value);
-      recorded[shownName] = recorded[shownName] === undefined ? shownValue : `${recorded[shownName]}, ${shownValue}`;
+      const shownValues = (Array.isArray(value) ? value : [value]).map((item) =>
+        this.redact(isCredentialName(name) ? redactedCredential(name, item) : item),
+      );
+      recorded[shownName] = [...(recorded[shownName] === undefined ? [] : [recorded[shownName]]), ...shownValues].join(', ');
     }
     return recorded;
   }

@@ -1,6 +1,5 @@
+import { isCredentialName, REDACTED, redactedCredential } from '../exchange/credential-fields.js';
 import { nearMissSecrets } from '../exchange/credentials.js';
-
-export const REDACTED = '<redacted>';
 
 /** Shorter than this, a token could not be told from ordinary text, and its base64 forms would be a letter or two. */
 export const MIN_TOKEN_LENGTH = 4;
@@ -12,12 +11,6 @@ export const MIN_TOKEN_LENGTH = 4;
  */
 const AUTHORIZATION_VALUE = /(authorization[\s"':=]{1,6}(?:basic|bearer|digest|token|negotiate)\s+)([A-Za-z0-9._~+/=\\-]{6,})/i;
 const EVERY_AUTHORIZATION_VALUE = new RegExp(AUTHORIZATION_VALUE.source, 'gi');
-
-/** Keeps the scheme of an Authorization value, so a reader sees Basic or Bearer, and nothing of the credential. */
-export function redactedScheme(authorization: string): string {
-  const scheme = /^([A-Za-z][\w-]*)\s/.exec(authorization)?.[1];
-  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
-}
 
 /**
  * A token that ordinary text could hold by chance: short, or made of letters alone, or of digits alone, or of words
@@ -31,12 +24,16 @@ export function isOrdinaryWord(token: string): boolean {
 
 type FormKind = 'plain' | 'hex' | 'base64';
 
+/** What the screen names when an artifact holds a secret, never the secret itself; the first is named before the others. */
+const SECRET_NAMES = ['the API token', 'the password'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
 interface SecretForm {
   /** The form as canonical bytes (see canonicalUnits). */
   bytes: number[];
   kind: FormKind;
-  /** Whether a suite artifact holding it is a leak; redaction removes every form regardless. */
-  screened: boolean;
+  /** The secret a suite artifact holding it leaks, or undefined when it is not a leak; redaction removes every form regardless. */
+  screened?: SecretName;
 }
 
 const SCREENED_ENCODED_LENGTH = 8;
@@ -234,29 +231,31 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-/** Every form in which a target could plausibly write the token back, as canonical bytes. */
-function secretForms(token: string): SecretForm[] {
-  const ordinary = isOrdinaryWord(token);
-  const utf8 = Buffer.from(token, 'utf8');
-  const utf16 = Buffer.from(token, 'utf16le');
+/** Every form in which a target could plausibly write a secret back, as canonical bytes; name is what the screen calls it. */
+function secretForms(secret: string, name: SecretName): SecretForm[] {
+  const plain = isOrdinaryWord(secret) ? undefined : name;
+  const encoded = (length: number): SecretName | undefined => (length >= SCREENED_ENCODED_LENGTH ? name : undefined);
+  const utf8 = Buffer.from(secret, 'utf8');
+  const utf16 = Buffer.from(secret, 'utf16le');
   const forms: SecretForm[] = [
-    // The token as written, and the token its escapes spell, for a token that holds % \ or &.
-    { bytes: canonicalBytes(token), kind: 'plain', screened: !ordinary },
-    { bytes: foldedBytes(token), kind: 'plain', screened: !ordinary },
+    // The secret as written, and the secret its escapes spell, for one that holds % \ or &.
+    { bytes: canonicalBytes(secret), kind: 'plain', screened: plain },
+    { bytes: foldedBytes(secret), kind: 'plain', screened: plain },
     // Its UTF-8 bytes taken one a character (a header value, a server that decodes credentials as Latin-1), and its
     // UTF-16 bytes in either order as a body read a byte a character holds them: no words of the suite's look so.
-    { bytes: foldedBytes(utf8.toString('latin1')), kind: 'plain', screened: !ordinary },
-    { bytes: foldedBytes(utf16.toString('latin1')), kind: 'plain', screened: true },
-    { bytes: foldedBytes(Buffer.from(utf16).swap16().toString('latin1')), kind: 'plain', screened: true },
-    { bytes: foldedBytes(utf8.toString('hex')), kind: 'hex', screened: utf8.length * 2 >= SCREENED_ENCODED_LENGTH },
-    // Base64 of the token, and of the token as PHP's json_encode writes it (\/), as in a cookie holding encoded JSON.
-    ...[...new Set([token, token.replaceAll('/', '\\/')])]
+    { bytes: foldedBytes(utf8.toString('latin1')), kind: 'plain', screened: plain },
+    { bytes: foldedBytes(utf16.toString('latin1')), kind: 'plain', screened: name },
+    { bytes: foldedBytes(Buffer.from(utf16).swap16().toString('latin1')), kind: 'plain', screened: name },
+    { bytes: foldedBytes(utf8.toString('hex')), kind: 'hex', screened: encoded(utf8.length * 2) },
+    // Base64 of the secret, and of the secret as PHP's json_encode writes it (\/), as in a cookie holding encoded JSON.
+    ...[...new Set([secret, secret.replaceAll('/', '\\/')])]
       .flatMap((text) => base64Cores(Buffer.from(text, 'utf8')))
-      .map((core): SecretForm => ({
-        bytes: foldedBytes(core),
-        kind: 'base64',
-        screened: core.length >= SCREENED_ENCODED_LENGTH,
-      })),
+      .map((core): SecretForm => ({ bytes: foldedBytes(core), kind: 'base64', screened: encoded(core.length) })),
+    // The hex of an Authorization header that carries it in base64, as a dump of the raw request writes it.
+    ...[...new Set(base64Cores(utf8))].map((core): SecretForm => {
+      const hex = Buffer.from(core).toString('hex');
+      return { bytes: foldedBytes(hex), kind: 'hex', screened: encoded(hex.length) };
+    }),
   ];
   return forms.filter((form) => form.bytes.length >= 2);
 }
@@ -318,13 +317,19 @@ class EdgeTable {
   }
 }
 
+/** Of two entries of FormAutomaton.screened, the one the screen names: the secret first in SECRET_NAMES. */
+const firstNamed = (a: number, b: number): number => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
+
 /** An Aho-Corasick automaton over canonical bytes: one pass over a text finds every form of every token. */
 class FormAutomaton {
   private readonly next = new EdgeTable();
   private fail = new Int32Array(1);
-  /** Per state, the longest form ending there (through the failure chain): any form, a screened one; and whether one is base64. */
+  /**
+   * Per state, through the failure chain: the longest form ending there, the secret a screened form ending there
+   * leaks (its index in SECRET_NAMES plus one, the lowest when several do; 0 for none), and whether a form is base64.
+   */
   longest = new Int32Array(1);
-  longestScreened = new Int32Array(1);
+  screened = new Uint8Array(1);
   base64 = new Uint8Array(1);
   private states = 1;
   readonly maxLength: number;
@@ -356,14 +361,14 @@ class FormAutomaton {
       ends.push({ state, form });
     }
     this.longest = new Int32Array(this.states);
-    this.longestScreened = new Int32Array(this.states);
+    this.screened = new Uint8Array(this.states);
     this.base64 = new Uint8Array(this.states);
     let maxLength = 0;
     for (const { state, form } of ends) {
       const length = form.bytes.length;
       maxLength = Math.max(maxLength, length);
       this.longest[state] = Math.max(this.longest[state] ?? 0, length);
-      if (form.screened) this.longestScreened[state] = Math.max(this.longestScreened[state] ?? 0, length);
+      if (form.screened) this.screened[state] = firstNamed(this.screened[state] ?? 0, SECRET_NAMES.indexOf(form.screened) + 1);
       if (form.kind === 'base64') this.base64[state] = 1;
     }
     this.maxLength = maxLength;
@@ -406,7 +411,7 @@ class FormAutomaton {
         const via = linked !== undefined && linked !== child ? linked : 0;
         this.fail[child] = via;
         this.longest[child] = Math.max(this.longest[child] ?? 0, this.longest[via] ?? 0);
-        this.longestScreened[child] = Math.max(this.longestScreened[child] ?? 0, this.longestScreened[via] ?? 0);
+        this.screened[child] = firstNamed(this.screened[child] ?? 0, this.screened[via] ?? 0);
         this.base64[child] = Math.max(this.base64[child] ?? 0, this.base64[via] ?? 0);
         queue.push(child);
       }
@@ -439,19 +444,156 @@ interface Match {
 const BASE64_CHAR = /[A-Za-z0-9+/_=-]/;
 const BASE64_LETTER = /[A-Za-z0-9+/_-]/;
 
+/**
+ * Where a text gives a value under a name: a JSON or PHP array key ("authorization": , 'PHP_AUTH_PW' =>), an entry of
+ * PHP's var_dump or print_r (["HTTP_AUTHORIZATION"]=> string(42) "…", [HTTP_COOKIE] => …), a header line (Cookie: …)
+ * and a query, form or cookie field (api_key=…). Quotes may be escaped, as a dump inside a JSON string has them.
+ */
+const NAMED_VALUE = new RegExp(
+  [
+    String.raw`(?<quote>\\*["'])(?<key>[\w.-]{1,64})\k<quote>\s*(?::|=>)\s*`,
+    String.raw`\[(?<dumpQuote>\\*["']?)(?<dumped>[\w.-]{1,64})\k<dumpQuote>\][ \t]*=>(?:(?:\s|\\[nrt])*string\(\d+\))?[ \t]*`,
+    String.raw`(?:^|(?<=[\r\n"']|\\[nr]))[ \t]*(?<header>[\w-]{1,64})[ \t]*:[ \t]*`,
+    String.raw`(?<=^|[?&;,\s])(?<field>[\w.-]{1,64})=`,
+  ].join('|'),
+  'g',
+);
+
+/** How many backslashes stand just before index, not counting any before from. */
+function backslashesBefore(text: string, index: number, from: number): number {
+  let count = 0;
+  while (index - count - 1 >= from && text.charCodeAt(index - count - 1) === BACKSLASH) count += 1;
+  return count;
+}
+
+/**
+ * Whether the quote at index, with level backslashes before it, stands where a string of that level of escaping
+ * starts or ends: a quote inside a JSON string is \" (level 1), one inside a JSON string in a JSON string \\\" (level 3).
+ */
+const delimits = (text: string, index: number, from: number, level: number): boolean =>
+  backslashesBefore(text, index, from) % (2 * (level + 1)) === level;
+
+interface Quoted {
+  /** Where its content starts, and where the backslashes of its closing quote start. */
+  contentFrom: number;
+  contentTo: number;
+  /** Just past its closing quote (the end of the text when it has none). */
+  end: number;
+}
+
+/** The string whose opening quote, after level backslashes, is at open. */
+function quotedAt(text: string, open: number, level: number): Quoted {
+  const quote = text.charAt(open);
+  for (let at = text.indexOf(quote, open + 1); at >= 0; at = text.indexOf(quote, at + 1)) {
+    if (delimits(text, at, open + 1, level)) return { contentFrom: open + 1, contentTo: at - level, end: at + 1 };
+  }
+  return { contentFrom: open + 1, contentTo: text.length, end: text.length };
+}
+
+interface Replacement {
+  end: number;
+  shown: string;
+}
+
+/** A string value at from (after any backslashes of its quote), its content shown as redactedCredential says. */
+function quotedValue(text: string, from: number, name: string): Replacement | undefined {
+  let quote = from;
+  while (text.charCodeAt(quote) === BACKSLASH) quote += 1;
+  if (text[quote] !== '"' && text[quote] !== "'") return undefined;
+  const { contentFrom, contentTo, end } = quotedAt(text, quote, quote - from);
+  const content = text.slice(contentFrom, contentTo);
+  return { end, shown: `${text.slice(from, contentFrom)}${redactedCredential(name, content)}${text.slice(contentTo, end)}` };
+}
+
+/** An object or array of JSON at open, its strings that are not keys shown as redactedCredential says. */
+function containerValue(text: string, open: number, level: number, name: string): Replacement {
+  let shown = '';
+  let copied = open;
+  let depth = 0;
+  for (let at = open; at < text.length;) {
+    const char = text[at];
+    if (char === '"' && delimits(text, at, open, level)) {
+      const { contentFrom, contentTo, end } = quotedAt(text, at, level);
+      if (!/^\s*(?::|=>)/.test(text.slice(end, end + 8))) {
+        shown += `${text.slice(copied, contentFrom)}${redactedCredential(name, text.slice(contentFrom, contentTo))}`;
+        copied = contentTo;
+      }
+      at = end;
+      continue;
+    }
+    if (char === '{' || char === '[') depth += 1;
+    else if ((char === '}' || char === ']') && --depth === 0) return { end: at + 1, shown: shown + text.slice(copied, at + 1) };
+    at += 1;
+  }
+  return { end: text.length, shown: shown + text.slice(copied) };
+}
+
+const NUMBER = /-?\d[\d.eE+-]*/y;
+/** Where a value that runs to the end of its line ends: a line break, escaped or not, or the end of the string around it. */
+const LINE_VALUE = /(?:[^\r\n"\\]|\\(?![nrt"']))*/y;
+/** A query, form or cookie field's value; an Authorization's may hold its scheme and a space (authorization=Basic …). */
+const FIELD_VALUE = /(?:[^\s&;,"'<>#\\]|\\(?![nrt"']))*/y;
+const SCHEME_THEN_SPACE = /[A-Za-z][\w-]* (?=[^\s&;,"'<>#])/y;
+
+/** Where the sticky pattern, tried at from, stops matching. */
+function stickyEnd(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.test(text) ? pattern.lastIndex : from;
+}
+
+/** What follows a name at from, when the name is a credential's: its value, and how it is shown. */
+function namedValue(text: string, from: number, name: string, groups: Record<string, string | undefined>): Replacement | undefined {
+  const quoted = quotedValue(text, from, name);
+  if (quoted) return quoted;
+  if (groups.quote !== undefined) {
+    // A container or a number, in JSON or a PHP array; a bare word after a quoted name is prose.
+    const char = text.charAt(from);
+    if (char === '{' || char === '[') return containerValue(text, from, groups.quote.length - 1, name);
+    const end = stickyEnd(NUMBER, text, from);
+    // Quoted, so that a body that was JSON still is.
+    return end === from ? undefined : { end, shown: `${groups.quote}${REDACTED}${groups.quote}` };
+  }
+  const scheme =
+    groups.field !== undefined && name.toLowerCase().includes('authorization') ? stickyEnd(SCHEME_THEN_SPACE, text, from) : from;
+  const end = stickyEnd(groups.field === undefined ? LINE_VALUE : FIELD_VALUE, text, scheme);
+  return end === from ? undefined : { end, shown: redactedCredential(name, text.slice(from, end)) };
+}
+
+/** The text with the value of every credential it names (see NAMED_VALUE and isCredentialName) redacted. */
+function redactNamedValues(text: string): string {
+  let result = '';
+  let copied = 0;
+  NAMED_VALUE.lastIndex = 0;
+  for (let match = NAMED_VALUE.exec(text); match; match = NAMED_VALUE.exec(text)) {
+    const groups = match.groups ?? {};
+    const name = groups.key ?? groups.dumped ?? groups.header ?? groups.field ?? '';
+    const from = match.index + match[0].length;
+    const value = isCredentialName(name) ? namedValue(text, from, name, groups) : undefined;
+    if (!value) continue;
+    result += text.slice(copied, from) + value.shown;
+    copied = value.end;
+    NAMED_VALUE.lastIndex = value.end;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
+}
+
 export interface SecretScanner {
   /** Names what secret the text holds (never the secret itself), or undefined: the screen of what the suite writes. */
   find(text: string): string | undefined;
-  /** The text with every form of every token, and the credential of any Authorization value, replaced by <redacted>. */
+  /**
+   * The text with every form of every secret, the credential of any Authorization value and the value of anything
+   * named as a credential (see NAMED_VALUE) replaced by <redacted>.
+   */
   redact(text: string): string;
 }
 
 /**
- * One matcher over every form of every (distinct) token: verbatim in any letter case, JSON-escaped, URL-encoded,
- * HTML-escaped, as UTF-8 bytes read as Latin-1, as UTF-16 bytes, hex, and base64 or base64url at any of the three
- * offsets. Linear in the text whatever the number of tokens.
+ * One matcher over every form of every (distinct) token and password: verbatim in any letter case, JSON-escaped,
+ * URL-encoded, HTML-escaped, as UTF-8 bytes read as Latin-1, as UTF-16 bytes, hex, base64 or base64url at any of the
+ * three offsets, and hex of that base64. Linear in the text whatever the number of secrets. A password shorter than a
+ * token may be is not looked for: the default one is a single letter.
  */
-export function createSecretScanner(tokens: readonly string[]): SecretScanner {
+export function createSecretScanner(tokens: readonly string[], passwords: readonly string[] = []): SecretScanner {
   // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too, but
   // for a token that is an ordinary word, whose near misses are ordinary text (the token "data" would cut "dat").
   const distinct = [
@@ -459,11 +601,15 @@ export function createSecretScanner(tokens: readonly string[]): SecretScanner {
       tokens.filter((token) => token.length > 0).flatMap((token) => (isOrdinaryWord(token) ? [token] : [token, ...nearMissSecrets(token)])),
     ),
   ];
-  const automaton = new FormAutomaton(distinct.flatMap(secretForms));
+  const otherPasswords = [...new Set(passwords)].filter((password) => password.length >= MIN_TOKEN_LENGTH && !distinct.includes(password));
+  const automaton = new FormAutomaton([
+    ...distinct.flatMap((token) => secretForms(token, 'the API token')),
+    ...otherPasswords.flatMap((password) => secretForms(password, 'the password')),
+  ]);
   // Where each of the last maxLength canonical bytes started in the text.
   const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));
 
-  const scan = (text: string, onMatch: (match: Match, screened: boolean) => boolean): void => {
+  const scan = (text: string, onMatch: (match: Match, screened: SecretName | undefined) => boolean): void => {
     if (automaton.maxLength === 0) return;
     const reader = new CanonicalReader();
     const { bytes } = reader;
@@ -491,8 +637,8 @@ export function createSecretScanner(tokens: readonly string[]): SecretScanner {
         const length = longest[state] ?? 0;
         if (length === 0) continue;
         const start = starts[(count - length) & mask] ?? from;
-        if (!onMatch({ from: start, to: index, base64: automaton.base64[state] === 1 }, (automaton.longestScreened[state] ?? 0) > 0))
-          return;
+        const screened = SECRET_NAMES[(automaton.screened[state] ?? 0) - 1];
+        if (!onMatch({ from: start, to: index, base64: automaton.base64[state] === 1 }, screened)) return;
       }
     }
   };
@@ -501,13 +647,13 @@ export function createSecretScanner(tokens: readonly string[]): SecretScanner {
     find(text) {
       let found: string | undefined;
       scan(text, (_match, screened) => {
-        if (screened) found = 'the API token';
+        found = screened;
         return !screened;
       });
       return found ?? (AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined);
     },
     redact(text) {
-      const clean = text.replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`);
+      const clean = redactNamedValues(text).replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`);
       const spans: Match[] = [];
       scan(clean, (match) => {
         let { from, to } = match;

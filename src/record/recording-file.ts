@@ -7,6 +7,7 @@ import { requestChoices, type RecordedOptions, type RequestChoices } from './set
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import type { Level } from '../requirements/types.js';
+import { redactedJson } from '../exchange/credential-fields.js';
 import { variantLabel } from '../exchange/credentials.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../exchange/exchange.js';
 import type { TrafficCounts } from '../exchange/exchange.js';
@@ -31,7 +32,10 @@ export type RecordingEntry =
       key: string;
       request: RecordingRequest;
       response: RecordedResponse;
-      /** The parsed body held the token, which is replaced by <redacted> here: a judgement of it may differ from the run's. */
+      /**
+       * The parsed body held a secret or a value named as a credential, replaced by <redacted> here: a judgement of it
+       * may differ from the run's.
+       */
       tokenRedacted?: true;
     }
   | { key: string; failure: RecordedFailure };
@@ -80,21 +84,11 @@ export interface RecordingInput {
   redact(text: string): string;
 }
 
-/** A parsed JSON value with every key and string redacted. */
-function redactValue(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactValue(item, redact)]));
-  }
-  return value;
-}
-
 function recordedEntry(key: string, exchange: Exchange, redact: (text: string) => string): RecordingEntry {
   const { request, response } = exchange;
   const described = { ...request, credentialsDescription: variantLabel(request.credentials) };
   if (!response.json.ok) return { key, request: described, response };
-  const value = redactValue(response.json.value, redact);
+  const value = redactedJson(response.json.value, redact);
   if (JSON.stringify(value) === JSON.stringify(response.json.value)) return { key, request: described, response };
   return { key, request: described, response: { ...response, json: { ok: true, value } }, tokenRedacted: true };
 }

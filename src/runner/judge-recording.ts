@@ -36,7 +36,7 @@ export function recordingDifferences(file: RecordingFile): string[] {
   const redacted = file.runs.flatMap((run) => run.exchanges).filter((entry) => 'tokenRedacted' in entry).length;
   if (redacted > 0) {
     lines.push(
-      `${redacted} answer(s) held the API token, which the recording holds as <redacted>: checks of them may differ from the run's.`,
+      `${redacted} answer(s) held a secret or a credential, which the recording holds as <redacted>: checks of them may differ from the run's.`,
     );
   }
   return lines;

@@ -160,9 +160,12 @@ export async function runMatrix(
     config.shard,
   );
   const rows: MatrixTarget[] = [];
-  // Every token this run sends, for every target and the matrix: a front that several targets share (a CDN, a debugging
-  // proxy) can show one target's token in another's answers. Built once, it serves every client and every artifact.
-  const scanner = createSecretScanner(selected.map((entry) => entry.token));
+  // Every token and password this run sends, for every target and the matrix: a front that several targets share (a CDN,
+  // a debugging proxy) can show one target's token in another's answers. Built once, it serves every client and every artifact.
+  const scanner = createSecretScanner(
+    selected.map((entry) => entry.token),
+    selected.map((entry) => entry.options.password),
+  );
   await prepareOutDir(config.out);
   await clearOwnOutputs(config.out);
   if (selected.length > 0) {

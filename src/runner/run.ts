@@ -220,7 +220,7 @@ export async function runConformance(
     const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
     const target = { baseUrl, embeddedReference: reference !== undefined };
     // One scanner of the tokens serves the client's redaction, every artifact's screen and the terminal's.
-    const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])]);
+    const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])], [settings.password]);
     const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, scanner, surroundings.judge).finally(
       closeReference,
     );

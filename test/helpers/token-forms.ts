@@ -4,6 +4,11 @@
  */
 export function tokenForms(token: string, passwords: readonly string[] = ['x', '', 'z', 'a:b:c']): string[] {
   const bytes = Buffer.from(token, 'utf8');
+  // The base64 characters the token's bytes alone decide, at each offset in a 3-byte group.
+  const base64Cores = [0, 1, 2].map((offset) => {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes, Buffer.alloc(2)]).toString('base64');
+    return encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+  });
   const forms = [
     token,
     token.toLowerCase(),
@@ -13,11 +18,9 @@ export function tokenForms(token: string, passwords: readonly string[] = ['x', '
     encodeURIComponent(token).toLowerCase(),
     bytes.toString('hex'),
     bytes.toString('hex').toUpperCase(),
-    ...[0, 1, 2].map((offset) => {
-      // The base64 characters the token's bytes alone decide, at each offset in a 3-byte group.
-      const encoded = Buffer.concat([Buffer.alloc(offset), bytes, Buffer.alloc(2)]).toString('base64');
-      return encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
-    }),
+    ...base64Cores,
+    // Hex of a header that carries it in base64, as a dump of the raw request writes it.
+    ...base64Cores.map((core) => Buffer.from(core).toString('hex')),
     ...passwords.map((password) => Buffer.from(`${token}:${password}`).toString('base64')),
   ];
   return [...new Set(forms.filter((form) => form.length >= 4))];
