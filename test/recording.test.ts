@@ -16,6 +16,7 @@ import { writeReports } from '../src/report/write.js';
 import { apiDocumentHash } from '../src/requirements/document.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
 import type { RecordingFile } from '../src/record/recording-file.js';
+import { REPORTED_BODY_CHARS } from '../src/exchange/exchange.js';
 import { fileResources } from './helpers/file-resources.js';
 import { CLI_BIN, failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
@@ -258,7 +259,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
 
   test.concurrent.each([
     ['a missing file', () => 'nowhere.json', /could not be read \(ENOENT\)/],
-    ['a file that is not JSON', () => '{"format": ', /is not JSON/],
+    ['a file that is not JSON', () => '{"format": ', /is not valid JSON \(line 1, column \d+\)/],
     ['a report instead of a recording', () => JSON.stringify(sampleReport()), /is not a recording of ticketing-conformance/],
     [
       'a recording of a later format',
@@ -281,6 +282,30 @@ describe('judge says what a recording lacks or what changed, instead of guessing
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^HARNESS_RECORDING_UNREADABLE: /);
     expect(result.stderr).toMatch(line);
+  });
+});
+
+describe('a recording from elsewhere: judge reads it within the bounds of a run', () => {
+  let forgedRecording: Promise<{ live: CliRun; recording: RecordingFile }> | undefined;
+  /** One live run against a target with a failure, whose recording each test forges in its own way. */
+  const forgeable = (): Promise<{ live: CliRun; recording: RecordingFile }> => {
+    forgedRecording ??= liveRun(['colour-missing']).then((live) => ({ live, recording: recordingOf(live) }));
+    return forgedRecording.then(({ live, recording }) => ({ live, recording: structuredClone(recording) }));
+  };
+  const entriesOf = (recording: RecordingFile): RecordingFile['runs'][number]['exchanges'] =>
+    recording.runs.flatMap((run) => run.exchanges);
+
+  test('a body longer than a run keeps is refused in one line, exit 2', async () => {
+    const { live, recording } = await forgeable();
+    const entry = entriesOf(recording).find((candidate) => 'response' in candidate);
+    if (!entry || !('response' in entry)) throw new Error('the recording holds no answer');
+    entry.response.bodyText = 'a'.repeat(REPORTED_BODY_CHARS + 1);
+    const path = join(live.outDir, 'long-body.json');
+    await writeFile(path, JSON.stringify(recording));
+    const result = await inProcess.exec(['judge', path, '--out', join(live.outDir, 'long-body')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^HARNESS_RECORDING_UNREADABLE: .* holds a body longer than the \d+ characters a run keeps/);
   });
 });
 

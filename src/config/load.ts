@@ -1,9 +1,10 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
 import { createSecretScanner, MIN_TOKEN_LENGTH, type SecretScanner } from '../http/redact.js';
+import { readBoundedText } from './bounded-file.js';
 import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
@@ -66,7 +67,12 @@ export function settingsOfFlags(values: Record<string, unknown>): GivenSettings 
 
 function readDotenv(path: string): Source {
   if (!existsSync(path)) return {};
-  return parseDotenv(readFileSync(path));
+  return parseDotenv(
+    readBoundedText(
+      path,
+      (reason) => new ConfigError('CONFIG_INVALID', `the .env file ${path} ${reason}`, 'Make it a file of NAME=value lines, or remove it'),
+    ),
+  );
 }
 
 /** Looks a variable up in the environment, then in the .env file, as every setting is. */
@@ -128,12 +134,7 @@ export function checkedToken(
 function caFile(raw: string | undefined): Config['ca'] {
   if (raw === undefined) return undefined;
   const hint = "Pass a readable PEM file holding the CA certificate that signed the target's certificate";
-  let pem: string;
-  try {
-    pem = readFileSync(raw, 'utf8');
-  } catch (error) {
-    throw new ConfigError('CONFIG_INVALID', `--ca "${raw}" cannot be read (${(error as { code?: string }).code ?? 'unreadable'})`, hint);
-  }
+  const pem = readBoundedText(raw, (reason) => new ConfigError('CONFIG_INVALID', `--ca "${raw}" ${reason}`, hint));
   try {
     new X509Certificate(pem);
   } catch {

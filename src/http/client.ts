@@ -6,7 +6,7 @@ import { bodyText, parseJson } from '../exchange/body-text.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher } from './dispatcher.js';
-import type { Exchange, RecordedRequest, TrafficCounts } from '../exchange/exchange.js';
+import { REPORTED_BODY_CHARS, type Exchange, type RecordedRequest, type TrafficCounts } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
 import { authorizationHeader, curlCredentials, shellQuoted } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
@@ -43,7 +43,6 @@ export interface GetOptions {
   credentials: CredentialVariant;
 }
 
-const REPORTED_BODY_CHARS = 4000;
 // Every check reads a body, so GET is the only method the suite has any use for.
 const ALLOWED_METHODS = new Set(['GET']);
 const DEFAULT_CONCURRENCY = 16;
