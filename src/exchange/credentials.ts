@@ -148,14 +148,14 @@ export function authorizationHeader(variant: CredentialVariant, token: string, p
   return variants[variant].header(token, password);
 }
 
-export function curlCredentials(variant: CredentialVariant, password: string): string {
-  return variants[variant].curl(password);
+/**
+ * The curl command that sends the request again, the token left as <API_TOKEN>. Built from the variant and the URL only,
+ * never taken from a file: a recording from elsewhere could otherwise hand its reader any shell command.
+ */
+export function curlCommand(variant: CredentialVariant, password: string, url: string): string {
+  return ['curl', '-sS', variants[variant].curl(password), shellQuote(url)].filter(Boolean).join(' ');
 }
 
 export function variantLabel(variant: CredentialVariant): string {
   return variants[variant].label;
-}
-
-export function shellQuoted(text: string): string {
-  return shellQuote(text);
 }

@@ -8,7 +8,7 @@ import { decodeBody } from './decode-body.js';
 import { createDispatcher } from './dispatcher.js';
 import { REPORTED_BODY_CHARS, type Exchange, type RecordedRequest, type TrafficCounts } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
-import { authorizationHeader, curlCredentials, shellQuoted } from '../exchange/credentials.js';
+import { authorizationHeader, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
@@ -132,9 +132,7 @@ export class HttpClient {
       path: `${url.pathname}${url.search}`,
       credentials: options.credentials,
       headers: { ...headers, ...(authorization === undefined ? {} : { authorization: redactedScheme(authorization) }) },
-      curl: ['curl', '-sS', curlCredentials(options.credentials, this.options.password), shellQuoted(url.toString())]
-        .filter(Boolean)
-        .join(' '),
+      curl: curlCommand(options.credentials, this.options.password, url.toString()),
     };
 
     for (let retries = 0; ; retries += 1) {

@@ -8,7 +8,7 @@ import { requestChoices, type RecordedOptions, type RequestChoices } from './set
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import type { Level } from '../requirements/types.js';
-import { variantLabel } from '../exchange/credentials.js';
+import { curlCommand, variantLabel } from '../exchange/credentials.js';
 import { REPORTED_BODY_CHARS, type Exchange, type RecordedRequest, type RecordedResponse } from '../exchange/exchange.js';
 import type { TrafficCounts } from '../exchange/exchange.js';
 import type { RecordedFailure, Recording } from './recording.js';
@@ -139,7 +139,10 @@ export function recordingOfRun(run: RecordingRun): Recording {
     if ('failure' in entry) {
       answers[entry.key] = { failure: entry.failure };
     } else {
-      const { method, url, path, credentials, headers, curl } = entry.request;
+      const { method, url, path, credentials, headers } = entry.request;
+      // Built again, not read: a recording may come from anyone, and its reader may paste the repro into a shell. It
+      // does not keep the password, which the API ignores: the repro has the default.
+      const curl = curlCommand(credentials, OPTIONS.password.default, url);
       answers[entry.key] = { exchange: { request: { method, url, path, credentials, headers, curl }, response: entry.response } };
     }
   }
