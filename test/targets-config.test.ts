@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
 import { ConfigError } from '../src/errors.js';
@@ -101,6 +101,25 @@ describe('the targets file', () => {
     const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv));
     expect(error.code).toBe(code);
     expect(error.message).toContain(message);
+  });
+
+  test('a YAML tag such as !!js/function is one error naming its line and column, quoting nothing of the file', async () => {
+    const secret = 'tag-secret-5e1f0a';
+    const file = await targetsFile(
+      'tagged.yaml',
+      `targets:\n  - name: a\n    baseUrl: https://h.example\n    tokenEnv: !!js/function "function () { return '${secret}' }"\n`,
+    );
+    // The parser's warnings would otherwise go to the process's stderr, each quoting the line.
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv));
+      expect(error.oneLine()).toBe(
+        `CONFIG_INVALID: the targets file ${file} has a tag the suite does not read (line 4, column 15). Write plain YAML: maps, lists, strings and numbers, no tags`,
+      );
+      expect(warnings).not.toHaveBeenCalled();
+    } finally {
+      warnings.mockRestore();
+    }
   });
 });
 

@@ -13,11 +13,19 @@ const place = (problem: YamlProblem | undefined): string => {
   return at ? ` (line ${at.line}, column ${at.col})` : '';
 };
 
-/** Parses YAML without the parser's own words, which quote the file (it may be a secret given by mistake). */
+/**
+ * Parses YAML without the parser's own words, which quote the file (it may be a secret given by mistake): an error, or
+ * a warning such as an unknown tag (`!!js/function`), is refused by where it is only.
+ */
 function parseYaml(text: string, refuse: Refusal): unknown {
   const document = yamlParser().parseDocument(text);
   const [error] = document.errors;
   if (error) throw refuse(`is not valid YAML${place(error)}`);
+  const [warning] = document.warnings;
+  if (warning) {
+    const what = warning.code === 'TAG_RESOLVE_FAILED' ? 'a tag the suite does not read' : 'YAML the suite does not read';
+    throw refuse(`has ${what}${place(warning)}`, 'Write plain YAML: maps, lists, strings and numbers, no tags');
+  }
   try {
     return document.toJS();
   } catch {
