@@ -85,6 +85,12 @@ describe('the targets file', () => {
       'target "a" baseUrl carries credentials',
     ],
     [
+      'a base URL on port 0',
+      [{ name: 'a', baseUrl: 'http://h:0', tokenEnv: 'A' }],
+      'CONFIG_INVALID',
+      'target "a" baseUrl "http://h:0" has port 0',
+    ],
+    [
       'a field the schema does not know',
       [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', token: 'inline' }],
       'CONFIG_INVALID',

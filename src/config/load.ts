@@ -195,6 +195,14 @@ function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, 
       `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
     );
   }
+  // Port 0 is no server's: every request would fail to connect, and the run end with nothing judged.
+  if (url.port === '0') {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quoted}" has port 0, which no server listens on`,
+      `Pass the port the API is served on, e.g. ${flag} https://help.example.com:8443, or none for the scheme's default`,
+    );
+  }
   if (url.username || url.password) {
     throw new ConfigError(
       'CONFIG_INVALID',
