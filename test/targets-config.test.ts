@@ -129,6 +129,49 @@ describe('the targets file', () => {
   });
 });
 
+describe('a tokenEnv naming a variable of the system or the CI', () => {
+  const system = {
+    HOME: '/home/runner',
+    PATH: '/usr/bin:/bin',
+    GITHUB_TOKEN: 'ghs_actions-token-0f3a',
+    ACTIONS_RUNTIME_TOKEN: 'runtime-token-77c1',
+    AWS_SECRET_ACCESS_KEY: 'aws-secret-9d2b',
+    CI_JOB_TOKEN: 'gitlab-job-token-4e8a',
+  };
+  const targetsOf = async (tokenEnv: string): Promise<string> =>
+    targetsFile(`${tokenEnv}.json`, JSON.stringify([{ name: 'a', baseUrl: 'https://h.example', tokenEnv }]));
+
+  test.each([...Object.keys(system), 'home'])('%s is refused, set or not, naming the flag that allows it', async (tokenEnv) => {
+    const file = await targetsOf(tokenEnv);
+    const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), system, noDotenv));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/^target "a": tokenEnv names .* that the system or the CI sets, so its value is not sent/);
+    expect(error.hint).toMatch(/pass --allow-token-env \w+$/);
+    for (const value of Object.values(system)) expect(error.oneLine()).not.toContain(value);
+  });
+
+  test('--allow-token-env, or its variable, lets the names it lists through, and only those', async () => {
+    const tokenOf = async (tokenEnv: string, argv: string[], env: Record<string, string> = {}): Promise<string | undefined> => {
+      const file = await targetsOf(tokenEnv);
+      return loadTargets(loadConfig(['--targets', file, ...argv], env, noDotenv), system, noDotenv)[0]?.token;
+    };
+    expect(await tokenOf('GITHUB_TOKEN', ['--allow-token-env', 'GITHUB_TOKEN'])).toBe(system.GITHUB_TOKEN);
+    const allowed = { CONFORMANCE_ALLOW_TOKEN_ENV: 'HOME, AWS_SECRET_ACCESS_KEY' };
+    expect(await tokenOf('AWS_SECRET_ACCESS_KEY', [], allowed)).toBe(system.AWS_SECRET_ACCESS_KEY);
+    const other = tokenOf('ACTIONS_RUNTIME_TOKEN', ['--allow-token-env', 'GITHUB_TOKEN']);
+    await expect(other).rejects.toThrow(/tokenEnv names ACTIONS_RUNTIME_TOKEN that the system or the CI sets/);
+  });
+
+  test('a variable of its own name is read as before', async () => {
+    for (const tokenEnv of ['PROD_TOKEN', 'TOKEN_STAGING', 'EXPORTER_TOKEN_1', 'HOMEPAGE_TOKEN']) {
+      const file = await targetsOf(tokenEnv);
+      expect(loadTargets(loadConfig(['--targets', file], {}, noDotenv), { [tokenEnv]: 'own-token-5b' }, noDotenv)[0]?.token).toBe(
+        'own-token-5b',
+      );
+    }
+  });
+});
+
 describe('matrix options', () => {
   test('--shard I/N is read, and refused when not 1 <= I <= N or without --targets', () => {
     expect(loadConfig(['--targets', 'x.yaml', '--shard', '2/4'], {}, noDotenv).shard).toEqual({ index: 2, count: 4 });

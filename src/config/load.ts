@@ -33,6 +33,8 @@ export interface Config {
   insecure: boolean;
   /** Path of the targets file; its contents are read by loadTargets. */
   targets?: string;
+  /** Variables of the system or the CI that a target's tokenEnv may name all the same. */
+  allowTokenEnv: string[];
   targetConcurrency: number;
   shard?: Shard;
   /** Path of the baseline file; its contents are read by loadBaseline. */
@@ -307,6 +309,10 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
     ca: caFile(value('ca')),
     insecure: enabled('insecure'),
     targets: value('targets'),
+    allowTokenEnv: (value('allowTokenEnv') ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     targetConcurrency: positiveInteger('targetConcurrency', value('targetConcurrency') ?? '4', 64),
     shard: shard(value('shard')),
     baseline: value('baseline'),
