@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, expect, test } from 'vitest';
@@ -7,6 +7,7 @@ import { MAX_FILE_BYTES, MAX_FILE_JSON_DEPTH, MAX_FILE_JSON_VALUES } from '../sr
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
 import { fileResources } from './helpers/file-resources.js';
+import { repoRoot } from './helpers/run-cli.js';
 
 const { inProcess, tempFolder } = fileResources();
 let dir = '';
@@ -89,4 +90,11 @@ test('a .env that is not a regular file is a configuration error, not a hang', (
     expect(refusal, kind).toBeInstanceOf(ConfigError);
     expect((refusal as ConfigError).oneLine()).toMatch(reason);
   }
+});
+
+test('docs/safety.md states the bounds the reader keeps', async () => {
+  const safety = await readFile(join(repoRoot, 'docs', 'safety.md'), 'utf8');
+  expect(safety).toContain(`over ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
+  expect(safety).toContain(`more than ${MAX_FILE_JSON_DEPTH} levels deep`);
+  expect(safety).toContain(`more than ${MAX_FILE_JSON_VALUES.toLocaleString('en-US')} values`);
 });
