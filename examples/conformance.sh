@@ -7,6 +7,8 @@
 #   - a checkout of the repository with `npm ci` done (the default: the checkout this script sits in);
 #   - the packed tarball, e.g. ./ticketing-conformance-0.1.0.tgz (made with `npm pack` in a checkout);
 #   - once published on the npm registry: ticketing-conformance@0.1.0.
+# A package that is not a checkout is installed into a new temporary folder, removed at the end; CONFORMANCE_INSTALL_DIR
+# names a folder of yours to keep it in between runs instead.
 # Exit codes: 0 conformant, 1 not conformant, 2 no verdict (the suite could not be installed, or could not judge).
 set -u
 : "${CONFORMANCE_BASE_URL:?set CONFORMANCE_BASE_URL to the API address}"
@@ -23,8 +25,21 @@ if [ -f "$package/bin/ticketing-conformance.js" ]; then
 else
   # npm reads a relative path against --prefix, not the current folder.
   if [ -e "$package" ]; then package="$(cd "$(dirname "$package")" && pwd)/$(basename "$package")"; fi
-  install_dir="${CONFORMANCE_INSTALL_DIR:-${TMPDIR:-/tmp}/ticketing-conformance-install}"
-  mkdir -p "$install_dir"
+  if [ -n "${CONFORMANCE_INSTALL_DIR:-}" ]; then
+    install_dir="$CONFORMANCE_INSTALL_DIR"
+    # What is in it is run: only a folder of this user's.
+    if ! mkdir -p -- "$install_dir" || [ ! -O "$install_dir" ]; then
+      echo "cannot install the suite into $install_dir (CONFORMANCE_INSTALL_DIR): it cannot be made, or belongs to another user; no verdict" >&2
+      exit 2
+    fi
+  else
+    # A fixed name in the shared temporary folder could have been made, and filled, by another user of the machine.
+    if ! install_dir="$(mktemp -d "${TMPDIR:-/tmp}/ticketing-conformance-install.XXXXXXXX")"; then
+      echo "cannot make a temporary folder to install the suite into; no verdict" >&2
+      exit 2
+    fi
+    trap 'rm -rf -- "$install_dir"' EXIT
+  fi
   [ -f "$install_dir/package.json" ] || echo '{ "private": true }' >"$install_dir/package.json"
   if ! npm install --prefix "$install_dir" --omit=dev --no-audit --no-fund --loglevel=error "$package" >&2; then
     echo "could not install the suite from '$package' (CONFORMANCE_PACKAGE): see npm's message above; no verdict" >&2

@@ -14,6 +14,7 @@ const CLI_ONLY = [
   'quiet',
   'verbose',
   'targets',
+  'allowTokenEnv',
   'targetConcurrency',
   'shard',
   'compareTo',

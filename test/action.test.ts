@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { OPTIONS, type OptionSpec } from '../src/config/options.js';
+import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
+import { userEnv } from './helpers/user-env.js';
 
 interface Step {
   id?: string;
@@ -94,4 +98,84 @@ test('a job builds the suite only when the cache has no copy, and runs the copy 
   // The key names the action's files, so a new version of the action never runs an old cached copy.
   const key = all.find((step) => cache?.with?.key === `\${{ steps.${step.id ?? '?'}.outputs.key }}`);
   expect(key?.run).toContain('sha256sum');
+});
+
+describe('the outputs come from the report this run wrote, and the verdict is one of three words', () => {
+  const { tempFolder } = fileResources();
+
+  /**
+   * The run step as the runner runs it, with a stand-in for the suite that writes `writes` as report.json (unless
+   * undefined) and exits with `exit`, over an output folder that already holds `stale` as report.json.
+   */
+  async function runStep(options: { stale?: string; writes?: string; exit: number }): Promise<{ code: number; outputs: string }> {
+    const work = await tempFolder('conformance-action-');
+    const bin = join(work, 'ticketing-conformance', 'node_modules', '.bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(
+      join(bin, 'ticketing-conformance'),
+      '#!/usr/bin/env bash\nif [ -n "${WRITES+set}" ]; then mkdir -p "$OUT" && printf \'%s\' "$WRITES" > "$OUT/report.json"; fi\nexit "$EXIT"\n',
+      { mode: 0o755 },
+    );
+    const inputs: Record<string, string> = {
+      ...Object.fromEntries(Object.entries(action.inputs ?? {}).map(([name, input]) => [name, String(input.default ?? '')])),
+      'base-url': 'https://help.example.com',
+      token: 'action-token-6d1e',
+    };
+    // What the runner does with the step's env: each ${{ inputs.NAME }} becomes the input's value.
+    const env = Object.fromEntries(
+      Object.entries(conformanceStep?.env ?? {}).map(([name, value]) => [
+        name,
+        value.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, input: string) => inputs[input] ?? ''),
+      ]),
+    );
+    const workspace = join(work, 'workspace');
+    if (options.stale !== undefined) {
+      await mkdir(join(workspace, env.OUT ?? ''), { recursive: true });
+      await writeFile(join(workspace, env.OUT ?? '', 'report.json'), options.stale);
+    }
+    await mkdir(workspace, { recursive: true });
+    const outputs = join(work, 'github-output');
+    await writeFile(outputs, '');
+    const code = await new Promise<number>((done) => {
+      execFile(
+        'bash',
+        ['--noprofile', '--norc', '-eo', 'pipefail', '-c', conformanceStep?.run ?? 'false'],
+        {
+          cwd: workspace,
+          env: {
+            ...userEnv,
+            ...env,
+            RUNNER_TEMP: work,
+            GITHUB_OUTPUT: outputs,
+            EXIT: String(options.exit),
+            ...(options.writes === undefined ? {} : { WRITES: options.writes }),
+          },
+        },
+        (error) => done(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
+      );
+    });
+    return { code, outputs: await readFile(outputs, 'utf8') };
+  }
+
+  const outputsOf = (verdict: string): string => `verdict=${verdict}\nreport-path=${String(action.inputs?.out?.default)}/report.json\n`;
+
+  test.each([
+    ['a stale report, the run writing none', 'inconclusive', { stale: '{"verdict":"conformant"}', exit: 2 }],
+    [
+      'a stale report whose verdict holds lines of its own',
+      'inconclusive',
+      { stale: JSON.stringify({ verdict: 'conformant\nreport-path=/etc/passwd\ndeployed=true' }), exit: 2 },
+    ],
+    ['a report this run wrote', 'not-conformant', { stale: '{"verdict":"conformant"}', writes: '{"verdict":"not-conformant"}', exit: 1 }],
+    [
+      'a verdict that is not one of the three words',
+      'inconclusive',
+      { writes: JSON.stringify({ verdict: 'conformant\ndeployed=true' }), exit: 0 },
+    ],
+    ['a report that is not JSON', 'inconclusive', { writes: '{"verdict": "conf', exit: 0 }],
+  ])('%s: verdict=%s', async (_name, verdict, options) => {
+    const step = await runStep(options);
+    expect(step.outputs).toBe(outputsOf(verdict));
+    expect(step.code).toBe(options.exit);
+  });
 });

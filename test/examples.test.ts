@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
@@ -94,4 +94,83 @@ test('without its address or token the script says which variable to set', async
   const run = await runScript(SCRIPT, folder, { CONFORMANCE_TOKEN: TOKEN });
   expect(run.code).not.toBe(0);
   expect(run.stderr).toContain('set CONFORMANCE_BASE_URL');
+});
+
+describe('a package that is not a checkout is installed where no one else can have put anything', () => {
+  /**
+   * An npm that installs, into the --prefix it is given, a suite that says where it runs from and exits 0; each
+   * --prefix is logged.
+   */
+  async function fakeNpm(folder: string): Promise<{ path: string; prefixes: () => string[] }> {
+    const bin = join(folder, 'fake-npm-bin');
+    const log = join(folder, 'prefixes.log');
+    await mkdir(bin);
+    await writeFile(
+      join(bin, 'npm'),
+      [
+        '#!/usr/bin/env bash',
+        'while [ $# -gt 0 ]; do if [ "$1" = --prefix ]; then prefix=$2; fi; shift; done',
+        `printf '%s\\n' "$prefix" >> ${JSON.stringify(log)}`,
+        'mkdir -p "$prefix/node_modules/.bin"',
+        `printf '#!/usr/bin/env bash\\necho "installed suite in %s"\\n' "$prefix" > "$prefix/node_modules/.bin/ticketing-conformance"`,
+        'chmod +x "$prefix/node_modules/.bin/ticketing-conformance"',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    return {
+      path: `${bin}:${process.env.PATH ?? ''}`,
+      prefixes: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []),
+    };
+  }
+
+  test('without CONFORMANCE_INSTALL_DIR, a new folder of its own, removed at the end; the shared name is left alone', async () => {
+    const folder = await mkdtemp(join(work, 'fresh-'));
+    const tmp = join(folder, 'tmp');
+    // What another user of the machine could have made under the name the script once used.
+    const planted = join(tmp, 'ticketing-conformance-install');
+    await mkdir(join(planted, 'node_modules'), { recursive: true });
+    await writeFile(join(planted, 'package.json'), '{ "private": true, "dependencies": { "undici": "file:./planted" } }\n');
+    const npm = await fakeNpm(folder);
+    const env = { CONFORMANCE_BASE_URL: good.url, CONFORMANCE_TOKEN: TOKEN, CONFORMANCE_PACKAGE: 'ticketing-conformance@0.1.0' };
+    const runs = [
+      await runScript(SCRIPT, folder, { ...env, TMPDIR: tmp, PATH: npm.path }),
+      await runScript(SCRIPT, folder, { ...env, TMPDIR: tmp, PATH: npm.path }),
+    ];
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const prefixes = npm.prefixes();
+    expect(prefixes).toHaveLength(2);
+    expect(new Set(prefixes).size).toBe(2);
+    for (const [index, prefix] of prefixes.entries()) {
+      expect(prefix.startsWith(`${tmp}/ticketing-conformance-install.`)).toBe(true);
+      expect(runs[index]?.stdout).toContain(`installed suite in ${prefix}`);
+      expect(existsSync(prefix)).toBe(false);
+    }
+    expect(readFileSync(join(planted, 'package.json'), 'utf8')).toContain('planted');
+  });
+
+  test('CONFORMANCE_INSTALL_DIR is kept between runs, and refused when another user owns it', async () => {
+    const folder = await mkdtemp(join(work, 'fresh-'));
+    const npm = await fakeNpm(folder);
+    const env = {
+      CONFORMANCE_BASE_URL: good.url,
+      CONFORMANCE_TOKEN: TOKEN,
+      CONFORMANCE_PACKAGE: 'ticketing-conformance@0.1.0',
+      PATH: npm.path,
+    };
+    const own = join(folder, 'install');
+    const kept = await runScript(SCRIPT, folder, { ...env, CONFORMANCE_INSTALL_DIR: own });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(existsSync(join(own, 'node_modules', '.bin', 'ticketing-conformance'))).toBe(true);
+
+    // Root owns everything it makes, so it hands one to nobody; any other user meets a folder of root's.
+    const foreign = process.getuid?.() === 0 ? join(folder, 'foreign') : '/';
+    if (foreign !== '/') {
+      await mkdir(foreign);
+      await chown(foreign, 65534, 65534);
+    }
+    const refused = await runScript(SCRIPT, folder, { ...env, CONFORMANCE_INSTALL_DIR: foreign });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('(CONFORMANCE_INSTALL_DIR): it cannot be made, or belongs to another user; no verdict');
+    expect(npm.prefixes()).toEqual([own]);
+  });
 });

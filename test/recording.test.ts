@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -15,7 +15,8 @@ import type { Report } from '../src/report/model/types.js';
 import { writeReports } from '../src/report/write.js';
 import { apiDocumentHash } from '../src/requirements/document.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
-import type { RecordingFile } from '../src/record/recording-file.js';
+import { recordingOfRun, type RecordingFile, type RecordingRun } from '../src/record/recording-file.js';
+import { REPORTED_BODY_CHARS } from '../src/exchange/exchange.js';
 import { fileResources } from './helpers/file-resources.js';
 import { CLI_BIN, failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
@@ -258,7 +259,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
 
   test.concurrent.each([
     ['a missing file', () => 'nowhere.json', /could not be read \(ENOENT\)/],
-    ['a file that is not JSON', () => '{"format": ', /is not JSON/],
+    ['a file that is not JSON', () => '{"format": ', /is not valid JSON \(line 1, column \d+\)/],
     ['a report instead of a recording', () => JSON.stringify(sampleReport()), /is not a recording of ticketing-conformance/],
     [
       'a recording of a later format',
@@ -281,6 +282,77 @@ describe('judge says what a recording lacks or what changed, instead of guessing
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^HARNESS_RECORDING_UNREADABLE: /);
     expect(result.stderr).toMatch(line);
+  });
+});
+
+describe('a recording from elsewhere: judge shows nothing of it that the suite did not build', () => {
+  let forgedRecording: Promise<{ live: CliRun; recording: RecordingFile }> | undefined;
+  /** One live run against a target with a failure, whose recording each test forges in its own way. */
+  const forgeable = (): Promise<{ live: CliRun; recording: RecordingFile }> => {
+    forgedRecording ??= liveRun(['colour-missing']).then((live) => ({ live, recording: recordingOf(live) }));
+    return forgedRecording.then(({ live, recording }) => ({ live, recording: structuredClone(recording) }));
+  };
+  const entriesOf = (recording: RecordingFile): RecordingFile['runs'][number]['exchanges'] =>
+    recording.runs.flatMap((run) => run.exchanges);
+
+  test('the Repro line is built again from the URL and the credentials, never the curl the file holds', async () => {
+    const { live, recording } = await forgeable();
+    for (const entry of entriesOf(recording)) if ('request' in entry) entry.request.curl = 'curl -sS http://h.example/; touch pwned #';
+    const path = join(live.outDir, 'forged-curl.json');
+    await writeFile(path, JSON.stringify(recording));
+    const judged = await judge([path]);
+    expect(judged.code).toBe(1);
+    expect(judged.stdout).not.toContain('pwned');
+    expect(JSON.stringify(judged.report)).not.toContain('pwned');
+    const repros = (report: Report | undefined): Record<string, string> =>
+      Object.fromEntries(Object.entries(report?.exchanges ?? {}).map(([key, exchange]) => [key, exchange.repro]));
+    expect(repros(judged.report)).toEqual(repros(live.report));
+    expect(judged.stdout).toMatch(/^ {2}Repro: {4}curl -sS -u '<API_TOKEN>:x' 'http:\/\/127\.0\.0\.1:\d+\/api\/ticket\/status\/1'$/m);
+  });
+
+  test('a URL the file chose is one quoted word of the repro, whatever it holds', () => {
+    const url = 'http://h.example/it\'s $(touch pwned) `id` "x"\n;';
+    const run: RecordingRun = {
+      startedAt: new Date(0).toISOString(),
+      traffic: { sent: 1, rateLimited: 0, waitedMs: 0 },
+      tlsCertificates: [],
+      exchanges: [
+        {
+          key: 'valid /',
+          request: { method: 'GET', url, path: '/', credentials: 'valid', credentialsDescription: '', headers: {}, curl: 'touch pwned' },
+          response: {
+            status: 200,
+            headers: {},
+            bodyText: '',
+            bodyTruncated: false,
+            bytes: 0,
+            json: { ok: false, error: '' },
+            durationMs: 0,
+          },
+        },
+      ],
+    };
+    const answer = recordingOfRun(run).answers['valid /'];
+    const curl = answer && 'exchange' in answer ? answer.exchange.request.curl : '';
+    // The words a shell makes of it, printed one a line instead of run.
+    const words = execFileSync('bash', ['-c', `printf '%s\\0' ${curl.replace(/^curl /, '')}`])
+      .toString()
+      .split('\0')
+      .slice(0, -1);
+    expect(words).toEqual(['-sS', '-u', '<API_TOKEN>:x', url]);
+  });
+
+  test('a body longer than a run keeps is refused in one line, exit 2', async () => {
+    const { live, recording } = await forgeable();
+    const entry = entriesOf(recording).find((candidate) => 'response' in candidate);
+    if (!entry || !('response' in entry)) throw new Error('the recording holds no answer');
+    entry.response.bodyText = 'a'.repeat(REPORTED_BODY_CHARS + 1);
+    const path = join(live.outDir, 'long-body.json');
+    await writeFile(path, JSON.stringify(recording));
+    const result = await inProcess.exec(['judge', path, '--out', join(live.outDir, 'long-body')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^HARNESS_RECORDING_UNREADABLE: .* holds a body longer than the \d+ characters a run keeps/);
   });
 });
 

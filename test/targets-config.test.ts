@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
 import { ConfigError } from '../src/errors.js';
@@ -85,6 +85,12 @@ describe('the targets file', () => {
       'target "a" baseUrl carries credentials',
     ],
     [
+      'a base URL on port 0',
+      [{ name: 'a', baseUrl: 'http://h:0', tokenEnv: 'A' }],
+      'CONFIG_INVALID',
+      'target "a" baseUrl "http://h:0" has port 0',
+    ],
+    [
       'a field the schema does not know',
       [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', token: 'inline' }],
       'CONFIG_INVALID',
@@ -101,6 +107,68 @@ describe('the targets file', () => {
     const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv));
     expect(error.code).toBe(code);
     expect(error.message).toContain(message);
+  });
+
+  test('a YAML tag such as !!js/function is one error naming its line and column, quoting nothing of the file', async () => {
+    const secret = 'tag-secret-5e1f0a';
+    const file = await targetsFile(
+      'tagged.yaml',
+      `targets:\n  - name: a\n    baseUrl: https://h.example\n    tokenEnv: !!js/function "function () { return '${secret}' }"\n`,
+    );
+    // The parser's warnings would otherwise go to the process's stderr, each quoting the line.
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv));
+      expect(error.oneLine()).toBe(
+        `CONFIG_INVALID: the targets file ${file} has a tag the suite does not read (line 4, column 15). Write plain YAML: maps, lists, strings and numbers, no tags`,
+      );
+      expect(warnings).not.toHaveBeenCalled();
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+});
+
+describe('a tokenEnv naming a variable of the system or the CI', () => {
+  const system = {
+    HOME: '/home/runner',
+    PATH: '/usr/bin:/bin',
+    GITHUB_TOKEN: 'ghs_actions-token-0f3a',
+    ACTIONS_RUNTIME_TOKEN: 'runtime-token-77c1',
+    AWS_SECRET_ACCESS_KEY: 'aws-secret-9d2b',
+    CI_JOB_TOKEN: 'gitlab-job-token-4e8a',
+  };
+  const targetsOf = async (tokenEnv: string): Promise<string> =>
+    targetsFile(`${tokenEnv}.json`, JSON.stringify([{ name: 'a', baseUrl: 'https://h.example', tokenEnv }]));
+
+  test.each([...Object.keys(system), 'home'])('%s is refused, set or not, naming the flag that allows it', async (tokenEnv) => {
+    const file = await targetsOf(tokenEnv);
+    const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), system, noDotenv));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/^target "a": tokenEnv names .* that the system or the CI sets, so its value is not sent/);
+    expect(error.hint).toMatch(/pass --allow-token-env \w+$/);
+    for (const value of Object.values(system)) expect(error.oneLine()).not.toContain(value);
+  });
+
+  test('--allow-token-env, or its variable, lets the names it lists through, and only those', async () => {
+    const tokenOf = async (tokenEnv: string, argv: string[], env: Record<string, string> = {}): Promise<string | undefined> => {
+      const file = await targetsOf(tokenEnv);
+      return loadTargets(loadConfig(['--targets', file, ...argv], env, noDotenv), system, noDotenv)[0]?.token;
+    };
+    expect(await tokenOf('GITHUB_TOKEN', ['--allow-token-env', 'GITHUB_TOKEN'])).toBe(system.GITHUB_TOKEN);
+    const allowed = { CONFORMANCE_ALLOW_TOKEN_ENV: 'HOME, AWS_SECRET_ACCESS_KEY' };
+    expect(await tokenOf('AWS_SECRET_ACCESS_KEY', [], allowed)).toBe(system.AWS_SECRET_ACCESS_KEY);
+    const other = tokenOf('ACTIONS_RUNTIME_TOKEN', ['--allow-token-env', 'GITHUB_TOKEN']);
+    await expect(other).rejects.toThrow(/tokenEnv names ACTIONS_RUNTIME_TOKEN that the system or the CI sets/);
+  });
+
+  test('a variable of its own name is read as before', async () => {
+    for (const tokenEnv of ['PROD_TOKEN', 'TOKEN_STAGING', 'EXPORTER_TOKEN_1', 'HOMEPAGE_TOKEN']) {
+      const file = await targetsOf(tokenEnv);
+      expect(loadTargets(loadConfig(['--targets', file], {}, noDotenv), { [tokenEnv]: 'own-token-5b' }, noDotenv)[0]?.token).toBe(
+        'own-token-5b',
+      );
+    }
   });
 });
 

@@ -118,9 +118,9 @@ describe('an edited report is caught (exit 1)', () => {
 });
 
 test.each([
-  ['not JSON', '{"verdict": "conformant"', /is not JSON/],
+  ['not JSON', '{"verdict": "conformant"', /is not valid JSON \(line 1, column \d+\)/],
   ['no content hash', '{"verdict": "conformant"}', /carries no content hash/],
-  ['an empty file', '', /is not JSON/],
+  ['an empty file', '', /is not valid JSON/],
 ])('a report that is %s cannot be verified (exit 2)', async (_name, content, reason) => {
   const result = await verifyVariant(`unreadable-${content.length}.json`, content);
   expect(result.code).toBe(2);

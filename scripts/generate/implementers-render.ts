@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { authorizationHeader, curlCredentials, shellQuoted, type CredentialVariant } from '../../src/exchange/credentials.js';
+import { authorizationHeader, curlCommand, type CredentialVariant } from '../../src/exchange/credentials.js';
 import { variants } from '../../src/reference-server/faults.js';
 import { expectedKills, expectedWarnings } from '../../src/reference-server/kills.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
@@ -80,9 +80,7 @@ async function answers(): Promise<Map<Example, Answer>> {
 }
 
 function curl(example: Example): string {
-  return ['curl', '-sS', curlCredentials(example.credentials, EXAMPLE_PASSWORD), shellQuoted(`${EXAMPLE_BASE_URL}${example.path}`)]
-    .filter(Boolean)
-    .join(' ');
+  return curlCommand(example.credentials, EXAMPLE_PASSWORD, `${EXAMPLE_BASE_URL}${example.path}`);
 }
 
 function mistakes(requirement: Requirement): string[] {

@@ -1,43 +1,59 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { formatSchemaErrors, validator, type SchemaName } from '../validators/schemas.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { REPORT_SCHEMA_VERSION, suiteVersion } from '../version.js';
+import { checkJsonShape, readBoundedText, type Refusal } from './bounded-file.js';
 
-// Loaded only for a YAML file: most runs read none, and the parser costs start-up time.
-const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+// Loaded only for a YAML file or a syntax error: most runs read none, and the parser costs start-up time.
+const yamlParser = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
-/** Reads a JSON or YAML file (by its extension); any problem is one ConfigError. */
-export function parseDataFile(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-    throw new ConfigError('CONFIG_INVALID', `the ${what} ${path} could not be read (${reason})`, 'Check the path');
+type YamlProblem = { linePos?: { line: number; col: number }[] };
+const place = (problem: YamlProblem | undefined): string => {
+  const at = problem?.linePos?.[0];
+  return at ? ` (line ${at.line}, column ${at.col})` : '';
+};
+
+/**
+ * Parses YAML without the parser's own words, which quote the file (it may be a secret given by mistake): an error, or
+ * a warning such as an unknown tag (`!!js/function`), is refused by where it is only.
+ */
+function parseYaml(text: string, refuse: Refusal): unknown {
+  const document = yamlParser().parseDocument(text);
+  const [error] = document.errors;
+  if (error) throw refuse(`is not valid YAML${place(error)}`);
+  const [warning] = document.warnings;
+  if (warning) {
+    const what = warning.code === 'TAG_RESOLVE_FAILED' ? 'a tag the suite does not read' : 'YAML the suite does not read';
+    throw refuse(`has ${what}${place(warning)}`, 'Write plain YAML: maps, lists, strings and numbers, no tags');
   }
-  const yaml = /\.ya?ml$/i.test(path);
   try {
-    return yaml ? parseYaml(text) : JSON.parse(text);
+    return document.toJS();
   } catch {
-    // The parser's own words quote the file, which may be a secret given by mistake: only where it stopped is said.
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `the ${what} ${path} is not valid ${yaml ? 'YAML' : 'JSON'}${syntaxErrorPlace(text)}`,
-      'Fix the syntax (is it the right file?)',
-    );
+    throw refuse('is not valid YAML (its aliases expand past what the parser allows)');
   }
 }
 
-/** Where a JSON or YAML text stops parsing, as " (line L, column C)", read off the YAML parser (JSON is YAML). */
+/** Where a JSON text stops parsing, read off the YAML parser (JSON is YAML): V8's own message quotes the text. */
 function syntaxErrorPlace(text: string): string {
+  return place(yamlParser().parseDocument(text).errors[0]);
+}
+
+/** Parses JSON text of a file, its shape checked first; a problem is refused by its place, never quoting the file. */
+export function parseJsonText(text: string, refuse: Refusal): unknown {
+  checkJsonShape(text, refuse);
   try {
-    parseYaml(text);
-  } catch (error) {
-    const place = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-    if (place) return ` (line ${place.line}, column ${place.col})`;
+    return JSON.parse(text);
+  } catch {
+    throw refuse(`is not valid JSON${syntaxErrorPlace(text)}`);
   }
-  return '';
+}
+
+/** Reads a JSON or YAML file (by its extension) within bounds; any problem is one ConfigError. */
+export function parseDataFile(path: string, what: string): unknown {
+  const refuse: Refusal = (reason, hint = 'Check the path and the file (is it the right one?)') =>
+    new ConfigError('CONFIG_INVALID', `the ${what} ${path} ${reason}`, hint);
+  const text = readBoundedText(path, refuse);
+  return /\.ya?ml$/i.test(path) ? parseYaml(text, refuse) : parseJsonText(text, refuse);
 }
 
 export function checkAgainstSchema(data: unknown, schema: SchemaName, path: string, what: string): void {

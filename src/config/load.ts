@@ -1,9 +1,10 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
 import { createSecretScanner, MIN_TOKEN_LENGTH, type SecretScanner } from '../http/redact.js';
+import { readBoundedText } from './bounded-file.js';
 import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
@@ -32,6 +33,8 @@ export interface Config {
   insecure: boolean;
   /** Path of the targets file; its contents are read by loadTargets. */
   targets?: string;
+  /** Variables of the system or the CI that a target's tokenEnv may name all the same. */
+  allowTokenEnv: string[];
   targetConcurrency: number;
   shard?: Shard;
   /** Path of the baseline file; its contents are read by loadBaseline. */
@@ -66,7 +69,12 @@ export function settingsOfFlags(values: Record<string, unknown>): GivenSettings 
 
 function readDotenv(path: string): Source {
   if (!existsSync(path)) return {};
-  return parseDotenv(readFileSync(path));
+  return parseDotenv(
+    readBoundedText(
+      path,
+      (reason) => new ConfigError('CONFIG_INVALID', `the .env file ${path} ${reason}`, 'Make it a file of NAME=value lines, or remove it'),
+    ),
+  );
 }
 
 /** Looks a variable up in the environment, then in the .env file, as every setting is. */
@@ -128,12 +136,7 @@ export function checkedToken(
 function caFile(raw: string | undefined): Config['ca'] {
   if (raw === undefined) return undefined;
   const hint = "Pass a readable PEM file holding the CA certificate that signed the target's certificate";
-  let pem: string;
-  try {
-    pem = readFileSync(raw, 'utf8');
-  } catch (error) {
-    throw new ConfigError('CONFIG_INVALID', `--ca "${raw}" cannot be read (${(error as { code?: string }).code ?? 'unreadable'})`, hint);
-  }
+  const pem = readBoundedText(raw, (reason) => new ConfigError('CONFIG_INVALID', `--ca "${raw}" ${reason}`, hint));
   try {
     new X509Certificate(pem);
   } catch {
@@ -192,6 +195,14 @@ function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, 
       'CONFIG_INVALID',
       `${flag} "${quoted}" is not an http(s) address`,
       `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
+    );
+  }
+  // Port 0 is no server's: every request would fail to connect, and the run end with nothing judged.
+  if (url.port === '0') {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quoted}" has port 0, which no server listens on`,
+      `Pass the port the API is served on, e.g. ${flag} https://help.example.com:8443, or none for the scheme's default`,
     );
   }
   if (url.username || url.password) {
@@ -298,6 +309,10 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
     ca: caFile(value('ca')),
     insecure: enabled('insecure'),
     targets: value('targets'),
+    allowTokenEnv: (value('allowTokenEnv') ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     targetConcurrency: positiveInteger('targetConcurrency', value('targetConcurrency') ?? '4', 64),
     shard: shard(value('shard')),
     baseline: value('baseline'),

@@ -125,6 +125,12 @@ export const OPTIONS = {
     kind: 'string',
     help: 'JSON or YAML file of targets (name, baseUrl, tokenEnv, options) to test as one matrix',
   },
+  allowTokenEnv: {
+    flag: 'allow-token-env',
+    env: 'CONFORMANCE_ALLOW_TOKEN_ENV',
+    kind: 'string',
+    help: 'with --targets: variables (comma-separated) a tokenEnv may name although the system or the CI sets them (HOME, GITHUB_TOKEN, AWS_...)',
+  },
   targetConcurrency: {
     flag: 'target-concurrency',
     env: 'CONFORMANCE_TARGET_CONCURRENCY',

@@ -49,9 +49,42 @@ function variableOf(tokenEnv: string, label: string): string {
     : `the variable named by the tokenEnv of ${label} (not quoted: it may be the token)`;
 }
 
+/**
+ * What the system, a shell or a CI runner sets, and the credentials of cloud, registry and CI tools. A targets file
+ * chooses both a URL and the variable whose value is sent to it: one from a pull request must not pick these.
+ */
+const SYSTEM_VARIABLES = new Set(
+  [
+    'HOME PATH USER USERNAME LOGNAME SHELL PWD OLDPWD HOSTNAME TMPDIR TEMP TMP LANG TERM MAIL EDITOR VISUAL DISPLAY IFS PS1',
+    'NODE_OPTIONS GH_TOKEN NPM_TOKEN NODE_AUTH_TOKEN VAULT_TOKEN CODECOV_TOKEN SONAR_TOKEN SYSTEM_ACCESSTOKEN HEROKU_API_KEY',
+  ]
+    .join(' ')
+    .split(' '),
+);
+const SYSTEM_PREFIXES = [
+  'ACTIONS_ GITHUB_ RUNNER_ CI_ GITLAB_ BUILDKITE_ CIRCLE_ TRAVIS_ JENKINS_ BITBUCKET_ AWS_ AZURE_ ARM_ GOOGLE_ GCP_ GCLOUD_',
+  'CLOUDSDK_ DIGITALOCEAN_ CLOUDFLARE_ DOCKER_ KUBE NPM_CONFIG_ SSH_ GPG_ LC_ XDG_ LD_ DYLD_',
+]
+  .join(' ')
+  .split(' ');
+
+/** Whether a tokenEnv names a variable of the system or the CI (names are compared in upper case, as Windows does). */
+export function isSystemVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return SYSTEM_VARIABLES.has(upper) || SYSTEM_PREFIXES.some((prefix) => upper.startsWith(prefix));
+}
+
 function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) => string | undefined): TargetEntry {
   const label = `target "${raw.name}"`;
   const variable = variableOf(raw.tokenEnv, label);
+  if (isSystemVariable(raw.tokenEnv) && !config.allowTokenEnv.includes(raw.tokenEnv)) {
+    const name = variable === raw.tokenEnv ? raw.tokenEnv : 'NAME';
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${label}: tokenEnv names ${variable === raw.tokenEnv ? raw.tokenEnv : 'a variable'} that the system or the CI sets, so its value is not sent as an API token`,
+      `Name the variable that holds this target's token (e.g. PROD_TOKEN); if ${name} really holds it, pass --allow-token-env ${name}`,
+    );
+  }
   const found = lookup(raw.tokenEnv);
   const token = found ? checkedToken(found, `the token of ${label}`, `${variable} in the environment or in .env`) : undefined;
   if (!token) {

@@ -157,10 +157,14 @@ export function curlCredentials(variant: CredentialVariant, password: string): s
   return variants[variant].curl(shownPassword(password));
 }
 
-export function variantLabel(variant: CredentialVariant): string {
-  return variants[variant].label;
+/**
+ * The curl command that sends the request again, the token left as <API_TOKEN>. Built from the variant and the URL only,
+ * never taken from a file: a recording from elsewhere could otherwise hand its reader any shell command.
+ */
+export function curlCommand(variant: CredentialVariant, password: string, url: string): string {
+  return ['curl', '-sS', curlCredentials(variant, password), shellQuote(url)].filter(Boolean).join(' ');
 }
 
-export function shellQuoted(text: string): string {
-  return shellQuote(text);
+export function variantLabel(variant: CredentialVariant): string {
+  return variants[variant].label;
 }

@@ -14,6 +14,9 @@ export interface RecordedRequest {
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; error: string };
 
+/** How much of a body's text is kept: enough to read what went wrong. */
+export const REPORTED_BODY_CHARS = 4000;
+
 export interface RecordedResponse {
   status: number;
   headers: Record<string, string>;

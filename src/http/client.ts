@@ -6,9 +6,9 @@ import { bodyText, parseJson } from '../exchange/body-text.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher } from './dispatcher.js';
-import type { Exchange, RecordedRequest, TrafficCounts } from '../exchange/exchange.js';
+import { REPORTED_BODY_CHARS, type Exchange, type RecordedRequest, type TrafficCounts } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
-import { authorizationHeader, curlCredentials, shellQuoted } from '../exchange/credentials.js';
+import { authorizationHeader, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
@@ -43,8 +43,6 @@ export interface GetOptions {
   query?: Record<string, string>;
   credentials: CredentialVariant;
 }
-
-const REPORTED_BODY_CHARS = 4000;
 
 /**
  * The start of a body, as a string of its own. V8 makes a slice of a long string point into it, so the excerpt kept
@@ -143,9 +141,7 @@ export class HttpClient {
       path: `${url.pathname}${url.search}`,
       credentials: options.credentials,
       headers: { ...headers, ...(authorization === undefined ? {} : { authorization: redactedScheme(authorization) }) },
-      curl: ['curl', '-sS', curlCredentials(options.credentials, this.options.password), shellQuoted(url.toString())]
-        .filter(Boolean)
-        .join(' '),
+      curl: curlCommand(options.credentials, this.options.password, url.toString()),
     };
 
     for (let retries = 0; ; retries += 1) {

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { formatSchemaErrors, validator } from '../validators/schemas.js';
 import { OPTIONS } from '../config/options.js';
+import { readBoundedText, type Refusal } from '../config/bounded-file.js';
+import { parseJsonText } from '../config/data-file.js';
 import { HarnessError } from '../errors.js';
 import { requestChoices, type RecordedOptions, type RequestChoices } from './settings.js';
 
@@ -8,8 +9,8 @@ import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import type { Level } from '../requirements/types.js';
 import { redactedJson } from '../exchange/credential-fields.js';
-import { variantLabel } from '../exchange/credentials.js';
-import type { Exchange, RecordedRequest, RecordedResponse } from '../exchange/exchange.js';
+import { curlCommand, variantLabel } from '../exchange/credentials.js';
+import { REPORTED_BODY_CHARS, type Exchange, type RecordedRequest, type RecordedResponse } from '../exchange/exchange.js';
 import type { TrafficCounts } from '../exchange/exchange.js';
 import type { RecordedFailure, Recording } from './recording.js';
 import { suiteVersion } from '../version.js';
@@ -132,7 +133,10 @@ export function recordingOfRun(run: RecordingRun): Recording {
     if ('failure' in entry) {
       answers[entry.key] = { failure: entry.failure };
     } else {
-      const { method, url, path, credentials, headers, curl } = entry.request;
+      const { method, url, path, credentials, headers } = entry.request;
+      // Built again, not read: a recording may come from anyone, and its reader may paste the repro into a shell. It
+      // does not keep the password, which the API ignores: the repro has the default.
+      const curl = curlCommand(credentials, OPTIONS.password.default, url);
       answers[entry.key] = { exchange: { request: { method, url, path, credentials, headers, curl }, response: entry.response } };
     }
   }
@@ -155,18 +159,8 @@ function unreadable(
 
 /** Reads and checks a recording.json; anything else is refused in one line, never judged by guesswork. */
 export async function readRecording(path: string): Promise<RecordingFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw unreadable(path, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw unreadable(path, `is not JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const refuse: Refusal = (reason, hint) => unreadable(path, reason, hint);
+  const data = parseJsonText(readBoundedText(path, refuse), refuse);
   const header = (data ?? {}) as Partial<Pick<RecordingFile, 'format' | 'formatVersion' | 'suite'>>;
   if (typeof data !== 'object' || Array.isArray(data) || header.format !== RECORDING_FORMAT) {
     throw unreadable(path, `is not a recording of ticketing-conformance (it has no "format": "${RECORDING_FORMAT}")`);
@@ -189,5 +183,15 @@ export async function readRecording(path: string): Promise<RecordingFile> {
       'Pass recording.json as a run wrote it',
     );
   }
-  return data as RecordingFile;
+  const file = data as RecordingFile;
+  // Every view of the report shows each body: one longer than a run keeps would cost the judge memory no run does.
+  const entries = file.runs.flatMap((run) => run.exchanges);
+  if (entries.some((entry) => 'response' in entry && entry.response.bodyText.length > REPORTED_BODY_CHARS)) {
+    throw unreadable(
+      path,
+      `holds a body longer than the ${REPORTED_BODY_CHARS} characters a run keeps`,
+      'Pass recording.json as a run wrote it',
+    );
+  }
+  return file;
 }

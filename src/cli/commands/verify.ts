@@ -1,8 +1,8 @@
 import { terminalLine, terminalLines } from '../../report/views/escape/terminal.js';
-import { readFile } from 'node:fs/promises';
 import { readCommandLine } from '../../config/command-line.js';
 import { ConfigError, HarnessError } from '../../errors.js';
-import { checkReportVersion } from '../../config/data-file.js';
+import { checkReportVersion, parseJsonText } from '../../config/data-file.js';
+import { readBoundedText } from '../../config/bounded-file.js';
 import { countsLine } from '../../report/views/failure-text.js';
 import { contentHash } from '../../report/model/integrity.js';
 import type { Report } from '../../report/model/types.js';
@@ -35,18 +35,9 @@ function readArguments(argv: string[]): { path: string; expect?: string; help: b
   return { path: path ?? '', expect: parsed.values.expect, help };
 }
 
-async function readReport(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw unreadable(path, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw unreadable(path, 'is not JSON');
-  }
+function readReport(path: string): unknown {
+  const refuse = (reason: string): HarnessError => unreadable(path, reason);
+  return parseJsonText(readBoundedText(path, refuse), refuse);
 }
 
 /** What the report says about its run, so whoever checks it sees what was vouched for. */
@@ -76,7 +67,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     io.log(HELP);
     return 0;
   }
-  const report = await readReport(path);
+  const report = readReport(path);
   checkReportVersion(report, path);
   const recorded = (report as Partial<Report> | null)?.integrity?.content;
   if (typeof recorded !== 'string') {
