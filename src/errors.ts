@@ -20,6 +20,8 @@ export type HarnessErrorCode =
   | 'HARNESS_DEADLINE'
   | 'HARNESS_NOT_RECORDED'
   | 'HARNESS_RECORDING_UNREADABLE'
+  | 'HARNESS_NOT_THE_API'
+  | 'HARNESS_SUITE_LIMIT'
   | 'HARNESS_ENVIRONMENT';
 
 export type FaultParty = 'target' | 'environment' | 'suite';

@@ -1,18 +1,19 @@
 import { accepted, refused } from '../../src/judge/checks/auth.js';
 import { missingControl } from '../../src/judge/checks/control.js';
-import { describeResponse } from '../../src/judge/checks/outcome.js';
+import { describeResponse, outcome } from '../../src/judge/checks/outcome.js';
 import { validator } from '../../src/validators/schemas.js';
 import { variantLabel, type CredentialVariant } from '../../src/exchange/credentials.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
-import { INVALID_HEADER_VARIANTS, nearMissesOf, PASSWORD_VARIANTS } from '../../src/record/plan.js';
+import { INVALID_HEADER_VARIANTS, langRequests, nearMissesOf, PASSWORD_VARIANTS } from '../../src/record/plan.js';
 import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
 import type { Target } from '../../src/record/target.js';
 import type { RequirementId } from '../../src/requirements/catalog.js';
 
-/** A 2xx body that is not JSON cannot say whether the token was taken: ENV-JSON fails for it, and nothing else. */
-function skipUnreadable({ skip }: ScenarioContext, response: Exchange): void {
-  const { status, json } = response.response;
-  if (status >= 200 && status < 300 && !json.ok) {
+/** A 2xx body that holds no JSON at all cannot say whether the token was taken: ENV-JSON fails for it, and nothing else. */
+function skipUnreadable({ skip, answer }: ScenarioContext, response: Exchange): void {
+  const { meaning } = answer(response);
+  const { status } = response.response;
+  if (status >= 200 && status < 300 && meaning.kind === 'undecodable' && meaning.why === 'not-json') {
     skip('the answer is HTTP 2xx but not JSON, so it cannot show whether the token was accepted (see ENV-JSON)', response);
   }
 }
@@ -24,7 +25,10 @@ scenario({
   async run(context) {
     const response = await context.target.status();
     skipUnreadable(context, response);
-    context.check['AUTH-TOKEN-ACCEPTED'](accepted(response, `GET with ${variantLabel('valid')} succeeds`), response);
+    context.check['AUTH-TOKEN-ACCEPTED'](
+      accepted(response, context.answer(response), `GET with ${variantLabel('valid')} succeeds`),
+      response,
+    );
   },
 });
 
@@ -36,7 +40,10 @@ scenario({
     skipUnreadable(context, await context.target.status());
     for (const credentials of PASSWORD_VARIANTS) {
       const response = await context.target.status({ credentials });
-      context.check['AUTH-PASSWORD-IGNORED'](accepted(response, `GET with ${variantLabel(credentials)} succeeds`), response);
+      context.check['AUTH-PASSWORD-IGNORED'](
+        accepted(response, context.answer(response), `GET with ${variantLabel(credentials)} succeeds`),
+        response,
+      );
     }
   },
 });
@@ -81,11 +88,14 @@ for (const refusal of refusals) {
     title: refusal.title,
     async run(context) {
       const valid = await context.target.status();
-      const uncontrolled = missingControl(valid, 'status');
+      const uncontrolled = missingControl(context.reach, 'status', valid);
       if (uncontrolled) context.skip(uncontrolled, valid);
       for (const credentials of refusal.variants(context.target)) {
         const response = await context.target.status({ credentials });
-        context.check[refusal.requirement](refused(response, `GET with ${variantLabel(credentials)} fails`), response);
+        context.check[refusal.requirement](
+          refused(response, context.answer(response), `GET with ${variantLabel(credentials)} fails`),
+          response,
+        );
       }
     },
   });
@@ -101,6 +111,52 @@ scenario({
       const response = await target.status({ credentials });
       const shape = response.response.json.ok && isErrorEnvelope(response.response.json.value) ? 'error envelope' : 'not an error envelope';
       observe['AUTH-ERROR-RESPONSE'](`answer to ${variantLabel(credentials)} (${shape})`, describeResponse(response), response);
+    }
+  },
+});
+
+/** Two answers alike: the same HTTP code and the same body. */
+const sameAnswer = (a: Exchange, b: Exchange): boolean =>
+  a.response.status === b.response.status && a.response.bodyText === b.response.bodyText;
+
+scenario({
+  id: 'hosting-passes-authorization',
+  requirements: ['HOST-AUTHORIZATION-PASSED'],
+  title: 'the web server passes the Authorization header through to the application',
+  async run({ target, check, answer, reach, skip }) {
+    // A request that got no answer ends the scenario here, as in every other one.
+    await target.status();
+    // The token served in any form shows the header arrives; without that, a refusal cannot tell a lost header from a wrong token.
+    const served = [...new Set([...reach.servedStatusTo, ...reach.servedListingTo])].filter((credentials) => credentials !== 'no-header');
+    if (served.length === 0) {
+      skip('no request of this run was served with any credentials, so the answers cannot show whether the Authorization header arrives');
+    }
+    // The same valid credentials on every path: answered there exactly as a request with no header is, the header was lost.
+    const pairs = [
+      { asked: target.status(), without: target.status({ credentials: 'no-header' }) },
+      { asked: target.selfservice(), without: target.selfservice('no-header') },
+      ...(await langRequests(target)).map((request) => ({
+        asked: target.status(request),
+        without: target.status({ credentials: 'no-header' }),
+      })),
+    ];
+    for (const pair of pairs) {
+      const [asked, without] = await Promise.all([pair.asked.catch(() => undefined), pair.without.catch(() => undefined)]);
+      if (!asked || !without) continue;
+      const classified = answer(asked);
+      // A 404 is a route missing, which the header cannot change; a refusal is what a lost header gets.
+      const { status } = asked.response;
+      const refusal = status === 401 || status === 403 || (status >= 200 && status < 300);
+      const lost = classified.origin.kind === 'api' && classified.meaning.kind === 'refused' && refusal && sameAnswer(asked, without);
+      check['HOST-AUTHORIZATION-PASSED'](
+        outcome(
+          !lost,
+          `the Authorization header reaches the application for GET ${asked.request.path}`,
+          `an answer other than the one a request without an Authorization header gets, since the token is served to: ${served.map(variantLabel).join('; ')}`,
+          lost ? `the answer a request without the header gets: ${describeResponse(asked)}` : describeResponse(asked),
+        ),
+        asked,
+      );
     }
   },
 });

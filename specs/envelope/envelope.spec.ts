@@ -21,7 +21,7 @@ function skipUnlessSuccess({ skip }: ScenarioContext, response: Exchange, which:
 
 /** Every other status answer that served a status, lang answers apart or alone, each distinct body once. */
 async function otherServed(context: ScenarioContext, plain: Exchange, lang: boolean) {
-  const answers = distinctServed(await everyStatusAnswer(context.target));
+  const answers = distinctServed(await everyStatusAnswer(context));
   return answers.filter(({ exchange }) => exchange !== plain && new URL(exchange.request.url).searchParams.has('lang') === lang);
 }
 

@@ -1,4 +1,4 @@
-import { servesStatus } from '../../src/judge/checks/auth.js';
+import { accepted } from '../../src/judge/checks/auth.js';
 import { translationsUnchanged, untranslatedFieldsUnchanged } from '../../src/judge/checks/lang.js';
 import { describeResponse, show } from '../../src/judge/checks/outcome.js';
 import { nameIs } from '../../src/judge/checks/status.js';
@@ -45,12 +45,12 @@ scenario({
   id: 'lang-missing-translation',
   requirements: ['LANG-MISSING-FALLBACK', 'LANG-KEEPS-TRANSLATIONS'],
   title: 'lang naming a locale with no translation: what comes back',
-  async run({ target, check, observe, skip }) {
+  async run({ target, check, observe, skip, answer }) {
     const plain = await target.status();
     if (!dataOf(plain)) skip('the status response has no data object (see ENV-DATA-OBJECT)');
     const locale = (await target.missingLocale()) ?? skip('the status lists a translation for every two-letter code');
     const asked = await target.status({ lang: locale });
-    if (!servesStatus(asked.response)) {
+    if (!accepted(asked, answer(asked), 'served').ok) {
       observe['LANG-MISSING-FALLBACK'](`lang=${locale} (no translation) is not answered with a success`, describeResponse(asked), asked);
       return;
     }

@@ -37,16 +37,18 @@ scenario({
     'STATUS-TRANSLATIONS',
   ],
   title: 'every ticket status served has its documented fields, and is the one asked for',
-  async run({ target, check, skip }) {
+  async run({ target, check, skip, answer }) {
     const plain = await target.status();
     if (!dataOf(plain)) skip('the status response has no data object (see ENV-JSON and ENV-DATA-OBJECT)');
-    const served = distinctServed(await everyStatusAnswer(target)).filter(({ exchange }) => exchange !== plain && dataOf(exchange));
+    const served = distinctServed(await everyStatusAnswer({ target, answer })).filter(
+      ({ exchange }) => exchange !== plain && dataOf(exchange),
+    );
     for (const { exchange, requestedId, label } of [
       { exchange: plain, requestedId: target.settings.statusId, label: undefined },
       ...served,
     ]) {
       check['STATUS-ID'](about(statusField(exchange, 'id'), label), exchange);
-      check['STATUS-ID'](about(statusIdIs(exchange, requestedId), label), exchange);
+      check['STATUS-ID'](about(statusIdIs(exchange, requestedId, answer(exchange)), label), exchange);
       // Whether lang keeps translations is LANG-KEEPS-TRANSLATIONS' business.
       const withLang = new URL(exchange.request.url).searchParams.has('lang');
       for (const [field, requirement] of FIELD_REQUIREMENTS) {
@@ -60,7 +62,7 @@ scenario({
   id: 'translation-entries',
   requirements: ['TRANSLATION-STATUS-ID', 'TRANSLATION-NAME', 'TRANSLATION-LOCALE'],
   title: 'every translation entry served has its documented fields',
-  async run({ target, check, skip }) {
+  async run({ target, check, skip, answer }) {
     const plain = await target.status();
     // Every entry, objects or not: an entry that is not a translation object fails, it does not go unseen.
     const entriesOf = (exchange: Exchange): unknown[] | undefined => {
@@ -72,7 +74,7 @@ scenario({
       skip(`status ${target.settings.statusId} lists no translations; pass --status-id of a status that has one`);
     }
     // Another status served in place of the one asked for fails STATUS-ID; its translations are its own business.
-    const served = distinctServed(await everyStatusAnswer(target)).filter(
+    const served = distinctServed(await everyStatusAnswer({ target, answer })).filter(
       ({ exchange, requestedId }) => exchange !== plain && dataOf(exchange)?.id === requestedId && (entriesOf(exchange)?.length ?? 0) > 0,
     );
     for (const { exchange, requestedId, label } of [

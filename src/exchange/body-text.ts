@@ -1,7 +1,10 @@
-import type { ParsedBody } from './exchange.js';
+import type { EmbeddedJson, ParsedBody } from './exchange.js';
 
-/** Far deeper than any answer of this API; deeper JSON would overflow the stack of the checks that walk it. */
-export const MAX_JSON_DEPTH = 256;
+/**
+ * As deep as the vendor's PHP client reads (json_decode with depth 512): anything it accepts, the suite judges. Deeper
+ * JSON is beyond a cap of the suite's, never the target's failure.
+ */
+export const MAX_JSON_DEPTH = 512;
 
 // A leading byte order mark is kept in the text, so that a check can see it; parseJson reads past it.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -80,24 +83,79 @@ export interface ValueAllowance {
  */
 const QUOTED_TEXT = /, (?:\.\.\.)?"[^]*"(?:\.\.\.)? is not valid JSON$/;
 
+/** Why a JSON text is beyond the suite's caps, or undefined when it is within them. */
+function beyondCaps(shape: JsonShape, maxValues: number): string | undefined {
+  if (shape.depth > MAX_JSON_DEPTH) return `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep, the suite's cap, so it is not read`;
+  if (shape.values > maxValues) {
+    return `the JSON holds about ${shape.values} values, more than the ${maxValues} the suite reads of one answer (its cap), so it is not parsed`;
+  }
+  return undefined;
+}
+
 /** Parses JSON text that is within bounds, counting what it parses against the allowance. */
 export function parseJson({ text, unreadable }: BodyText, values?: ValueAllowance): ParsedBody {
-  if (unreadable) return { ok: false, error: unreadable };
+  if (unreadable) {
+    // The bytes are not UTF-8, but an envelope read through them still shows who answered and what it handed out.
+    const embedded = jsonShape(text).depth <= MAX_JSON_DEPTH ? embeddedEnvelope(text) : undefined;
+    return { ok: false, error: unreadable, why: 'encoding', ...(embedded ? { embedded } : {}) };
+  }
   const maxValues = values?.allowance() ?? MAX_JSON_VALUES;
   const shape = jsonShape(text);
-  if (shape.depth > MAX_JSON_DEPTH) {
-    return { ok: false, error: `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep, so the suite does not read it` };
-  }
-  if (shape.values > maxValues) {
-    return {
-      ok: false,
-      error: `the JSON holds about ${shape.values} values, more than the ${maxValues} the suite reads of one answer, so it is not parsed`,
-    };
-  }
+  const capped = beyondCaps(shape, maxValues);
+  if (capped) return { ok: false, error: capped, why: 'suite-limit' };
   values?.spend(shape.values);
   try {
     return { ok: true, value: JSON.parse(withoutByteOrderMark(text)) as unknown };
   } catch (error) {
-    return { ok: false, error: (error instanceof Error ? error.message : String(error)).replace(QUOTED_TEXT, ', not valid JSON') };
+    const message = (error instanceof Error ? error.message : String(error)).replace(QUOTED_TEXT, ', not valid JSON');
+    const embedded = embeddedEnvelope(text);
+    return { ok: false, error: message, ...(embedded ? { embedded } : {}) };
   }
+}
+
+/** Openings of an object tried before giving up: noise holds few braces before the envelope. */
+const EMBEDDED_STARTS = 8;
+
+/** Where the value that opens at `start` closes (its index past the end), or -1; strings are skipped whole. */
+function closingOf(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth += 1;
+    else if (char === '}' || char === ']') {
+      depth -= 1;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * A JSON envelope (an object with status or data) inside other text, as PHP prints notices, warnings or deprecations
+ * before or after the application's output: the answer still hands out what the envelope holds.
+ */
+function embeddedEnvelope(text: string): EmbeddedJson | undefined {
+  let start = text.indexOf('{');
+  for (let tried = 0; start >= 0 && tried < EMBEDDED_STARTS; tried += 1) {
+    const end = closingOf(text, start);
+    if (end < 0) return undefined;
+    const slice = text.slice(start, end);
+    if (!beyondCaps(jsonShape(slice), MAX_JSON_VALUES)) {
+      try {
+        const value = JSON.parse(slice) as unknown;
+        if (typeof value === 'object' && value !== null && ('status' in value || 'data' in value)) {
+          return { value, before: start, after: text.length - end };
+        }
+      } catch {
+        // Not JSON from this brace: try the next one.
+      }
+    }
+    start = text.indexOf('{', start + 1);
+  }
+  return undefined;
 }

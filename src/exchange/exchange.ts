@@ -12,7 +12,21 @@ export interface RecordedRequest {
   curl: string;
 }
 
-export type ParsedBody = { ok: true; value: unknown } | { ok: false; error: string };
+/**
+ * Why a body was not read as JSON, where it matters to whom the failure belongs: `encoding` (its Content-Encoding does
+ * not undo, as no client could read it), `suite-limit` (beyond a cap the suite chose: never the target's fault).
+ */
+export type UnparsedReason = 'encoding' | 'suite-limit';
+
+/** A JSON envelope found inside other text (PHP's notices printed around it): what it holds, and how much text surrounds it. */
+export interface EmbeddedJson {
+  value: unknown;
+  /** Characters of other text before and after the JSON. */
+  before: number;
+  after: number;
+}
+
+export type ParsedBody = { ok: true; value: unknown } | { ok: false; error: string; why?: UnparsedReason; embedded?: EmbeddedJson };
 
 /** How much of a body's text is kept: enough to read what went wrong. */
 export const REPORTED_BODY_CHARS = 4000;

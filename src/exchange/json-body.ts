@@ -11,9 +11,10 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The parsed JSON body, or undefined when the body is not JSON. */
+/** The parsed JSON body (the envelope found inside other text, when PHP printed notices around it), or undefined. */
 export function jsonBody(exchange: Exchange): unknown {
-  return exchange.response.json.ok ? exchange.response.json.value : undefined;
+  const { json } = exchange.response;
+  return json.ok ? json.value : json.embedded?.value;
 }
 
 /** The `data` object of a JSON envelope, or undefined when the body has none. */

@@ -2,8 +2,14 @@ import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'n
 import { HarnessError } from '../errors.js';
 import type { BodyBudget } from './body-budget.js';
 
+/** The body with its Content-Encoding undone, or as received with why it could not be undone. */
+export interface DecodedBody {
+  body: Buffer;
+  undecodable?: string;
+}
+
 /** Undo Content-Encoding within the target's byte budget, like the wire, so a small compressed bomb cannot exhaust memory. */
-export function decodeBody(raw: Buffer, encoding: string | undefined, budget: BodyBudget, path: string): Buffer {
+export function decodeBody(raw: Buffer, encoding: string | undefined, budget: BodyBudget, path: string): DecodedBody {
   const maxBytes = budget.limit();
   const codings = (encoding ?? '')
     .split(',')
@@ -22,10 +28,13 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, budget: Bo
         'target',
       );
     }
-    // A body that does not decompress is shown as received; the JSON checks then say what is wrong with it.
-    return raw;
+    // Shown as received, and not read as JSON: curl, browsers and the vendor's client all fail on such a body.
+    return {
+      body: raw,
+      undecodable: `the body is labelled Content-Encoding: ${encoding ?? ''} but does not decode as such (${(error as Error).message})`,
+    };
   }
-  return body;
+  return { body };
 }
 
 function decompress(body: Buffer, coding: string, maxOutputLength: number): Buffer {

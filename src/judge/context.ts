@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import type { Classification } from '../classify/types.js';
 import { Target } from '../record/target.js';
 
 const TARGETS_KEY = Symbol.for('ticketing-conformance.targets');
@@ -34,4 +35,9 @@ export function currentTarget(index: number): Promise<Target> {
     targets.set(index, target);
   }
   return target;
+}
+
+/** The classification of a target's recording, made before the spec run; none when nothing was recorded. */
+export function currentClassification(index: number): Classification | undefined {
+  return inject('conformance').targets[index]?.classification;
 }

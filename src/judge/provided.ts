@@ -1,3 +1,5 @@
+import { classifyRecording } from '../classify/classify.js';
+import type { Classification } from '../classify/types.js';
 import { recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { Recording } from '../record/recording.js';
 import type { RequestChoices } from '../record/settings.js';
@@ -7,7 +9,19 @@ export interface ProvidedTarget {
   settings: RequestChoices;
   label?: string;
   recording?: Recording;
+  /** Every answer of the recording classified, once, before any check reads it. */
+  classification?: Classification;
   failure?: string;
+}
+
+/** A recorded target as the spec run is handed it: the recording, and its classification (the stage between). */
+export function recordedTarget(settings: RequestChoices, recording: Recording, label?: string): ProvidedTarget {
+  return {
+    settings,
+    recording,
+    classification: classifyRecording(recording, settings.statusId),
+    ...(label === undefined ? {} : { label }),
+  };
 }
 
 /** What the spec worker is handed through Vitest's provide/inject: one spec run's targets and their recordings. */
@@ -26,9 +40,7 @@ declare module 'vitest' {
 /** What a spec run is handed to judge a recording file: each of its runs as a target, named when there are several. */
 export function providedTargets(file: RecordingFile): ProvidedTarget[] {
   const settings = recordedChoices(file);
-  return file.runs.map((run, index) => ({
-    settings,
-    recording: recordingOfRun(run),
-    ...(file.runs.length > 1 ? { label: `run ${index + 1}` } : {}),
-  }));
+  return file.runs.map((run, index) =>
+    recordedTarget(settings, recordingOfRun(run), file.runs.length > 1 ? `run ${index + 1}` : undefined),
+  );
 }

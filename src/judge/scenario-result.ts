@@ -1,3 +1,4 @@
+import type { Classified } from '../classify/types.js';
 import type { FaultParty, HarnessErrorCode } from '../errors.js';
 
 export type CheckVerdict = 'pass' | 'fail' | 'info' | 'skip' | 'error';
@@ -7,6 +8,8 @@ export interface JudgedExchange {
   request: { method: string; url: string; credentials: string; headers: Record<string, string> };
   response: { status: number; headers: Record<string, string>; body: string; bodyTruncated: boolean };
   repro: string;
+  /** Who answered and what it means, as the classification stage decided before the checks. */
+  classification?: Classified;
 }
 
 export interface RecordedCheck {

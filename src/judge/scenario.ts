@@ -2,7 +2,9 @@ import { test, type TestContext } from 'vitest';
 import type { CheckOutcome } from './checks/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
-import { currentTarget, targetSlots } from './context.js';
+import { currentClassification, currentTarget, targetSlots } from './context.js';
+import type { Classification, Classified, Reach } from '../classify/types.js';
+import { whyNotJudged } from './unjudged.js';
 import { variantLabel } from '../exchange/credentials.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from './scenario-result.js';
@@ -30,6 +32,10 @@ export type ForEachListed<R extends RequirementId, F> = { readonly [Id in keyof 
  */
 export interface ScenarioContext<R extends RequirementId = never> {
   target: Target;
+  /** Who answered an exchange and what the answer means, as the classification stage decided. */
+  answer(exchange: Exchange): Classified;
+  /** What the run shows as a whole: whether the API answered here, and which credential forms were served. */
+  reach: Reach;
   /** Records one check of a requirement; the exchange supplies the request and the curl repro. */
   check: ForEachListed<R, (result: CheckOutcome, exchange?: Exchange) => boolean>;
   /** Records what the target did where the document leaves it open. */
@@ -45,13 +51,23 @@ export interface ScenarioDefinition<R extends RequirementId> {
   run(context: ScenarioContext<R>): Promise<void>;
 }
 
-/** What report.json keeps of an exchange: no parsed body, no timings, the credentials in words. */
-function judgedExchange({ request, response }: Exchange): JudgedExchange {
+/** What report.json keeps of an exchange: no parsed body, no timings, the credentials in words, its classification. */
+function judgedExchange({ request, response }: Exchange, classification: Classified | undefined): JudgedExchange {
   return {
     request: { method: request.method, url: request.url, credentials: variantLabel(request.credentials), headers: request.headers },
     response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
     repro: request.curl,
+    ...(classification ? { classification } : {}),
   };
+}
+
+const NOTHING_REACHED: Reach = { apiAnswered: false, servedStatusTo: [], servedListingTo: [], frontsSeen: [] };
+
+/** The classification of an exchange the scenario judges; every recorded answer has one. */
+function classifiedIn(classification: Classification | undefined, exchange: Exchange, scenarioId: string): Classified {
+  const classified = exchange.key === undefined ? undefined : classification?.answers[exchange.key];
+  if (!classified) throw new Error(`scenario ${scenarioId} judged an exchange that was not classified`);
+  return classified;
 }
 
 export function formatFailure(check: RecordedCheck, exchanges: Record<string, JudgedExchange>): string {
@@ -101,16 +117,37 @@ async function judge<R extends RequirementId>(
   const exchangeDetails = (exchange: Exchange | undefined): Pick<RecordedCheck, 'exchange'> => {
     if (!exchange) return {};
     if (exchange.key === undefined) throw new Error(`scenario ${definition.id} judged an exchange that no Target answered`);
-    exchanges[exchange.key] ??= judgedExchange(exchange);
+    exchanges[exchange.key] ??= judgedExchange(exchange, classification?.answers[exchange.key]);
     return { exchange: exchange.key };
   };
   const target = await currentTarget(targetIndex);
+  const classification = currentClassification(targetIndex);
+  const reach = classification?.reach ?? NOTHING_REACHED;
+  const answer = (exchange: Exchange): Classified => classifiedIn(classification, exchange, definition.id);
   const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
     checks.push({ scenario: definition.id, ...entry });
   };
   const context: ScenarioContext<R> = {
     target,
+    answer,
+    reach,
     check: forEachListed(definition.id, definition.requirements, (requirementId) => (result: CheckOutcome, exchange?: Exchange) => {
+      // Judged only on an answer the API gave: what a front answered is not the API's pass or failure.
+      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result.ok);
+      if (notJudged) {
+        // A SHOULD or INFO left unjudged does not take the run's verdict away; a MUST does.
+        const must = requirement(requirementId).level === 'MUST';
+        record({
+          requirement: requirementId,
+          verdict: must ? 'error' : 'skip',
+          description: `${result.description}: ${notJudged.message}`,
+          expected: result.expected,
+          actual: result.actual,
+          error: notJudged,
+          ...exchangeDetails(exchange),
+        });
+        return false;
+      }
       record({
         requirement: requirementId,
         verdict: result.ok ? 'pass' : 'fail',

@@ -5,7 +5,7 @@ import type { TestSpecification, Vitest } from 'vitest/node';
 import type { ScenarioResult } from './scenario-result.js';
 import type { Recording } from '../record/recording.js';
 import { requestChoices, type RequestChoices } from '../record/settings.js';
-import type { ProvidedTarget } from './provided.js';
+import { recordedTarget, type ProvidedTarget } from './provided.js';
 import { compiled, packageRoot, sourceDir, specPattern, specsDir } from '../paths.js';
 
 import { requirementTags } from '../requirements/tags.js';
@@ -100,7 +100,7 @@ export class SpecRunner {
         // The token and the address stay in this process: the judge reads answers, it never sends a request.
         const settings = requestChoices(given);
         return Promise.resolve(recording).then(
-          (made): ProvidedTarget => ({ settings, recording: made, ...(label === undefined ? {} : { label }) }),
+          (made): ProvidedTarget => recordedTarget(settings, made, label),
           (error: unknown): ProvidedTarget => ({
             settings,
             failure: error instanceof Error ? error.message : String(error),

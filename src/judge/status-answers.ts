@@ -1,10 +1,10 @@
 import { variantLabel } from '../exchange/credentials.js';
 import { independentStatusRequests, langRequests } from '../record/plan.js';
-import type { Target } from '../record/target.js';
 import type { StatusAnswer } from './checks/status.js';
+import type { ScenarioContext } from './scenario.js';
 
-/** Every status answer of the run that got through, the lang ones included; failed requests are left out. */
-export async function everyStatusAnswer(target: Target): Promise<StatusAnswer[]> {
+/** Every status answer of the run that got through, the lang ones included, each with its classification; failed requests are left out. */
+export async function everyStatusAnswer({ target, answer }: Pick<ScenarioContext, 'target' | 'answer'>): Promise<StatusAnswer[]> {
   const requests = [...independentStatusRequests(target), ...(await langRequests(target))];
   const answers = await Promise.all(
     requests.map(async (request) => {
@@ -14,9 +14,10 @@ export async function everyStatusAnswer(target: Target): Promise<StatusAnswer[]>
           requestedId: request.id ?? target.settings.statusId,
           label: `answer to GET ${exchange.request.path} with ${variantLabel(exchange.request.credentials)}`,
           exchange,
+          classified: answer(exchange),
         }
       );
     }),
   );
-  return answers.filter((answer): answer is StatusAnswer => answer !== undefined);
+  return answers.filter((entry): entry is StatusAnswer => entry !== undefined);
 }

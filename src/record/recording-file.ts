@@ -10,7 +10,7 @@ import { apiDocumentHash } from '../requirements/document.js';
 import type { Level } from '../requirements/types.js';
 import { redactedJson } from '../exchange/credential-fields.js';
 import { curlCommand, variantLabel } from '../exchange/credentials.js';
-import { REPORTED_BODY_CHARS, type Exchange, type RecordedRequest, type RecordedResponse } from '../exchange/exchange.js';
+import { REPORTED_BODY_CHARS, type Exchange, type ParsedBody, type RecordedRequest, type RecordedResponse } from '../exchange/exchange.js';
 import type { TrafficCounts } from '../exchange/exchange.js';
 import type { RecordedFailure, Recording } from './recording.js';
 import { suiteVersion } from '../version.js';
@@ -88,10 +88,14 @@ export interface RecordingInput {
 function recordedEntry(key: string, exchange: Exchange, redact: (text: string) => string): RecordingEntry {
   const { request, response } = exchange;
   const described = { ...request, credentialsDescription: variantLabel(request.credentials) };
-  if (!response.json.ok) return { key, request: described, response };
-  const value = redactedJson(response.json.value, redact);
-  if (JSON.stringify(value) === JSON.stringify(response.json.value)) return { key, request: described, response };
-  return { key, request: described, response: { ...response, json: { ok: true, value } }, tokenRedacted: true };
+  const { json } = response;
+  const embedded = json.ok ? undefined : json.embedded;
+  const parsed = json.ok ? json.value : embedded?.value;
+  if (parsed === undefined) return { key, request: described, response };
+  const value = redactedJson(parsed, redact);
+  if (JSON.stringify(value) === JSON.stringify(parsed)) return { key, request: described, response };
+  const redacted: ParsedBody = json.ok || !embedded ? { ok: true, value } : { ...json, embedded: { ...embedded, value } };
+  return { key, request: described, response: { ...response, json: redacted }, tokenRedacted: true };
 }
 
 export function recordingFile(input: RecordingInput): RecordingFile {

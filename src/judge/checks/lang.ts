@@ -1,5 +1,5 @@
 import type { Exchange } from '../../exchange/exchange.js';
-import { canonical } from './canonical.js';
+import { canonical } from '../../classify/canonical.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 import { dataOf, isObject } from '../../exchange/json-body.js';
 

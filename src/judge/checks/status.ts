@@ -1,6 +1,6 @@
 import type { Exchange } from '../../exchange/exchange.js';
-import { servesStatus } from './auth.js';
-import { canonical } from './canonical.js';
+import type { Classified } from '../../classify/types.js';
+import { canonical } from '../../classify/canonical.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 import { schemaDescription, validator } from '../../validators/schemas.js';
 import { dataOf, isObject, jsonBody } from '../../exchange/json-body.js';
@@ -21,12 +21,18 @@ export function statusField(exchange: Exchange, field: StatusField): CheckOutcom
   return outcome(ok, description, expected, `data.${field}: ${show(data[field])}`);
 }
 
-export function statusIdIs(exchange: Exchange, requestedId: number): CheckOutcome {
+/**
+ * The id is the one asked for, compared as the JSON text holds it (the classification keeps it so): an id beyond 2^53,
+ * which JSON.parse rounds, is told apart from its neighbours, and 1.0 is not the integer 1's text.
+ */
+export function statusIdIs(exchange: Exchange, requestedId: number, classified?: Classified): CheckOutcome {
   const description = 'data.id is the requested id';
   const expected = `data.id: the integer ${requestedId}`;
   const data = dataOf(exchange);
   if (!data) return noData(exchange, description, expected);
-  return outcome(data.id === requestedId, description, expected, `data.id: ${show(data.id)}`);
+  const asSent = classified?.meaning.kind === 'served-status' ? classified.meaning.id : undefined;
+  const same = asSent === undefined ? data.id === requestedId : asSent === String(requestedId);
+  return outcome(same, description, expected, `data.id: ${asSent ?? show(data.id)}`);
 }
 
 export function translationField(exchange: Exchange, field: TranslationField): CheckOutcome {
@@ -66,11 +72,24 @@ export function translationsBelongToStatus(exchange: Exchange, statusId: number)
   return outcome(wrong.length === 0, description, expected, actual);
 }
 
+/** The code points of a text, for two names that look the same and differ (Unicode normalisation). */
+const codePoints = (text: string): string =>
+  [...text].map((char) => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+
 export function nameIs(exchange: Exchange, wanted: string, description: string): CheckOutcome {
   const data = dataOf(exchange);
-  const expected = `data.name: ${show(wanted)}`;
+  const lookAlike = typeof data?.name === 'string' && data.name !== wanted && data.name.normalize('NFC') === wanted.normalize('NFC');
+  const expected = `data.name: ${show(wanted)}${lookAlike ? ` (${codePoints(wanted)})` : ''}`;
   if (!data) return noData(exchange, description, expected);
-  return outcome(data.name === wanted, description, expected, `data.name: ${show(data.name)}`);
+  const actual = `data.name: ${show(data.name)}`;
+  return outcome(
+    data.name === wanted,
+    description,
+    expected,
+    lookAlike && typeof data.name === 'string'
+      ? `${actual} (${codePoints(data.name)}): the same text in another Unicode normalisation form, which a byte-wise comparison tells apart`
+      : actual,
+  );
 }
 
 /** One answer to a status request, the id it asked for, and what to call it in a message. */
@@ -78,6 +97,7 @@ export interface StatusAnswer {
   requestedId: number;
   label: string;
   exchange: Exchange;
+  classified: Classified;
 }
 
 /**
@@ -86,8 +106,9 @@ export interface StatusAnswer {
  */
 export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
   const seen = new Set<string>();
-  return answers.filter(({ requestedId, exchange }) => {
-    if (!servesStatus(exchange.response)) return false;
+  return answers.filter(({ requestedId, exchange, classified }) => {
+    const { status } = exchange.response;
+    if (classified.meaning.kind !== 'served-status' || status < 200 || status >= 300) return false;
     const key = `${requestedId} ${canonical(jsonBody(exchange))}`;
     if (seen.has(key)) return false;
     seen.add(key);

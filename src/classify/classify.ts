@@ -1,0 +1,273 @@
+import { parseJson } from '../exchange/body-text.js';
+import type { CredentialVariant } from '../exchange/credentials.js';
+import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, type Exchange, type ParsedBody } from '../exchange/exchange.js';
+import { isObject } from '../exchange/json-body.js';
+import type { Recording } from '../record/recording.js';
+import { canonical } from './canonical.js';
+import { memberText } from './json-text.js';
+import { deriveReach } from './reach.js';
+import {
+  APACHE_PAGE,
+  APPLICATION_FAILURES,
+  CAPTIVE_PORTAL,
+  CDN_ORIGIN_CODES,
+  CGI_NO_INPUT_FILE,
+  CHALLENGE,
+  FPM_SCRIPT_UNKNOWN,
+  gatewayAnswered,
+  GATEWAY_ERRORS,
+  isMaintenance,
+  looksLikeHtml,
+  NGINX_PAGE,
+  PLAIN_HTTP_TO_TLS_PORT,
+  SSO_PAGE,
+  vendorOf,
+  vendorPage,
+  type AnswerText,
+} from './signatures.js';
+import type { Classification, Classified, FrontName, Meaning, Origin } from './types.js';
+
+/** What identifies a listing: its data when it holds something; an empty list or none identifies nothing. */
+function listingContent({ response }: Exchange): string | undefined {
+  const value = response.json.ok ? response.json.value : undefined;
+  if (!isObject(value) || isEmpty(value.data)) return undefined;
+  return canonical(value.data);
+}
+
+/** One answer as the classification reads it: the request's path and what came back. */
+export interface ClassifiedInput {
+  /** The API path asked for (/api/ticket/status/1), without the base URL's own path or a query. */
+  apiPath: string;
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** The body as text (redacted), as the report shows it. */
+  bodyText: string;
+  /** The body as parsed when it was received; parsed from the text when absent (an answer known only from a report). */
+  json?: ParsedBody;
+}
+
+/** The documented fields of a ticket status. */
+const STATUS_FIELDS = ['id', 'name', 'colour', 'auto_close', 'order', 'created_at', 'updated_at', 'translations'] as const;
+/** Half the documented fields: enough to tell a status from any refusal, few enough that a status with faults still counts. */
+const FIELDS_OF_A_STATUS = STATUS_FIELDS.length / 2;
+const SHOWN_NOISE = 160;
+
+const front = (name: FrontName, evidence: string, vendor?: string): Origin => ({
+  kind: 'front',
+  front: name,
+  evidence,
+  ...(vendor === undefined ? {} : { vendor }),
+});
+
+/** The ticket status an envelope carries: data (or its first entry, when data is wrongly an array) with most documented fields. */
+export function carriedStatus(envelope: unknown): Record<string, unknown> | undefined {
+  if (!isObject(envelope)) return undefined;
+  const data: unknown = Array.isArray(envelope.data) ? envelope.data[0] : envelope.data;
+  if (!isObject(data)) return undefined;
+  return STATUS_FIELDS.filter((field) => field in data).length >= FIELDS_OF_A_STATUS ? data : undefined;
+}
+
+/**
+ * A redirect's origin: a captive portal or a single sign-on front where its target says so; else nothing that can be
+ * told (the application's own redirect to its login page refuses a request as well as any answer does).
+ */
+function redirectOrigin(location: string): Origin {
+  if (CAPTIVE_PORTAL.test(location) || /captive|hotspot/i.test(location)) return front('captive-portal', `a redirect to ${location}`);
+  if (/^https?:\/\//i.test(location) && SSO_PAGE.test(location)) return front('sso', `a redirect to a single sign-on page (${location})`);
+  return { kind: 'unknown', evidence: `a redirect to ${location}` };
+}
+
+/**
+ * Something in front of the API known by its own signature, or undefined. A JSON object in the API's own words is the
+ * API's, except where a gateway or proxy speaks JSON of its own.
+ */
+function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
+  const { status, body } = answer;
+  if (status === 407) return front('proxy', 'HTTP 407: a proxy asks for its own credentials', 'a proxy between this machine and the API');
+  if (gatewayAnswered(answer))
+    return front('gateway', `HTTP ${status}: an API gateway's own refusal`, 'the API gateway in front of the API');
+  // An application in maintenance mode answers for itself, in JSON too (Laravel's "down"): the API is not serving.
+  if (isMaintenance(answer) && (!json || answer.headers['retry-after'] !== undefined)) {
+    return front('maintenance', `HTTP 503: a maintenance answer${answer.headers['retry-after'] ? ' with Retry-After' : ''}`);
+  }
+  if (json) return undefined;
+  if (status === 511 || CAPTIVE_PORTAL.test(body)) return front('captive-portal', `HTTP ${status}: a captive portal's sign-in page`);
+  if (CHALLENGE.test(body)) {
+    const vendor = vendorOf(answer);
+    return front(vendor?.kind ?? 'waf', `HTTP ${status}: a browser challenge page`, vendor?.name);
+  }
+  if (CDN_ORIGIN_CODES.test(String(status))) {
+    const vendor = vendorOf(answer);
+    return front(
+      'cdn',
+      `HTTP ${status}, a code only a CDN sends when the web server behind it fails it`,
+      vendor?.name ?? 'the CDN in front of the API',
+    );
+  }
+  const page = status >= 500 ? vendorPage(answer) : undefined;
+  if (page) return front(page.kind, `HTTP ${status}: ${page.name}'s own error page`, page.name);
+  if (FPM_SCRIPT_UNKNOWN.test(body)) return front('php-fpm', `HTTP ${status} "${body.trim()}": PHP-FPM found no script to run`, 'PHP-FPM');
+  if (CGI_NO_INPUT_FILE.test(body))
+    return front('php-runtime', `HTTP ${status} "${body.trim()}": php-cgi found no script to run`, 'php-cgi');
+  if (status === 400 && PLAIN_HTTP_TO_TLS_PORT.test(body))
+    return front('web-server', 'HTTP 400: plain HTTP reached a port that speaks HTTPS');
+  if (APACHE_PAGE.test(body)) return front('web-server', `HTTP ${status}: Apache's own error page`, 'Apache');
+  if (NGINX_PAGE.test(body)) return front('web-server', `HTTP ${status}: nginx's own error page`, 'nginx');
+  if (GATEWAY_ERRORS.has(status))
+    return front('web-server', `HTTP ${status}: a gateway error page, the application did not take the request`);
+  // A refusal, or a page in place of the resource, under a vendor's headers; its headers ride on the web server's 404 too.
+  if ((status >= 400 && status < 500 && status !== 404) || (status < 300 && looksLikeHtml(answer))) {
+    const vendor = vendorOf(answer);
+    if (vendor) return front(vendor.kind, `HTTP ${status}: ${vendor.name}'s block page`, vendor.name);
+  }
+  if (looksLikeHtml(answer) && SSO_PAGE.test(body) && status !== 404) return front('sso', `HTTP ${status}: a single sign-on login page`);
+  return undefined;
+}
+
+/** The id of a served status as the JSON text holds it (1, 1.0, 9007199254740993, "1"): compared as sent, never rounded. */
+function idText(id: unknown, envelopeText: string): string {
+  const raw = memberText(envelopeText, ['data', 'id']) ?? memberText(envelopeText, ['data', 0, 'id']);
+  return raw ?? JSON.stringify(id) ?? 'absent';
+}
+
+const isEmpty = (value: unknown): boolean =>
+  value === null || value === undefined || (Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0);
+
+/** What the API's own JSON means for the path it answered. */
+function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, envelopeText: string): Meaning {
+  const status = carriedStatus(envelope);
+  if (status) return { kind: 'served-status', id: idText(status.id, envelopeText) };
+  const success = envelope.status === 'success';
+  const failure = APPLICATION_FAILURES.find(({ pattern }) => typeof envelope.message === 'string' && pattern.test(envelope.message));
+  if (input.status >= 500 && !success) {
+    return { kind: 'application-error', what: failure?.what ?? 'server-error', evidence: `HTTP ${input.status} in the API's own envelope` };
+  }
+  if (input.apiPath === SELFSERVICE_PATH) {
+    // The listing's shape is not stated: a success, or content without a word of refusal, hands it out whatever the
+    // HTTP code; with an error code and no word either way, nothing was handed out.
+    const saysNo = 'status' in envelope && !success;
+    const successCode = input.status >= 200 && input.status < 300;
+    if (success || (!saysNo && (successCode || !isEmpty(envelope.data))) || (saysNo && !isEmpty(envelope.data) && successCode)) {
+      return { kind: 'served-listing' };
+    }
+  }
+  // A success envelope is never a refusal, whatever its data holds.
+  return success ? { kind: 'served-without-resource' } : { kind: 'refused' };
+}
+
+function noiseOf(text: string, before: number, after: number): string {
+  const around = `${text.slice(0, before)}${after > 0 ? ` … ${text.slice(text.length - after)}` : ''}`.replace(/\s+/g, ' ').trim();
+  return around.length > SHOWN_NOISE ? `${around.slice(0, SHOWN_NOISE)}…` : around;
+}
+
+/** Who answered one request and what the answer means: decided here once, and read by every check and diagnosis. */
+export function classifyAnswer(input: ClassifiedInput): Classified {
+  const { status, headers, bodyText } = input;
+  const json = input.json ?? parseJson({ text: bodyText });
+  const envelope = json.ok ? json.value : json.embedded?.value;
+  const answer: AnswerText = { status, headers, body: bodyText };
+  const fromFront = frontOf(answer, isObject(envelope));
+  const location = headers.location;
+  const redirect = status >= 300 && status < 400 && location !== undefined;
+  if (fromFront) return { origin: fromFront, meaning: redirect ? { kind: 'redirect', to: location } : { kind: 'error-page' } };
+  if (redirect) return { origin: redirectOrigin(location), meaning: { kind: 'redirect', to: location } };
+  if (isObject(envelope)) {
+    const embedded = !json.ok ? json.embedded : undefined;
+    const envelopeText = embedded ? bodyText.slice(embedded.before, bodyText.length - embedded.after) : bodyText;
+    const noise = embedded ? noiseOf(bodyText, embedded.before, embedded.after) : undefined;
+    return { origin: { kind: 'api' }, meaning: apiMeaning(envelope, input, envelopeText), ...(noise ? { noise } : {}) };
+  }
+  const failure = APPLICATION_FAILURES.find(({ pattern }) => pattern.test(bodyText));
+  if (failure) {
+    const line = failure.pattern.exec(bodyText)?.[0] ?? '';
+    return {
+      origin: { kind: 'api' },
+      meaning: { kind: 'application-error', what: failure.what, evidence: `HTTP ${status} with "${line.trim()}"` },
+    };
+  }
+  if (!json.ok && json.why) {
+    return { origin: { kind: 'unknown', evidence: json.error }, meaning: { kind: 'undecodable', why: json.why, detail: json.error } };
+  }
+  if (bodyText.trim() === '')
+    return { origin: { kind: 'unknown', evidence: `HTTP ${status} with an empty body` }, meaning: { kind: 'empty' } };
+  if (looksLikeHtml(answer)) {
+    const title = /<title>([^<]*)<\/title>/i.exec(bodyText)?.[1]?.trim();
+    return {
+      origin: { kind: 'unknown', evidence: `HTTP ${status}: an HTML page${title ? ` "${title}"` : ''}` },
+      meaning: { kind: 'error-page' },
+    };
+  }
+  if (json.ok) {
+    // JSON is the application's words; the listing's shape is not stated, so any JSON may be it.
+    const listing = input.apiPath === SELFSERVICE_PATH && status >= 200 && status < 300;
+    return {
+      origin: { kind: 'api' },
+      meaning: listing ? { kind: 'served-listing' } : { kind: 'undecodable', why: 'not-json', detail: 'JSON that is not an object' },
+    };
+  }
+  // Labelled JSON by what wrote it: the application claims it, even where the body does not parse.
+  if (/\bjson\b/i.test(headers['content-type'] ?? '')) {
+    return { origin: { kind: 'api' }, meaning: { kind: 'undecodable', why: 'not-json', detail: json.error } };
+  }
+  const detail = json.error;
+  return {
+    origin: { kind: 'unknown', evidence: `HTTP ${status}: not a JSON object` },
+    meaning: { kind: 'undecodable', why: 'not-json', detail },
+  };
+}
+
+/** The API path a recorded request asked for: its path from /api/ on, without the base URL's path or the query. */
+export function apiPathOf(path: string): string {
+  const withoutQuery = path.split('?')[0] ?? path;
+  const at = withoutQuery.lastIndexOf('/api/');
+  return at < 0 ? withoutQuery : withoutQuery.slice(at);
+}
+
+export function classifyExchange({ request, response }: Exchange): Classified {
+  return classifyAnswer({
+    apiPath: apiPathOf(request.path),
+    status: response.status,
+    headers: response.headers,
+    bodyText: response.bodyText,
+    json: response.json,
+  });
+}
+
+/**
+ * The classification stage: every recorded answer classified once, then what the run shows as a whole. A listing
+ * answered exactly as the status is answered without credentials (an API refusing with HTTP 200 and JSON) was refused.
+ */
+export function classifyRecording(recording: Recording, statusId: number): Classification {
+  const answers: Record<string, Classified> = {};
+  for (const [key, answer] of Object.entries(recording.answers)) {
+    if ('exchange' in answer) answers[key] = classifyExchange(answer.exchange);
+  }
+  const refusalKey = exchangeKey(STATUS_PATH(statusId), {}, 'no-header');
+  const refusal = recording.answers[refusalKey];
+  if (refusal && 'exchange' in refusal && answers[refusalKey]?.meaning.kind === 'refused') {
+    const { status, bodyText } = refusal.exchange.response;
+    for (const [key, answer] of Object.entries(recording.answers)) {
+      const listing = 'exchange' in answer && answer.exchange.response;
+      if (listing && answers[key]?.meaning.kind === 'served-listing' && listing.status === status && listing.bodyText === bodyText) {
+        answers[key] = { ...answers[key], meaning: { kind: 'refused' } };
+      }
+    }
+  }
+  // The listing the valid token got, handed to another request under any code and words, was handed out.
+  const validListing = recording.answers[exchangeKey(SELFSERVICE_PATH, {}, 'valid')];
+  const served = validListing && 'exchange' in validListing ? listingContent(validListing.exchange) : undefined;
+  if (served !== undefined) {
+    for (const [key, answer] of Object.entries(recording.answers)) {
+      if (
+        !('exchange' in answer) ||
+        answers[key]?.meaning.kind !== 'refused' ||
+        apiPathOf(answer.exchange.request.path) !== SELFSERVICE_PATH
+      )
+        continue;
+      if (listingContent(answer.exchange) === served) answers[key] = { ...answers[key], meaning: { kind: 'served-listing' } };
+    }
+  }
+  const lookUp = (path: string, credentials: CredentialVariant): Classified | undefined => answers[exchangeKey(path, {}, credentials)];
+  return { answers, reach: deriveReach(Object.values(answers), lookUp, statusId) };
+}

@@ -1,0 +1,22 @@
+import type { Classified, FrontName } from './types.js';
+
+const FRONT_WORDS: Record<FrontName, string> = {
+  cdn: 'a CDN',
+  waf: 'a web application firewall',
+  proxy: 'a proxy',
+  gateway: 'an API gateway',
+  cache: 'a cache',
+  'web-server': 'the web server',
+  'php-fpm': 'PHP-FPM',
+  'php-runtime': 'the PHP runtime',
+  sso: 'a single sign-on front',
+  'captive-portal': 'a captive portal',
+  maintenance: 'a maintenance page',
+};
+
+/** Who answered, in words: the vendor when known, else what kind of front. */
+export function whoAnswered(classified: Classified): string {
+  const { origin } = classified;
+  if (origin.kind !== 'front') return origin.kind === 'api' ? 'the API' : 'something that cannot be told to be the API';
+  return origin.vendor ?? FRONT_WORDS[origin.front];
+}

@@ -1,0 +1,55 @@
+import { GATEWAY_ERRORS } from '../classify/signatures.js';
+import type { Classified, FrontName, Reach } from '../classify/types.js';
+import { whoAnswered } from '../classify/words.js';
+import type { RecordedCheck } from './scenario-result.js';
+
+type CheckError = NonNullable<RecordedCheck['error']>;
+
+/** Fronts outside the deployment's own hosting stack, or between the tester and the site: never the API's answer. */
+const OUTSIDE_THE_API = new Set<FrontName>(['cdn', 'waf', 'proxy', 'gateway', 'cache', 'sso', 'captive-portal', 'maintenance']);
+
+/**
+ * Why a check of an answer cannot judge the API, or undefined when it can.
+ * - A front's page is never the API's refusal, nor its failure, nor its pass.
+ * - The web server's or PHP's own page is part of the deployment: a check it fails stands once the API is seen
+ *   answering at this base URL (a catch-all route, a rewrite that misses a path), but it never passes a refusal, and
+ *   a gateway error (the application did not take the request) judges nothing.
+ * - An unrecognised page is the API's only once the API is seen answering at this base URL.
+ * - A body beyond the suite's own caps is the suite's limit, never the target's failure.
+ */
+export function whyNotJudged(classified: Classified, httpStatus: number, reach: Reach, passed: boolean): CheckError | undefined {
+  const { origin, meaning } = classified;
+  if (meaning.kind === 'undecodable' && meaning.why === 'suite-limit') {
+    return {
+      code: 'HARNESS_SUITE_LIMIT',
+      message: `not judged: ${meaning.detail}`,
+      hint: "The cap is the suite's own, not a rule of the document: judge this answer by hand, or report the answer that needs a higher cap",
+      party: 'suite',
+    };
+  }
+  const deploymentFailed = !passed && reach.apiAnswered;
+  if (origin.kind === 'front') {
+    const stands = !OUTSIDE_THE_API.has(origin.front) && deploymentFailed && !GATEWAY_ERRORS.has(httpStatus);
+    if (stands) return undefined;
+    return {
+      code: 'HARNESS_NOT_THE_API',
+      message: `not judged: ${whoAnswered(classified)} answered instead of the API (${origin.evidence})`,
+      hint: 'What stands in front of the API answered this request: see the diagnosis for what to change, then run again',
+      party: 'environment',
+    };
+  }
+  const undecided =
+    meaning.kind === 'error-page' ||
+    meaning.kind === 'empty' ||
+    meaning.kind === 'redirect' ||
+    (meaning.kind === 'undecodable' && meaning.why === 'not-json');
+  if (origin.kind === 'unknown' && undecided && !reach.apiAnswered) {
+    return {
+      code: 'HARNESS_NOT_THE_API',
+      message: `not judged: no answer of this run came from the API at this base URL, and this one cannot be told to (${origin.evidence})`,
+      hint: 'Check --base-url: it must be the address of the service, the one the API paths /api/... are added to',
+      party: 'environment',
+    };
+  }
+  return undefined;
+}
