@@ -1,8 +1,6 @@
-import { carriedStatus, servesStatus } from '../judge/checks/auth.js';
-
+import { apiPathOf, classifyAnswer } from '../classify/classify.js';
+import type { Classified } from '../classify/types.js';
 import { withoutByteOrderMark } from '../exchange/body-text.js';
-import type { ParsedBody } from '../exchange/exchange.js';
-import { isObject } from '../exchange/json-body.js';
 
 /** One answer as the stack rules read it: enough to tell the application from the web server in front of it. */
 export interface ObservedAnswer {
@@ -11,6 +9,21 @@ export interface ObservedAnswer {
   /** Header names in lower case, values already redacted. */
   headers: Record<string, string>;
   body: string;
+  /** Who answered and what it means, as the run's classification stage decided; classified here when absent (the doctor). */
+  classified?: Classified;
+}
+
+/** The answer's classification: the run's, or made from the answer alone when it comes from elsewhere (the doctor). */
+export function classifiedOf(answer: ObservedAnswer): Classified {
+  return (
+    answer.classified ??
+    classifyAnswer({
+      apiPath: apiPathOf(new URL(answer.url).pathname),
+      status: answer.status,
+      headers: answer.headers,
+      bodyText: answer.body,
+    })
+  );
 }
 
 /**
@@ -30,6 +43,8 @@ export interface StackObservations {
   firstStatus?: ObservedAnswer;
   unknownStatus?: ObservedAnswer;
   frontController?: ObservedAnswer;
+  /** The token in other forms than the Basic user name (as the password, as a Bearer token, alone): main run only. */
+  tokenElsewhere?: { form: string; answer: ObservedAnswer }[];
   frontControllerNoHeader?: ObservedAnswer;
   /**
    * Whether the run's own checks found the valid token served. They read the body as parsed before redaction, which
@@ -69,33 +84,32 @@ export function requestsOf(failed: FailedAnswer[], describe: (entry: FailedAnswe
   return [...shown, ...more].join('; ');
 }
 
-function parsed(answer: ObservedAnswer): ParsedBody {
-  try {
-    return { ok: true, value: JSON.parse(withoutByteOrderMark(answer.body)) as unknown };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
+const isSuccessCode = (status: number): boolean => status >= 200 && status < 300;
 
-/** The valid request was served: a success code and a ticket status in the answer. */
-export function succeeded(answer: ObservedAnswer): boolean {
-  return servesStatus({ status: answer.status, json: parsed(answer) });
-}
-
-/** The answer hands out a ticket status, whatever its HTTP code: a request that should have been refused was served. */
+/** The answer hands out a ticket status, or a success envelope, whatever its HTTP code: a request that should have been refused was served. */
 export function handedOut(answer: ObservedAnswer): boolean {
-  return carriedStatus(parsed(answer)) !== undefined;
+  const { kind } = classifiedOf(answer).meaning;
+  return kind === 'served-status' || kind === 'served-without-resource';
 }
 
-/** A JSON object came back: the application answered, whatever it said. */
+/** The valid request was served: a success code, and the status (or at least a success envelope) handed out. */
+export function succeeded(answer: ObservedAnswer): boolean {
+  return isSuccessCode(answer.status) && handedOut(answer);
+}
+
+/** The application answered, whatever it said: its own envelope, or its own failure. */
 export function fromApplication(answer: ObservedAnswer): boolean {
-  const json = parsed(answer);
-  return json.ok && isObject(json.value);
+  return classifiedOf(answer).origin.kind === 'api';
 }
 
 /** A JSON body of any kind. */
 export function isJson(answer: ObservedAnswer): boolean {
-  return parsed(answer).ok;
+  try {
+    JSON.parse(withoutByteOrderMark(answer.body));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A success code with a JSON body: served, whatever the resource (the listing's shape is not stated). */
@@ -108,7 +122,7 @@ export function servedJson(answer: ObservedAnswer | undefined): answer is Observ
  * PHP sends text/html unless the application says otherwise.
  */
 export function isHtmlPage(answer: ObservedAnswer): boolean {
-  if (isJson(answer)) return false;
+  if (isJson(answer) || answer.body.trim() === '') return false;
   return (answer.headers['content-type'] ?? '').includes('html') || /^\s*<(!doctype|html)/i.test(answer.body);
 }
 

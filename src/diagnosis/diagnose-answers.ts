@@ -1,5 +1,5 @@
 import type { JudgedExchange } from '../judge/scenario-result.js';
-import type { Diagnosis, JudgedRequirement } from './types.js';
+import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 
 /**
  * What to do about a redirect of the valid request: where it keeps the API path, the address it names is the base URL
@@ -32,7 +32,7 @@ function redirectAdvice(requestUrl: string, location: string): string[] {
  * Answers to a valid request that say nothing about the credentials: a redirect, a server error, a body that is not JSON.
  * Named before any credential diagnosis, which would otherwise read them as a refused or stripped token.
  */
-export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchange): Diagnosis | undefined {
+export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchange, exchanges: JudgedExchanges): Diagnosis | undefined {
   const { response } = valid;
   const request = `GET ${valid.request.url}`;
   const location = response.headers.location;
@@ -57,10 +57,27 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchan
       advice: ["Read the application's and the web server's error logs at the time of this run."],
     };
   }
+  const apiAnswered = Object.values(exchanges).some((exchange) => exchange.classification?.origin.kind === 'api');
+  // A body that does not decode is the deployment's failure, whoever wrote it: curl and the vendor's client fail on it too.
+  const undecodable = valid.classification?.meaning.kind === 'undecodable' && valid.classification.meaning.why === 'encoding';
+  if (valid.classification?.origin.kind === 'unknown' && !undecodable && !apiAnswered) {
+    return {
+      id: 'no-api-answer',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'medium',
+      summary: `no answer of this run came from the API: the API paths answer HTTP ${response.status} with ${valid.classification.origin.evidence.replace(/^HTTP \d+: /, '')}, which nothing shows to be the API's`,
+      evidence: `${request} answered HTTP ${response.status} ${response.body.slice(0, 160)}`,
+      advice: [
+        'Check that --base-url is the address of the service (the one the API paths /api/... are added to), and open it in a browser: it should show the help desk.',
+      ],
+    };
+  }
   const notJson = results
     .find((result) => result.id === 'ENV-JSON')
     ?.checks.find((check) => check.verdict === 'fail' && check.exchange !== undefined);
-  if (response.status >= 200 && response.status < 300 && notJson) {
+  // An envelope inside PHP's messages is named by what printed them (see the display_errors finding).
+  if (response.status >= 200 && response.status < 300 && notJson && valid.classification?.noise === undefined) {
     return {
       id: 'answers-not-json',
       party: 'target',

@@ -1,19 +1,29 @@
-import { sameAnswer, succeeded, type FailedAnswer, type ObservedAnswer, type StackObservations, type StackSetup } from './answers.js';
-import type { CredentialVariant } from '../exchange/credentials.js';
+import {
+  classifiedOf,
+  sameAnswer,
+  succeeded,
+  type FailedAnswer,
+  type ObservedAnswer,
+  type StackObservations,
+  type StackSetup,
+} from './answers.js';
+import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
 import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH } from '../exchange/exchange.js';
 import { PASSWORD_VARIANTS } from '../record/plan.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
-import { frontAnsweredSome, frontOf } from './fronts.js';
+import { answerFindings } from './findings.js';
+import { frontAnsweredSome } from './fronts.js';
 import { diagnoseStack, headerLostOnSome } from './rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
+import type { RecordedCheck } from '../judge/scenario-result.js';
 
 /** The run's answer to one request, by its key: GET of that path, without a query, with those credentials. */
 function answerTo(exchanges: JudgedExchanges, path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
   const exchange = exchanges[exchangeKey(path, {}, credentials)];
   if (!exchange) return undefined;
   const { status, headers, body } = exchange.response;
-  return { url: exchange.request.url, status, headers, body };
+  return { url: exchange.request.url, status, headers, body, ...(exchange.classification ? { classified: exchange.classification } : {}) };
 }
 
 /** The answers of the run that the hosting-stack rules read (the doctor asks the main ones itself). */
@@ -29,44 +39,64 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
     unknownStatus: answerTo(exchanges, STATUS_PATH(UNKNOWN_STATUS_ID), 'valid'),
   };
   const seen: StackObservations = Object.fromEntries(Object.entries(observations).filter(([, answer]) => answer !== undefined));
+  seen.tokenElsewhere = TOKEN_ELSEWHERE.flatMap((credentials) => {
+    const answer = answerTo(exchanges, STATUS_PATH(statusId), credentials);
+    return answer ? [{ form: variantLabel(credentials), answer }] : [];
+  });
   const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.verdict;
   return accepted === 'pass' ? { ...seen, validServed: true } : seen;
 }
 
+/** The token sent otherwise than as the Basic user name: served, they show the header arrives and the token is valid. */
+const TOKEN_ELSEWHERE: CredentialVariant[] = ['token-as-password', 'bearer-scheme', 'no-colon'];
+
 /** The credentials that carry the token as the user name: the valid ones, whatever the password. */
 const WITH_TOKEN = new Set<string>(['valid', ...PASSWORD_VARIANTS]);
 
-/** Every failed check of a MUST or SHOULD: whether it is a MUST's, and the answer it judged, if it judged one. */
-function failedChecks(results: JudgedRequirement[], exchanges: JudgedExchanges): { must: boolean; failed?: FailedAnswer }[] {
+/** A check's answer as the stack rules read it, with the request it answered; undefined when it judged none. */
+function failedAnswerOf(check: RecordedCheck, exchanges: JudgedExchanges): FailedAnswer | undefined {
+  const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
+  if (!exchange) return undefined;
+  const { status, headers, body } = exchange.response;
+  return {
+    requirement: check.requirement,
+    credentials: exchange.request.credentials,
+    // An exchange's key starts with the name of its credentials (see exchangeKey).
+    withToken: WITH_TOKEN.has(check.exchange?.split(' ')[0] ?? ''),
+    answer: {
+      url: exchange.request.url,
+      status,
+      headers,
+      body,
+      ...(exchange.classification ? { classified: exchange.classification } : {}),
+    },
+  };
+}
+
+/** Every failed check of a MUST or SHOULD, with the answer it judged. */
+function failedAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges): FailedAnswer[] {
   return results
     .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
-    .flatMap((result) =>
-      result.checks.filter((check) => check.verdict === 'fail').map((check) => ({ check, must: result.verdict === 'fail' })),
-    )
-    .map(({ check, must }) => {
-      const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
-      if (!exchange) return { must };
-      const { status, headers, body } = exchange.response;
-      const failed = {
-        requirement: check.requirement,
-        credentials: exchange.request.credentials,
-        // An exchange's key starts with the name of its credentials (see exchangeKey).
-        withToken: WITH_TOKEN.has(check.exchange?.split(' ')[0] ?? ''),
-        answer: { url: exchange.request.url, status, headers, body },
-      };
-      return { must, failed };
-    });
+    .flatMap((result) => result.checks.filter((check) => check.verdict === 'fail'))
+    .map((check) => failedAnswerOf(check, exchanges))
+    .filter((failed): failed is FailedAnswer => failed !== undefined);
 }
 
-/** A failed check's answer that a front gave instead of the API (a firewall's block page, a CDN's error). */
-const isBlocked = (failed: FailedAnswer | undefined): failed is FailedAnswer =>
-  failed !== undefined && frontOf(failed.answer) !== undefined;
-
-/** Whether every failed check of a requirement judged a front's answer: then the API did not fail it, whatever else did. */
-export function failedOnFrontAnswers(result: JudgedRequirement, exchanges: JudgedExchanges): boolean {
-  const checks = failedChecks([result], exchanges);
-  return checks.length > 0 && checks.every(({ failed }) => isBlocked(failed));
+/** The answers a front gave that checks could not judge, each with the requirement left unjudged. */
+function frontAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges): FailedAnswer[] {
+  return results
+    .flatMap((result) => result.checks)
+    .filter((check) => check.error?.code === 'HARNESS_NOT_THE_API')
+    .map((check) => failedAnswerOf(check, exchanges))
+    .filter((failed): failed is FailedAnswer => failed !== undefined && classifiedOf(failed.answer).origin.kind === 'front');
 }
+
+/** Whether a MUST failed on the API's own answers: the run then has its verdict, whatever a front answered besides. */
+const mustFailed = (results: JudgedRequirement[]): boolean =>
+  results.some((result) => result.verdict === 'fail' && result.checks.some((check) => check.verdict === 'fail'));
+
+/** Errors of the environment that are no failure to reach the target: their own words say what happened. */
+const NOT_TRANSPORT = new Set(['HARNESS_DEADLINE', 'HARNESS_RATE_LIMITED', 'HARNESS_NOT_THE_API']);
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
@@ -75,36 +105,26 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
   const diagnoses = diagnoseStack(observations, setup);
   const valid = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
   // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.
-  const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid) : undefined;
+  const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid, exchanges) : undefined;
   if (unusualAnswer) diagnoses.push(unusualAnswer);
+  diagnoses.push(...answerFindings(results, exchanges, statusId));
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
-    const checks = failedChecks(results, exchanges);
-    const blocked = checks.map(({ failed }) => failed).filter(isBlocked);
-    // No verdict when what decides it, the MUSTs, failed only on a front's answers; a SHOULD alone does not decide it.
-    const musts = checks.filter(({ must }) => must);
-    const someBlocked = frontAnsweredSome(blocked, musts.length > 0 && musts.every(({ failed }) => isBlocked(failed)));
+    const someBlocked = frontAnsweredSome(frontAnswers(results, exchanges), mustFailed(results));
     if (someBlocked) diagnoses.push(someBlocked);
     // The token served on the configured status, and other requests with it answered as if they carried no header.
     const { noHeader, selfserviceNoHeader } = observations;
-    const lost = checks
-      .map(({ failed }) => failed)
-      .filter(
-        (failed): failed is FailedAnswer =>
-          failed?.withToken === true && (sameAnswer(failed.answer, noHeader) || sameAnswer(failed.answer, selfserviceNoHeader)),
-      );
+    const lost = failedAnswers(results, exchanges).filter(
+      (failed) => failed.withToken && (sameAnswer(failed.answer, noHeader) || sameAnswer(failed.answer, selfserviceNoHeader)),
+    );
     const validServed = observations.validServed ?? (observations.valid !== undefined && succeeded(observations.valid));
     if (diagnoses.length === 0 && validServed && observations.valid && lost.length > 0) {
-      diagnoses.push(headerLostOnSome(observations.valid, lost));
+      diagnoses.push(headerLostOnSome(observations.valid, lost, noHeader));
     }
   }
 
-  // The deadline and rate limits are not a failure to reach the target; their own errors say what happened.
   const transportErrors = results
     .flatMap((result) => result.checks)
-    .filter(
-      (check) =>
-        check.error?.party === 'environment' && check.error.code !== 'HARNESS_DEADLINE' && check.error.code !== 'HARNESS_RATE_LIMITED',
-    );
+    .filter((check) => check.error?.party === 'environment' && !NOT_TRANSPORT.has(check.error.code));
   const firstError = transportErrors[0]?.error;
   if (firstError) {
     diagnoses.push({

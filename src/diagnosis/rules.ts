@@ -1,6 +1,7 @@
 import type { Diagnosis } from './types.js';
 import {
   briefly,
+  classifiedOf,
   fromApplication,
   handedOut,
   isHtmlPage,
@@ -17,7 +18,9 @@ import {
   type StackObservations,
   type StackSetup,
 } from './answers.js';
-import { cacheMark, frontAnswered } from './fronts.js';
+import { cacheMark } from '../classify/signatures.js';
+import type { ApplicationFailure, Meaning } from '../classify/types.js';
+import { frontAnswered } from './fronts.js';
 import { SNIPPETS } from './snippets.js';
 
 const OTHER_SERVERS =
@@ -49,6 +52,59 @@ function authenticationNotEnforced(served: ObservedAnswer[]): Diagnosis {
     advice: [
       "Check the application's API settings: every API call must require the token.",
       'If a cache or CDN sits in front of the application, it must not store answers to requests that carry an Authorization header.',
+    ],
+  };
+}
+
+/** The application answered, and failed: an uncaught exception, a fatal error, its database down. */
+function applicationFailed(valid: ObservedAnswer, failure: Extract<Meaning, { kind: 'application-error' }>): Diagnosis {
+  const words: Record<ApplicationFailure, string> = {
+    'database-down': 'it cannot reach its database',
+    'fatal-error': 'PHP stopped it with a fatal error',
+    'uncaught-exception': 'an exception went uncaught',
+    'server-error': 'it answered with a server error',
+  };
+  return {
+    id: 'application-failed',
+    party: 'target',
+    confidence: 'high',
+    summary: `the request reached the application, and the application failed: ${words[failure.what]} (${failure.evidence})`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice:
+      failure.what === 'database-down'
+        ? [
+            "Check that the database server is running and reachable from the application's host, and that the database settings of the application (host, port, user, password) are right.",
+          ]
+        : ["Read the application's log (and PHP's error log) at the time of this run: the error names the file and the line that failed."],
+  };
+}
+
+/** The API answers its envelope on one documented path and a page or nothing on another: a catch-all route takes it. */
+function catchAllRoute(valid: ObservedAnswer, what: string): Diagnosis {
+  return {
+    id: 'catch-all-route',
+    party: 'target',
+    confidence: 'medium',
+    summary: `the API answers the selfservice listing with its JSON, but ${pathOf(valid)} with ${what}: a catch-all route (a front end's, or the web server's fallback) takes /api/... paths the API should answer`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [
+      "Register the API routes before any catch-all route, and keep the front end's fallback (index.html, a SPA history fallback) away from /api/...",
+      "Check the web server's rewrite rules: /api/... must reach the application's front controller.",
+    ],
+  };
+}
+
+function apiPathAnswersEmpty(valid: ObservedAnswer): Diagnosis {
+  return {
+    id: 'api-path-answers-empty',
+    party: 'environment',
+    inconclusive: true,
+    confidence: 'medium',
+    summary: `the API paths answer HTTP ${valid.status} with an empty body, and no answer of this run came from the API: the requests do not reach the API application`,
+    evidence: `GET ${pathOf(valid)} answered HTTP ${valid.status} with an empty body`,
+    advice: [
+      'Check that --base-url points at the service (the folder holding the application, e.g. https://help.example.com or https://example.com/support).',
+      "Read the web server's and PHP's error logs at the time of the run: an empty answer is often PHP failing with display_errors off.",
     ],
   };
 }
@@ -172,6 +228,7 @@ function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | unde
     evidence: `${alike}, GET ${pathOf(valid)} got the same answer: ${briefly(valid)}`,
     advice: [tellApart, ...(server === 'nginx' ? nginx : server === 'apache' ? apache : [...apache, OTHER_SERVERS])],
     snippets: server === 'nginx' ? [SNIPPETS.nginxAuthorization] : [SNIPPETS.authorizationRule, SNIPPETS.cgiToFpm],
+    environmentAnswer: { status: valid.status, body: valid.body },
   };
 }
 
@@ -190,6 +247,7 @@ function headerStrippedOnOnePath(refused: ObservedAnswer, served: ObservedAnswer
       `Look for what treats ${pathOf(refused)} apart from the other API paths: a proxy, CDN or gateway route, or a web server location or rewrite rule that matches it, and make it pass the Authorization header on as it does for them.`,
       `If nothing strips it there, check in the help desk's API settings that the token may use ${pathOf(refused)}.`,
     ],
+    environmentAnswer: { status: refused.status, body: refused.body },
   };
 }
 
@@ -198,7 +256,7 @@ function headerStrippedOnOnePath(refused: ObservedAnswer, served: ObservedAnswer
  * the token is right, and the header is lost on the way for those requests alone (their path, their query string, the
  * length of the header).
  */
-export function headerLostOnSome(valid: ObservedAnswer, lost: FailedAnswer[]): Diagnosis {
+export function headerLostOnSome(valid: ObservedAnswer, lost: FailedAnswer[], noHeader: ObservedAnswer | undefined): Diagnosis {
   const requests = requestsOf(lost, (failed) => `GET ${pathOf(failed.answer)} (${failed.credentials})`);
   return {
     id: 'authorization-header-stripped',
@@ -210,6 +268,7 @@ export function headerLostOnSome(valid: ObservedAnswer, lost: FailedAnswer[]): D
       'Look for what treats those requests apart from the others: a proxy, CDN or gateway route, or a web server location or rewrite rule that matches their path or query string, or a limit on the length of request headers; make it pass the Authorization header on as it does for the others.',
       "If nothing strips it there, check in the help desk's API settings that the token may make those requests.",
     ],
+    ...(noHeader ? { environmentAnswer: { status: noHeader.status, body: noHeader.body } } : {}),
   };
 }
 
@@ -237,9 +296,24 @@ function tokenRefused(
   };
 }
 
-/** A refusal in the application's words: a client error other than "not found", or a success code without the status. */
-const isRefusal = (answer: ObservedAnswer): boolean =>
-  (answer.status >= 400 && answer.status < 500 && answer.status !== 404) || (answer.status >= 200 && answer.status < 300);
+/**
+ * The token refused as the Basic user name and served in another form: the header arrives and the token is valid, so
+ * the application reads it from the wrong place. Not a stripped header, not a wrong token.
+ */
+function tokenReadElsewhere(valid: ObservedAnswer, served: { form: string; answer: ObservedAnswer }[]): Diagnosis {
+  const forms = served.map(({ form }) => form);
+  return {
+    id: 'token-read-from-wrong-place',
+    party: 'target',
+    confidence: 'high',
+    summary: `the token as the Basic user name is refused, but the status is handed out to ${forms.join(' and to ')}: the Authorization header arrives and the token is valid, so the application reads the token from the wrong place (the password, or a Bearer header only), as some frameworks' default guards do`,
+    evidence: `GET ${pathOf(valid)} with the token as the user name answered ${briefly(valid)}; ${served.map(({ form, answer }) => `with ${form}: HTTP ${answer.status}`).join('; ')}`,
+    advice: [
+      'Take the token from the user name of the Basic credentials (PHP: $_SERVER[\'PHP_AUTH_USER\'], or the part before the first ":" of the decoded Authorization value) and ignore the password, as the document says.',
+      'Refuse the token in any other place: as the password, as a Bearer token, or without the ":".',
+    ],
+  };
+}
 
 /**
  * Known problems of the hosting stack, named from HTTP answers alone; the doctor and the main run both read them here.
@@ -248,20 +322,32 @@ const isRefusal = (answer: ObservedAnswer): boolean =>
 export function diagnoseStack(observations: StackObservations, setup: StackSetup = {}): Diagnosis[] {
   const { valid, noHeader, wrongToken, invalidHeader } = observations;
   if (!valid) return [];
-  const server = serverKind(Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object'));
+  const server = serverKind(
+    Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object' && !Array.isArray(seen)),
+  );
   if (observations.validServed ?? succeeded(valid)) {
     const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && handedOut(answer));
     return served.length > 0 ? [authenticationNotEnforced(served)] : [];
   }
+  const classified = classifiedOf(valid);
+  if (classified.meaning.kind === 'application-error') return [applicationFailed(valid, classified.meaning)];
+  const elsewhere = fromApplication(valid) ? (observations.tokenElsewhere ?? []).filter(({ answer }) => succeeded(answer)) : [];
+  if (elsewhere.length > 0) return [tokenReadElsewhere(valid, elsewhere)];
   const front = frontAnswered(observations, setup);
   if (front) return [front];
-  if (isHtmlPage(valid) && valid.status >= 200 && valid.status < 300) return [apiPathServesHtml(valid)];
+  // The API answers its envelope on the listing: a page or nothing on the status path is the API's own failure.
+  const apiElsewhere = servedJson(observations.selfservice) && fromApplication(observations.selfservice);
+  const success = valid.status >= 200 && valid.status < 300;
+  if (classified.meaning.kind === 'empty' && success)
+    return [apiElsewhere ? catchAllRoute(valid, 'an empty body') : apiPathAnswersEmpty(valid)];
+  if (isHtmlPage(valid) && success) return [apiElsewhere ? catchAllRoute(valid, 'an HTML page') : apiPathServesHtml(valid)];
   if (!fromApplication(valid)) {
     if (valid.status === 404) return [notRouted(observations, valid, server)];
     if (valid.status >= 500) return [webServerError(valid, server)];
     return [];
   }
-  if (!isRefusal(valid) || !noHeader) return [];
+  // The credential rules read refusals in the application's own words only.
+  if (classified.meaning.kind !== 'refused' || valid.status === 404 || !noHeader) return [];
   const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
   if (sameAnswer(valid, noHeader) && !headerArrives) {
     const { selfservice, selfserviceNoHeader } = observations;

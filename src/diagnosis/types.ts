@@ -17,8 +17,47 @@ export interface Snippet {
   lines: string[];
 }
 
+/** Every cause the diagnosis can name; a view that places causes keys them by this union. */
+export type DiagnosisId =
+  | 'answers-not-json'
+  | 'api-not-found'
+  | 'api-path-answers-empty'
+  | 'api-path-serves-html'
+  | 'api-paths-not-found'
+  | 'api-redirects'
+  | 'application-failed'
+  | 'authentication-not-enforced'
+  | 'authorization-header-stripped'
+  | 'base-url-ends-in-api'
+  | 'cache-answered'
+  | 'cache-ignores-query-string'
+  | 'captive-portal'
+  | 'catch-all-route'
+  | 'front-blocked'
+  | 'front-blocked-some-requests'
+  | 'front-controller-not-routed'
+  | 'front-origin-unreachable'
+  | 'gateway-refused'
+  | 'maintenance'
+  | 'no-api-answer'
+  | 'php-display-errors'
+  | 'php-fpm-script-not-found'
+  | 'plain-http-to-tls-port'
+  | 'proxy-authentication'
+  | 'rewrite-not-applied'
+  | 'server-error'
+  | 'single-sign-on-in-the-way'
+  | 'status-not-found'
+  | 'target-not-reachable'
+  | 'token-compared-case-insensitively'
+  | 'token-compared-by-prefix'
+  | 'token-read-from-wrong-place'
+  | 'token-refused'
+  | 'unrecognised-answer'
+  | 'web-server-error';
+
 export interface Diagnosis {
-  id: string;
+  id: DiagnosisId;
   party: FaultParty;
   /**
    * The API was never reached (a front answered instead), or the set-up points at nothing (wrong base URL, status id or
@@ -30,4 +69,9 @@ export interface Diagnosis {
   evidence: string;
   advice: string[];
   snippets?: Snippet[];
+  /**
+   * The answer the environment gives in place of the API's (the refusal of a request whose header was stripped): a
+   * requirement failed only on answers like it is laid at the environment's door, not the API's.
+   */
+  environmentAnswer?: { status: number; body: string };
 }

@@ -1,5 +1,5 @@
 import { markup, type Html } from './escape/html.js';
-import type { Diagnosis } from '../../diagnosis/types.js';
+import type { Diagnosis, DiagnosisId } from '../../diagnosis/types.js';
 
 /** The stations a request passes on its way to the API, in order. */
 export const HOPS = ['client', 'proxy', 'web-server', 'php-handler', 'application'] as const;
@@ -19,7 +19,7 @@ export interface PathStop {
   what: string;
 }
 
-const STOPS: Record<string, PathStop> = {
+const STOPS: Partial<Record<DiagnosisId, PathStop>> = {
   'target-not-reachable': { hop: 'client', what: 'no answer came back' },
   'api-redirects': { hop: 'proxy', what: 'a redirect answered instead of the API' },
   'unrecognised-answer': { hop: 'proxy', what: 'an answer no known hosting problem explains' },
@@ -33,6 +33,12 @@ const STOPS: Record<string, PathStop> = {
   'answers-not-json': { hop: 'application', what: 'an answer that is not JSON' },
   'token-refused': { hop: 'application', what: 'the token was refused' },
   'authentication-not-enforced': { hop: 'application', what: 'answered without valid credentials' },
+  'application-failed': { hop: 'application', what: 'the application failed' },
+  'catch-all-route': { hop: 'web-server', what: 'a catch-all route took /api/' },
+  'api-path-answers-empty': { hop: 'web-server', what: 'an empty answer, not the API' },
+  'php-fpm-script-not-found': { hop: 'php-handler', what: 'PHP-FPM found no script' },
+  'token-read-from-wrong-place': { hop: 'application', what: 'the token read from the wrong place' },
+  'php-display-errors': { hop: 'php-handler', what: 'PHP printed messages into the answer' },
 };
 
 /** Where a diagnosis puts the stop; a cause without a place of its own is placed by whose fault it is. */
