@@ -203,6 +203,11 @@ export async function writeArtifacts(
  * Adds screened text to the end of a file (the comparison section of report.md, the job summary GitHub shows): the
  * file already holds only what passed the screen. A file that cannot take it is a problem of the environment.
  */
+/** Whether a file can be appended to, found by appending nothing: the error the real append would meet. */
+export async function probeAppend(path: string): Promise<void> {
+  await appendFile(path, '');
+}
+
 export async function appendArtifact(path: string, file: ScreenedArtifact, end = ''): Promise<void> {
   await appendFile(path, typeof file.content === 'string' ? `${file.content}${end}` : Buffer.concat([file.content, Buffer.from(end)]));
 }

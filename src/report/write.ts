@@ -3,15 +3,7 @@ import { formatSchemaErrors, validator } from '../validators/schemas.js';
 import type { SecretScanner } from '../http/redact.js';
 import { allureFiles } from './views/allure.js';
 import { ALLURE_DIR } from './model/outputs.js';
-import {
-  appendArtifact,
-  putArtifacts,
-  screenArtifacts,
-  screenViews,
-  type Artifact,
-  type ScreenedArtifact,
-  type View,
-} from './artifacts.js';
+import { appendArtifact, probeAppend, putArtifacts, screenArtifacts, type Artifact, type View } from './artifacts.js';
 import { renderHtml } from './views/html.js';
 import { renderBadge } from './views/badge.js';
 import { renderCtrf } from './views/ctrf.js';
@@ -20,12 +12,12 @@ import { renderJunit } from './views/junit.js';
 import { renderMarkdown } from './views/markdown.js';
 import { settleOutcome } from './model/build.js';
 import type { Report, RunWarning } from './model/types.js';
-import { systemReason, type RunError } from '../errors.js';
+import { HarnessError, systemReason, type RunError } from '../errors.js';
 
-/** Appends the Markdown view to the job summary; a path that cannot take it is a problem of the environment, told as a warning. */
-async function appendStepSummary(path: string, markdown: ScreenedArtifact): Promise<RunWarning | undefined> {
+/** Whether the job summary can take the Markdown view, found before anything is rendered: a warning of the environment if not. */
+async function stepSummaryProblem(path: string): Promise<RunWarning | undefined> {
   try {
-    await appendArtifact(path, markdown, '\n');
+    await probeAppend(path);
     return undefined;
   } catch (error) {
     return {
@@ -47,27 +39,76 @@ export interface WriteOptions {
 }
 
 /**
- * Writes every view of the report through the artifact writer, refusing any file that would carry a secret the scanner
- * knows (the run's token, in every form) or an Authorization value.
- * A refused artifact becomes an error in the report (and so exit 2).
- * The Markdown view is also appended to stepSummary, the file GitHub Actions shows on the job's page.
+ * The report with the scanner's secrets redacted, read as JSON text (a credential's name and its value are seen
+ * together there, as in every view), else string by string.
  */
-export async function writeReports(
-  report: Report,
-  outDir: string,
-  scanner: SecretScanner,
-  { stepSummary, allure = true, jsonFiles = [], env = {} }: WriteOptions = {},
-): Promise<string[]> {
+function redactedReport(report: Report, scanner: SecretScanner): Report {
+  try {
+    return JSON.parse(scanner.redact(JSON.stringify(report))) as Report;
+  } catch {
+    return redactedDeep(report, scanner.redact);
+  }
+}
+
+function redactedDeep<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactedDeep(item, redact)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactedDeep(item, redact)])) as T;
+  }
+  return value;
+}
+
+/**
+ * The report as every view shows it, finished before any view is rendered: what the writing found (a file beside it
+ * refused, the job summary unwritable, the report off its schema) is in it, and no secret the scanner knows is. A secret
+ * in the model is a fault of the suite, since answers are redacted as they are received: it is redacted here and said.
+ */
+export function finishedReport(report: Report, scanner: SecretScanner, found: { errors: RunError[]; warnings: RunWarning[] }): Report {
   const schemaCheck = validator('report');
-  const matchesSchema: boolean = schemaCheck(structuredClone(report));
-  if (!matchesSchema) {
-    report.errors.push({
+  const errors = [...report.errors, ...found.errors];
+  if (!schemaCheck(structuredClone(report))) {
+    errors.push({
       code: 'HARNESS_INTERNAL',
       message: `report.json does not match schemas/report.schema.json: ${formatSchemaErrors(schemaCheck.errors)}`,
       hint: 'This is a bug in the suite; please report it',
       party: 'suite',
     });
   }
+  const secret = scanner.find(JSON.stringify(report));
+  const leak: RunError[] = secret
+    ? [
+        {
+          code: 'HARNESS_SECRET_LEAK',
+          message: `the report would have contained ${secret}, so every view shows it redacted`,
+          hint: 'This is a bug in the suite: answers are redacted as they are received; report it without the files',
+          party: 'suite',
+        },
+      ]
+    : [];
+  const clean = secret ? redactedReport(report, scanner) : report;
+  const warnings = [...(report.warnings ?? []), ...found.warnings];
+  const finished: Report = { ...clean, errors: [...errors, ...leak], ...(warnings.length > 0 ? { warnings } : {}) };
+  settleOutcome(finished);
+  sealReport(finished);
+  return finished;
+}
+
+/**
+ * Writes every view of the report through the artifact writer. The report is finished first (see finishedReport), then
+ * each view is rendered once from it and scanned once; the Markdown view is also appended to stepSummary, the file
+ * GitHub Actions shows on the job's page. Returns the finished report and the paths written.
+ */
+export async function writeReports(
+  report: Report,
+  outDir: string,
+  scanner: SecretScanner,
+  { stepSummary, allure = true, jsonFiles = [], env = {} }: WriteOptions = {},
+): Promise<{ report: Report; written: string[] }> {
+  // The files beside the reports and the job summary come first: what they meet is something every view must show.
+  const json = screenArtifacts(jsonFiles, scanner);
+  const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
+  const finished = finishedReport(report, scanner, { errors: json.refused, warnings: summaryProblem ? [summaryProblem] : [] });
 
   const views: View<Report>[] = [
     ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
@@ -77,51 +118,27 @@ export async function writeReports(
     ['ctrf.json', renderCtrf],
     ['badge.svg', renderBadge],
   ];
-  const settle = (): void => {
-    settleOutcome(report);
-    sealReport(report);
-  };
-  const refuse = (errors: RunError[]): void => {
-    report.errors.push(...errors);
-    settle();
-  };
-  // The files beside the reports come first: a refused one is an error every view must show.
-  const json = screenArtifacts(jsonFiles, scanner);
-  report.errors.push(...json.refused);
-  settle();
-  // Each view is rendered once, from the sealed report, and scanned once. Only an error found on the way (a refused
-  // view, an Allure file left out, a job summary not written), which every view must then show, renders them again.
-  let rendered = screenViews(report, views, scanner, refuse);
-  const renderViews = (): void => {
-    settle();
-    rendered = screenViews(
-      report,
-      views.filter(([name]) => rendered.some((view) => view.name === name)),
-      scanner,
-      refuse,
-    );
-  };
-  const allureResults = allure
-    ? screenArtifacts(
-        allureFiles(report, env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content })),
-        scanner,
-      )
-    : undefined;
-  if (allureResults && allureResults.refused.length > 0) {
-    report.errors.push(...allureResults.refused);
-    renderViews();
-  }
-  // The job summary is written before the files, so a summary that could not be written is said in every view.
-  const markdown = rendered.find(({ name }) => name === 'report.md');
-  const summaryProblem = stepSummary && markdown ? await appendStepSummary(stepSummary, markdown) : undefined;
-  if (summaryProblem) {
-    (report.warnings ??= []).push(summaryProblem);
-    renderViews();
-  }
+  const files = [
+    ...views.map(([name, render]) => ({ name, content: render(finished) })),
+    ...(allure ? allureFiles(finished, env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content })) : []),
+  ];
+  const rendered = screenArtifacts(files, scanner);
+  const markdown = rendered.passed.find(({ name }) => name === 'report.md');
+  if (stepSummary && markdown && !summaryProblem) await appendArtifact(stepSummary, markdown, '\n');
 
-  const written = await putArtifacts(outDir, [...rendered, ...json.passed, ...(allureResults?.passed ?? [])]);
+  const written = await putArtifacts(outDir, [...rendered.passed, ...json.passed]);
+  // The finished report holds no secret, so a view that does is a fault of its renderer: it is not written, and the
+  // run ends in that error once everything else is on disk.
+  if (rendered.refused.length > 0) {
+    throw new HarnessError(
+      'HARNESS_SECRET_LEAK',
+      rendered.refused.map((error) => error.message).join('; '),
+      'This is a bug in the suite; please report it with the command line (never the token)',
+      'suite',
+    );
+  }
   const shown = written.filter((path) => !path.startsWith(join(outDir, ALLURE_DIR, sep)));
-  if (allureResults) shown.push(join(outDir, ALLURE_DIR));
+  if (allure) shown.push(join(outDir, ALLURE_DIR));
   if (stepSummary && markdown && !summaryProblem) shown.push(stepSummary);
-  return shown;
+  return { report: finished, written: shown };
 }

@@ -5,7 +5,8 @@ import type { Recording } from '../record/recording.js';
 import type { SecretScanner } from '../http/redact.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { applyBaseline } from '../report/model/baseline.js';
-import { buildReport } from '../report/model/build.js';
+import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
+import { diagnose } from '../diagnosis/diagnose.js';
 import { mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { HAR_FILE, RECORDING_FILE } from '../report/model/outputs.js';
@@ -40,11 +41,21 @@ function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunErr
   };
 }
 
+/**
+ * The stages after the judge: what was judged folded per requirement, diagnosed from the classified answers, and the
+ * report built once from both.
+ */
+export function reportFrom(input: ReportInput): Report {
+  const judged = judgedRun(input.scenarios, input.complete);
+  const diagnoses = diagnose(judged.requirements, judged.exchanges, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
+  return buildReport(input, judged, diagnoses);
+}
+
 export function targetReport(input: TargetReportInput): Report {
   const { options } = input;
   const deadlineError = deadlinePassed(options.deadlineMs, input.scenarios);
   const errors = deadlineError ? [...input.errors, deadlineError] : input.errors;
-  return buildReport({
+  return reportFrom({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
     ...(input.runId ? { runId: input.runId } : {}),
     target: { baseUrl: input.baseUrl, embeddedReference: input.embeddedReference },
@@ -107,10 +118,10 @@ export async function concludeRun(
   if (baseline) applyBaseline(report, baseline);
   const warnings = safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure }, env);
   if (warnings.length > 0) report.warnings = warnings;
-  const writtenFiles = await writeReports(report, config.out, scanner, {
+  const written = await writeReports(report, config.out, scanner, {
     stepSummary: env.GITHUB_STEP_SUMMARY,
     env,
     jsonFiles: recordingFiles(report, recorded, scanner),
   });
-  return { report, writtenFiles };
+  return { report: written.report, writtenFiles: written.written };
 }

@@ -1,7 +1,5 @@
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
-import { exchangeKey, STATUS_PATH } from '../../exchange/exchange.js';
 import { catalog } from '../../requirements/catalog.js';
-import { diagnose, failedOnFrontAnswers } from '../../diagnosis/diagnose.js';
 import { configurationHash } from './integrity.js';
 import type { Report, RequirementResult, TargetFingerprint, Verdict } from './types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
@@ -72,7 +70,13 @@ function summarise(
   }
   const unjudgeable = report.diagnoses.find((diagnosis) => diagnosis.inconclusive);
   if (unjudgeable) return `No verdict: the API could not be judged, ${unjudgeable.summary}.`;
-  const checkError = report.requirements.flatMap((result) => result.checks).find((check) => check.error)?.error;
+  const checkError = report.requirements
+    .flatMap((result) => result.checks)
+    .find((check) => check.verdict === 'error' && check.error)?.error;
+  // A MUST left unjudged because a front answered: the diagnosis names the front, and why nothing can be said.
+  if (report.errors.length === 0 && checkError?.code === 'HARNESS_NOT_THE_API' && cause) {
+    return `No verdict: the API could not be judged, ${cause}.`;
+  }
   const reason =
     report.errors[0]?.message ??
     (checkError ? `${checkError.message} (${checkError.code})` : (cause ?? 'no MUST requirement could be judged'));
@@ -103,30 +107,39 @@ function exchangesOf(scenarios: ScenarioResult[]): Report['exchanges'] {
   return exchanges;
 }
 
-export function buildReport(input: ReportInput): Report {
-  const exchanges = exchangesOf(input.scenarios);
+/** What the judge found, before any diagnosis: each requirement's checks and verdict, and the exchanges they name. */
+export interface JudgedRun {
+  requirements: Omit<RequirementResult, 'party'>[];
+  exchanges: Report['exchanges'];
+}
+
+/** Folds the scenarios' checks into one result per requirement of the catalog; one not judged says why. */
+export function judgedRun(scenarios: ScenarioResult[], complete: boolean): JudgedRun {
   const checksByRequirement = new Map<string, RecordedCheck[]>();
-  for (const check of input.scenarios.flatMap((scenario) => scenario.checks)) {
+  for (const check of scenarios.flatMap((scenario) => scenario.checks)) {
     checksByRequirement.set(check.requirement, [...(checksByRequirement.get(check.requirement) ?? []), check]);
   }
-  const unjudged = input.complete ? 'not run' : 'not run: the run stopped early';
-  const provisional = catalog.map((requirement) => {
+  const unjudged = complete ? 'not run' : 'not run: the run stopped early';
+  const requirements = catalog.map((requirement) => {
     const checks = checksByRequirement.get(requirement.id) ?? [
       { requirement: requirement.id, scenario: '-', verdict: 'skip' as const, description: unjudged },
     ];
     return { ...requirement, verdict: requirementVerdict(requirement, checks), checks };
   });
-  const diagnoses = diagnose(provisional, exchanges, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
+  return { requirements, exchanges: exchangesOf(scenarios) };
+}
+
+/**
+ * The report, built once from what was judged and the causes the diagnosis found. A cause that leaves the API
+ * unjudged (its requests never reached it, or the set-up points at nothing) sets aside what failed; a cause that
+ * names the environment's own answer lays the failures made only of it at the environment's door.
+ */
+export function buildReport(input: ReportInput, judged: JudgedRun, diagnoses: Diagnosis[]): Report {
+  const { exchanges } = judged;
   const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
-  if (unjudgeable) for (const result of provisional) setAside(result, unjudgeable);
-  // A front that answered some requests only: what failed on its answers alone is not judged, even when the API
-  // failed something else on its own answers and the run is not conformant for that.
-  const someBlocked = diagnoses.find((diagnosis) => diagnosis.id === 'front-blocked-some-requests');
-  if (someBlocked) for (const result of provisional) if (failedOnFrontAnswers(result, exchanges)) setAside(result, someBlocked);
-  const stripped = diagnoses.some((diagnosis) => diagnosis.id === 'authorization-header-stripped');
-  const noHeaderAnswer = exchanges[exchangeKey(STATUS_PATH(input.options.statusId), {}, 'no-header')]?.response;
-  const environmentAnswer = stripped && noHeaderAnswer ? { status: noHeaderAnswer.status, body: noHeaderAnswer.body } : undefined;
-  const requirements: RequirementResult[] = provisional.map((result) => {
+  const environmentAnswer = diagnoses.find((diagnosis) => diagnosis.environmentAnswer)?.environmentAnswer;
+  const requirements: RequirementResult[] = judged.requirements.map((judgedResult) => {
+    const result = unjudgeable ? setAside(judgedResult, unjudgeable) : judgedResult;
     const party = partyOf(result, exchanges, environmentAnswer);
     return party ? { ...result, party } : result;
   });
@@ -162,14 +175,14 @@ export function buildReport(input: ReportInput): Report {
  * When the API was never reached, what failed says nothing about it: a requirement that failed is not judged, each of its
  * checks a skip that names the cause, keeping what was expected and seen.
  */
-function setAside(result: Omit<RequirementResult, 'party'>, cause: Diagnosis): void {
-  if (result.verdict !== 'fail' && result.verdict !== 'warn') return;
-  result.checks = result.checks.map((check) =>
+function setAside(result: Omit<RequirementResult, 'party'>, cause: Diagnosis): Omit<RequirementResult, 'party'> {
+  if (result.verdict !== 'fail' && result.verdict !== 'warn') return result;
+  const checks = result.checks.map((check) =>
     check.verdict === 'fail' || check.verdict === 'pass'
-      ? { ...check, verdict: 'skip', description: `${check.description}: not judged, ${cause.summary}` }
+      ? { ...check, verdict: 'skip' as const, description: `${check.description}: not judged, ${cause.summary}` }
       : check,
   );
-  result.verdict = requirementVerdict(result, result.checks);
+  return { ...result, checks, verdict: requirementVerdict(result, checks) };
 }
 
 /** Counters grow through the run, so the largest any scenario saw is the run's. */
