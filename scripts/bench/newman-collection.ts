@@ -64,6 +64,7 @@ const ASSERTIONS: Record<string, string> = {
   'AUTH-MISSING-HEADER-REFUSED': `pm.expect(carriesStatus()).to.equal(false);`,
   'AUTH-INVALID-HEADER-REFUSED': `pm.expect(carriesStatus()).to.equal(false);`,
   'AUTH-ERROR-RESPONSE': `[pm.response.code, body];`,
+  'HOST-AUTHORIZATION-PASSED': `pm.expect([401, 403], 'the header arrived').to.not.include(pm.response.code);`,
   'SELFSERVICE-ACCEPTED': `pm.expect(body, 'a JSON body').to.not.equal(undefined); pm.expect(served('any-json')).to.equal(true);`,
   'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS': `pm.expect(listingOf(body)).to.not.equal(pm.collectionVariables.get('listing'));`,
   'SELFSERVICE-SHAPE': `isObject(body) ? Object.keys(body) : body;`,
@@ -149,7 +150,7 @@ function steps(statusId: number, token: string): Step[] {
       name: 'selfservice',
       path: '/api/selfservice/type',
       credentials: 'valid',
-      requirements: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-SHAPE'],
+      requirements: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-SHAPE', 'HOST-AUTHORIZATION-PASSED'],
       before: `pm.collectionVariables.set('listing', listingOf(body));`,
     },
     ...(['no-header', 'wrong-token'] as const).map((credentials) => ({

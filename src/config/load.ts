@@ -290,7 +290,8 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
     baseUrl: serverUrl(value('baseUrl'), 'baseUrl', tokens),
     token: checkedToken(value('token')),
     password: checkedPassword(value('password'), tokens),
-    statusId: positiveInteger('statusId', value('statusId') ?? '1', 2 ** 31 - 1),
+    // Any id the document allows up to the largest integer the suite sends and compares exactly (2^53 - 1).
+    statusId: positiveInteger('statusId', value('statusId') ?? '1', Number.MAX_SAFE_INTEGER),
     lang: locale('lang', value('lang')),
     missingLang: locale('missingLang', value('missingLang')),
     out: value('out') ?? 'reports',

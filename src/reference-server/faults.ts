@@ -222,6 +222,27 @@ export const variants: readonly Variant[] = [
     summary: 'a malformed Authorization header is served',
     authenticate: (_r, c) => (c === 'malformed' ? 'ok' : c),
   },
+  {
+    name: 'token-read-from-password',
+    kind: 'fault',
+    summary: 'the token is read from the password, not the user name, as some frameworks read an API key',
+    authenticate: (r, c) => {
+      if (c !== 'ok' && c !== 'bad-credentials') return c;
+      return parseBasic(r.header)?.password === r.token ? 'ok' : 'bad-credentials';
+    },
+  },
+  {
+    name: 'data-null',
+    kind: 'fault',
+    summary: 'the success envelope of a status holds data: null',
+    status: (e) => ({ ...e, data: null }),
+  },
+  {
+    name: 'authorization-stripped-on-selfservice',
+    kind: 'fault',
+    summary: 'the web server strips the Authorization header on the selfservice path only (a location or proxy route of its own)',
+    authenticate: (r, c) => (r.route === 'selfservice' ? 'missing' : c),
+  },
   { name: 'selfservice-missing', kind: 'fault', summary: 'GET /api/selfservice/type is not routed', selfservice: 'missing' },
   {
     name: 'selfservice-open',
@@ -279,6 +300,16 @@ export const variants: readonly Variant[] = [
     kind: 'quirk',
     summary: 'lang with no translation answers 404 instead of falling back',
     missingLangStatus: 404,
+  },
+  {
+    name: 'deep-extra-field',
+    kind: 'quirk',
+    summary: "an extra field nested 500 levels deep, within what the vendor's PHP client decodes (depth 512)",
+    status: (e) => {
+      let meta: unknown = 0;
+      for (let level = 0; level < 500; level += 1) meta = [meta];
+      return { ...e, meta };
+    },
   },
   { name: 'slow', kind: 'quirk', summary: 'every answer takes 300 ms, well within the time-out', style: { delayMs: 300 } },
 ];

@@ -235,6 +235,14 @@ export const requirements = {
     section: 'Authentication, rule 4; Errors',
     quote: 'A request with bad credentials or an invalid authorization header fails authentication.',
   },
+  'HOST-AUTHORIZATION-PASSED': {
+    level: 'MUST',
+    family: 'auth',
+    title:
+      'the web server hosting the service passes the Authorization header to the application, on every API path and request (judged where the answers show it)',
+    section: 'Authentication, rule 5',
+    quote: 'The web server hosting the service must pass the HTTP `Authorization` header through to the application.',
+  },
   'AUTH-ERROR-RESPONSE': {
     level: 'INFO',
     family: 'auth',
