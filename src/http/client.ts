@@ -6,7 +6,7 @@ import { bodyText, parseJson } from '../exchange/body-text.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher } from './dispatcher.js';
-import { REPORTED_BODY_CHARS, type Exchange, type RecordedRequest, type TrafficCounts } from '../exchange/exchange.js';
+import { REPORTED_BODY_CHARS, type Exchange, type ParsedBody, type RecordedRequest, type TrafficCounts } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
 import { authorizationHeader, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
@@ -48,6 +48,9 @@ export interface GetOptions {
  * The start of a body, as a string of its own. V8 makes a slice of a long string point into it, so the excerpt kept
  * for the reports would hold the whole body alive (a matrix holds every answer of its targets until their reports).
  */
+/** Connections a pool may hold idle that a server closed all at once: each resend may meet one more of them. */
+const RESENDS_ON_CLOSED_CONNECTION = 2;
+
 function excerpt(text: string): string {
   return text.length <= REPORTED_BODY_CHARS ? text : Buffer.from(text.slice(0, REPORTED_BODY_CHARS), 'utf16le').toString('utf16le');
 }
@@ -145,10 +148,27 @@ export class HttpClient {
     };
 
     for (let retries = 0; ; retries += 1) {
-      const exchange = await this.attempt(url, headers, recorded);
+      const exchange = await this.attemptReconnecting(url, headers, recorded);
       if (exchange.response.status !== 429) return exchange;
       const retryAfter = exchange.response.headers['retry-after'];
       if (!this.pause.onTooManyRequests(retryAfter, retries)) throw rateLimitedError(recorded.path, retries, retryAfter);
+    }
+  }
+
+  /**
+   * One attempt, sent again on a new connection when the one it went out on was closed under it: a server closes a
+   * kept-alive connection it finds idle (Apache after KeepAliveTimeout, 5 s by default) while a request is on its way,
+   * and browsers and curl send a GET again then. Each sending counts against the budget; a target that closes every
+   * connection still fails with HARNESS_CONNECTION_RESET.
+   */
+  private async attemptReconnecting(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    for (let resent = 0; ; resent += 1) {
+      try {
+        return await this.attempt(url, headers, recorded);
+      } catch (error) {
+        const closed = error instanceof HarnessError && error.code === 'HARNESS_CONNECTION_RESET';
+        if (!closed || resent >= RESENDS_ON_CLOSED_CONNECTION || this.deadline?.aborted) throw error;
+      }
     }
   }
 
@@ -208,12 +228,16 @@ export class HttpClient {
       { budget: this.bodyBudget, timeoutMs: this.options.timeoutMs },
       recorded.path,
     );
-    const decoded = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
+    const { body: decoded, undecodable } = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
     const bytesRedacted = this.redactBytes(decoded);
     const redacted = this.redact(bytesRedacted === decoded ? text : bodyText(bytesRedacted).text);
     // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
-    const json = parseJson({ text, unreadable }, this.jsonValues);
+    const json: ParsedBody = undecodable
+      ? { ok: false, error: undecodable, why: 'encoding' }
+      : // Bytes that are not UTF-8 are read only for the envelope they may hold, and only as redacted: the token can
+        // hide in them in another encoding, which the redacted text no longer holds.
+        parseJson(unreadable ? { text: redacted, unreadable } : { text, unreadable }, this.jsonValues);
     return {
       request: recorded,
       response: {
@@ -222,7 +246,7 @@ export class HttpClient {
         bodyText: excerpt(redacted),
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
-        json: json.ok ? json : { ok: false, error: this.redact(json.error) },
+        json: json.ok ? json : { ...json, error: this.redact(json.error) },
         startedAt,
         durationMs: Math.round(performance.now() - started),
       },
