@@ -1,7 +1,10 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { accepted, carriedStatus, handsOutSameListing, refused, servesListing, servesStatus } from '../src/judge/checks/auth.js';
-import { canonical } from '../src/judge/checks/canonical.js';
+import { accepted, refused } from '../src/judge/checks/auth.js';
+import { classifyExchange } from '../src/classify/classify.js';
+import type { Reach } from '../src/classify/types.js';
+import type { CredentialVariant } from '../src/exchange/credentials.js';
+import { canonical } from '../src/classify/canonical.js';
 import { missingControl } from '../src/judge/checks/control.js';
 import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/judge/checks/envelope.js';
 import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/judge/checks/lang.js';
@@ -89,154 +92,102 @@ describe('how an answer is shown in a message', () => {
 });
 
 describe('authentication: what counts as serving the resource, and as refusing it', () => {
-  test('a ticket status is carried by data holding at least half of the documented fields, whatever the HTTP code', () => {
-    expect(carriedStatus(VALID.response.json)).toEqual(bodyOf(VALID).data);
+  const meaningOf = (exchange: Exchange): string => classifyExchange(exchange).meaning.kind;
+
+  test('a ticket status is handed out by data holding at least half of the documented fields, whatever the HTTP code and words', () => {
+    expect(classifyExchange(VALID).meaning).toEqual({ kind: 'served-status', id: '1' });
     const half = { id: 1, name: 'Open', colour: '#35a600', order: 1 };
-    expect(carriedStatus(withBody({ status: 'error', message: 'Unauthorized', data: half }).response.json)).toEqual(half);
-    expect(carriedStatus(withBody({ data: { id: 1, name: 'Open', colour: '#35a600' } }).response.json)).toBeUndefined();
+    expect(meaningOf(withBody({ status: 'error', message: 'Unauthorized', data: half }))).toBe('served-status');
+    expect(meaningOf(withBody({ data: { id: 1, name: 'Open', colour: '#35a600' } }))).toBe('refused');
     // data wrongly an array still hands the status out.
-    expect(carriedStatus(withBody({ status: 'success', message: null, data: [bodyOf(VALID).data] }).response.json)).toEqual(
-      bodyOf(VALID).data,
-    );
-    expect(carriedStatus(WRONG_TOKEN.response.json)).toBeUndefined();
-    expect(carriedStatus(withBody({ status: 'success', message: null, data: 'Open' }).response.json)).toBeUndefined();
-    expect(carriedStatus(withBody([bodyOf(VALID)]).response.json)).toBeUndefined();
-    expect(carriedStatus(withBody(bodyOf(VALID).data).response.json)).toBeUndefined();
-    expect(carriedStatus(answer(404, APACHE_404, HTML).response.json)).toBeUndefined();
-    expect(carriedStatus(answer(200, 'null').response.json)).toBeUndefined();
-    expect(carriedStatus(answer(200, '"Open"').response.json)).toBeUndefined();
+    expect(meaningOf(withBody({ status: 'success', message: null, data: [bodyOf(VALID).data] }))).toBe('served-status');
+    expect(meaningOf(WRONG_TOKEN)).toBe('refused');
+    // A success envelope is never a refusal, whatever data holds.
+    expect(meaningOf(withBody({ status: 'success', message: null, data: 'Open' }))).toBe('served-without-resource');
+    expect(meaningOf(withBody({ status: 'success', message: null, data: null }))).toBe('served-without-resource');
+    expect(meaningOf(withBody([bodyOf(VALID)]))).toBe('undecodable');
+    expect(meaningOf(withBody(bodyOf(VALID).data))).toBe('refused');
+    expect(classifyExchange(answer(404, APACHE_404, HTML))).toMatchObject({ origin: { kind: 'front', front: 'web-server' } });
+    expect(meaningOf(answer(200, 'null'))).toBe('undecodable');
+    expect(meaningOf(answer(200, '"Open"'))).toBe('undecodable');
   });
 
-  test('a status is served only with a success code (2xx) and the status in the body', () => {
-    expect(servesStatus(VALID.response)).toBe(true);
-    expect(servesStatus({ status: 299, json: VALID.response.json })).toBe(true);
-    expect(servesStatus({ status: 300, json: VALID.response.json })).toBe(false);
-    expect(servesStatus({ status: 199, json: VALID.response.json })).toBe(false);
-    expect(servesStatus({ status: 401, json: VALID.response.json })).toBe(false);
-    expect(servesStatus({ status: 200, json: WRONG_TOKEN.response.json })).toBe(false);
-  });
-
-  test('the listing, whose shape is not shown, is served by a success code and any JSON', () => {
-    expect(servesListing(LISTING.response)).toBe(true);
-    expect(servesListing({ status: 299, json: { ok: true, value: [] } })).toBe(true);
-    expect(servesListing({ status: 300, json: LISTING.response.json })).toBe(false);
-    expect(servesListing({ status: 199, json: LISTING.response.json })).toBe(false);
-    expect(servesListing(answer(200, APACHE_404, HTML).response)).toBe(false);
-  });
-
-  test('a refusal of the listing hands it out only when it carries what the valid token got', () => {
-    expect(handsOutSameListing(LISTING_NO_HEADER, LISTING)).toBe(false);
-    // The same entries under another code and other words are the listing handed out.
-    const relabelled = withBody({ status: 'error', message: 'Unauthorized', data: bodyOf(LISTING).data }, LISTING_NO_HEADER);
-    expect(handsOutSameListing(relabelled, LISTING)).toBe(true);
-    expect(
-      handsOutSameListing(withBody({ ...bodyOf(LISTING), data: [...(bodyOf(LISTING).data as unknown as unknown[])].reverse() }), LISTING),
-    ).toBe(true);
-    // Two answers that are not JSON are not the same listing: nothing was served to compare with.
-    const page = answer(200, APACHE_404, HTML);
-    expect(handsOutSameListing(page, page)).toBe(false);
-  });
-
-  test.each([
-    ['an empty list', []],
-    ['null', null],
-    ['an empty object', {}],
-  ])('when the valid listing is %s, the whole body identifies it, not its data', (_, empty) => {
-    const served = withBody({ status: 'success', message: null, data: empty }, LISTING);
-    const refusal = withBody({ status: 'error', message: 'Unauthenticated.', data: empty }, LISTING_NO_HEADER);
-    expect(handsOutSameListing(refusal, served)).toBe(false);
-    expect(handsOutSameListing(withBody(bodyOf(served), LISTING_NO_HEADER), served)).toBe(true);
-  });
-
-  test('a listing whose data is an object or a scalar is identified by that data', () => {
-    const types = withBody({ status: 'success', message: null, data: { question: 1, incident: 2 } }, LISTING);
-    const relabelled = withBody({ status: 'error', message: 'Unauthenticated.', data: { incident: 2, question: 1 } }, LISTING_NO_HEADER);
-    expect(handsOutSameListing(relabelled, types)).toBe(true);
-    const count = withBody({ status: 'success', message: null, data: 0 }, LISTING);
-    expect(handsOutSameListing(withBody({ status: 'error', message: 'Unauthenticated.', data: 0 }, LISTING_NO_HEADER), count)).toBe(true);
-    expect(handsOutSameListing(withBody({ status: 'error', message: 'Unauthenticated.', data: 1 }, LISTING_NO_HEADER), count)).toBe(false);
-  });
-
-  test('a listing without data, or not an object, is identified by its whole body', () => {
-    const bare = withBody([{ id: 1, name: 'Question' }], LISTING);
-    expect(handsOutSameListing(withBody([{ name: 'Question', id: 1 }], LISTING_NO_HEADER), bare)).toBe(true);
-    expect(handsOutSameListing(withBody({ data: [{ id: 1, name: 'Question' }] }, LISTING_NO_HEADER), bare)).toBe(true);
-    expect(handsOutSameListing(withBody({ data: [{ id: 2, name: 'Incident' }] }, LISTING_NO_HEADER), bare)).toBe(false);
-    const types = withBody({ types: ['Question'] }, LISTING);
-    expect(handsOutSameListing(withBody({ types: [] }, LISTING_NO_HEADER), types)).toBe(false);
-    expect(handsOutSameListing(withBody({ types: ['Question'] }, LISTING_NO_HEADER), types)).toBe(true);
-  });
-
-  test('accepted: the valid status answer passes, with what was expected and seen', () => {
-    expect(accepted(VALID, 'GET with the token succeeds')).toEqual({
+  test('accepted: a status is served only with a success code (2xx) and the status handed out', () => {
+    const acceptedWith = (status: number, from: Exchange = VALID): boolean => {
+      const exchange = answeredWith(from, { status });
+      return accepted(exchange, classifyExchange(exchange), 'served').ok;
+    };
+    expect([acceptedWith(200), acceptedWith(299), acceptedWith(300), acceptedWith(199), acceptedWith(401)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(acceptedWith(200, WRONG_TOKEN)).toBe(false);
+    expect(accepted(VALID, classifyExchange(VALID), 'GET with the token succeeds')).toEqual({
       ok: true,
       description: 'GET with the token succeeds',
       expected: 'HTTP 2xx carrying the ticket status',
       actual: `HTTP 200 (application/json) ${VALID_BODY}`,
     });
-    expect(accepted(STRIPPED, 'GET with the token succeeds')).toMatchObject({ ok: false, actual: describeResponse(STRIPPED) });
-    // A status request is judged by the status: the listing's answer does not carry one.
-    expect(accepted(LISTING, 'status').ok).toBe(false);
-  });
-
-  test('accepted: the listing is judged by its own rule', () => {
-    expect(accepted(LISTING, 'listing served', 'listing')).toEqual({
-      ok: true,
-      description: 'listing served',
-      expected: 'HTTP 2xx with a JSON body (its shape is not stated)',
-      actual: describeResponse(LISTING),
-    });
-    expect(accepted(STRIPPED_LISTING, 'listing served', 'listing').ok).toBe(false);
-  });
-
-  test('accepted: a listing answered exactly as the request without credentials was is not served', () => {
-    // An API that refuses with HTTP 200 and JSON: the valid token gets the same answer as no header at all.
-    const refusal = { status: LISTING.response.status, bodyText: LISTING.response.bodyText };
-    expect(accepted(LISTING, 'listing served', 'listing', refusal)).toEqual({
+    expect(accepted(STRIPPED, classifyExchange(STRIPPED), 'GET with the token succeeds')).toMatchObject({
       ok: false,
-      description: 'listing served',
-      expected: 'HTTP 2xx with a JSON body (its shape is not stated), not the answer a request without credentials gets',
-      actual: describeResponse(LISTING),
+      actual: `${describeResponse(STRIPPED)}: refused by the API`,
     });
-    // The same body under another code, or another body under the same code, is an answer of its own.
-    expect(accepted(LISTING, 'listing served', 'listing', { ...refusal, status: 401 }).ok).toBe(true);
-    expect(accepted(LISTING, 'listing served', 'listing', { ...refusal, bodyText: '{"status":"error"}' }).ok).toBe(true);
-    // A status is judged by the status it carries, whatever the refusal.
-    expect(accepted(VALID, 'status served', 'status', { status: VALID.response.status, bodyText: VALID.response.bodyText })).toMatchObject({
-      ok: true,
-      expected: 'HTTP 2xx carrying the ticket status',
-    });
+    // A status request is judged by the status: the listing's answer does not carry one.
+    expect(accepted(LISTING, classifyExchange(LISTING), 'status').ok).toBe(false);
   });
 
-  test('refused: a production refusal passes; an answer carrying the status fails whatever its code', () => {
-    expect(refused(WRONG_TOKEN, 'a wrong token fails')).toEqual({
+  test('accepted: the listing is judged by its own rule, a success envelope or content without a word of refusal', () => {
+    expect(accepted(LISTING, classifyExchange(LISTING), 'listing served', 'listing')).toEqual({
+      ok: true,
+      description: 'listing served',
+      expected: 'HTTP 2xx with a JSON body that is not a refusal (its shape is not stated)',
+      actual: describeResponse(LISTING),
+    });
+    expect(accepted(STRIPPED_LISTING, classifyExchange(STRIPPED_LISTING), 'listing served', 'listing').ok).toBe(false);
+    expect(meaningOf(withBody([{ id: 1, name: 'Question' }], LISTING))).toBe('served-listing');
+    expect(meaningOf(withBody({ types: ['Question'] }, LISTING))).toBe('served-listing');
+    expect(meaningOf(withBody({ status: 'success', message: null, data: [] }, LISTING))).toBe('served-listing');
+    expect(meaningOf(withBody({ status: 'error', message: 'Unauthenticated.', data: [] }, LISTING_NO_HEADER))).toBe('refused');
+    // The listing handed out under an error code is handed out all the same.
+    expect(meaningOf(answeredWith(LISTING, { status: 401 }))).toBe('served-listing');
+    expect(meaningOf(withBody({ message: 'Unauthenticated.' }, answeredWith(LISTING_NO_HEADER, { status: 401 })))).toBe('refused');
+    expect(classifyExchange(answer(200, APACHE_404, HTML)).origin.kind).toBe('front');
+  });
+
+  test('refused: a production refusal passes; an answer handing out the status or a success envelope fails whatever its code', () => {
+    expect(refused(WRONG_TOKEN, classifyExchange(WRONG_TOKEN), 'a wrong token fails')).toEqual({
       ok: true,
       description: 'a wrong token fails',
-      expected: 'authentication fails: any answer without the ticket status (the error code is not stated)',
+      expected: 'authentication fails: any answer without the ticket status or a success envelope (the error code is not stated)',
       actual: describeResponse(WRONG_TOKEN),
     });
-    expect(refused(answeredWith(VALID, { status: 401 }), 'a wrong token fails').ok).toBe(false);
-    expect(refused(answer(403, APACHE_404, HTML), 'a WAF page is a refusal').ok).toBe(true);
-  });
-
-  test('refused: a listing refusal is judged against what the valid token got', () => {
-    expect(refused(LISTING_NO_HEADER, 'no header fails', LISTING)).toEqual({
-      ok: true,
-      description: 'no header fails',
-      expected: 'authentication fails: any answer without the listing the valid token got (the error code is not stated)',
-      actual: describeResponse(LISTING_NO_HEADER),
+    const handed = answeredWith(VALID, { status: 401 });
+    expect(refused(handed, classifyExchange(handed), 'a wrong token fails')).toMatchObject({
+      ok: false,
+      actual: `${describeResponse(handed)}: handed out (served-status)`,
     });
-    expect(refused(answeredWith(LISTING, { status: 401 }), 'no header fails', LISTING).ok).toBe(false);
+    const emptySuccess = withBody({ status: 'success', message: null, data: [] }, LISTING_NO_HEADER);
+    expect(refused(emptySuccess, classifyExchange(emptySuccess), 'no header fails', 'listing').ok).toBe(false);
+    expect(refused(LISTING_NO_HEADER, classifyExchange(LISTING_NO_HEADER), 'no header fails', 'listing').ok).toBe(true);
   });
 
-  test('the positive control: a refusal proves nothing when the valid token is refused too', () => {
-    expect(missingControl(VALID, 'status')).toBeUndefined();
-    expect(missingControl(LISTING, 'listing')).toBeUndefined();
-    expect(missingControl(STRIPPED, 'status')).toBe(
-      'the valid token is refused too (HTTP 401 (application/json) {"status":"error","message":"Failed to authenticate because of bad credentials or an invalid), so a refusal proves nothing',
+  test('the positive control: a refusal proves nothing unless some request of the run was handed the resource', () => {
+    const reach = (served: CredentialVariant[]): Reach => ({
+      apiAnswered: true,
+      servedStatusTo: served,
+      servedListingTo: [],
+      frontsSeen: [],
+    });
+    expect(missingControl(reach(['valid']), 'status', VALID)).toBeUndefined();
+    // The token as the password served is a control as good as the valid form: the header arrives, the token is valid.
+    expect(missingControl(reach(['token-as-password']), 'status', STRIPPED)).toBeUndefined();
+    expect(missingControl(reach([]), 'status', STRIPPED)).toBe(
+      'no request of this run was handed the status, with any credentials (valid token, configured password: HTTP 401 (application/json) {"status":"error","message":"Failed to authenticate because of bad credentials or an invalid), so a refusal proves nothing',
     );
-    expect(missingControl(STRIPPED_LISTING, 'listing')).toMatch(/^the valid token is refused too \(HTTP 401 /);
-    expect(missingControl(LISTING, 'status')).toMatch(/^the valid token is refused too \(HTTP 200 /);
+    expect(missingControl(reach(['valid']), 'listing', STRIPPED_LISTING)).toMatch(/^no request of this run was handed the listing/);
   });
 });
 
@@ -416,13 +367,19 @@ describe('the ticket status fields', () => {
   });
 
   test('the served answers are judged once per distinct body and requested id; refusals are left out', () => {
+    const entry = (requestedId: number, label: string, exchange: Exchange) => ({
+      requestedId,
+      label,
+      exchange,
+      classified: classifyExchange(exchange),
+    });
     const served = distinctServed([
-      { requestedId: 1, label: 'plain', exchange: VALID },
-      { requestedId: 1, label: 'again', exchange: answeredWith(VALID, { body: JSON.stringify(bodyOf(VALID)) }) },
-      { requestedId: 1, label: 'refused', exchange: WRONG_TOKEN },
-      { requestedId: 2, label: 'asked for 2', exchange: VALID },
-      { requestedId: 1, label: 'french', exchange: FRENCH },
-      { requestedId: 1, label: 'french again', exchange: FRENCH },
+      entry(1, 'plain', VALID),
+      entry(1, 'again', answeredWith(VALID, { body: JSON.stringify(bodyOf(VALID)) })),
+      entry(1, 'refused', WRONG_TOKEN),
+      entry(2, 'asked for 2', VALID),
+      entry(1, 'french', FRENCH),
+      entry(1, 'french again', FRENCH),
     ]);
     expect(served.map(({ label }) => label)).toEqual(['plain', 'asked for 2', 'french']);
   });

@@ -6,6 +6,7 @@ import { accepted, refused } from '../src/judge/checks/auth.js';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { statusField, statusIdIs, translationField, translationsBelongToStatus, type StatusField } from '../src/judge/checks/status.js';
 import type { Exchange } from '../src/exchange/exchange.js';
+import { classifyExchange } from '../src/classify/classify.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const fixturePath = join(repoRoot, '..', 'shared', 'fixtures', 'status-with-translation.json');
@@ -55,7 +56,7 @@ describe('a production server answer raises no false failure', () => {
       statusIdIs(answer, 1),
       ...(['status_id', 'name', 'locale'] as const).map((field) => translationField(answer, field)),
       translationsBelongToStatus(answer, 1),
-      accepted(answer, 'accepted'),
+      accepted(answer, classifyExchange(answer), 'accepted'),
     ];
     expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
   });
@@ -65,8 +66,8 @@ describe('a production server answer raises no false failure', () => {
       401,
       '{"status":"error","message":"Failed to authenticate because of bad credentials or an invalid authorization header.","data":[]}',
     );
-    expect(refused(wrongToken, 'wrong token').ok).toBe(true);
-    expect(refused(malformed, 'malformed').ok).toBe(true);
+    expect(refused(wrongToken, classifyExchange(wrongToken), 'wrong token').ok).toBe(true);
+    expect(refused(malformed, classifyExchange(malformed), 'malformed').ok).toBe(true);
     expect(validator('error')(JSON.parse(wrongToken.response.bodyText))).toBe(true);
   });
 });
@@ -89,7 +90,8 @@ describe('the checks bite on their own', () => {
     expect(statusField(withData({ [field]: value }), field).ok).toBe(false);
   });
   test('a 200 carrying an error envelope is not an acceptance', () => {
-    expect(accepted(exchange(200, '{"status":"error","message":"Invalid authentication credentials.","data":{}}'), 'x').ok).toBe(false);
+    const refusal = exchange(200, '{"status":"error","message":"Invalid authentication credentials.","data":{}}');
+    expect(accepted(refusal, classifyExchange(refusal), 'x').ok).toBe(false);
   });
   test('an HTML page is not JSON', () => {
     expect(bodyIsJson(exchange(200, '<!DOCTYPE html><p>hi</p>', 'text/html')).ok).toBe(false);

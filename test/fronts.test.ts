@@ -38,14 +38,24 @@ const idOf = (observations: StackObservations): string | undefined => diagnoseSt
 
 /** A judged requirement that failed on one answer, with the run's exchanges. */
 /** A requirement that failed on one answer to a request with these credentials, and the exchange, by its key. */
-const failedOn = (id: string, seen: ObservedAnswer, credentials: CredentialVariant = 'valid') => {
+const failedOn = (id: string, seen: ObservedAnswer, credentials: CredentialVariant = 'valid', notJudged = false) => {
   const url = new URL(seen.url);
   const key = exchangeKey(url.pathname, Object.fromEntries(url.searchParams), credentials);
+  const error = { code: 'HARNESS_NOT_THE_API' as const, message: 'not judged', hint: 'see the diagnosis', party: 'environment' as const };
   return {
     result: {
       id,
-      verdict: 'fail',
-      checks: [{ requirement: id, scenario: 's', verdict: 'fail' as const, description: 'd', exchange: key }],
+      verdict: notJudged ? 'error' : 'fail',
+      checks: [
+        {
+          requirement: id,
+          scenario: 's',
+          verdict: notJudged ? ('error' as const) : ('fail' as const),
+          description: 'd',
+          exchange: key,
+          ...(notJudged ? { error } : {}),
+        },
+      ],
     },
     exchanges: {
       [key]: {
@@ -195,67 +205,66 @@ describe('the token served on one API path and refused like no header on the oth
 
 describe('a front that answered some requests while the plain one reached the API', () => {
   const withLang = (seen: ObservedAnswer): ObservedAnswer => ({ ...seen, url: `${seen.url}?lang=fr` });
-  const blockedLang = failedOn('LANG-TRANSLATION-REPLACES', withLang(answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML })));
+  /** A MUST's check of a front's answer, as the scenario harness records it: not judged. */
+  const notJudgedOn = (id: string, seen: ObservedAnswer, credentials: CredentialVariant = 'valid') => failedOn(id, seen, credentials, true);
+  const blockedLang = notJudgedOn('LANG-TRANSLATION-REPLACES', withLang(answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML })));
 
   test.each([
-    ['a vendor block page', answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML }), 'Cloudflare', 'a block page'],
-    ['a ModSecurity page', answer(406, MODSECURITY_406_PAGE, HTML), 'ModSecurity', 'a block page'],
+    [
+      'a vendor block page',
+      answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML }),
+      'Cloudflare',
+      "HTTP 403: Cloudflare's block page",
+    ],
+    ['a ModSecurity page', answer(406, MODSECURITY_406_PAGE, HTML), 'ModSecurity', "HTTP 406: ModSecurity's block page"],
     [
       "Cloudflare's 1020 in plain text",
       answer(403, 'error code: 1020', { ...CLOUDFLARE, 'content-type': 'text/plain' }),
       'Cloudflare',
-      'a block page',
+      "HTTP 403: Cloudflare's block page",
     ],
-    ['a challenge page', answer(403, CHALLENGE_PAGE, HTML), 'a firewall or CDN in front of the API', 'a browser challenge page'],
-    ["a CDN's timeout", answer(524, '', CLOUDFLARE), 'Cloudflare', 'its own error page'],
+    ['a challenge page', answer(403, CHALLENGE_PAGE, HTML), 'a web application firewall', 'HTTP 403: a browser challenge page'],
+    [
+      "a CDN's timeout",
+      answer(524, '', CLOUDFLARE),
+      'Cloudflare',
+      'HTTP 524, a code only a CDN sends when the web server behind it fails it',
+    ],
     [
       "nginx's 502 page: PHP did not take the request",
       answer(502, NGINX_502_PAGE, { server: 'nginx/1.24.0', ...HTML }),
-      'the web server or a proxy in front of the application',
-      'a gateway error page',
+      'nginx',
+      "HTTP 502: nginx's own error page",
     ],
     [
       "an API gateway's JSON refusal",
       answer(403, '{"message":"Forbidden"}', { 'content-type': 'application/json', 'x-amzn-errortype': 'ForbiddenException' }),
       'the API gateway in front of the API',
-      'a refusal of its own',
+      "HTTP 403: an API gateway's own refusal",
     ],
-  ])('%s: what it answered cannot be judged', (_name, seen, who, what) => {
-    const [diagnosis, ...others] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', seen, 'password-long'));
+  ])('%s: what it answered is not judged, and the front is named', (_name, seen, who, evidence) => {
+    const [diagnosis, ...others] = diagnoseAll(notJudgedOn('AUTH-PASSWORD-IGNORED', seen, 'password-long'));
     expect(others).toEqual([]);
-    expect(diagnosis).toMatchObject({ id: 'front-blocked-some-requests', inconclusive: true, party: 'environment' });
+    expect(diagnosis).toMatchObject({ id: 'front-blocked-some-requests', party: 'environment' });
     expect(diagnosis?.summary).toBe(
-      `${who} answered some requests instead of the API (${what}), while the plain request reached it: AUTH-PASSWORD-IGNORED failed on its answers, not on the API's, so they cannot be judged`,
+      `${who} answered some requests instead of the API (${evidence}), while the plain request reached it: AUTH-PASSWORD-IGNORED could not be judged on its answers`,
     );
     expect(diagnosis?.evidence).toMatch(/^GET \/api\/ticket\/status\/1 \(valid token, 256-character password\) answered HTTP \d+/);
   });
 
   test('a gateway error on some requests points at the PHP pool and --concurrency, not at a firewall', () => {
-    const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', answer(503, '', {}), 'password-long'));
+    const [diagnosis] = diagnoseAll(notJudgedOn('AUTH-PASSWORD-IGNORED', answer(503, '', {}), 'password-long'));
     expect(diagnosis?.advice.join(' ')).toMatch(/pm\.max_children.*lower --concurrency/);
   });
 
-  test("a SHOULD that failed on a front's answer alone does not take the verdict away", () => {
-    const fifth = { ...served, url: served.url.replace(/1$/, '5') };
-    const firstBlocked = failedOn('STATUS-OPEN-FIRST', answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML }));
-    const accepted: JudgedRequirement = { id: 'AUTH-TOKEN-ACCEPTED', verdict: 'pass', checks: [] };
-    const warned: JudgedRequirement = { ...firstBlocked.result, verdict: 'warn' };
-    const [diagnosis, ...others] = diagnose(
-      [accepted, warned],
-      { ...failedOn('', fifth).exchanges, ...firstBlocked.exchanges },
-      { statusId: 5 },
-    );
-    expect(others).toEqual([]);
-    expect(diagnosis).toMatchObject({ id: 'front-blocked-some-requests', party: 'environment' });
-    expect(diagnosis?.inconclusive).toBeUndefined();
-  });
-
-  test("a failure on the API's own answer too: the front is named, and the run keeps its verdict", () => {
+  test("a failure on the API's own answer too: the front is named, and the API's failure is said to stand", () => {
     const colour = failedOn('STATUS-COLOUR', served);
     const [diagnosis] = diagnoseAll(blockedLang, colour);
     expect(diagnosis).toMatchObject({ id: 'front-blocked-some-requests', party: 'environment' });
     expect(diagnosis?.inconclusive).toBeUndefined();
-    expect(diagnosis?.summary).toMatch(/LANG-TRANSLATION-REPLACES failed on its answers, not on the API's$/);
+    expect(diagnosis?.summary).toMatch(
+      /LANG-TRANSLATION-REPLACES could not be judged on its answers; the API failed other requirements on its own answers$/,
+    );
   });
 
   test.each([
@@ -265,7 +274,7 @@ describe('a front that answered some requests while the plain one reached the AP
     ],
     ["the web server's own 404 page", fromApache(404, '<html><title>404 Not Found</title></html>', 'text/html')],
     ['a server error', answer(500, '<html><title>500</title></html>', HTML)],
-  ])('%s is no front', (_name, seen) => {
+  ])("%s, failed where the API answers elsewhere, is the deployment's failure: no front named", (_name, seen) => {
     expect(diagnoseAll(failedOn('LANG-TRANSLATION-REPLACES', withLang(seen)))).toEqual([]);
   });
 });

@@ -62,13 +62,19 @@ const cases: HostileCase[] = [
   { target: 'body-50mb', exit: 2, code: 'HARNESS_BODY_TOO_LARGE', line: /is larger than 1048576 bytes/ },
   { target: 'gzip-bomb', exit: 2, code: 'HARNESS_BODY_TOO_LARGE', line: /gzip response to GET .* unpacks to more than 1048576 bytes/ },
   {
+    // Labelled JSON, so the application's words: they fail ENV-JSON.
     target: 'not-json',
     exit: 1,
     line: /^Diagnosis \(target, high confidence\): the API answers HTTP 2xx with a body the suite cannot read as JSON$/m,
     also: (run) => expect(run.report?.requirements.find((result) => result.id === 'ENV-JSON')?.verdict).toBe('fail'),
   },
   { target: 'invalid-utf8', exit: 1, line: /Actual: .*\(the body is not valid UTF-8\)/ },
-  { target: 'nested-100000', exit: 1, line: /Actual: .*\(the JSON is nested more than 256 levels deep, so the suite does not read it\)/ },
+  {
+    target: 'nested-100000',
+    exit: 2,
+    code: 'HARNESS_SUITE_LIMIT',
+    line: /not judged: the JSON is nested more than 512 levels deep, the suite's cap, so it is not read/,
+  },
   { target: 'headers-10000', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
   { target: 'header-1mb', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
   {
@@ -88,8 +94,8 @@ const cases: HostileCase[] = [
   {
     target: 'error-500',
     exit: 1,
-    line: /^Diagnosis \(target, high confidence\): the API answers a valid request with HTTP 500/m,
-    also: (run) => expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['server-error']),
+    line: /^Diagnosis \(target, high confidence\): the request reached the application, and the application failed: it answered with a server error/m,
+    also: (run) => expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['application-failed']),
   },
   {
     target: 'closes-mid-body',

@@ -259,4 +259,5 @@ test('the shell and GitLab examples run as written in a fresh folder with CONFOR
   });
   expect(missing.code).toBe(2);
   expect(missing.stdout).toContain('could not install the suite');
-});
+  // Three installs of the package: a safety net for a machine ten times slower, never a verdict on its speed.
+}, 600_000);

@@ -126,7 +126,7 @@ test('the one writer refuses a recording that would carry the token, and says so
   const out = await tempFolder('recording-leak-');
   const report = sampleReport();
   const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
-  const written = await writeReports(report, out, createSecretScanner([TOKEN]), {
+  const { report: finished, written } = await writeReports(report, out, createSecretScanner([TOKEN]), {
     allure: false,
     jsonFiles: [
       { name: 'recording.json', content: JSON.stringify({ echoed: `Basic ${basic}` }) },
@@ -135,11 +135,11 @@ test('the one writer refuses a recording that would carry the token, and says so
   });
   expect(written.some((path) => path.endsWith('recording.json'))).toBe(false);
   expect(written.some((path) => path.endsWith('recording.har'))).toBe(true);
-  expect(report.errors.map((error) => [error.code, error.message.includes('recording.json')])).toContainEqual([
+  expect(finished.errors.map((error) => [error.code, error.message.includes('recording.json')])).toContainEqual([
     'HARNESS_SECRET_LEAK',
     true,
   ]);
-  expect(report.exitCode).toBe(2);
+  expect(finished.exitCode).toBe(2);
 });
 
 test('a target that echoes the token: the recording holds it redacted and says so, and judge says the verdicts may differ there', async () => {

@@ -36,7 +36,11 @@ function asVersion1(report: Report): unknown {
     schemaVersion: 1,
     requirements: report.requirements.map((result) => ({
       ...result,
-      checks: result.checks.map(({ exchange: key, ...check }) => ({ ...check, ...(key === undefined ? {} : exchanges[key]) })),
+      checks: result.checks.map(({ exchange: key, ...check }) => {
+        // Version 1 knew no classification: a check carried the request, the answer and the repro.
+        const copy = key === undefined ? undefined : exchanges[key];
+        return { ...check, ...(copy ? { request: copy.request, response: copy.response, repro: copy.repro } : {}) };
+      }),
     })),
   };
 }

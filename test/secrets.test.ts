@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
@@ -6,7 +6,7 @@ import { screenOutput } from '../src/cli/screen-output.js';
 import { createSecretScanner } from '../src/http/redact.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
-import { buildReport } from '../src/report/model/build.js';
+import { reportFrom } from '../src/runner/conclude.js';
 import type { Report } from '../src/report/model/types.js';
 import { MANIFEST } from '../src/report/model/outputs.js';
 import { writeReports } from '../src/report/write.js';
@@ -124,7 +124,7 @@ test('credentials a target echoes back are redacted, so the report is still writ
 /** A report whose one check carries whatever a buggy scenario copied into it. */
 function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exchanges: ScenarioResult['exchanges'] = {}): Report {
   const now = new Date();
-  return buildReport({
+  return reportFrom({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
     options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
@@ -145,41 +145,34 @@ function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exch
   });
 }
 
-async function written(report: Report): Promise<{ files: string[]; written: string[] }> {
+async function written(report: Report): Promise<{ files: string[]; texts: string[]; finished: Report }> {
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
-    const paths = await writeReports(report, outDir, scanner);
-    return { files: await readdir(outDir), written: paths };
+    const { report: finished } = await writeReports(report, outDir, scanner);
+    const files = await readdir(outDir);
+    const texts = await Promise.all(files.filter((name) => name.includes('.')).map((name) => readFile(join(outDir, name), 'utf8')));
+    return { files, texts, finished };
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
 }
 
-test('a report that would carry the token is not written, and the run gives no verdict', async () => {
-  const report = reportWith({ verdict: 'fail', description: `sent ${Buffer.from(`${TOKEN}:x`).toString('base64')}` });
+test('a report whose model would carry the token is written with it redacted, said as a fault of the suite, and gives no verdict', async () => {
+  const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
+  const report = reportWith({ verdict: 'fail', description: `sent ${basic}` });
   expect(report.exitCode).toBe(1);
-  const { files, written: paths } = await written(report);
-  expect(files).not.toContain('report.json');
-  expect(files).not.toContain('report.md');
-  expect(files).not.toContain('report.html');
-  expect(files).not.toContain('junit.xml');
-  expect(files).not.toContain('ctrf.json');
-  expect(paths.some((path) => path.endsWith('report.json'))).toBe(false);
-  expect(new Set(report.errors.map((error) => error.code))).toEqual(new Set(['HARNESS_SECRET_LEAK']));
-  expect(report.errors.map((error) => error.message.split(' ')[0]).filter((name) => !name?.startsWith('allure-results/'))).toEqual([
-    'report.json',
-    'report.md',
-    'report.html',
-    'junit.xml',
-    'ctrf.json',
-  ]);
-  // Only the failed result quotes the description (in its trace and its list of checks).
-  expect(report.errors.filter((error) => error.message.startsWith('allure-results/'))).toHaveLength(1);
-  expect(report.errors[0]?.message).toMatch(/report\.json would have contained the API token/);
-  expect(report.exitCode).toBe(2);
+  const { files, texts, finished } = await written(report);
+  for (const name of ['report.json', 'report.md', 'report.html', 'junit.xml', 'ctrf.json']) expect(files).toContain(name);
+  expect(texts.filter((text) => text.includes(basic) || text.includes(TOKEN))).toEqual([]);
+  expect(texts.find((text) => text.startsWith('{') && text.includes('"schemaVersion"'))).toContain('sent <redacted>');
+  expect(finished.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK']);
+  expect(finished.errors[0]?.message).toMatch(/^the report would have contained the API token/);
+  expect(finished.exitCode).toBe(2);
+  // The report handed to the writer is not changed: the writer finishes a copy.
+  expect(report.exitCode).toBe(1);
 });
 
-test('a report that would carry an Authorization value is not written either', async () => {
+test('an Authorization value in the model is redacted too', async () => {
   const report = reportWith(
     { verdict: 'pass', description: 'sent it', exchange: 'valid /?' },
     {
@@ -195,9 +188,11 @@ test('a report that would carry an Authorization value is not written either', a
       },
     },
   );
-  expect((await written(report)).files).not.toContain('report.json');
-  expect(report.errors[0]?.message).toMatch(/report\.json would have contained an Authorization value, so it was not written/);
-  expect(report.exitCode).toBe(2);
+  const { files, texts, finished } = await written(report);
+  expect(files).toContain('report.json');
+  expect(texts.filter((text) => text.includes(FOREIGN_CREDENTIAL))).toEqual([]);
+  expect(finished.errors[0]?.message).toMatch(/^the report would have contained an Authorization value/);
+  expect(finished.exitCode).toBe(2);
 });
 
 test('terminal output that would show a secret is replaced by one line naming the leak, not the secret', () => {
@@ -210,29 +205,23 @@ test('terminal output that would show a secret is replaced by one line naming th
   expect(screenOutput('Verdict: fine', (text) => scanner.find(text))).toEqual({ leaked: false, text: 'Verdict: fine' });
 });
 
-test('a token with markup characters is also found where a view escapes it', async () => {
+test('a token with markup characters is also found in the model, and no view carries it in any escaped form', async () => {
   const token = `Tok&en<"'|93f1`;
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
     const report = sampleReport(`echoed ${token} back`);
-    await writeReports(report, outDir, createSecretScanner([token]));
-    // The badge holds counts and the verdict only ("no verdict" here), nothing the target sent; the list of what was
-    // written holds file names only.
-    expect((await readdir(outDir)).filter((name) => name !== 'allure-results' && name !== MANIFEST)).toEqual(['badge.svg']);
-    const refused = report.errors.map((error) => error.message.split(' ')[0] ?? '');
-    expect(refused.filter((name) => !name.startsWith('allure-results/')).sort()).toEqual([
-      'ctrf.json',
-      'junit.xml',
-      'report.html',
-      'report.json',
-      'report.md',
-    ]);
-    // The failed result quotes the check that echoed the token (JSON-escaped), and so does the exchange it judged.
-    const allureLeft = await readdir(join(outDir, 'allure-results'));
-    const allureRefused = refused.filter((name) => name.startsWith('allure-results/'));
-    expect(allureRefused.some((name) => name.endsWith('-result.json'))).toBe(true);
-    expect(allureRefused.some((name) => name.endsWith('-attachment.txt'))).toBe(true);
-    expect(allureLeft.filter((name) => allureRefused.includes(`allure-results/${name}`))).toEqual([]);
+    const { report: finished } = await writeReports(report, outDir, createSecretScanner([token]));
+    expect(finished.errors.map((error) => error.code)).toContain('HARNESS_SECRET_LEAK');
+    const names = (await readdir(outDir)).filter((name) => name.includes('.') && name !== MANIFEST);
+    const escaped = [token, 'Tok&amp;en&lt;&quot;', 'Tok\\u0026en', 'Tok&en<\\"'];
+    for (const name of names) {
+      const text = await readFile(join(outDir, name), 'utf8');
+      expect(
+        escaped.filter((form) => text.includes(form)),
+        name,
+      ).toEqual([]);
+    }
+    expect(names).toContain('report.html');
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }

@@ -46,7 +46,7 @@ test('--verbose lists every request with its credentials in words and never the 
     expect(run.stdout).not.toContain(TOKEN);
     expect(run.stdout).not.toMatch(ANSI);
     expect(run.stderr).toBe('');
-    expect(run.stdout.trim().split('\n').at(-1)).toBe('29 passed, 0 failed, 0 skipped');
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('30 passed, 0 failed, 0 skipped');
   } finally {
     await Promise.all([server.close(), run.cleanup()]);
   }

@@ -32,6 +32,8 @@ interface UnhappyCase {
   pass?: string[];
   /** Requirements skipped, each with a word of its reason. */
   skip?: Record<string, RegExp>;
+  /** MUSTs left unjudged because something other than the API answered (verdict error), each with a word of why. */
+  unjudged?: Record<string, RegExp>;
   /** Exactly the diagnoses named. */
   diagnoses?: string[];
   line?: RegExp;
@@ -54,7 +56,7 @@ const EVERY_REFUSAL = [
   'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS',
 ];
 const COULD_NOT_JUDGE = /^Verdict for \S+: No verdict: the API could not be judged, /m;
-const NO_CONTROL = /the valid token is refused too .*so a refusal proves nothing/;
+const NO_CONTROL = /no request of this run was handed the (status|listing), with any credentials .*so a refusal proves nothing/;
 
 const CLOUDFLARE_PAGE =
   '<!DOCTYPE html><html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head><body><div id="cf-wrapper"><h1>Sorry, you have been blocked</h1><div class="cf-error-details">You are unable to access example.com</div><span>Cloudflare Ray ID: <strong>8a1b2c3d4e5f6071</strong></span></div></body></html>';
@@ -81,7 +83,8 @@ const MODSECURITY_406_PAGE =
 const NGINX_PLAIN_HTTP_PAGE =
   '<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
 const LANG = ['LANG-KEEPS-TRANSLATIONS', 'LANG-OTHER-FIELDS-UNCHANGED', 'LANG-TRANSLATION-REPLACES'];
-const NOT_JUDGED = /not judged, /;
+/** A check of an answer that something other than the API gave. */
+const NOT_THE_API = /not judged: .* answered instead of the API/;
 
 const urlOf = (request: IncomingMessage): URL => new URL(request.url ?? '/', 'http://unhappy.invalid');
 /** A front that answers the requests `when` picks, and lets the others through to the API. */
@@ -225,7 +228,8 @@ const cases: UnhappyCase[] = [
     pass: [],
     diagnoses: ['front-blocked'],
     line: /^Diagnosis \(environment, high confidence\): Cloudflare answered instead of the API \(a block page\)/m,
-    skip: { 'AUTH-WRONG-TOKEN-REFUSED': NO_CONTROL, 'AUTH-TOKEN-ACCEPTED': /not judged, Cloudflare answered/ },
+    skip: { 'AUTH-WRONG-TOKEN-REFUSED': NO_CONTROL },
+    unjudged: { 'AUTH-TOKEN-ACCEPTED': /not judged: Cloudflare answered instead of the API/ },
   },
   {
     name: 'an Akamai block page',
@@ -356,8 +360,8 @@ const cases: UnhappyCase[] = [
     },
     exit: 2,
     diagnoses: ['front-blocked-some-requests'],
-    line: /^Diagnosis \(environment, high confidence\): Cloudflare answered some requests instead of the API \(a block page\), while the plain request reached it: AUTH-PASSWORD-IGNORED failed on its answers, not on the API's, so they cannot be judged$/m,
-    skip: { 'AUTH-PASSWORD-IGNORED': NOT_JUDGED },
+    line: /^Diagnosis \(environment, high confidence\): Cloudflare answered some requests instead of the API \(HTTP 403: Cloudflare's block page\), while the plain request reached it: AUTH-PASSWORD-IGNORED could not be judged on its answers$/m,
+    unjudged: { 'AUTH-PASSWORD-IGNORED': NOT_THE_API },
     also: (report) => expect(verdictOf(report, 'pass')).toContain('AUTH-TOKEN-ACCEPTED'),
   },
   {
@@ -365,8 +369,8 @@ const cases: UnhappyCase[] = [
     api: { front: frontFor((request) => urlOf(request).search !== '', page(406, MODSECURITY_406_PAGE, { server: 'Apache' })) },
     exit: 2,
     diagnoses: ['front-blocked-some-requests'],
-    line: /ModSecurity answered some requests instead of the API \(a block page\).*: LANG-TRANSLATION-REPLACES, LANG-KEEPS-TRANSLATIONS, LANG-OTHER-FIELDS-UNCHANGED failed/,
-    skip: { 'LANG-TRANSLATION-REPLACES': NOT_JUDGED, 'LANG-OTHER-FIELDS-UNCHANGED': NOT_JUDGED },
+    line: /ModSecurity answered some requests instead of the API \(HTTP 406: ModSecurity's block page\).*: LANG-TRANSLATION-REPLACES, LANG-KEEPS-TRANSLATIONS, LANG-OTHER-FIELDS-UNCHANGED, HOST-AUTHORIZATION-PASSED could not be judged/,
+    unjudged: { 'LANG-TRANSLATION-REPLACES': NOT_THE_API, 'LANG-OTHER-FIELDS-UNCHANGED': NOT_THE_API },
   },
   {
     name: 'an API gateway refuses the selfservice listing in JSON of its own',
@@ -378,8 +382,8 @@ const cases: UnhappyCase[] = [
     },
     exit: 2,
     diagnoses: ['front-blocked-some-requests'],
-    line: /the API gateway in front of the API answered some requests instead of the API \(a refusal of its own\)/,
-    skip: { 'SELFSERVICE-ACCEPTED': NOT_JUDGED },
+    line: /the API gateway in front of the API answered some requests instead of the API \(HTTP 403: an API gateway's own refusal\)/,
+    unjudged: { 'SELFSERVICE-ACCEPTED': NOT_THE_API },
   },
   {
     name: 'a front blocks the lang requests while the API breaks colour on its own: not conformant, the front named, lang not judged',
@@ -389,9 +393,9 @@ const cases: UnhappyCase[] = [
     },
     exit: 1,
     fail: ['STATUS-COLOUR'],
-    skip: Object.fromEntries(LANG.map((id) => [id, NOT_JUDGED])),
+    unjudged: Object.fromEntries(LANG.map((id) => [id, NOT_THE_API])),
     diagnoses: ['front-blocked-some-requests'],
-    line: /Cloudflare answered some requests instead of the API \(a block page\).*failed on its answers, not on the API's$/m,
+    line: /Cloudflare answered some requests instead of the API \(HTTP 403: Cloudflare's block page\).*could not be judged on its answers; the API failed other requirements on its own answers$/m,
   },
   {
     name: "a JSON refusal of the lang requests with no front's mark is the API's own",
@@ -452,7 +456,7 @@ const cases: UnhappyCase[] = [
     reference: {},
     args: ['--status-id', '999'],
     exit: 2,
-    pass: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS', 'STATUS-OPEN-FIRST'],
+    pass: ['HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS', 'STATUS-OPEN-FIRST'],
     diagnoses: ['status-not-found'],
     line: /status 999 does not seem to exist.*\n(.*\n)*.*Next: Pass --status-id 1/,
   },
@@ -460,7 +464,7 @@ const cases: UnhappyCase[] = [
     name: 'an installation without status 1, run with the default --status-id',
     api: { find: (id) => statuses.find((status) => status.id === id && id !== 1) },
     exit: 2,
-    pass: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+    pass: ['HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
     diagnoses: ['status-not-found'],
   },
   {
@@ -535,7 +539,7 @@ const cases: UnhappyCase[] = [
     name: 'a proxy strips Authorization on the status path only',
     api: { front: stripsAuthorization(onStatusPath) },
     exit: 1,
-    fail: ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED'],
+    fail: ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'HOST-AUTHORIZATION-PASSED'],
     diagnoses: ['authorization-header-stripped'],
     line: /while GET \/api\/selfservice\/type was served with the same token: the token is right, so the Authorization header is most likely stripped on the way to \/api\/ticket\/status\/1 only$/m,
   },
@@ -543,7 +547,7 @@ const cases: UnhappyCase[] = [
     name: 'a proxy strips Authorization on the selfservice path only',
     api: { front: stripsAuthorization((request) => !onStatusPath(request)) },
     exit: 1,
-    fail: ['SELFSERVICE-ACCEPTED'],
+    fail: ['HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED'],
     diagnoses: ['authorization-header-stripped'],
     line: /the token was served on GET \/api\/ticket\/status\/1, but other requests made with it got the answer of a request without an Authorization header.*\n {2}Evidence: GET \/api\/selfservice\/type \(valid token/m,
   },
@@ -555,10 +559,10 @@ const cases: UnhappyCase[] = [
       refuse: () => json(200, { status: 'error', message: 'Unauthenticated', data: [] }),
     },
     exit: 1,
-    fail: ['SELFSERVICE-ACCEPTED'],
+    fail: ['HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED'],
     diagnoses: ['authorization-header-stripped'],
-    skip: { 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS': /the valid token is refused too/ },
-    line: /Expected: HTTP 2xx with a JSON body \(its shape is not stated\), not the answer a request without credentials gets/,
+    skip: { 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS': NO_CONTROL },
+    line: /Expected: HTTP 2xx with a JSON body that is not a refusal \(its shape is not stated\)/,
   },
 
   // Representation choices the document leaves open.
@@ -602,15 +606,16 @@ const cases: UnhappyCase[] = [
     exit: 0,
   },
   {
-    name: 'a PHP notice before the JSON of the status: only ENV-JSON fails',
+    name: 'a PHP notice before the JSON of the status: ENV-JSON fails, the status is still found served, display_errors named',
     api: {
       text: (text, route) =>
         route === 'status' ? `<br />\n<b>Notice</b>: Undefined index: lang in /var/www/api.php on line 12<br />\n${text}` : text,
     },
     exit: 1,
     fail: ['ENV-JSON'],
-    diagnoses: ['answers-not-json'],
-    skip: { 'AUTH-TOKEN-ACCEPTED': /not JSON, so it cannot show whether the token was accepted/ },
+    diagnoses: ['php-display-errors'],
+    line: /Fix: +Set display_errors = Off/,
+    also: (report) => expect(verdictOf(report, 'pass')).toContain('AUTH-TOKEN-ACCEPTED'),
   },
   {
     name: 'a status with 200 translations: the missing locale asked for is not one of them',
@@ -699,6 +704,11 @@ async function expectCase(entry: UnhappyCase, { run, token, servers }: CaseRun):
   for (const [id, reason] of Object.entries(entry.skip ?? {})) {
     const result = report.requirements.find((candidate) => candidate.id === id);
     expect(result?.verdict).toBe('skip');
+    expect(result?.checks.map((check) => check.description).join(' | ')).toMatch(reason);
+  }
+  for (const [id, reason] of Object.entries(entry.unjudged ?? {})) {
+    const result = report.requirements.find((candidate) => candidate.id === id);
+    expect(result?.verdict).toBe('error');
     expect(result?.checks.map((check) => check.description).join(' | ')).toMatch(reason);
   }
   entry.also?.(report, run);

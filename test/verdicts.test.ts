@@ -5,7 +5,9 @@ import { variantLabel } from '../src/exchange/credentials.js';
 import { exchangeKey, type Exchange } from '../src/exchange/exchange.js';
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
-import { buildReport, settleOutcome, type ReportInput } from '../src/report/model/build.js';
+import { settleOutcome, type ReportInput } from '../src/report/model/build.js';
+import { reportFrom } from '../src/runner/conclude.js';
+import { classifyExchange } from '../src/classify/classify.js';
 import { cutShort, mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
 import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from '../src/report/model/verdicts.js';
@@ -45,6 +47,7 @@ function check(id: string, verdict: RecordedCheck['verdict'], exchange?: Exchang
         bodyTruncated: exchange.response.bodyTruncated,
       },
       repro: exchange.request.curl,
+      classification: classifyExchange(exchange),
     },
   };
   return {
@@ -59,6 +62,12 @@ function check(id: string, verdict: RecordedCheck['verdict'], exchange?: Exchang
 
 const errorCheck = (id: string, code: HarnessErrorCode, party: RunError['party'] = 'target'): RecordedCheck =>
   check(id, 'error', undefined, { error: { code, message: `${code.toLowerCase()} happened`, hint: 'try again', party } });
+
+/** A MUST's check of an answer a front gave, as the scenario harness records it: not judged, the front named. */
+const notJudged = (id: string, exchange: Exchange): RecordedCheck =>
+  check(id, 'error', exchange, {
+    error: { code: 'HARNESS_NOT_THE_API', message: 'not judged: a front answered', hint: 'see the diagnosis', party: 'environment' },
+  });
 
 /**
  * The checks as one scenario hands them back: each exchange under its request's key. A run sends a request once, so
@@ -86,7 +95,7 @@ function scenarioOf(checks: RecordedCheck[], extra: Partial<ScenarioResult> = {}
 }
 
 function reportOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, strict = false): Report {
-  return buildReport({
+  return reportFrom({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: BASE_URL, embeddedReference: false },
     options: { statusId: 1, strict, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
@@ -251,7 +260,7 @@ describe('a report from the checks of a run', () => {
 
   test('every requirement passed: conformant, with totals, the requests sent and the target fingerprint', () => {
     const checks = allPassed();
-    const report = buildReport({
+    const report = reportFrom({
       suite: { name: 'ticketing-conformance', version: 'test' },
       runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
       target: { baseUrl: BASE_URL, embeddedReference: true },
@@ -583,58 +592,58 @@ describe('when a front answered some requests only, and the API failed something
   const blockPage = (exchange: Exchange): Exchange =>
     answeredWith(exchange, {
       status: 403,
-      body: '<!DOCTYPE html>\n<html><head><title>Access denied</title></head><body>Request blocked.</body></html>\n',
-      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: '<!DOCTYPE html>\n<html><head><title>Access denied</title></head><body>Sucuri WebSite Firewall - Access Denied</body></html>\n',
+      headers: { 'content-type': 'text/html; charset=utf-8', 'x-sucuri-id': '19004' },
     });
   const FRENCH = recordedAnswer('valid /api/ticket/status/1?lang=fr', 'colour-missing');
 
   function mixedReport(): Report {
     const failing: Record<string, RecordedCheck[]> = {
       'STATUS-COLOUR': [check('STATUS-COLOUR', 'fail', COLOUR_MISSING)],
-      'LANG-TRANSLATION-REPLACES': [check('LANG-TRANSLATION-REPLACES', 'fail', blockPage(FRENCH))],
-      'LANG-KEEPS-TRANSLATIONS': [
-        check('LANG-KEEPS-TRANSLATIONS', 'pass', VALID),
-        check('LANG-KEEPS-TRANSLATIONS', 'fail', blockPage(FRENCH)),
-      ],
-      // Failed on the front's answer and on the API's own: the API's failure stands.
+      'LANG-TRANSLATION-REPLACES': [notJudged('LANG-TRANSLATION-REPLACES', blockPage(FRENCH))],
+      'LANG-KEEPS-TRANSLATIONS': [check('LANG-KEEPS-TRANSLATIONS', 'pass', VALID), notJudged('LANG-KEEPS-TRANSLATIONS', blockPage(FRENCH))],
+      // Not judged on the front's answer, and failed on the API's own: the API's failure stands.
       'LANG-OTHER-FIELDS-UNCHANGED': [
-        check('LANG-OTHER-FIELDS-UNCHANGED', 'fail', blockPage(FRENCH)),
+        notJudged('LANG-OTHER-FIELDS-UNCHANGED', blockPage(FRENCH)),
         check('LANG-OTHER-FIELDS-UNCHANGED', 'fail', COLOUR_MISSING),
       ],
     };
     return reportOf(allPassed().flatMap((entry) => failing[entry.requirement] ?? [entry]));
   }
 
-  test('not conformant for what the API failed; what failed only on the front is set aside, naming the front', () => {
+  test('not conformant for what the API failed; what a front answered is not judged, and the front is named', () => {
     const report = mixedReport();
     const front = report.diagnoses.find((diagnosis) => diagnosis.id === 'front-blocked-some-requests');
     expect(front?.inconclusive).toBeUndefined();
+    expect(front?.summary).toMatch(/^Sucuri answered some requests instead of the API/);
     expect(report).toMatchObject({ verdict: 'not-conformant', exitCode: 1 });
     expect(resultOf(report, 'STATUS-COLOUR')).toMatchObject({ verdict: 'fail', party: 'target' });
     expect(resultOf(report, 'LANG-OTHER-FIELDS-UNCHANGED')).toMatchObject({ verdict: 'fail', party: 'target' });
-    expect(resultOf(report, 'LANG-TRANSLATION-REPLACES')).toMatchObject({
-      verdict: 'skip',
-      checks: [{ verdict: 'skip', description: `LANG-TRANSLATION-REPLACES fail: not judged, ${front?.summary ?? ''}` }],
-    });
-    expect(resultOf(report, 'LANG-TRANSLATION-REPLACES').party).toBeUndefined();
-    expect(resultOf(report, 'LANG-KEEPS-TRANSLATIONS').checks.map((entry) => entry.verdict)).toEqual(['skip', 'skip']);
+    expect(resultOf(report, 'LANG-TRANSLATION-REPLACES')).toMatchObject({ verdict: 'error', party: 'environment' });
+    expect(resultOf(report, 'LANG-KEEPS-TRANSLATIONS').checks.map((entry) => entry.verdict)).toEqual(['pass', 'error']);
     expect(report.summary).toMatch(/^Not conformant: 2 requirement\(s\) failed \(STATUS-COLOUR, LANG-OTHER-FIELDS-UNCHANGED\)/);
   });
 
-  test('with another cause named first, what failed on the front is set aside under the front, not that cause', () => {
+  test('when nothing of the API failed, a MUST a front kept from being judged leaves the run without a verdict', () => {
+    const report = reportOf([
+      ...allPassed().filter((entry) => entry.requirement !== 'AUTH-WRONG-TOKEN-REFUSED'),
+      notJudged('AUTH-WRONG-TOKEN-REFUSED', blockPage(WRONG_TOKEN)),
+    ]);
+    expect(report).toMatchObject({ verdict: 'inconclusive', exitCode: 2 });
+    expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['front-blocked-some-requests']);
+  });
+
+  test('with another cause named first, the front is still named', () => {
     // The request without a header handed the status out: authentication not enforced, a finding about the API itself.
     const handedOut = answeredWith(NO_HEADER, { status: 200, body: VALID.response.bodyText });
     const report = reportOf([
       ...allPassed().filter((entry) => !['AUTH-MISSING-HEADER-REFUSED', 'LANG-TRANSLATION-REPLACES'].includes(entry.requirement)),
       check('AUTH-MISSING-HEADER-REFUSED', 'fail', handedOut),
-      check('LANG-TRANSLATION-REPLACES', 'fail', blockPage(FRENCH)),
+      notJudged('LANG-TRANSLATION-REPLACES', blockPage(FRENCH)),
     ]);
     expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['authentication-not-enforced', 'front-blocked-some-requests']);
-    const front = report.diagnoses[1]?.summary ?? '';
-    expect(resultOf(report, 'LANG-TRANSLATION-REPLACES').checks).toMatchObject([
-      { verdict: 'skip', description: `LANG-TRANSLATION-REPLACES fail: not judged, ${front}` },
-    ]);
     expect(resultOf(report, 'AUTH-MISSING-HEADER-REFUSED')).toMatchObject({ verdict: 'fail', party: 'target' });
+    expect(report).toMatchObject({ verdict: 'not-conformant', exitCode: 1 });
   });
 });
 

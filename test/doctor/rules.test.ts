@@ -180,9 +180,16 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
   });
 
   test('the doctor names an answer no rule knows, with low confidence', () => {
-    const odd = fromApache(500, '{"status":"error","message":"Server Error","data":[]}');
+    const odd = fromApache(418, "I'm a teapot", 'text/plain');
     expect(diagnoseStack({ valid: odd, noHeader: missingCredentials })).toEqual([]);
     expect(unrecognisedAnswer(odd)).toMatchObject({ id: 'unrecognised-answer', confidence: 'low' });
+  });
+
+  test("the application's own server error names the application, not the web server", () => {
+    const failed = fromApache(500, '{"status":"error","message":"SQLSTATE[HY000] [2002] Connection refused","data":[]}');
+    expect(diagnoseStack({ valid: failed, noHeader: missingCredentials })).toMatchObject([
+      { id: 'application-failed', party: 'target', summary: expect.stringMatching(/it cannot reach its database/) as string },
+    ]);
   });
 });
 

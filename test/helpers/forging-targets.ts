@@ -43,9 +43,9 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 const statusWithName = (nameJson: string): string =>
   `{"status":"success","message":null,"data":${JSON.stringify({ ...statuses[0], name: '@@' }).replace('"@@"', nameJson)}}`;
 
-/** Every request answered with the terminal forgery as plain text. */
+/** Every request answered with the terminal forgery, labelled JSON: the application's own words, judged and shown. */
 export const terminalTarget = (): Promise<LoopbackServer> =>
-  serveHttp((_request, response) => send(response, 200, 'text/plain', TERMINAL_FORGERY));
+  serveHttp((_request, response) => send(response, 200, 'application/json', TERMINAL_FORGERY));
 
 /** The status answered with the Markdown forgery as its name; everything else a Markdown page that is the forgery. */
 export const markdownTarget = (): Promise<LoopbackServer> =>
