@@ -21,6 +21,11 @@ const TOKEN = 'classified-token-3b7e91';
 const FIRST = statuses[0] as StatusRecord;
 const BIG_ID = 3_000_000_123;
 const MAX_ID = Number.MAX_SAFE_INTEGER;
+/** The first status, and the same status under a large id too. */
+const holding =
+  (large: number) =>
+  (id: number): StatusRecord | undefined =>
+    id === large || id === 1 ? { ...FIRST, id, translations: FIRST.translations.map((entry) => ({ ...entry, status_id: id })) } : undefined;
 const { inProcess, cleanUpAfterAll } = fileResources();
 
 const basic = (user: string, password = 'x'): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -382,10 +387,7 @@ const cases: ClassCase[] = [
   {
     name: 'a status id beyond 2^31',
     api: {
-      find: (id) =>
-        id === BIG_ID || id === 1
-          ? { ...FIRST, id, translations: FIRST.translations.map((entry) => ({ ...entry, status_id: id })) }
-          : undefined,
+      find: holding(BIG_ID),
     },
     args: ['--status-id', String(BIG_ID)],
     exit: 0,
@@ -393,10 +395,7 @@ const cases: ClassCase[] = [
   {
     name: 'a status id beyond 2^31 answered with its neighbour',
     api: {
-      find: (id) =>
-        id === BIG_ID || id === 1
-          ? { ...FIRST, id, translations: FIRST.translations.map((entry) => ({ ...entry, status_id: id })) }
-          : undefined,
+      find: holding(BIG_ID),
       text: (text) => text.replace(`"id":${BIG_ID},`, `"id":${BIG_ID + 1},`),
     },
     args: ['--status-id', String(BIG_ID)],
@@ -407,10 +406,7 @@ const cases: ClassCase[] = [
   {
     name: 'the largest id sent exactly, answered as 1.0-style text with the same value',
     api: {
-      find: (id) =>
-        id === MAX_ID || id === 1
-          ? { ...FIRST, id, translations: FIRST.translations.map((entry) => ({ ...entry, status_id: id })) }
-          : undefined,
+      find: holding(MAX_ID),
       text: (text) => text.replace(`"id":${MAX_ID},`, `"id":${MAX_ID}.0,`),
     },
     args: ['--status-id', String(MAX_ID)],
