@@ -12,6 +12,7 @@ import {
   CAPTIVE_PORTAL,
   CDN_ORIGIN_CODES,
   CGI_NO_INPUT_FILE,
+  cdnJsonError,
   CHALLENGE,
   FPM_SCRIPT_UNKNOWN,
   gatewayAnswered,
@@ -87,6 +88,17 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
   if (status === 407) return front('proxy', 'HTTP 407: a proxy asks for its own credentials', 'a proxy between this machine and the API');
   if (gatewayAnswered(answer))
     return front('gateway', `HTTP ${status}: an API gateway's own refusal`, 'the API gateway in front of the API');
+  // No application sends a CDN's own codes, nor its JSON errors: the API's words they are not, JSON or not.
+  if (CDN_ORIGIN_CODES.test(String(status)) || cdnJsonError(answer)) {
+    const vendor = vendorOf(answer);
+    return front(
+      'cdn',
+      CDN_ORIGIN_CODES.test(String(status))
+        ? `HTTP ${status}, a code only a CDN sends when the web server behind it fails it`
+        : `HTTP ${status}: ${vendor?.name ?? 'a CDN'}'s own error in JSON`,
+      vendor?.name ?? 'the CDN in front of the API',
+    );
+  }
   // An application in maintenance mode answers for itself, in JSON too (Laravel's "down"): the API is not serving.
   if (isMaintenance(answer) && (!json || answer.headers['retry-after'] !== undefined)) {
     return front('maintenance', `HTTP 503: a maintenance answer${answer.headers['retry-after'] ? ' with Retry-After' : ''}`);
@@ -96,14 +108,6 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
   if (CHALLENGE.test(body)) {
     const vendor = vendorOf(answer);
     return front(vendor?.kind ?? 'waf', `HTTP ${status}: a browser challenge page`, vendor?.name);
-  }
-  if (CDN_ORIGIN_CODES.test(String(status))) {
-    const vendor = vendorOf(answer);
-    return front(
-      'cdn',
-      `HTTP ${status}, a code only a CDN sends when the web server behind it fails it`,
-      vendor?.name ?? 'the CDN in front of the API',
-    );
   }
   const page = status >= 500 ? vendorPage(answer) : undefined;
   if (page) return front(page.kind, `HTTP ${status}: ${page.name}'s own error page`, page.name);
