@@ -115,6 +115,39 @@ scenario({
   },
 });
 
+/**
+ * Nothing served: the header's fate shows only when every form of it (the token, a wrong one, malformed ones) is
+ * answered exactly as no header at all, the refusal in the API's words. Then no request's header reached the
+ * application; a wrong token alone would still be told from a malformed header or from none by most APIs.
+ */
+async function judgeUnseenHeader({ target, check, answer, skip }: ScenarioContext<'HOST-AUTHORIZATION-PASSED'>): Promise<void> {
+  const without = await target.status({ credentials: 'no-header' });
+  const forms: CredentialVariant[] = ['valid', 'wrong-token', ...INVALID_HEADER_VARIANTS];
+  const answers = await Promise.all(forms.map((credentials) => target.status({ credentials }).catch(() => undefined)));
+  const seen = answers.filter((asked): asked is Exchange => asked !== undefined);
+  const refusedAlike = (asked: Exchange): boolean => {
+    const { status } = asked.response;
+    const refusal = status === 401 || status === 403 || (status >= 200 && status < 300);
+    return answer(asked).origin.kind === 'api' && answer(asked).meaning.kind === 'refused' && refusal && sameAnswer(asked, without);
+  };
+  const valid =
+    seen.length === forms.length && seen.every(refusedAlike) ? seen.find((asked) => asked.request.credentials === 'valid') : undefined;
+  if (!valid) {
+    return skip(
+      'no request of this run was served with any credentials, so the answers cannot show whether the Authorization header arrives',
+    );
+  }
+  check['HOST-AUTHORIZATION-PASSED'](
+    outcome(
+      false,
+      'the Authorization header reaches the application',
+      'an answer to some form of the header other than the one a request without it gets',
+      `every form of the header (${forms.map(variantLabel).join('; ')}) got the answer a request without one gets: ${describeResponse(valid)}; the header does not reach the application, unless the token is wrong and the API answers every refusal alike`,
+    ),
+    valid,
+  );
+}
+
 /** Two answers alike: the same HTTP code and the same body. */
 const sameAnswer = (a: Exchange, b: Exchange): boolean =>
   a.response.status === b.response.status && a.response.bodyText === b.response.bodyText;
@@ -123,13 +156,15 @@ scenario({
   id: 'hosting-passes-authorization',
   requirements: ['HOST-AUTHORIZATION-PASSED'],
   title: 'the web server passes the Authorization header through to the application',
-  async run({ target, check, answer, reach, skip }) {
+  async run(context) {
+    const { target, check, answer, reach } = context;
     // A request that got no answer ends the scenario here, as in every other one.
     await target.status();
     // The token served in any form shows the header arrives; without that, a refusal cannot tell a lost header from a wrong token.
     const served = [...new Set([...reach.servedStatusTo, ...reach.servedListingTo])].filter((credentials) => credentials !== 'no-header');
     if (served.length === 0) {
-      skip('no request of this run was served with any credentials, so the answers cannot show whether the Authorization header arrives');
+      await judgeUnseenHeader(context);
+      return;
     }
     // The same valid credentials on every path: answered there exactly as a request with no header is, the header was lost.
     const pairs = [

@@ -26,7 +26,7 @@ export const expectedKills: Readonly<Record<string, readonly string[]>> = {
   'locale-with-region': ['LANG-TRANSLATION-REPLACES', 'TRANSLATION-LOCALE'],
   'lang-ignored': ['LANG-TRANSLATION-REPLACES'],
   'lang-changes-colour': ['LANG-OTHER-FIELDS-UNCHANGED'],
-  'authorization-stripped': ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'SELFSERVICE-ACCEPTED'],
+  'authorization-stripped': ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED'],
   'password-checked': ['AUTH-PASSWORD-IGNORED'],
   'token-case-insensitive': ['AUTH-NEAR-MISS-TOKEN-REFUSED'],
   'token-prefix-compare': ['AUTH-NEAR-MISS-TOKEN-REFUSED'],

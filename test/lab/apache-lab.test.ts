@@ -39,7 +39,8 @@ async function against(site: SiteSetup, process: 'real CLI' | 'in process' = 'in
     cleanUpAfterAll(doctor.cleanup);
     for (const run of [main, doctor]) {
       expect(tokenFormsIn(run.stdout + run.stderr, TOKEN)).toEqual([]);
-      expect(lastLine(run)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
+      // What a front or the web server answered in the API's place is counted as not judged, after the totals.
+      expect(lastLine(run)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped(, \d+ could not be judged)?$/);
     }
     return { main, doctor };
   } finally {
