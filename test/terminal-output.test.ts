@@ -21,7 +21,7 @@ test('--quiet prints one line naming the target, the verdict and the next step, 
         `^Verdict for ${server.url}/: Not conformant: .*strips the Authorization header.*or the token is wrong.* Next: To tell the two apart`,
       ),
     );
-    expect(lines[0]).toMatch(/\(\d+ passed, 3 failed, \d+ skipped\)$/);
+    expect(lines[0]).toMatch(/\(\d+ passed, 4 failed, \d+ skipped\)$/);
     expect(run.code).toBe(1);
   } finally {
     await Promise.all([server.close(), run.cleanup()]);
