@@ -62,7 +62,7 @@ const front = (name: FrontName, evidence: string, vendor?: string): Origin => ({
 });
 
 /** The ticket status an envelope carries: data (or its first entry, when data is wrongly an array) with most documented fields. */
-export function carriedStatus(envelope: unknown): Record<string, unknown> | undefined {
+function carriedStatus(envelope: unknown): Record<string, unknown> | undefined {
   if (!isObject(envelope)) return undefined;
   const data: unknown = Array.isArray(envelope.data) ? envelope.data[0] : envelope.data;
   if (!isObject(data)) return undefined;

@@ -57,6 +57,3 @@ export interface Classification {
 export const SERVED_MEANINGS: readonly MeaningKind[] = ['served-status', 'served-listing', 'served-without-resource'];
 
 export const isServed = (classified: Classified): boolean => SERVED_MEANINGS.includes(classified.meaning.kind);
-
-export const isFront = (classified: Classified): classified is Classified & { origin: Extract<Origin, { kind: 'front' }> } =>
-  classified.origin.kind === 'front';
