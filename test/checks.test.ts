@@ -179,7 +179,6 @@ describe('authentication: what counts as serving the resource, and as refusing i
       apiAnswered: true,
       servedStatusTo: served,
       servedListingTo: [],
-      frontsSeen: [],
     });
     expect(missingControl(reach(['valid']), 'status', VALID)).toBeUndefined();
     // The token as the password served is a control as good as the valid form: the header arrives, the token is valid.

@@ -1,6 +1,6 @@
 import { CREDENTIAL_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
 import { SELFSERVICE_PATH, STATUS_PATH } from '../exchange/exchange.js';
-import { isServed, type Classified, type FrontName, type Reach } from './types.js';
+import { isServed, type Classified, type Reach } from './types.js';
 
 /**
  * What the run shows as a whole: whether the API answered at this base URL at all, and which credential forms were
@@ -17,12 +17,9 @@ export function deriveReach(
       const answer = lookUp(path, credentials);
       return answer !== undefined && answer.origin.kind === 'api' && isServed(answer);
     });
-  const fronts = new Set<FrontName>();
-  for (const answer of classified) if (answer.origin.kind === 'front') fronts.add(answer.origin.front);
   return {
     apiAnswered: classified.some((answer) => answer.origin.kind === 'api' && (isServed(answer) || answer.meaning.kind === 'refused')),
     servedStatusTo: servedTo(STATUS_PATH(statusId)),
     servedListingTo: servedTo(SELFSERVICE_PATH),
-    frontsSeen: [...fronts],
   };
 }

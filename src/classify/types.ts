@@ -43,8 +43,6 @@ export interface Reach {
   servedStatusTo: CredentialVariant[];
   /** The credential forms the selfservice listing was handed out to. */
   servedListingTo: CredentialVariant[];
-  /** Each front that answered a request, once. */
-  frontsSeen: FrontName[];
 }
 
 /** The classification stage's output for one recording: every answer by its exchange key, and the reach of the run. */

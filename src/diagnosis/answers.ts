@@ -1,4 +1,5 @@
 import { apiPathOf, classifyAnswer } from '../classify/classify.js';
+import { looksLikeHtml } from '../classify/signatures.js';
 import type { Classified } from '../classify/types.js';
 import { withoutByteOrderMark } from '../exchange/body-text.js';
 
@@ -122,8 +123,7 @@ export function servedJson(answer: ObservedAnswer | undefined): answer is Observ
  * PHP sends text/html unless the application says otherwise.
  */
 export function isHtmlPage(answer: ObservedAnswer): boolean {
-  if (isJson(answer) || answer.body.trim() === '') return false;
-  return (answer.headers['content-type'] ?? '').includes('html') || /^\s*<(!doctype|html)/i.test(answer.body);
+  return !isJson(answer) && answer.body.trim() !== '' && looksLikeHtml(answer);
 }
 
 export function sameAnswer(a: ObservedAnswer | undefined, b: ObservedAnswer | undefined): boolean {

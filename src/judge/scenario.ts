@@ -61,7 +61,7 @@ function judgedExchange({ request, response }: Exchange, classification: Classif
   };
 }
 
-const NOTHING_REACHED: Reach = { apiAnswered: false, servedStatusTo: [], servedListingTo: [], frontsSeen: [] };
+const NOTHING_REACHED: Reach = { apiAnswered: false, servedStatusTo: [], servedListingTo: [] };
 
 /** The classification of an exchange the scenario judges; every recorded answer has one. */
 function classifiedIn(classification: Classification | undefined, exchange: Exchange, scenarioId: string): Classified {
