@@ -14,7 +14,7 @@ import { packageRoot } from '../src/paths.js';
 import { processIo } from '../src/cli/io.js';
 import { historyCommand } from '../src/cli/commands/history.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { runConformance } from '../src/runner/run.js';
+import { runConformance } from '../src/pipeline/run.js';
 import { launchChromium } from '../test/helpers/chromium.js';
 
 const TOKEN = 'docs-screenshot-token';

@@ -2,7 +2,7 @@ import { loadBaseline } from './config/baseline.js';
 import { configOf, type GivenSettings } from './config/load.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './config/options.js';
 import type { Report } from './report/model/types.js';
-import { runConformance } from './runner/run.js';
+import { runConformance } from './pipeline/run.js';
 
 export type { Report, RequirementResult, RunVerdict, ExitCode, Verdict, RunWarning } from './report/model/types.js';
 export type { RunError } from './errors.js';

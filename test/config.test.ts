@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
-import { safetyWarnings } from '../src/runner/warnings.js';
+import { safetyWarnings } from '../src/config/warnings.js';
 import { fileResources } from './helpers/file-resources.js';
 import { runCli } from './helpers/run-cli.js';
 

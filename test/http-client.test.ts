@@ -7,7 +7,7 @@ import { HarnessError } from '../src/errors.js';
 import { jsonDepth, MAX_JSON_DEPTH, parseJson } from '../src/exchange/body-text.js';
 import type { Exchange } from '../src/exchange/exchange.js';
 import { HttpClient } from '../src/http/client.js';
-import { collectGarbage } from '../src/runner/memory.js';
+import { collectGarbage } from '../src/judge/memory.js';
 import { retryAfterMs } from '../src/http/rate-limit.js';
 
 const TOKEN = 'client-token-abc123';

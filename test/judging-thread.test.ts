@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/record/recorder.js';
-import { targetSettings } from '../src/runner/run.js';
+import { targetSettings } from '../src/pipeline/run.js';
 import { SpecRunner } from '../src/judge/spec-runner.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createSecretScanner } from '../src/http/redact.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { buildMatrix } from '../src/report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../src/report/matrix/types.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/record/recorder.js';
-import { targetSettings } from '../src/runner/run.js';
+import { targetSettings } from '../src/pipeline/run.js';
 import { loadConfig } from '../src/config/load.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { CREDENTIAL_VARIANTS } from '../src/exchange/credentials.js';
-import { createSecretScanner } from '../src/http/redact.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { writeReports } from '../src/report/write.js';

@@ -4,7 +4,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
 import { ConfigError } from '../src/errors.js';
-import { shardOf } from '../src/runner/shard.js';
+import { shardOf } from '../src/pipeline/shard.js';
 import { fileResources } from './helpers/file-resources.js';
 
 const { tempFolder } = fileResources();

@@ -7,7 +7,7 @@ import { loadTargets } from '../src/config/targets.js';
 import { HarnessError } from '../src/errors.js';
 import { HttpClient } from '../src/http/client.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { safetyWarnings } from '../src/runner/warnings.js';
+import { safetyWarnings } from '../src/config/warnings.js';
 import { ECHO_FORMS, echoTarget, type EchoForm } from './helpers/echo-targets.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { fileResources } from './helpers/file-resources.js';

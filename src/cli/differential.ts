@@ -2,7 +2,7 @@ import { terminalLine, terminalLines } from '../report/views/escape/terminal.js'
 import type { Config } from '../config/load.js';
 import { renderComparisonTerminal } from '../report/comparison/views.js';
 import { renderTerminal } from '../report/views/terminal.js';
-import { runDifferential } from '../runner/differential.js';
+import { runDifferential } from '../pipeline/differential.js';
 import { screenOutput } from './screen-output.js';
 import type { CommandIo } from './io.js';
 

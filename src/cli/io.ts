@@ -1,6 +1,6 @@
 import { colourWanted } from '../report/views/colour.js';
-import { letYoungGenerationGrow } from '../runner/memory.js';
-import type { JudgeRun } from '../runner/run.js';
+import { letYoungGenerationGrow } from '../judge/memory.js';
+import type { JudgeRun } from '../pipeline/run.js';
 
 /**
  * Where a command writes its lines and reads its settings: the process's own by default. A host program or a

@@ -1,6 +1,6 @@
 import { cli } from './cli.js';
 import { processIo } from './io.js';
-import { keepYoungGenerationSmall } from '../runner/memory.js';
+import { keepYoungGenerationSmall } from '../judge/memory.js';
 
 /**
  * Once a command has settled, what the transport abandoned at the deadline (a tunnel a proxy never finished, a

@@ -1,4 +1,4 @@
-import { diagnosisLines } from '../diagnosis/diagnosis-text.js';
+import { diagnosisLines } from '../report/views/diagnosis-text.js';
 import { terminalLines } from '../report/views/escape/terminal.js';
 import { countsLine } from '../report/views/failure-text.js';
 import { briefly, pathOf } from '../diagnosis/answers.js';

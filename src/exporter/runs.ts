@@ -1,9 +1,9 @@
 import type { TargetEntry } from '../config/targets.js';
 import type { Report } from '../report/model/types.js';
-import { targetReport } from '../runner/conclude.js';
+import { targetReport } from '../pipeline/conclude.js';
 import { recordTarget } from '../record/recorder.js';
-import { DEADLINE_GRACE_MS, targetSettings } from '../runner/run.js';
-import { JudgeQueue } from '../runner/judge-queue.js';
+import { DEADLINE_GRACE_MS, targetSettings } from '../pipeline/run.js';
+import { JudgeQueue } from '../judge/judge-queue.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
 import { suiteFailure } from '../errors.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TargetEntry } from '../config/targets.js';
-import { createSecretScanner } from '../http/redact.js';
+import { createSecretScanner } from '../secrets/scanner.js';
 import { OwnMetrics } from './own-metrics.js';
 import { probeMetrics } from './probe-metrics.js';
 import { Runs } from './runs.js';

@@ -13,7 +13,7 @@ import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
-import { createSecretScanner, type SecretScanner } from './redact.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 

@@ -1,6 +1,6 @@
 import { nearMissVariants } from '../exchange/credentials.js';
 import { prefetch } from './plan.js';
-import type { SecretScanner } from '../http/redact.js';
+import type { SecretScanner } from '../secrets/scanner.js';
 import type { Recording } from './recording.js';
 import type { TargetSettings } from './settings.js';
 import { Target } from './target.js';

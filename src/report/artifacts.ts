@@ -1,6 +1,6 @@
 import { appendFile, lstat, mkdir, readFile, realpath, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { createSecretScanner, type SecretScanner } from '../http/redact.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { environmentError, HarnessError, leakError, type RunError } from '../errors.js';
 import { MANIFEST } from './model/outputs.js';
 

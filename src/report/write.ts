@@ -1,6 +1,6 @@
 import { join, sep } from 'node:path';
 import { formatSchemaErrors, validator } from '../validators/schemas.js';
-import type { SecretScanner } from '../http/redact.js';
+import type { SecretScanner } from '../secrets/scanner.js';
 import { allureFiles } from './views/allure.js';
 import { ALLURE_DIR } from './model/outputs.js';
 import { appendArtifact, probeAppend, putArtifacts, screenArtifacts, type Artifact, type View } from './artifacts.js';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../../src/cli/cli.js';
 import { OPTIONS } from '../../src/config/options.js';
-import { DEADLINE_GRACE_MS, type JudgeRun } from '../../src/runner/run.js';
-import { JudgeQueue } from '../../src/runner/judge-queue.js';
+import { DEADLINE_GRACE_MS, type JudgeRun } from '../../src/pipeline/run.js';
+import { JudgeQueue } from '../../src/judge/judge-queue.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
 
 /**

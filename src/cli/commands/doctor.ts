@@ -4,7 +4,7 @@ import { examine } from '../../doctor/examine.js';
 import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
 import { warningLine } from '../../report/views/terminal.js';
-import { safetyWarnings } from '../../runner/warnings.js';
+import { safetyWarnings } from '../../config/warnings.js';
 import type { CommandIo } from '../io.js';
 
 const HELP = [

@@ -4,7 +4,7 @@ import { loadTargets } from '../../config/targets.js';
 import { ConfigError } from '../../errors.js';
 import { startExporter } from '../../exporter/server.js';
 import { warningLine } from '../../report/views/terminal.js';
-import { isLoopback } from '../../runner/warnings.js';
+import { isLoopback } from '../../config/warnings.js';
 import type { CommandIo } from '../io.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9116';

@@ -1,11 +1,11 @@
 import { ConfigError } from '../../errors.js';
 import { OPTIONS } from '../../config/options.js';
-import { createSecretScanner } from '../../http/redact.js';
+import { createSecretScanner } from '../../secrets/scanner.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
 import { countsLine } from '../../report/views/failure-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
 import { renderTerminal } from '../../report/views/terminal.js';
-import { judgeRecording, missingAnswers, recordingDifferences } from '../../runner/judge-recording.js';
+import { judgeRecording, missingAnswers, recordingDifferences } from '../../pipeline/judge-recording.js';
 import { readRecording } from '../../record/recording-file.js';
 import { screenOutput } from '../screen-output.js';
 import { readCommandLine } from '../../config/command-line.js';

@@ -4,13 +4,13 @@ import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/options.js';
 import { requirement } from '../../requirements/catalog.js';
 import { countsLine } from '../../report/views/failure-text.js';
-import { snippetLines } from '../../diagnosis/diagnosis-text.js';
+import { snippetLines } from '../../report/views/diagnosis-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
 import { renderTerminal, warningLine } from '../../report/views/terminal.js';
-import { runConformance, type RunHooks } from '../../runner/run.js';
+import { runConformance, type RunHooks } from '../../pipeline/run.js';
 import { loadTargets } from '../../config/targets.js';
 import { suiteVersion } from '../../version.js';
-import { safetyWarnings } from '../../runner/warnings.js';
+import { safetyWarnings } from '../../config/warnings.js';
 import { screenOutput } from '../screen-output.js';
 import type { CommandIo } from '../io.js';
 
@@ -75,7 +75,7 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
   if (config.targets !== undefined) {
     io.beforeLongRun?.();
     const [{ runMatrix }, { progressLine, renderMatrixTerminal }] = await Promise.all([
-      import('../../runner/matrix.js'),
+      import('../../pipeline/matrix.js'),
       import('../../report/matrix/terminal.js'),
     ]);
     const { matrix, writtenFiles } = await runMatrix(

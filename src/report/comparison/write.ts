@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../../validators/schemas.js';
 import { HarnessError } from '../../errors.js';
-import type { SecretScanner } from '../../http/redact.js';
+import type { SecretScanner } from '../../secrets/scanner.js';
 import type { Comparison } from './types.js';
 import { renderComparisonMarkdown } from './views.js';
 import { appendArtifact, putArtifacts, screenArtifacts } from '../artifacts.js';

@@ -4,7 +4,7 @@ import { renderMatrixHtml } from './html.js';
 import { renderMatrixMarkdown } from './markdown.js';
 import type { Matrix } from './types.js';
 import { clearOwnOutputs, putArtifacts, screenViews, type View } from '../artifacts.js';
-import type { SecretScanner } from '../../http/redact.js';
+import type { SecretScanner } from '../../secrets/scanner.js';
 import { suiteError } from '../../errors.js';
 
 export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];

@@ -1,5 +1,5 @@
 import type { CTRFReport, Test, TestStatus } from 'ctrf';
-import { diagnosisLines } from '../../diagnosis/diagnosis-text.js';
+import { diagnosisLines } from './diagnosis-text.js';
 import { failingChecks, failureLines, skipReason } from './failure-text.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 

@@ -1,4 +1,4 @@
-import { diagnosisLines } from '../../diagnosis/diagnosis-text.js';
+import { diagnosisLines } from './diagnosis-text.js';
 import { xml, type Xml } from './escape/xml.js';
 import { failingChecks, failureLines, skipReason } from './failure-text.js';
 import type { BaselineResult, Report, RequirementResult } from '../model/types.js';

@@ -1,6 +1,6 @@
 import { paint } from './colour.js';
 import { terminalLine } from './escape/terminal.js';
-import { diagnosisLines } from '../../diagnosis/diagnosis-text.js';
+import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
 import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines, skipReason } from './failure-text.js';
 import { verdictLine } from './next-step.js';

@@ -1,4 +1,4 @@
-import type { Diagnosis } from './types.js';
+import type { Diagnosis } from '../../diagnosis/types.js';
 
 /** A diagnosis for a terminal: the cause with how sure it is, the evidence, what to do, and the lines to change. */
 export function diagnosisLines(diagnosis: Diagnosis): string[] {

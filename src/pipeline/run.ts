@@ -3,7 +3,7 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetOptions } from '../config/targets.js';
-import { createSecretScanner, type SecretScanner } from '../http/redact.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import type { RequestChoices, TargetSettings } from '../record/settings.js';
 import type { Recording } from '../record/recording.js';
@@ -17,7 +17,7 @@ import type { RecordedRun } from './conclude.js';
 import { SpecRunner, type Judged } from '../judge/spec-runner.js';
 import { suiteVersion } from '../version.js';
 import { suiteFailure, type RunError } from '../errors.js';
-import { collectGarbage } from './memory.js';
+import { collectGarbage } from '../judge/memory.js';
 
 /** Builds and writes the reports; loaded while the specs run, so its modules are not on the way to the first request. */
 let conclude: Promise<typeof import('./conclude.js')> | undefined;

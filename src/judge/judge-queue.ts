@@ -1,8 +1,8 @@
 import type { Recording } from '../record/recording.js';
 import type { RequestChoices } from '../record/settings.js';
-import type { ScenarioResult } from '../judge/scenario-result.js';
+import type { ScenarioResult } from './scenario-result.js';
 import { collectGarbage } from './memory.js';
-import { SpecRunner } from '../judge/spec-runner.js';
+import { SpecRunner } from './spec-runner.js';
 import { suiteFailure } from '../errors.js';
 import type { RunError } from '../errors.js';
 

@@ -2,7 +2,7 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/load.js';
 import type { TargetOptions } from '../config/targets.js';
 import type { Recording } from '../record/recording.js';
-import type { SecretScanner } from '../http/redact.js';
+import type { SecretScanner } from '../secrets/scanner.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { applyBaseline } from '../report/model/baseline.js';
 import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
@@ -14,7 +14,7 @@ import { writeReports } from '../report/write.js';
 import { renderHar } from '../record/har.js';
 import { recordingFile } from '../record/recording-file.js';
 import { suiteVersion } from '../version.js';
-import { safetyWarnings } from './warnings.js';
+import { safetyWarnings } from '../config/warnings.js';
 import type { RunError } from '../errors.js';
 
 export interface TargetReportInput {

@@ -11,7 +11,7 @@ import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
 import { writeMatrix } from '../report/matrix/write.js';
 
 import { clearOwnOutputs } from '../report/artifacts.js';
-import { createSecretScanner, type SecretScanner } from '../http/redact.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { writeReports } from '../report/write.js';
 import { recordTarget } from '../record/recorder.js';
 import { recordingFiles, targetReport } from './conclude.js';
@@ -20,7 +20,7 @@ import { shardOf } from './shard.js';
 import { SpecRunner } from '../judge/spec-runner.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { suiteVersion } from '../version.js';
-import { collectGarbageWhenGrown } from './memory.js';
+import { collectGarbageWhenGrown } from '../judge/memory.js';
 import { suiteFailure } from '../errors.js';
 import type { RunError } from '../errors.js';
 
