@@ -5,7 +5,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
 import { MIN_TOKEN_LENGTH } from '../secrets/forms.js';
 import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
-import { readBoundedText } from './bounded-file.js';
+import { readBoundedText } from '../files/bounded-file.js';
 import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
