@@ -263,7 +263,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
   });
 
   test.concurrent.each([
-    ['a missing file', () => 'nowhere.json', /could not be read \(ENOENT\)/],
+    ['a missing file', () => 'nowhere.json', /could not be read: no such file or folder \(ENOENT\)/],
     ['a file that is not JSON', () => '{"format": ', /is not valid JSON \(line 1, column \d+\)/],
     ['a report instead of a recording', () => JSON.stringify(sampleReport()), /is not a recording of ticketing-conformance/],
     [
@@ -274,7 +274,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
     [
       'a recording with its runs cut off',
       () => JSON.stringify({ format: 'ticketing-conformance-recording', formatVersion: 1 }),
-      /is not a valid recording: \/ must have required property/,
+      /does not match schemas\/recording\.schema\.json: \/ must have required property/,
     ],
   ])('%s gets one clear line and exit 2', async (_name, content, line) => {
     const dir = await tempFolder('judge-bad-');

@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
-import { createSecretScanner, MIN_TOKEN_LENGTH, type SecretScanner } from '../secrets/scanner.js';
-import { readBoundedText } from './bounded-file.js';
+import { MIN_TOKEN_LENGTH } from '../secrets/forms.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { readBoundedText } from '../files/bounded-file.js';
 import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
 
