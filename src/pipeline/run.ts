@@ -11,7 +11,7 @@ import type { RunningReferenceServer } from '../reference-server/server.js';
 import { applyBaseline } from '../report/model/baseline.js';
 import { cutShort, mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
-import { createSecretScanner } from '../secrets/scanner.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { judgeFor, judgeTimeoutMs, targetSettings, testTarget, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
 
 export interface RunResult {
@@ -59,7 +59,7 @@ async function passesOver(
   target: PlannedTarget,
   config: Config,
   judge: Judge,
-  scanner: ReturnType<typeof createSecretScanner>,
+  scanner: SecretScanner,
   startedAt: Date,
   onFirstRoundSent: () => void,
 ): Promise<{ reports: Report[]; passes: Pass[] }> {
