@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_SAFETY_NET_MS } from './test/helpers/safety-net.js';
 
 export default defineConfig({
   test: {
@@ -12,8 +13,9 @@ export default defineConfig({
     // Four files at once on two cores: many files spend much of their time waiting on a child process, a server or
     // a time-out, and Vitest's default (one worker fewer than the cores) would leave a core idle meanwhile.
     maxWorkers: 4,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Bounds against a hang, never a measure of speed (test/helpers/safety-net.ts).
+    testTimeout: TEST_SAFETY_NET_MS,
+    hookTimeout: TEST_SAFETY_NET_MS,
     maxConcurrency: 4,
     // Runs in the test's own process would otherwise append their reports to a real CI job summary.
     env: { GITHUB_STEP_SUMMARY: '' },

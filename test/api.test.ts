@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
 import { run, type RunOptions } from '../src/index.js';
+import { removeFolder } from './helpers/safety-net.js';
 
 test.each(['help', 'quiet', 'targets', 'compareTo'])('run() refuses the command-line setting %s before sending anything', async (name) => {
   await expect(run({ [name]: true } as RunOptions)).rejects.toThrow(`run(): "${name}" belongs to the command line, not to one run`);
@@ -59,6 +60,6 @@ test('run() takes its settings as given, numbers included, and reads no environm
     expect(existsSync(join(out, 'report.json'))).toBe(true);
   } finally {
     process.env = saved;
-    await rm(out, { recursive: true, force: true });
+    await removeFolder(out);
   }
 });

@@ -56,7 +56,7 @@ beforeAll(async () => {
   // environment, and what it prints is the binary's own stdout and stderr.
   matrixRun = await runCli(['--targets', targetsFile, '--shard', '1/1'], { LEAK_TOKEN_0: TOKENS.a, LEAK_TOKEN_1: TOKENS.b });
   cleanUpAfterAll(matrixRun.cleanup);
-}, 180_000);
+});
 
 describe('a command that writes files never writes a secret into one', () => {
   test('matrix: two targets echoing their tokens; no file of the matrix or of either target holds a form of either', async () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { CHECKOUT_BIN, execCli, lastLine, repoRoot, type CliOutput } from './helpers/run-cli.js';
+import { SAFETY_NET_MS, removeFolder } from './helpers/safety-net.js';
 
 const TOKEN = 'usability-token-2f9e61';
 const version = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -26,7 +27,7 @@ const inThisProcess: Exec = (args) => inProcess.exec(args);
  * The checkout's bin, as `npm run conformance` starts it, where what a user sees is its process: its exit status, and
  * nothing else on stdout or stderr.
  */
-const binary: Exec = (args) => execCli(args, repoRoot, {}, 90_000, CHECKOUT_BIN);
+const binary: Exec = (args) => execCli(args, repoRoot, {}, SAFETY_NET_MS, CHECKOUT_BIN);
 
 test.each([
   ['-h', inThisProcess],
@@ -81,7 +82,7 @@ test('serve on a port in use says so and suggests --port 0, never "a bug in the 
   const port = typeof address === 'object' && address ? address.port : 0;
   try {
     // The real CLI: serve is a process of its own, ended by a signal, and a busy port must end it with status 2.
-    const run = await execCli(['serve', '--port', String(port)], repoRoot, {}, 30_000);
+    const run = await execCli(['serve', '--port', String(port)], repoRoot);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       `CONFIG_INVALID: port ${port} on 127.0.0.1 is already in use. Stop what listens there, or pass --port 0 to pick a free port`,
@@ -132,7 +133,7 @@ function atTerminal(args: string[], cwd: string): Promise<string> {
     Object.entries(process.env).filter(([name]) => !['NO_COLOR', 'CI', 'NODE_OPTIONS'].includes(name) && !name.startsWith('VITEST')),
   );
   return new Promise((done) => {
-    execFile('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm' }, timeout: 90_000 }, (_error, stdout) =>
+    execFile('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm' }, timeout: SAFETY_NET_MS }, (_error, stdout) =>
       done(stdout),
     );
   });
@@ -141,7 +142,7 @@ function atTerminal(args: string[], cwd: string): Promise<string> {
 test.skipIf(!existsSync('/usr/bin/script'))('at a terminal the progress line is live during the run and cleared at the end', async () => {
   const folder = await mkdtemp(join(tmpdir(), 'conformance-tty-'));
   const output = await atTerminal(['--base-url', server.url, '--token', TOKEN, '--out', join(folder, 'out')], folder);
-  await rm(folder, { recursive: true, force: true });
+  await removeFolder(folder);
   const frames = output.split('\r\u001b[2K').filter((frame) => /^ {2}\d+\.\d s · /.test(frame));
   expect(frames.length).toBeGreaterThan(1);
   expect(frames.some((frame) => /scenarios judged/.test(frame))).toBe(true);

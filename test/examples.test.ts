@@ -8,6 +8,7 @@ import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { failedRequirements, repoRoot } from './helpers/run-cli.js';
 import { userEnv } from './helpers/user-env.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'example-token-8e13c0';
 const SCRIPT = join(repoRoot, 'examples', 'conformance.sh');
@@ -23,7 +24,7 @@ function runScript(script: string, cwd: string, env: Record<string, string>): Pr
     execFile(
       'bash',
       [script],
-      { cwd, env: { ...userEnv, NO_COLOR: '1', ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd, env: { ...userEnv, NO_COLOR: '1', ...env }, timeout: SAFETY_NET_MS, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
   });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -8,6 +8,7 @@ import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { execCli } from './helpers/run-cli.js';
 import { startListeningCli } from './helpers/serve-cli.js';
 import type { RunningExporter } from '../src/exporter/server.js';
+import { removeFolder } from './helpers/safety-net.js';
 
 const TOKEN = 'exporter-token-Zq81vP';
 const opened: { close(): Promise<void> }[] = [];
@@ -265,7 +266,7 @@ describe('the command line', () => {
     [['exporter', '--targets', 'missing.yaml'], 'missing.yaml'],
     [['exporter', '--listen', 'nowhere', '--targets', 'missing.yaml'], 'missing.yaml'],
   ])('%j stops with one line and exit 2', async (args, message) => {
-    const result = await execCli(args, process.cwd(), {}, 30_000);
+    const result = await execCli(args, process.cwd());
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(message);
@@ -274,7 +275,7 @@ describe('the command line', () => {
   /** What the exporter's command writes on stderr, listening there over a target it is never asked to probe, until stopped. */
   async function exporterStderr(listen: string): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'exporter-cli-'));
-    track({ close: () => rm(dir, { recursive: true, force: true }) });
+    track({ close: () => removeFolder(dir) });
     const { file, env } = await writeTargets(dir, [{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }]);
     const cli = await startListeningCli(['exporter', '--targets', file, '--listen', listen], /Exporter at (\S+) for/, { cwd: dir, env });
     await cli.stop();

@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { parse } from 'yaml';
@@ -6,6 +6,7 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, execCli } from './helpers/run-cli.js';
+import { removeFolder } from './helpers/safety-net.js';
 
 interface Step {
   name?: string;
@@ -73,7 +74,7 @@ test('the GitHub Actions example runs as written: every shard, then the merge, g
     await mkdir(join(work, 'downloaded'), { recursive: true });
     await cp(join(work, uploaded), join(work, 'downloaded', name), { recursive: true });
   }
-  await rm(join(work, 'reports'), { recursive: true, force: true });
+  await removeFolder(join(work, 'reports'));
   await cp(join(work, 'downloaded'), join(work, download?.with?.path ?? ''), { recursive: true });
 
   const mergeArgs = cliArgs(mergeStep, {});

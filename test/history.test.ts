@@ -57,7 +57,7 @@ beforeAll(async () => {
   await mkdir(join(runsDir, 'broken-file'));
   await writeFile(join(runsDir, 'broken-file', 'report.json'), '{ "not": "a report"');
   history = join(work, 'history-out');
-}, 180_000);
+});
 
 test('history DIR --out OUT writes one history.html, leaves out an unreadable file with a line saying why', async () => {
   const result = await inProcess.exec(['history', join(work, 'runs'), '--out', history]);

@@ -8,6 +8,7 @@ import { targetSettings } from '../src/pipeline/pipeline.js';
 import { SpecRunner } from '../src/judge/spec-runner.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'judging-thread-token-7Hq2';
 const { cleanUpAfterAll, tempFolder } = fileResources();
@@ -39,7 +40,7 @@ test('the judging thread keeps no spec run but the latest: its test runners do n
   cleanUpAfterAll(server.close);
   const folder = await tempFolder('judging-thread-');
   const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
-  const runner = await SpecRunner.start({ timeoutMs: 60_000 });
+  const runner = await SpecRunner.start({ timeoutMs: SAFETY_NET_MS });
   cleanUpAfterAll(() => runner.close());
   const judgeBatches = async (count: number): Promise<void> => {
     for (let batch = 0; batch < count; batch += 1) {

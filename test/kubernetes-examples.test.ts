@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
@@ -11,6 +11,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
 import { CLI_BIN, repoRoot } from './helpers/run-cli.js';
+import { SAFETY_NET_MS, removeFolder } from './helpers/safety-net.js';
 
 const EXAMPLES = join(repoRoot, 'examples', 'kubernetes');
 
@@ -137,7 +138,7 @@ function runScript(script: string, paths: Record<string, string>, env: Record<st
     execFile(
       'sh',
       ['-c', local],
-      { env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: tmpdir(), NO_COLOR: '1', ...env }, timeout: 120_000 },
+      { env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: tmpdir(), NO_COLOR: '1', ...env }, timeout: SAFETY_NET_MS },
       (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
     );
   });
@@ -190,6 +191,6 @@ test('the audit Job and its merge, run as written over local targets, give the m
     expect(failing).toBe(2);
   } finally {
     await Promise.all(servers.map((server) => server.close()));
-    await rm(work, { recursive: true, force: true });
+    await removeFolder(work);
   }
-}, 300_000);
+});

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +9,7 @@ import { renderMatrixHtml } from '../src/report/matrix/html.js';
 import type { MatrixTarget } from '../src/report/matrix/types.js';
 import { catalog } from '../src/requirements/catalog.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
+import { removeFolder } from './helpers/safety-net.js';
 
 /** A fleet the size hosting teams audit: most targets conformant, a few failing, a few that could not be judged. */
 const TARGETS = 1000;
@@ -68,11 +69,11 @@ describe.skipIf(chromiumMissing !== undefined)(
       dir = await mkdtemp(join(tmpdir(), 'conformance-matrix-html-'));
       url = await page('matrix.html', rows);
       browser = await launchChromium();
-    }, 120_000);
+    });
 
     afterAll(async () => {
       await browser?.close();
-      await rm(dir, { recursive: true, force: true });
+      await removeFolder(dir);
     });
 
     async function open(javaScriptEnabled: boolean, address = url): Promise<{ page: Page; violations: string[]; requests: string[] }> {

@@ -7,6 +7,7 @@ import { catalog } from '../src/requirements/catalog.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'newman-token-2e8f1a';
 const { cleanUpAfterAll, tempFolder } = fileResources();
@@ -25,7 +26,7 @@ async function newmanFailures(faults: string[]): Promise<{ requests: number; fai
     execFile(
       process.execPath,
       [newman, 'run', 'collection.json', '--reporters', 'json', '--reporter-json-export', 'run.json'],
-      { cwd: dir, timeout: 60_000 },
+      { cwd: dir, timeout: SAFETY_NET_MS },
       () => done(),
     );
   });

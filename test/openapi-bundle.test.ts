@@ -7,6 +7,7 @@ import { bundleOpenapi, OPENAPI_BUNDLE } from '../scripts/generate/bundle-openap
 import { schemasDir } from '../src/paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'bundle-token-90c2a7';
 const bundleText = readFileSync(join(schemasDir, OPENAPI_BUNDLE), 'utf8');
@@ -58,7 +59,7 @@ test('the bundled status schema accepts the reference server and refuses a statu
     (
       await fetch(`${server.url}/api/ticket/status/1`, {
         headers: { authorization: `Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}` },
-        signal: AbortSignal.timeout(5000),
+        signal: AbortSignal.timeout(SAFETY_NET_MS),
       })
     ).json();
   expect(check(await fetchStatus(good)), JSON.stringify(check.errors)).toBe(true);

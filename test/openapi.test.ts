@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -10,6 +10,7 @@ import { catalog, isRequirementId } from '../src/requirements/catalog.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { dereferencedContract, OPENAPI_FILE, validateContract, type Contract } from './helpers/openapi.js';
+import { SAFETY_NET_MS, removeFolder } from './helpers/safety-net.js';
 
 const TOKEN = 'openapi-token-3c81d0';
 const STATUS_PATH = '/api/ticket/status/{status_id}';
@@ -52,7 +53,7 @@ async function answer(variants: string[], sample: Sample): Promise<{ status: num
   cleanUpAfterAll(server.close);
   const response = await fetch(`${server.url}${sample.path}`, {
     headers: sample.authorization ? { authorization: sample.authorization } : {},
-    signal: AbortSignal.timeout(5000),
+    signal: AbortSignal.timeout(SAFETY_NET_MS),
   });
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.json() };
 }
@@ -79,7 +80,7 @@ test('the validator rejects a contract with a mistake in it', async () => {
     await writeFile(join(folder, OPENAPI_FILE), JSON.stringify(broken));
     expect((await validateContract(folder)).valid).toBe(false);
   } finally {
-    await rm(folder, { recursive: true, force: true });
+    await removeFolder(folder);
   }
 });
 

@@ -139,7 +139,7 @@ describe('an --out that cannot take the reports: exit 2 before the first request
 
   // The binary's own exit: the process ends by itself, with status 2, not killed at the time-out.
   test.concurrent.each(unusable.slice(0, 1))('%s, with the embedded server, from the real CLI', async (_name, make, why) => {
-    await refusedWithEmbeddedServer((args, cwd) => execCli(args, cwd, {}, 30_000), make, why);
+    await refusedWithEmbeddedServer((args, cwd) => execCli(args, cwd), make, why);
   });
 
   test.concurrent.each(unusable)('%s, with a target: not one request is sent', async (_name, make) => {
@@ -191,7 +191,7 @@ describe('problems of the environment are named as such, and the verdict is stil
     const busy = await serveHttp((_request, response) => response.end());
     cleanUpAfterAll(busy.close);
     const dir = await folder();
-    const run = await execCli(['serve', '--port', String(busy.port)], dir, {}, 30_000);
+    const run = await execCli(['serve', '--port', String(busy.port)], dir);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(run.stderr.trim()).toMatch(new RegExp(`^CONFIG_INVALID: port ${busy.port} on 127.0.0.1 is already in use\\. `));
     expect(run.stderr).not.toMatch(NOT_A_SUITE_BUG);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -12,6 +12,7 @@ import { PROMETHEUS, prometheusMissing, promtool, skipPrometheus } from './helpe
 import { repoRoot } from './helpers/run-cli.js';
 import { switchFront, type SwitchFront } from './helpers/switch-front.js';
 import { startProcess, tail, waitUntil, type LabProcess } from './lab/processes.js';
+import { SAFETY_NET_MS, removeFolder } from './helpers/safety-net.js';
 
 const EXAMPLES = join(repoRoot, 'examples', 'prometheus');
 const TOKEN = 'prometheus-test-token-Wd93kq';
@@ -47,7 +48,7 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
       expect(tested.code).not.toBe(0);
       expect(tested.output).toContain('TicketingMustRequirementFailing');
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await removeFolder(dir);
     }
   });
 
@@ -114,9 +115,9 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
         prometheus,
         'answer on its API',
         async () => (await fetch(`${api}/status/buildinfo`).catch(() => undefined))?.ok ?? false,
-        30_000,
+        SAFETY_NET_MS,
       );
-    }, 90_000);
+    });
 
     async function query(expr: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
       const answer = (await (await fetch(`${api}/query?query=${encodeURIComponent(expr)}`)).json()) as {
@@ -128,7 +129,7 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
     }
 
     /** Polls Prometheus until the condition holds, within a bound; fails with its log otherwise. */
-    async function eventually(what: string, holds: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+    async function eventually(what: string, holds: () => Promise<boolean>, timeoutMs = SAFETY_NET_MS): Promise<void> {
       const until = Date.now() + timeoutMs;
       while (Date.now() < until) {
         if (await holds()) return;
@@ -171,7 +172,7 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
         const alerts = (await (await fetch(`${api}/alerts`)).json()) as { data: { alerts: { labels: Record<string, string> }[] } };
         return !alerts.data.alerts.some((alert) => alert.labels.alertname === 'TicketingMustRequirementFailing');
       });
-    }, 180_000);
+    });
 
     test('both jobs are up, and no label Prometheus holds shows the token or the target address', async () => {
       const targets = (await (await fetch(`${api}/targets`)).json()) as {

@@ -21,6 +21,7 @@ import { fileResources } from './helpers/file-resources.js';
 import { CLI_BIN, failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'recording-token-3b9e27';
 const require = createRequire(import.meta.url);
@@ -218,7 +219,7 @@ function traceCli(log: string, args: string[], cwd: string): Promise<number> {
     execFile(
       'strace',
       ['-f', '-qq', '-e', 'trace=socket', '-o', log, process.execPath, CLI_BIN, ...args],
-      { cwd, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' }, timeout: 120_000 },
+      { cwd, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' }, timeout: SAFETY_NET_MS },
       (error) => done(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
     );
   });

@@ -9,6 +9,7 @@ import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, type CliRun } from './helpers/run-cli.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
 const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
@@ -135,7 +136,7 @@ test('npm run report:allure -- --out DIR makes a single-file report of that fold
   await promisify(execFile)('npm', ['run', '--silent', 'report:allure', '--', '--out', finishedRun.outDir], {
     cwd: repoRoot,
     env: { ...process.env, NO_COLOR: '1' },
-    timeout: 90_000,
+    timeout: SAFETY_NET_MS,
   });
   const reportDir = join(finishedRun.outDir, 'allure-report');
   const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8')) as { stats: Record<string, number> };

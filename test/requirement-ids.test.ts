@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
 import { repoRoot } from './helpers/run-cli.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const FIXTURES = join(repoRoot, 'test', 'fixtures', 'requirement-ids');
 const CATALOG = join(repoRoot, 'src', 'requirements', 'catalog.ts');
@@ -107,7 +108,7 @@ test('in plain JavaScript, which no compiler checks, an unlisted ID fails its sc
     execFile(
       process.execPath,
       [join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(FIXTURES, 'vitest.config.ts')],
-      { cwd: repoRoot, env: { ...developerEnv(), NO_COLOR: '1' }, timeout: 120_000 },
+      { cwd: repoRoot, env: { ...developerEnv(), NO_COLOR: '1' }, timeout: SAFETY_NET_MS },
       (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, text: stdout + stderr }),
     );
   });

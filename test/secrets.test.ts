@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
@@ -16,6 +16,7 @@ import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
+import { removeFolder } from './helpers/safety-net.js';
 
 const TOKEN = 'Sup3r-Secret-Token-93f1c2';
 
@@ -153,7 +154,7 @@ async function written(report: Report): Promise<{ files: string[]; texts: string
     const texts = await Promise.all(files.filter((name) => name.includes('.')).map((name) => readFile(join(outDir, name), 'utf8')));
     return { files, texts, finished };
   } finally {
-    await rm(outDir, { recursive: true, force: true });
+    await removeFolder(outDir);
   }
 }
 
@@ -223,6 +224,6 @@ test('a token with markup characters is also found in the model, and no view car
     }
     expect(names).toContain('report.html');
   } finally {
-    await rm(outDir, { recursive: true, force: true });
+    await removeFolder(outDir);
   }
 });

@@ -5,6 +5,7 @@ import { variants } from '../src/reference-server/faults.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, runCli } from './helpers/run-cli.js';
 import { runServeCli, startServeCli } from './helpers/serve-cli.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'serve-token-91ab3e';
 const { cleanUpAfterAll } = fileResources();
@@ -12,7 +13,7 @@ const { cleanUpAfterAll } = fileResources();
 async function get(url: string, password: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, {
     headers: { authorization: `Basic ${Buffer.from(`${TOKEN}:${password}`).toString('base64')}` },
-    signal: AbortSignal.timeout(5000),
+    signal: AbortSignal.timeout(SAFETY_NET_MS),
   });
   return { status: response.status, body: await response.json() };
 }

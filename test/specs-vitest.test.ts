@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const FIXTURES = join(repoRoot, 'test', 'fixtures', 'recordings');
 const VITEST = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
@@ -26,7 +27,7 @@ interface Output {
 
 function exec(args: string[], env: Record<string, string> = {}): Promise<Output> {
   return new Promise((done) => {
-    execFile(process.execPath, args, { cwd: repoRoot, env: shellEnv(env), timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, args, { cwd: repoRoot, env: shellEnv(env), timeout: SAFETY_NET_MS }, (error, stdout, stderr) =>
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, out: stdout + stderr }),
     );
   });
@@ -102,7 +103,7 @@ test('watch mode judges a changed recording again', async () => {
   let out = '';
   const summaries = (): string[] => [...out.matchAll(/^\s*Tests\s+(.*)$/gm)].map((match) => (match[1] ?? '').trim());
   const waitFor = async (count: number): Promise<void> => {
-    for (let waited = 0; summaries().length < count && waited < 90_000; waited += 250) {
+    for (let waited = 0; summaries().length < count && waited < SAFETY_NET_MS; waited += 250) {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
@@ -115,4 +116,4 @@ test('watch mode judges a changed recording again', async () => {
   expect(summaries()[1], out).toMatch(/^1 failed \| \d+ passed/);
   child.kill();
   await stopped;
-}, 120_000);
+});

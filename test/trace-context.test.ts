@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -6,6 +6,7 @@ import { run } from '../src/index.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { switchFront } from './helpers/switch-front.js';
+import { removeFolder } from './helpers/safety-net.js';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
 
@@ -28,7 +29,7 @@ test('every request of a run carries a traceparent whose trace id is the runId o
   } finally {
     await front.close();
     await reference.close();
-    await rm(out, { recursive: true, force: true });
+    await removeFolder(out);
   }
 });
 
@@ -41,6 +42,6 @@ test('two runs have two run ids', async () => {
     expect(second.runId).toMatch(/^[0-9a-f]{32}$/);
     expect(first.runId).not.toBe(second.runId);
   } finally {
-    await rm(out, { recursive: true, force: true });
+    await removeFolder(out);
   }
 });

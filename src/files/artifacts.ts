@@ -121,6 +121,10 @@ async function inside(folder: string, entry: string): Promise<string | undefined
   }
 }
 
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+}
+
 /**
  * Removes what the suite wrote in the folder the last time (the files of its list, then its folders left empty), except
  * the files named in keep (a recording being judged again), which stay on the list.
@@ -131,8 +135,9 @@ export async function clearOwnOutputs(folder: string, keep: readonly string[] = 
     const path = await inside(folder, entry);
     if (!path) continue;
     const stats = await lstat(path).catch(() => undefined);
-    // A file or a link to one is unlinked; the link's target is left alone.
-    if (stats && (stats.isFile() || stats.isSymbolicLink())) await unlink(path);
+    // A file or a link to one is unlinked; the link's target is left alone. One removed meanwhile (another run into
+    // the same folder clearing it too) is what was wanted.
+    if (stats && (stats.isFile() || stats.isSymbolicLink())) await unlink(path).catch(ignoreMissing);
   }
   const deepestFirst = [...manifest.folders].sort((a, b) => b.split('/').length - a.split('/').length);
   for (const entry of deepestFirst) {

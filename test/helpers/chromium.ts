@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { SAFETY_NET_MS } from './safety-net.js';
 
 /** Debian's Chromium (.ci/setup.d/30-chromium.sh installs it); no browser is ever downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -20,6 +21,6 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
-    timeout: 30_000,
+    timeout: SAFETY_NET_MS,
   });
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import { loadTargets } from '../../src/config/targets.js';
 import { startExporter, type ConnectionLimits, type RunningExporter } from '../../src/exporter/server.js';
+import { SAFETY_NET_MS, removeFolder } from './safety-net.js';
 
 export interface ExporterTarget {
   name: string;
@@ -37,7 +38,7 @@ export async function exporterFor(
   targets: ExporterTarget[],
   {
     minIntervalMs = 0,
-    defaultProbeTimeoutMs = 30_000,
+    defaultProbeTimeoutMs = SAFETY_NET_MS,
     limits,
   }: { minIntervalMs?: number; defaultProbeTimeoutMs?: number; limits?: Partial<ConnectionLimits> } = {},
 ): Promise<RunningExporter> {
@@ -47,7 +48,7 @@ export async function exporterFor(
     const entries = loadTargets(loadConfig(['--targets', file], env, join(dir, '.env')), env, join(dir, '.env'));
     return await startExporter({ targets: entries, host: '127.0.0.1', port: 0, minIntervalMs, defaultProbeTimeoutMs, limits });
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await removeFolder(dir);
   }
 }
 
@@ -65,7 +66,7 @@ export function samples(text: string): Map<string, number> {
 }
 
 export async function scrape(url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
-  const answer = await fetch(url, { headers, signal: AbortSignal.timeout(60_000) });
+  const answer = await fetch(url, { headers, signal: AbortSignal.timeout(SAFETY_NET_MS) });
   return { status: answer.status, text: await answer.text() };
 }
 

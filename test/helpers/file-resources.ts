@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { inProcessRuns, type InProcessRuns } from './in-process-runs.js';
+import { removeFolder } from './safety-net.js';
 
 export interface FileResources {
   /** Commands run in this process; their folders are removed first once the file's tests are done. */
@@ -41,7 +42,7 @@ export function fileResources(options?: Parameters<typeof inProcessRuns>[0]): Fi
     cleanUpAfterAll,
     async tempFolder(prefix) {
       const dir = await mkdtemp(join(tmpdir(), prefix));
-      cleanUpAfterAll(() => rm(dir, { recursive: true, force: true }));
+      cleanUpAfterAll(() => removeFolder(dir));
       return dir;
     },
   };

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../../src/cli/cli.js';
 import { OPTIONS } from '../../src/config/options.js';
 import { DEADLINE_GRACE_MS, startJudge } from '../../src/pipeline/pipeline.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
+import { TEST_SAFETY_NET_MS, removeFolder } from './safety-net.js';
 
 /**
  * The spec runner of this worker process, shared by every file it runs (the self-tests' workers keep their modules
@@ -51,20 +52,20 @@ export function inProcessRuns(options: { ownSpecRunner?: boolean } = {}): InProc
       workDirs.push(workDir);
       const outDir = join(workDir, 'out');
       const result = await exec(withOut(args, outDir), env, join(workDir, '.env'));
-      return collectOutput(result, outDir, () => rm(workDir, { recursive: true, force: true }));
+      return collectOutput(result, outDir, () => removeFolder(workDir));
     },
     exec: (args, env) => exec(args, env),
     async close() {
-      await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+      await Promise.all(workDirs.map(removeFolder));
     },
   };
 }
 
 /**
- * Time for a whole file's cases to be recorded and judged together: a bound against a hang, far above what they
- * take on a busy machine. It is the hook's, so no single test carries the wait for the batch.
+ * Time for a whole file's cases to be recorded and judged together: the hook's bound against a hang, so that no
+ * single test carries the wait for the batch.
  */
-export const ALL_CASES_TIMEOUT_MS = 300_000;
+export const ALL_CASES_TIMEOUT_MS = TEST_SAFETY_NET_MS;
 
 export interface StartedCases<T> {
   /** The case's outcome (or failure), for its own test to await. */

@@ -8,6 +8,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import { SAFETY_NET_MS } from './safety-net.js';
 
 export interface TlsIdentity {
   key: string;
@@ -100,7 +101,7 @@ export async function serveSockets(
 }
 
 /** Waits, within a bound, until every connection to the servers is closed; returns how many stay open. */
-export async function openSocketsAfter(servers: LoopbackServer[], withinMs = 3000): Promise<number> {
+export async function openSocketsAfter(servers: LoopbackServer[], withinMs = SAFETY_NET_MS): Promise<number> {
   const until = Date.now() + withinMs;
   const open = (): number => servers.reduce((sum, server) => sum + server.openSockets(), 0);
   while (open() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { SAFETY_NET_MS } from './safety-net.js';
 
 /** Debian's prometheus package (.ci/setup.d/40-prometheus.sh installs it): the server and promtool. */
 export const PROMETHEUS = '/usr/bin/prometheus';
@@ -24,7 +25,7 @@ export interface ToolResult {
 export function promtool(args: string[], stdin?: string, cwd?: string): Promise<ToolResult> {
   if (prometheusMissing) throw new Error(prometheusMissing);
   return new Promise((resolve) => {
-    const child = execFile(PROMTOOL, args, { cwd, timeout: 30_000 }, (error, stdout, stderr) =>
+    const child = execFile(PROMTOOL, args, { cwd, timeout: SAFETY_NET_MS }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}${stderr}` }),
     );
     child.stdin?.end(stdin ?? '');

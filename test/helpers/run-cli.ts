@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Report } from '../../src/report/model/types.js';
+import { SAFETY_NET_MS, removeFolder } from './safety-net.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 /** The command as `npm run conformance` runs it from a checkout: the bin, which runs the TypeScript source. */
@@ -59,7 +60,7 @@ export function execCli(
   args: string[],
   cwd: string,
   env: Record<string, string | undefined> = {},
-  timeoutMs = 90_000,
+  timeoutMs = SAFETY_NET_MS,
   bin = CLI_BIN,
 ): Promise<CliOutput> {
   return new Promise<CliOutput>((done) => {
@@ -80,11 +81,11 @@ export function withOut(args: string[], outDir: string): string[] {
 }
 
 /** Runs the real CLI in a child process, in an empty folder so no .env of the repository leaks in. A subcommand goes first in args. */
-export async function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 90_000): Promise<CliRun> {
+export async function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = SAFETY_NET_MS): Promise<CliRun> {
   const workDir = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
   const outDir = join(workDir, 'out');
   const result = await execCli(withOut(args, outDir), workDir, env, timeoutMs);
-  return collectOutput(result, outDir, () => rm(workDir, { recursive: true, force: true }));
+  return collectOutput(result, outDir, () => removeFolder(workDir));
 }
 
 /** What a run left: its output, the report it wrote to outDir, and every file there. */

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TlsIdentity } from './loopback-server.js';
+import { SAFETY_NET_MS, removeFolder } from './safety-net.js';
 
 export interface SelfSigned extends TlsIdentity {
   /** The certificate as a file, to pass with --ca. */
@@ -35,12 +36,12 @@ export async function selfSignedCertificate(): Promise<SelfSigned> {
       '-addext',
       'subjectAltName=IP:127.0.0.1',
     ],
-    { timeout: 30_000 },
+    { timeout: SAFETY_NET_MS },
   );
   return {
     key: await readFile(keyPath, 'utf8'),
     cert: await readFile(certPath, 'utf8'),
     certPath,
-    cleanup: () => rm(dir, { recursive: true, force: true }),
+    cleanup: () => removeFolder(dir),
   };
 }

@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { CLI_BIN, cliEnv, repoRoot } from './run-cli.js';
+import { SAFETY_NET_MS } from './safety-net.js';
 
 const serveArgs = (args: string[]): string[] => [CLI_BIN, 'serve', ...args];
 
 /** Runs `ticketing-conformance serve` with arguments that make it end by itself (--help, a bad option). */
-export function runServeCli(args: string[], timeoutMs = 30_000): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runServeCli(args: string[], timeoutMs = SAFETY_NET_MS): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(process.execPath, serveArgs(args), { cwd: repoRoot, timeout: timeoutMs }, (error, stdout, stderr) =>
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
@@ -22,7 +23,7 @@ export interface ServingCli {
 }
 
 /** Starts `ticketing-conformance serve` in a child process and waits, at most timeoutMs, for the address it prints. */
-export function startServeCli(args: string[], timeoutMs = 20_000): Promise<ServingCli> {
+export function startServeCli(args: string[], timeoutMs = SAFETY_NET_MS): Promise<ServingCli> {
   return startListeningCli(['serve', ...args], /Reference server at (\S+?)(?: with |\. )/, { timeoutMs });
 }
 
@@ -33,7 +34,11 @@ export function startServeCli(args: string[], timeoutMs = 20_000): Promise<Servi
 export function startListeningCli(
   args: string[],
   printed: RegExp,
-  { cwd = repoRoot, env = {}, timeoutMs = 20_000 }: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+  {
+    cwd = repoRoot,
+    env = {},
+    timeoutMs = SAFETY_NET_MS,
+  }: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
 ): Promise<ServingCli> {
   const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   // Once its output is read to the end, not only once it exited.

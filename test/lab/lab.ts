@@ -1,4 +1,4 @@
-import { access, chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, chown, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { selfserviceTypes, statuses } from '../../src/reference-server/data.js';
@@ -6,6 +6,7 @@ import { freePort } from '../helpers/free-port.js';
 import { fpmConf, httpdConf, nginxConf, type ApacheSetup, type SitePaths } from './configs.js';
 import { accepts, startProcess, waitUntil, type LabProcess } from './processes.js';
 import type { LabTools } from './tools.js';
+import { removeFolder } from '../helpers/safety-net.js';
 
 const APP_DIR = resolve(import.meta.dirname, 'app');
 
@@ -151,6 +152,6 @@ export class Lab {
   async close(): Promise<void> {
     await Promise.all([...this.processes].map((server) => server.stop()));
     this.processes.clear();
-    await rm(this.root, { recursive: true, force: true });
+    await removeFolder(this.root);
   }
 }

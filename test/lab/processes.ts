@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 /** A server the lab started in its own process group, so that it and every child it forks stop together. */
 export interface LabProcess {
@@ -65,7 +66,7 @@ export async function tail(file: string, lines = 15): Promise<string> {
 }
 
 /** Polls until ready() holds; fails early, with the log, when the process dies first. Bounded in time. */
-export async function waitUntil(server: LabProcess, what: string, ready: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+export async function waitUntil(server: LabProcess, what: string, ready: () => Promise<boolean>, timeoutMs = SAFETY_NET_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
