@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,8 +133,16 @@ describe('GET /probe', () => {
     expect(own.get('ticketing_conformance_exporter_run_errors_total')).toBe(2);
   });
 
-  test('a target that never answers does not hold up another, and its probe answers within the scrape time-out', async () => {
-    const silent = track(await serveHttp(() => undefined));
+  test('a target that does not answer does not hold up another: the other is judged while the first still waits', async () => {
+    // The silent target holds every request until the test lets it go (a connection reset), so the order is not a race.
+    const held: ServerResponse[] = [];
+    let released = false;
+    const silent = track(
+      await serveHttp((_request, response) => {
+        if (released) response.socket?.destroy();
+        else held.push(response);
+      }),
+    );
     const good = await reference();
     const exporter = track(
       await exporterFor([
@@ -142,7 +151,7 @@ describe('GET /probe', () => {
       ]),
     );
     const order: string[] = [];
-    const slow = probe(exporter, 'silent', { 'X-Prometheus-Scrape-Timeout-Seconds': '4' }).then((answer) => {
+    const slow = probe(exporter, 'silent').then((answer) => {
       order.push('silent');
       return answer;
     });
@@ -150,8 +159,18 @@ describe('GET /probe', () => {
     const quick = await probe(exporter, 'good');
     order.push('good');
     expect(samples(quick.text).get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
+    expect(order).toEqual(['good']);
+    released = true;
+    for (const response of held) response.socket?.destroy();
     const stuck = samples((await slow).text);
     expect(order).toEqual(['good', 'silent']);
+    expect(stuck.get('ticketing_conformance_judged')).toBe(0);
+  });
+
+  test('a target that never answers: its probe answers by the scrape time-out, without a verdict', async () => {
+    const silent = track(await serveHttp(() => undefined));
+    const exporter = track(await exporterFor([{ name: 'silent', baseUrl: silent.url, token: TOKEN }]));
+    const stuck = samples((await probe(exporter, 'silent', { 'X-Prometheus-Scrape-Timeout-Seconds': '2' })).text);
     expect(stuck.get('ticketing_conformance_judged')).toBe(0);
     // Either the run stopped at its deadline and says so, or the answer came at the scrape's time-out without it.
     const deadline = stuck.get('ticketing_conformance_run_error{code="HARNESS_DEADLINE",party="environment"}');
