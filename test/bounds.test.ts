@@ -70,6 +70,8 @@ describe('the deadline bounds the whole run, whatever hangs', () => {
       ['--base-url', `${scheme}://conformance-target.invalid`, '--token', TOKEN, '--deadline-ms', '3000', '--timeout-ms', '600000'],
       { [variable]: proxy },
     );
+    for (const r of run.report?.requirements ?? [])
+      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(errorCodes(run.report)).toContain('HARNESS_DEADLINE');
     expect(run.report?.complete).toBe(false);
@@ -82,6 +84,8 @@ describe('the deadline bounds the whole run, whatever hangs', () => {
       ['--base-url', 'https://conformance-target.invalid', '--token', TOKEN, '--deadline-ms', '600000', '--timeout-ms', '1000'],
       { HTTPS_PROXY: proxy },
     );
+    for (const r of run.report?.requirements ?? [])
+      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(errorCodes(run.report)).toContain('HARNESS_TIMEOUT');
   });
@@ -90,6 +94,8 @@ describe('the deadline bounds the whole run, whatever hangs', () => {
     const target = await hostileTargets['accepts-never-answers'](TOKEN);
     cleanUpAfterAll(target.close);
     const run = await cli(['doctor', '--base-url', target.url, '--token', TOKEN, '--deadline-ms', '2000', '--timeout-ms', '600000']);
+    for (const r of run.report?.requirements ?? [])
+      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(run.stdout).toMatch(/deadline/);
   });
@@ -132,6 +138,8 @@ describe('memory follows the number of parsed values, not only the bytes', () =>
     cleanUpAfterAll(target.close);
     const run = await runInProcess(['--base-url', target.url, '--token', TOKEN]);
     // A cap of the suite's own is never the target's failure: no verdict, and the cap named.
+    for (const r of run.report?.requirements ?? [])
+      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     const errors = run.report?.requirements.flatMap((result) => result.checks.flatMap((check) => (check.error ? [check.error] : [])));
     expect(errors?.map((error) => error.code)).toContain('HARNESS_SUITE_LIMIT');
@@ -153,9 +161,6 @@ describe('a budget smaller than the plan', () => {
     expect(run.stderr).toBe('');
   });
 });
-
-/** The deadline of a --repeat run whose later runs the target never answers. */
-const REPEAT_DEADLINE_MS = 10_000;
 
 describe('--repeat shares the invocation’s request budget and deadline', () => {
   test.concurrent('--repeat 5 with a budget for one run and a half: one whole run, no partial one, none flaky', async () => {
@@ -194,17 +199,13 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
       if (seen <= perRun) forward(request, response, new URL(server.url));
     });
     cleanUpAfterAll(front.close);
-    // A second run starts only when the first took less than the time left (the run's own rule): the deadline is five
-    // times what a first run with this file's shared spec runner took with the machine's load average at 20.
+    // A second run starts only when the first took less than the time left (the run's own rule): the deadline is sized
+    // from the run just made on this machine, so a slower machine gets a longer one, and a second run always starts.
+    // A request's own time-out outlasts the deadline, so the deadline, not a time-out, ends the second run.
+    const deadlineMs = Math.max(10_000, 5 * (single.report?.durationMs ?? 0));
     const run = await runInProcess([
-      '--base-url',
-      front.url,
-      '--token',
-      TOKEN,
-      '--repeat',
-      '5',
-      '--deadline-ms',
-      String(REPEAT_DEADLINE_MS),
+      ...['--base-url', front.url, '--token', TOKEN, '--repeat', '5'],
+      ...['--deadline-ms', String(deadlineMs), '--timeout-ms', String(2 * deadlineMs)],
     ]);
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(seen).toBeGreaterThan(perRun);
