@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors.js';
 import { readDataFile } from './data-file.js';
 import { baseUrl, checkedPassword, checkedToken, variableLookup, type Config } from './load.js';
+import type * as TargetsFile from '../validators/types/targets.generated.js';
 
 /** The settings a target can have on its own; in a targets file each target may set them. */
 export type TargetOptions = Pick<
@@ -19,16 +20,7 @@ export type TargetOptions = Pick<
   | 'insecure'
 >;
 
-interface TargetFileEntry {
-  name: string;
-  baseUrl: string;
-  tokenEnv: string;
-  statusId?: number;
-  lang?: string;
-  missingLang?: string;
-  timeoutMs?: number;
-  maxRequests?: number;
-}
+type TargetFileEntry = TargetsFile.Target;
 
 /** One target of a matrix, with its token read from the environment and its options merged over the run's. */
 export interface TargetEntry {
@@ -122,7 +114,7 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
 /** Reads --targets: every target valid, names unique, every token present, or one ConfigError before any request. */
 export function loadTargets(config: Config, env: Record<string, string | undefined> = process.env, dotenvPath = '.env'): TargetEntry[] {
   if (config.targets === undefined) return [];
-  const data = readDataFile(config.targets, 'targets', 'targets file') as TargetFileEntry[] | { targets: TargetFileEntry[] };
+  const data = readDataFile(config.targets, 'targets', 'targets file') as TargetsFile.TicketingConformanceTargetsFile;
   const list = Array.isArray(data) ? data : data.targets;
   const seen = new Set<string>();
   for (const { name } of list) {
