@@ -1,3 +1,5 @@
+import type * as ReportFile from './validators/types/report.generated.js';
+
 /** The suite could not judge: configuration, network or its own fault. Never means the target is wrong. */
 export type HarnessErrorCode =
   | 'CONFIG_INVALID'
@@ -24,7 +26,7 @@ export type HarnessErrorCode =
   | 'HARNESS_SUITE_LIMIT'
   | 'HARNESS_ENVIRONMENT';
 
-export type FaultParty = 'target' | 'environment' | 'suite';
+export type FaultParty = ReportFile.Party;
 
 export class HarnessError extends Error {
   constructor(
@@ -86,13 +88,8 @@ export function environmentError(what: string, error: unknown, hint: string): Ha
   return new HarnessError('HARNESS_ENVIRONMENT', `${what}: ${systemReason(error)}`, hint, 'environment');
 }
 
-/** An error as a report keeps it: plain data, whoever raised it. */
-export interface RunError {
-  code: HarnessErrorCode;
-  message: string;
-  hint: string;
-  party: FaultParty;
-}
+/** An error as a report keeps it: plain data, whoever raised it; its code typed by the list above, which the schema checks only the form of. */
+export type RunError = Omit<ReportFile.RunError, 'code'> & { code: HarnessErrorCode };
 
 /** An error of the suite itself: never the target's fault. */
 export function suiteError(message: string): RunError {

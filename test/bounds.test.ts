@@ -70,8 +70,6 @@ describe('the deadline bounds the whole run, whatever hangs', () => {
       ['--base-url', `${scheme}://conformance-target.invalid`, '--token', TOKEN, '--deadline-ms', '3000', '--timeout-ms', '600000'],
       { [variable]: proxy },
     );
-    for (const r of run.report?.requirements ?? [])
-      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(errorCodes(run.report)).toContain('HARNESS_DEADLINE');
     expect(run.report?.complete).toBe(false);
@@ -84,8 +82,6 @@ describe('the deadline bounds the whole run, whatever hangs', () => {
       ['--base-url', 'https://conformance-target.invalid', '--token', TOKEN, '--deadline-ms', '600000', '--timeout-ms', '1000'],
       { HTTPS_PROXY: proxy },
     );
-    for (const r of run.report?.requirements ?? [])
-      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(errorCodes(run.report)).toContain('HARNESS_TIMEOUT');
   });
@@ -94,8 +90,6 @@ describe('the deadline bounds the whole run, whatever hangs', () => {
     const target = await hostileTargets['accepts-never-answers'](TOKEN);
     cleanUpAfterAll(target.close);
     const run = await cli(['doctor', '--base-url', target.url, '--token', TOKEN, '--deadline-ms', '2000', '--timeout-ms', '600000']);
-    for (const r of run.report?.requirements ?? [])
-      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     expect(run.stdout).toMatch(/deadline/);
   });
@@ -138,8 +132,6 @@ describe('memory follows the number of parsed values, not only the bytes', () =>
     cleanUpAfterAll(target.close);
     const run = await runInProcess(['--base-url', target.url, '--token', TOKEN]);
     // A cap of the suite's own is never the target's failure: no verdict, and the cap named.
-    for (const r of run.report?.requirements ?? [])
-      if (r.verdict === 'flaky') console.log('DBG', deadlineMs, r.id, JSON.stringify(r.checks.map((c) => [c.verdict, c.error?.message])));
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 2, signal: null });
     const errors = run.report?.requirements.flatMap((result) => result.checks.flatMap((check) => (check.error ? [check.error] : [])));
     expect(errors?.map((error) => error.code)).toContain('HARNESS_SUITE_LIMIT');

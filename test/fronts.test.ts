@@ -59,7 +59,7 @@ const failedOn = (id: string, seen: ObservedAnswer, credentials: CredentialVaria
     },
     exchanges: {
       [key]: {
-        request: { method: 'GET', url: seen.url, credentials: variantLabel(credentials), headers: {} },
+        request: { method: 'GET' as const, url: seen.url, credentials: variantLabel(credentials), headers: {} },
         response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
         repro: '',
       },

@@ -1,11 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { expect, test } from 'vitest';
+import { expect, expectTypeOf, test } from 'vitest';
 import { validatorKeys, type SchemaName } from '../src/validators/schema-refs.js';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { GENERATED_VALIDATORS, validatorModuleSource } from '../scripts/generate/validator-code.js';
+import { GENERATED_TYPES_DIR, schemaTypeSources } from '../scripts/generate/schema-type-code.js';
+import type { Classified } from '../src/classify/types.js';
+import type { Report } from '../src/report/model/types.js';
+import type { Matrix } from '../src/report/matrix/types.js';
+import type { RecordingFile } from '../src/record/recording-file.js';
+import type * as ReportFile from '../src/validators/types/report.generated.js';
+import type { TicketingConformanceMatrix } from '../src/validators/types/matrix.generated.js';
+import type { TicketingConformanceRecording } from '../src/validators/types/recording.generated.js';
 import { packageRoot, schemasDir } from '../src/paths.js';
 import { sampleReport } from './helpers/sample-report.js';
 
@@ -32,6 +40,26 @@ test('a schema that breaks the meta-schema is caught', () => {
 test('the precompiled validators are those schemas/ makes now (npm run schemas:compile rewrites them)', () => {
   const committed = readFileSync(join(packageRoot, GENERATED_VALIDATORS), 'utf8');
   expect(committed === validatorModuleSource(), 'src/validators/validators.generated.ts is stale: run npm run schemas:compile').toBe(true);
+});
+
+test('the types generated from schemas/ are those schemas/ makes now (npm run schemas:types rewrites them)', async () => {
+  const fresh = await schemaTypeSources();
+  expect(readdirSync(join(packageRoot, GENERATED_TYPES_DIR)).sort()).toEqual([...fresh.keys()].map((path) => basename(path)).sort());
+  for (const [path, source] of fresh) {
+    expect(readFileSync(join(packageRoot, path), 'utf8') === source, `${path} is stale: run npm run schemas:types`).toBe(true);
+  }
+});
+
+// Compile-time checks, made by npm run typecheck (part of npm test): the types the code narrows (requirement IDs, error
+// codes, diagnosis IDs) still describe files their schemas accept, and the classify stage's type is the schema's.
+test('what the code writes is what the schemas describe', () => {
+  expectTypeOf<Report>().toExtend<ReportFile.TicketingConformanceReport>();
+  expectTypeOf<Matrix>().toExtend<TicketingConformanceMatrix>();
+  expectTypeOf<RecordingFile>().toExtend<TicketingConformanceRecording>();
+  expectTypeOf<Classified>().toExtend<ReportFile.Classification>();
+  expectTypeOf<ReportFile.Classification>().toExtend<Classified>();
+  // @ts-expect-error a narrowing that strays from the schema does not compile
+  expectTypeOf<Omit<Report, 'verdict'> & { verdict: 'passed' }>().toExtend<ReportFile.TicketingConformanceReport>();
 });
 
 test('every validator the suite names exists and judges like Ajv compiling the schema now', () => {

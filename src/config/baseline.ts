@@ -1,20 +1,11 @@
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { checkReportVersion } from '../files/report-version.js';
 import { isRequirementId } from '../requirements/catalog.js';
+import type * as BaselineFile from '../validators/types/baseline.generated.js';
 
-export interface KnownFailure {
-  requirement: string;
-  target?: string;
-  reason: string;
-  owner: string;
-  /** YYYY-MM-DD, inclusive, UTC. */
-  expires: string;
-}
+export type KnownFailure = BaselineFile.KnownFailure;
 
-export interface Baseline {
-  schemaVersion: 1;
-  knownFailures: KnownFailure[];
-}
+export type Baseline = BaselineFile.TicketingConformanceBaseline;
 
 export interface LoadedBaseline extends Baseline {
   file: string;

@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { baseUrl, checkedPassword, checkedToken, variableLookup, type Config } from './load.js';
+import type * as TargetsFile from '../validators/types/targets.generated.js';
 
 /** The settings a target can have on its own; in a targets file each target may set them. */
 export type TargetOptions = Pick<
@@ -19,20 +20,9 @@ export type TargetOptions = Pick<
   | 'insecure'
 >;
 
-interface TargetFileEntry {
-  name: string;
-  baseUrl: string;
-  tokenEnv: string;
-  statusId?: number;
-  lang?: string;
-  missingLang?: string;
-  timeoutMs?: number;
-  maxRequests?: number;
-}
+type TargetFileEntry = TargetsFile.Target;
 
-type TargetsFile = TargetFileEntry[] | { targets: TargetFileEntry[] };
-
-const TARGETS_FILE: FileKind<TargetsFile> = {
+const TARGETS_FILE: FileKind<TargetsFile.TicketingConformanceTargetsFile> = {
   what: 'the targets file',
   code: 'CONFIG_INVALID',
   schema: 'targets',

@@ -1,5 +1,5 @@
-import type { FaultParty } from '../errors.js';
 import type { JudgedExchange, RecordedCheck } from '../judge/scenario-result.js';
+import type * as ReportFile from '../validators/types/report.generated.js';
 
 /** A requirement as judged: what a diagnosis reads of a run, the checks with the keys of the answers they were judged on. */
 export interface JudgedRequirement {
@@ -12,10 +12,7 @@ export interface JudgedRequirement {
 export type JudgedExchanges = Record<string, JudgedExchange>;
 
 /** Configuration lines to change, and where they go. */
-export interface Snippet {
-  label: string;
-  lines: string[];
-}
+export type Snippet = NonNullable<ReportFile.Diagnosis['snippets']>[number];
 
 /** Every cause the diagnosis can name; a view that places causes keys them by this union. */
 export type DiagnosisId =
@@ -56,22 +53,11 @@ export type DiagnosisId =
   | 'unrecognised-answer'
   | 'web-server-error';
 
-export interface Diagnosis {
-  id: DiagnosisId;
-  party: FaultParty;
-  /**
-   * The API was never reached (a front answered instead), or the set-up points at nothing (wrong base URL, status id or
-   * token): nothing that failed can be laid at the API's door, so the run gives no verdict.
-   */
-  inconclusive?: boolean;
-  confidence: 'high' | 'medium' | 'low';
-  summary: string;
-  evidence: string;
-  advice: string[];
-  snippets?: Snippet[];
-  /**
-   * The answer the environment gives in place of the API's (the refusal of a request whose header was stripped): a
-   * requirement failed only on answers like it is laid at the environment's door, not the API's.
-   */
-  environmentAnswer?: { status: number; body: string };
-}
+/**
+ * A cause as report.json keeps it, its id typed by the union above (which the schema checks only the form of).
+ * inconclusive: the API was never reached (a front answered instead), or the set-up points at nothing (wrong base URL,
+ * status id or token): nothing that failed can be laid at the API's door, so the run gives no verdict.
+ * environmentAnswer: the answer the environment gives in place of the API's (the refusal of a request whose header was
+ * stripped): a requirement failed only on answers like it is laid at the environment's door, not the API's.
+ */
+export type Diagnosis = Omit<ReportFile.Diagnosis, 'id'> & { id: DiagnosisId };

@@ -1,28 +1,16 @@
-import type { Classified } from '../classify/types.js';
-import type { FaultParty, HarnessErrorCode } from '../errors.js';
+import type { RunError } from '../errors.js';
+import type * as ReportFile from '../validators/types/report.generated.js';
 
-export type CheckVerdict = 'pass' | 'fail' | 'info' | 'skip' | 'error';
+export type CheckVerdict = RecordedCheck['verdict'];
 
-/** One request and its answer as report.json shows it: credentials in words, the body as (redacted) text, a curl repro. */
-export interface JudgedExchange {
-  request: { method: string; url: string; credentials: string; headers: Record<string, string> };
-  response: { status: number; headers: Record<string, string>; body: string; bodyTruncated: boolean };
-  repro: string;
-  /** Who answered and what it means, as the classification stage decided before the checks. */
-  classification?: Classified;
-}
+/**
+ * One request and its answer as report.json shows it: credentials in words, the body as (redacted) text, a curl repro,
+ * and its classification (the classify stage's Classified, which the schema's holds: test/schema-types.test.ts).
+ */
+export type JudgedExchange = ReportFile.Exchange;
 
-export interface RecordedCheck {
-  requirement: string;
-  scenario: string;
-  verdict: CheckVerdict;
-  description: string;
-  expected?: string;
-  actual?: string;
-  /** The key of the exchange the check judged, in its scenario's (and the report's) exchanges. */
-  exchange?: string;
-  error?: { code: HarnessErrorCode; message: string; hint: string; party: FaultParty };
-}
+/** One check as report.json keeps it; its error's code typed by errors.ts, which the schema checks only the form of. */
+export type RecordedCheck = Omit<ReportFile.Check, 'error'> & { error?: RunError };
 
 /** What a scenario hands back from the Vitest worker to the CLI: plain JSON, no secrets. */
 export interface ScenarioResult {

@@ -4,13 +4,12 @@ import { requestChoices, type RecordedOptions, type RequestChoices } from './set
 
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
-import type { Level } from '../requirements/types.js';
 import { redactedJson } from '../exchange/credential-fields.js';
 import { curlCommand, variantLabel } from '../exchange/credentials.js';
-import { REPORTED_BODY_CHARS, type Exchange, type ParsedBody, type RecordedRequest, type RecordedResponse } from '../exchange/exchange.js';
-import type { TrafficCounts } from '../exchange/exchange.js';
+import { REPORTED_BODY_CHARS, type Exchange, type ParsedBody } from '../exchange/exchange.js';
 import type { RecordedFailure, Recording } from './recording.js';
 import { suiteVersion } from '../version.js';
+import type * as RecordingFileTypes from '../validators/types/recording.generated.js';
 import { catalogHash, sha256 } from '../hash.js';
 
 export const RECORDING_FORMAT = 'ticketing-conformance-recording';
@@ -19,51 +18,17 @@ export const RECORDING_VERSION = 1;
 /** Judging needs no network; this only bounds a spec that would hang. */
 export const JUDGE_TIMEOUT_MS = 60_000;
 
-/** The request as sent, its credentials said in words (never the token), and how the specs name it. */
-export interface RecordingRequest extends RecordedRequest {
-  credentialsDescription: string;
-}
-
-/** One request of the run, once: what went out and what came back, or why nothing came back. */
-export type RecordingEntry =
-  | {
-      key: string;
-      request: RecordingRequest;
-      response: RecordedResponse;
-      /**
-       * The parsed body held a secret or a value named as a credential, replaced by <redacted> here: a judgement of it
-       * may differ from the run's.
-       */
-      tokenRedacted?: true;
-    }
-  | { key: string; failure: RecordedFailure };
+/**
+ * One request of the run, once: what went out and what came back, or why nothing came back (its error code typed by
+ * errors.ts, which the schema checks only the form of).
+ */
+export type RecordingEntry = RecordingFileTypes.Exchange | (Omit<RecordingFileTypes.Unanswered, 'failure'> & { failure: RecordedFailure });
 
 /** One pass over the target (a run with --repeat makes several). */
-export interface RecordingRun {
-  startedAt: string;
-  traffic: TrafficCounts;
-  tlsCertificates: string[];
-  exchanges: RecordingEntry[];
-}
-
-/** The options the run was made with, as report.json records them: what judging the answers again needs. */
+export type RecordingRun = Omit<RecordingFileTypes.Run, 'exchanges'> & { exchanges: RecordingEntry[] };
 
 /** recording.json: everything a run learned from the target, enough to judge it again without sending a request. */
-export interface RecordingFile {
-  format: typeof RECORDING_FORMAT;
-  formatVersion: number;
-  suite: { name: string; version: string };
-  /** The trace id every request carried in its traceparent header, as in report.json. */
-  runId?: string;
-  integrity: { catalog: string; apiDocument: string };
-  /** The catalog the recording was made for, so a later suite can say which requirements changed since. */
-  requirements: { id: string; level: Level; hash: string }[];
-  target: { baseUrl: string; embeddedReference: boolean; fingerprint: { server: string[]; tlsCertificateSha256: string[] } };
-  options: RecordedOptions;
-  startedAt: string;
-  finishedAt: string;
-  runs: RecordingRun[];
-}
+export type RecordingFile = Omit<RecordingFileTypes.TicketingConformanceRecording, 'runs'> & { runs: RecordingRun[] };
 
 /** What the current catalog says of each requirement, hashed, to compare with a recording's. */
 export function catalogEntries(): RecordingFile['requirements'] {

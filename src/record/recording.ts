@@ -1,14 +1,9 @@
-import type { FaultParty, HarnessErrorCode } from '../errors.js';
+import type { RunError } from '../errors.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { TrafficCounts } from '../exchange/exchange.js';
 
 /** Why a request got no answer, as plain data that can cross from the CLI to the spec worker. */
-export interface RecordedFailure {
-  code: HarnessErrorCode;
-  message: string;
-  hint: string;
-  party: FaultParty;
-}
+export type RecordedFailure = RunError;
 
 export type RecordedAnswer = { exchange: Exchange } | { failure: RecordedFailure };
 

@@ -1,3 +1,5 @@
+import type { TicketingConformanceReport } from '../validators/types/report.generated.js';
+
 /** What decides which requests a run sends, and all a judge needs to know of its target: no address, no secret. */
 export interface RequestChoices {
   statusId: number;
@@ -39,17 +41,4 @@ export function requestChoices({ statusId, lang, missingLang, concurrency }: Req
 }
 
 /** The settings a report and a recording keep: what shaped the run, never an address's credentials or the token. */
-export interface RecordedOptions {
-  statusId: number;
-  lang?: string;
-  missingLang?: string;
-  strict: boolean;
-  timeoutMs: number;
-  maxRequests: number;
-  repeat: number;
-  deadlineMs?: number;
-  concurrency?: number;
-  /** Path of the --ca file trusted instead of the system's CAs. */
-  ca?: string;
-  insecure?: boolean;
-}
+export type RecordedOptions = TicketingConformanceReport['options'];

@@ -1,94 +1,46 @@
 import type { FaultParty, RunError } from '../../errors.js';
-import type { RecordedOptions } from '../../record/settings.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import type { JudgedExchange, RecordedCheck } from '../../judge/scenario-result.js';
+import type * as ReportFile from '../../validators/types/report.generated.js';
 import type { Requirement } from '../../requirements/types.js';
-import type { REPORT_SCHEMA_VERSION } from '../../version.js';
 
 /** flaky: the verdict changed between repeated runs (--repeat); it is never counted as a pass. */
-export type Verdict = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'flaky';
-export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warn', 'info', 'skip', 'error', 'flaky'];
+export type Verdict = ReportFile.Verdict;
+export const VERDICTS = ['pass', 'fail', 'warn', 'info', 'skip', 'error', 'flaky'] as const satisfies readonly Verdict[];
 
-export type RunVerdict = 'conformant' | 'not-conformant' | 'inconclusive';
-export type ExitCode = 0 | 1 | 2;
+export type RunVerdict = ReportFile.TicketingConformanceReport['verdict'];
+export type ExitCode = ReportFile.TicketingConformanceReport['exitCode'];
 
-export interface RequirementResult extends Requirement {
-  verdict: Verdict;
-  /** Whose fault a result that is not a pass most likely is. */
-  party?: FaultParty;
-  checks: RecordedCheck[];
-  /** With --repeat: how many runs there were, how many agreed on the commonest verdict, and the verdicts seen. */
-  repeat?: { runs: number; agreed: number; verdicts: Partial<Record<Verdict, number>> };
-}
+/** The catalog's typed IDs, and the checks' typed error codes, where the schema only checks their form. */
+export type RequirementResult = Omit<ReportFile.RequirementResult, keyof Requirement | 'checks'> &
+  Requirement & {
+    /** Whose fault a result that is not a pass most likely is. */
+    party?: FaultParty;
+    checks: RecordedCheck[];
+  };
 
 /** What identifies the target beyond its address, taken from the answers it already gave. */
-export interface TargetFingerprint {
-  /** Distinct Server header values the target answered with. */
-  server: string[];
-  /** SHA-256 fingerprints of the TLS certificates it presented (https only), as openssl x509 -fingerprint -sha256 prints them. */
-  tlsCertificateSha256: string[];
-}
+export type TargetFingerprint = NonNullable<ReportFile.TicketingConformanceReport['target']['fingerprint']>;
 
 /** Hashes that make the report a verifiable record; each is "sha256:" and 64 hex digits. */
-export interface Integrity {
-  /** The requirement catalog the run judged by. */
-  catalog: string;
-  /** The effective configuration without secrets: the base URL and the options recorded in the report. */
-  configuration: string;
-  /** Everything in report.json except this field, in canonical JSON; set when the report is written. */
-  content?: string;
-}
+export type Integrity = NonNullable<ReportFile.TicketingConformanceReport['integrity']>;
 
 /** Something the user chose or allowed that weakens what the suite promises about the token. */
-export interface RunWarning {
-  code: 'TLS_NOT_VERIFIED' | 'TOKEN_OVER_PLAIN_HTTP' | 'STEP_SUMMARY_NOT_WRITTEN';
-  message: string;
-}
-
-export type BaselineOutcome = 'known' | 'expired' | 'fixed' | 'not-judged';
+export type RunWarning = NonNullable<ReportFile.TicketingConformanceReport['warnings']>[number];
 
 /** One known failure of the baseline, as it turned out in this run. */
-export interface BaselineResult {
-  requirement: string;
-  target?: string;
-  reason: string;
-  owner: string;
-  expires: string;
-  /** known: still failing, waived; expired: still failing, no longer waived; fixed: passes now; not-judged: skipped or errored. */
-  outcome: BaselineOutcome;
-  note: string;
-}
+export type BaselineResult = ReportFile.BaselineResult;
+export type BaselineOutcome = BaselineResult['outcome'];
 
-export interface Report {
-  schemaVersion: typeof REPORT_SCHEMA_VERSION;
-  suite: { name: string; version: string };
-  /** The trace id every request of the run carried in its W3C traceparent header, to join the target's logs to this report. */
-  runId?: string;
-  target: { baseUrl: string; embeddedReference: boolean; fingerprint?: TargetFingerprint };
-  options: RecordedOptions;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  complete: boolean;
-  verdict: RunVerdict;
-  exitCode: ExitCode;
-  summary: string;
-  totals: Record<Verdict, number>;
-  /** rateLimited: HTTP 429 answers met; waitedMs: time paused for them. */
-  requests: { sent: number; rateLimited?: number; waitedMs?: number };
+/**
+ * report.json as its schema has it, with the vocabularies the code owns typed by the code: requirement IDs (the
+ * catalog), error codes (errors.ts) and diagnosis IDs (the diagnosis rules); the schema checks only their form.
+ */
+export type Report = Omit<ReportFile.TicketingConformanceReport, 'requirements' | 'diagnoses' | 'errors'> & {
   requirements: RequirementResult[];
-  /**
-   * Each request the checks judged and its answer, once, by the key recording.json gives it; a check names its
-   * exchange by that key. With --repeat, a later run's exchange is under "run N: KEY" (see docs/reports.md).
-   */
-  exchanges: Record<string, JudgedExchange>;
   diagnoses: Diagnosis[];
   errors: RunError[];
-  integrity?: Integrity;
-  warnings?: RunWarning[];
-  /** Set when the run was given a baseline of known failures. */
-  baseline?: { file: string; entries: BaselineResult[] };
-}
+};
 
 /** The exchange a check judged, looked up by the key it names. */
 export function exchangeOf(report: Pick<Report, 'exchanges'>, check: RecordedCheck): JudgedExchange | undefined {

@@ -1,5 +1,5 @@
 import type { RecordedCheck } from '../../judge/scenario-result.js';
-import { exchangeOf, type Report, type RequirementResult } from '../model/types.js';
+import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../model/types.js';
 
 /** The h2spec order: requirement and its words, Expected, Actual, the request made, a repro. */
 export function failureLines(report: Pick<Report, 'exchanges'>, result: RequirementResult, check: RecordedCheck): string[] {
@@ -27,7 +27,7 @@ export function failingChecks(result: RequirementResult): RecordedCheck[] {
 }
 
 /** The closing line; requirements that could not be judged or changed verdict are counted, never left out silently. */
-export function countsLine(totals: Record<string, number>): string {
+export function countsLine(totals: Partial<Record<Verdict, number>>): string {
   const extra = [totals.error ? `${totals.error} could not be judged` : '', totals.flaky ? `${totals.flaky} flaky` : '']
     .filter(Boolean)
     .map((part) => `, ${part}`)

@@ -1,0 +1,124 @@
+// The layer rules of src/ and specs/: data flows config -> record -> classify -> judge -> diagnose -> report, and nothing
+// imports upward. `npm run layers` checks them (part of npm run checks); test/layers.test.ts proves each rule can fail.
+
+/** Every stage and the programs built on them, in the order data flows through them. */
+export const STAGES = ['http', 'record', 'classify', 'judge', 'diagnosis', 'report', 'pipeline', 'doctor', 'exporter', 'cli'];
+
+/** The vocabulary every stage shares: folders and files of src/ that import no stage. */
+export const BASE_FOLDERS = ['exchange', 'secrets', 'requirements', 'validators'];
+export const BASE_FILES = ['errors', 'hash', 'paths', 'version'];
+
+const folders = (...names) => `^src/(${names.join('|')})/`;
+
+/** What sends a request: the HTTP client, and the modules that drive it. */
+const SENDS = ['^src/http/', '^src/record/recorder[.]ts$', '^src/doctor/probe[.]ts$'];
+
+/** The modules that start a stage; only the pipeline wires them together. */
+const STAGE_STARTERS = [
+  '^src/record/recorder[.]ts$',
+  '^src/judge/spec-runner[.]ts$',
+  '^src/judge/judge-queue[.]ts$',
+  '^src/report/write[.]ts$',
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'base-imports-no-stage',
+      comment:
+        'The vocabulary every stage shares (the exchange, secrets, the catalog, the compiled schemas, errors, hashes, paths, ' +
+        'the version) must load without any stage, so each stage can use it and a stage can be read on its own.',
+      severity: 'error',
+      from: { path: [folders(...BASE_FOLDERS), `^src/(${BASE_FILES.join('|')})[.]ts$`] },
+      to: { path: folders(...STAGES), reachable: true },
+    },
+    {
+      name: 'http-imports-no-later-stage',
+      comment: 'The GET-only client is the first stage: what it sends must not depend on what later stages make of the answers.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: folders(...STAGES.filter((stage) => stage !== 'http')), reachable: true },
+    },
+    {
+      name: 'record-imports-no-later-stage',
+      comment:
+        'A recording is made before anything is judged, so it holds what was sent and answered, never a judgement; ' +
+        '`judge recording.json` relies on it.',
+      severity: 'error',
+      from: { path: '^src/record/' },
+      to: { path: folders('classify', 'judge', 'diagnosis', 'report', 'pipeline', 'doctor', 'exporter', 'cli'), reachable: true },
+    },
+    {
+      name: 'classify-reads-recordings-only',
+      comment:
+        'Classifying is a pure reading of recorded answers: it sends nothing and knows no verdict, so every later stage ' +
+        'reads the same classification.',
+      severity: 'error',
+      from: { path: '^src/classify/' },
+      to: { path: folders('http', 'judge', 'diagnosis', 'report', 'pipeline', 'doctor', 'exporter', 'cli'), reachable: true },
+    },
+    {
+      name: 'judge-never-sends',
+      comment: 'The judge and the specs judge a recording, also offline: nothing they load may send a request.',
+      severity: 'error',
+      from: { path: ['^src/judge/', '^specs/'] },
+      to: { path: SENDS, reachable: true },
+    },
+    {
+      name: 'diagnosis-reads-judged-results-only',
+      comment:
+        'The diagnosis reads classifications and judged checks and returns causes before the report is built; ' +
+        'it neither runs the judge nor knows how results are shown or written.',
+      severity: 'error',
+      from: { path: '^src/diagnosis/' },
+      to: {
+        path: [
+          '^src/judge/(spec-runner|judge-queue|lasting-thread|judging-thread)[.]',
+          folders('report', 'pipeline', 'doctor', 'exporter', 'cli'),
+        ],
+        reachable: true,
+      },
+    },
+    {
+      name: 'report-renders-results-only',
+      comment: 'The report is built from judged results and rendered: it sends nothing and runs nothing, so views stay pure.',
+      severity: 'error',
+      from: { path: '^src/report/' },
+      to: { path: folders('http', 'pipeline', 'cli', 'exporter', 'doctor'), reachable: true },
+    },
+    {
+      name: 'only-the-judge-imports-vitest',
+      comment: 'Recording, reporting and the CLI work without Vitest; only the judge runs inside it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/judge/' },
+      to: { path: '(^|/)node_modules/vitest/' },
+    },
+    {
+      name: 'src-imports-no-scripts-or-tests',
+      comment: 'scripts/ and test/ are not in the package: what it ships must not need them.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(scripts|test)/', reachable: true },
+    },
+    {
+      name: 'only-the-pipeline-starts-stages',
+      comment:
+        'One pipeline wires record, judge and report together for every caller (run, repeat, matrix, judge FILE, compare, ' +
+        'exporter): a second wiring would drift from it.',
+      severity: 'error',
+      // A starter may use another (the judge queue runs the spec runner); every other importer is named here.
+      from: { path: '^src/', pathNot: ['^src/pipeline/', ...STAGE_STARTERS] },
+      to: { path: STAGE_STARTERS },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a type from a later stage ties a module to it as much as a value does.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Packages are resolved as Node resolves them for ESM, through their "exports".
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'node', 'default'] },
+    exclude: { path: '^dist/' },
+  },
+};

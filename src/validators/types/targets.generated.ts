@@ -1,0 +1,34 @@
+// Generated from schemas/targets.schema.json by `npm run schemas:types`; a self-test fails when it is out of date. Do not edit.
+
+/**
+ * The targets of a matrix run (--targets FILE, JSON or YAML): a list, or an object with a targets list. Tokens are never in the file, only the name of the environment variable holding each.
+ */
+export type TicketingConformanceTargetsFile =
+  | TargetList
+  | {
+      targets: TargetList;
+    };
+/**
+ * @minItems 1
+ */
+export type TargetList = Target[];
+
+export interface Target {
+  /**
+   * unique; also the name of the target's report folder
+   */
+  name: string;
+  /**
+   * address the API is served at, as --base-url
+   */
+  baseUrl: string;
+  /**
+   * name of the environment variable (or .env entry) holding the target's API token
+   */
+  tokenEnv: string;
+  statusId?: number;
+  lang?: string;
+  missingLang?: string;
+  timeoutMs?: number;
+  maxRequests?: number;
+}
