@@ -1,5 +1,5 @@
 import type { LoadedBaseline } from '../config/baseline.js';
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import type { TargetOptions } from '../config/targets.js';
 import type { Recording } from '../record/recording.js';
 import type { SecretScanner } from '../secrets/scanner.js';

@@ -3,7 +3,7 @@ import { RECORDING_OUTPUTS } from '../report/model/outputs.js';
 import { artifactScanner, clearOwnOutputs } from '../report/artifacts.js';
 import type { Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
-import { OPTIONS } from '../config/options.js';
+import { SETTINGS } from '../config/settings.js';
 import { concludeRun, targetReport } from './conclude.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { JudgeRun, RunHooks, RunSurroundings } from './run.js';
@@ -64,8 +64,8 @@ export async function judgeRecording(
   const reportOptions = {
     ...options,
     password: '',
-    deadlineMs: options.deadlineMs ?? Number(OPTIONS.deadlineMs.default),
-    concurrency: options.concurrency ?? Number(OPTIONS.concurrency.default),
+    deadlineMs: options.deadlineMs ?? SETTINGS.deadlineMs.default,
+    concurrency: options.concurrency ?? SETTINGS.concurrency.default,
     ca: options.ca === undefined ? undefined : { path: options.ca, pem: '' },
     insecure: options.insecure ?? false,
   };

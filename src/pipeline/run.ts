@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LoadedBaseline } from '../config/baseline.js';
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetOptions } from '../config/targets.js';
 import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';

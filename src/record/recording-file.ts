@@ -1,5 +1,5 @@
 import { formatSchemaErrors, validator } from '../validators/schemas.js';
-import { OPTIONS } from '../config/options.js';
+import { SETTINGS } from '../config/settings.js';
 import { readBoundedText, type Refusal } from '../config/bounded-file.js';
 import { parseJsonText } from '../config/data-file.js';
 import { HarnessError } from '../errors.js';
@@ -140,7 +140,7 @@ export function recordingOfRun(run: RecordingRun): Recording {
       const { method, url, path, credentials, headers } = entry.request;
       // Built again, not read: a recording may come from anyone, and its reader may paste the repro into a shell. It
       // does not keep the password, which the API ignores: the repro has the default.
-      const curl = curlCommand(credentials, OPTIONS.password.default, url);
+      const curl = curlCommand(credentials, SETTINGS.password.default, url);
       answers[entry.key] = { exchange: { request: { method, url, path, credentials, headers, curl }, response: entry.response } };
     }
   }
@@ -150,7 +150,7 @@ export function recordingOfRun(run: RecordingRun): Recording {
 /** What the recorded run asked for: the requests it chose, which the judge reads its answers by. */
 export function recordedChoices(file: RecordingFile): RequestChoices {
   const { options } = file;
-  return requestChoices({ ...options, concurrency: options.concurrency ?? Number(OPTIONS.concurrency.default) });
+  return requestChoices({ ...options, concurrency: options.concurrency ?? SETTINGS.concurrency.default });
 }
 
 function unreadable(
