@@ -71,7 +71,7 @@ export function targetSettings(options: TargetOptions, baseUrl: string, token: s
     userAgent: `ticketing-conformance/${suiteVersion}`,
     deadlineAt: startedAt.getTime() + options.deadlineMs,
     concurrency: options.concurrency,
-    ca: options.ca?.pem,
+    ca: options.ca,
     insecure: options.insecure,
     proxyFromEnvironment: viaProxy,
     runId: newRunId(),

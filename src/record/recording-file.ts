@@ -3,7 +3,7 @@ import { SETTINGS } from '../config/settings.js';
 import { readBoundedText, type Refusal } from '../config/bounded-file.js';
 import { parseJsonText } from '../config/data-file.js';
 import { HarnessError } from '../errors.js';
-import { requestChoices, type RecordedOptions, type RequestChoices } from './settings.js';
+import { requestChoices, type RequestChoices } from './settings.js';
 
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
@@ -49,7 +49,25 @@ export interface RecordingRun {
   exchanges: RecordingEntry[];
 }
 
-/** The options the run was made with, as report.json records them: what judging the answers again needs. */
+/**
+ * The options the run was made with, as report.json records them: what judging the answers again needs. Declared
+ * apart from Config because it is a file format, typed as report.schema.json says: older files lack deadlineMs,
+ * concurrency and insecure, and the CA is kept as its path alone.
+ */
+export interface RecordedOptions {
+  statusId: number;
+  lang?: string;
+  missingLang?: string;
+  strict: boolean;
+  timeoutMs: number;
+  maxRequests: number;
+  repeat: number;
+  deadlineMs?: number;
+  concurrency?: number;
+  /** Path of the --ca file trusted instead of the system's CAs. */
+  ca?: string;
+  insecure?: boolean;
+}
 
 /** recording.json: everything a run learned from the target, enough to judge it again without sending a request. */
 export interface RecordingFile {

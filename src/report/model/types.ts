@@ -1,5 +1,5 @@
 import type { FaultParty, RunError } from '../../errors.js';
-import type { RecordedOptions } from '../../record/settings.js';
+import type { RecordedOptions } from '../../record/recording-file.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import type { JudgedExchange, RecordedCheck } from '../../judge/scenario-result.js';
 import type { Requirement } from '../../requirements/types.js';
