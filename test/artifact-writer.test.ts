@@ -2,11 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { expect, test } from 'vitest';
-import { artifactScanner, clearOwnOutputs, writeArtifacts } from '../src/report/artifacts.js';
+import { artifactScanner, clearOwnOutputs, writeArtifacts, MANIFEST } from '../src/files/artifacts.js';
 import { escapeHtml } from '../src/report/views/escape/html.js';
 import { escapeXml } from '../src/report/views/escape/xml.js';
 import { markdownText } from '../src/report/views/escape/markdown.js';
-import { MANIFEST } from '../src/report/model/outputs.js';
 import { ECHO_FORMS } from './helpers/echo-targets.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
@@ -103,7 +102,7 @@ const FILE_WRITES = [
 ];
 const FILE_WRITE = new RegExp(`\\b(?:${FILE_WRITES.join('|')})\\b`, 'g');
 /** The one writer, and the output-folder check, which writes an empty file and removes it to learn the folder takes files. */
-const ALLOWED: Record<string, string[]> = { 'src/report/artifacts.ts': FILE_WRITES, 'src/config/out-dir.ts': ['writeFile'] };
+const ALLOWED: Record<string, string[]> = { 'src/files/artifacts.ts': FILE_WRITES, 'src/config/out-dir.ts': ['writeFile'] };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { KnownFailure } from '../src/config/baseline.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
-import { reportFrom } from '../src/pipeline/conclude.js';
+import { reportFrom } from '../src/pipeline/pipeline.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 

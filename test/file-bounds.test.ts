@@ -3,7 +3,7 @@ import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, expect, test } from 'vitest';
-import { MAX_FILE_BYTES, MAX_FILE_JSON_DEPTH, MAX_FILE_JSON_VALUES } from '../src/config/bounded-file.js';
+import { MAX_FILE_BYTES, MAX_FILE_JSON_DEPTH, MAX_FILE_JSON_VALUES } from '../src/files/bounded-file.js';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
 import { fileResources } from './helpers/file-resources.js';

@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/record/recorder.js';
-import { targetSettings } from '../src/pipeline/run.js';
+import { targetSettings } from '../src/pipeline/pipeline.js';
 import { SpecRunner } from '../src/judge/spec-runner.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
@@ -43,7 +43,7 @@ test('the judging thread keeps no spec run but the latest: its test runners do n
   cleanUpAfterAll(() => runner.close());
   const judgeBatches = async (count: number): Promise<void> => {
     for (let batch = 0; batch < count; batch += 1) {
-      const settings = targetSettings(config, server.url, TOKEN, new Date(), false);
+      const settings = targetSettings({ baseUrl: server.url, token: TOKEN, options: config, embeddedReference: true }, new Date());
       const judged = await runner.judge([{ settings, recording: await recordTarget(settings) }]);
       expect(judged.errors).toEqual([]);
       expect(judged.scenarios[0]?.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { MANIFEST } from '../src/report/model/outputs.js';
+import { MANIFEST } from '../src/files/artifacts.js';
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
 import { fileResources } from './helpers/file-resources.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/record/recorder.js';
-import { targetSettings } from '../src/pipeline/run.js';
+import { targetSettings } from '../src/pipeline/pipeline.js';
 import { loadConfig } from '../src/config/load.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
@@ -18,7 +18,9 @@ test('the prefetch sends each request once, all that need no earlier answer at o
   const proxy = await startDelayProxy(new URL(server.url), 20);
   cleanUpAfterAll(proxy.close);
   const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
-  const recording = await recordTarget(targetSettings(config, proxy.url, TOKEN, new Date(), false));
+  const recording = await recordTarget(
+    targetSettings({ baseUrl: proxy.url, token: TOKEN, options: config, embeddedReference: true }, new Date()),
+  );
   const keys = Object.keys(recording.answers);
   const lang = keys.filter((key) => key.includes('lang='));
   expect(lang).toHaveLength(2);

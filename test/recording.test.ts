@@ -12,7 +12,7 @@ import { CREDENTIAL_VARIANTS } from '../src/exchange/credentials.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
-import { writeReports } from '../src/report/write.js';
+import { writeRun } from '../src/pipeline/pipeline.js';
 import { apiDocumentHash } from '../src/requirements/document.js';
 import { hostileTargets } from './helpers/hostile-targets.js';
 import { recordingOfRun, type RecordingFile, type RecordingRun } from '../src/record/recording-file.js';
@@ -20,6 +20,7 @@ import { REPORTED_BODY_CHARS } from '../src/exchange/exchange.js';
 import { fileResources } from './helpers/file-resources.js';
 import { CLI_BIN, failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
+import { answeredWith, recordedAnswer } from './helpers/answers.js';
 
 const TOKEN = 'recording-token-3b9e27';
 const require = createRequire(import.meta.url);
@@ -122,19 +123,23 @@ describe('a run writes its recording beside the reports', () => {
   });
 });
 
-test('the one writer refuses a recording that would carry the token, and says so in the report', async () => {
+test('the record stage refuses a recording that would carry the token, and the report it is written with says so', async () => {
   const out = await tempFolder('recording-leak-');
   const report = sampleReport();
   const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
-  const { report: finished, written } = await writeReports(report, out, createSecretScanner([TOKEN]), {
-    allure: false,
-    jsonFiles: [
-      { name: 'recording.json', content: JSON.stringify({ echoed: `Basic ${basic}` }) },
-      { name: 'recording.har', content: JSON.stringify({ ok: 'nothing secret' }) },
-    ],
-  });
-  expect(written.some((path) => path.endsWith('recording.json'))).toBe(false);
-  expect(written.some((path) => path.endsWith('recording.har'))).toBe(true);
+  const key = 'valid /api/ticket/status/1?';
+  // A header echoing the credential as the target sent it back: only the screen can catch it, nothing parses headers.
+  const echoed = answeredWith(recordedAnswer(key), { headers: { 'content-type': 'application/json', 'x-echo': `Basic ${basic}` } });
+  const recording = { traffic: { sent: 1, rateLimited: 0, waitedMs: 0 }, tlsCertificates: [], answers: { [key]: { exchange: echoed } } };
+  const { report: finished, writtenFiles } = await writeRun(
+    report,
+    [{ startedAt: new Date(), recording }],
+    out,
+    createSecretScanner([TOKEN]),
+    { allure: false },
+  );
+  expect(writtenFiles.some((path) => path.endsWith('recording.json') || path.endsWith('recording.har'))).toBe(false);
+  expect(writtenFiles.some((path) => path.endsWith('report.json'))).toBe(true);
   expect(finished.errors.map((error) => [error.code, error.message.includes('recording.json')])).toContainEqual([
     'HARNESS_SECRET_LEAK',
     true,
@@ -258,7 +263,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
   });
 
   test.concurrent.each([
-    ['a missing file', () => 'nowhere.json', /could not be read \(ENOENT\)/],
+    ['a missing file', () => 'nowhere.json', /could not be read: no such file or folder \(ENOENT\)/],
     ['a file that is not JSON', () => '{"format": ', /is not valid JSON \(line 1, column \d+\)/],
     ['a report instead of a recording', () => JSON.stringify(sampleReport()), /is not a recording of ticketing-conformance/],
     [
@@ -269,7 +274,7 @@ describe('judge says what a recording lacks or what changed, instead of guessing
     [
       'a recording with its runs cut off',
       () => JSON.stringify({ format: 'ticketing-conformance-recording', formatVersion: 1 }),
-      /is not a valid recording: \/ must have required property/,
+      /does not match schemas\/recording\.schema\.json: \/ must have required property/,
     ],
   ])('%s gets one clear line and exit 2', async (_name, content, line) => {
     const dir = await tempFolder('judge-bad-');

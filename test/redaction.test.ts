@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { REDACTED } from '../src/exchange/credential-fields.js';
-import { createSecretScanner, isOrdinaryWord } from '../src/secrets/scanner.js';
+import { isOrdinaryWord } from '../src/secrets/forms.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 const scanner = createSecretScanner([TOKEN]);

@@ -6,7 +6,7 @@ import { exchangeKey, type Exchange } from '../src/exchange/exchange.js';
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
 import { settleOutcome, type ReportInput } from '../src/report/model/build.js';
-import { reportFrom } from '../src/pipeline/conclude.js';
+import { reportFrom } from '../src/pipeline/pipeline.js';
 import { classifyExchange } from '../src/classify/classify.js';
 import { cutShort, mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';

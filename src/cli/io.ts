@@ -1,6 +1,6 @@
 import { colourWanted } from '../report/views/colour.js';
 import { letYoungGenerationGrow } from '../judge/memory.js';
-import type { JudgeRun } from '../pipeline/run.js';
+import type { Judge } from '../pipeline/pipeline.js';
 
 /**
  * Where a command writes its lines and reads its settings: the process's own by default. A host program or a
@@ -19,7 +19,7 @@ export interface CommandIo {
   /** When the command started, as a user timing it sees it. */
   startedAt: Date;
   /** What judges a run's recordings: a spec runner of the run's own when none is given. */
-  judge?: JudgeRun;
+  judge?: Judge;
   /**
    * Tunes the process for a run that lasts (a matrix): only the CLI's own process, which is tuned for a short run from
    * its start, does so; the settings are the whole process's, and a host program keeps its own.

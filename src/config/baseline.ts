@@ -1,6 +1,6 @@
-import { ConfigError } from '../errors.js';
+import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
+import { checkReportVersion } from '../files/report-version.js';
 import { isRequirementId } from '../requirements/catalog.js';
-import { checkAgainstSchema, checkReportVersion, parseDataFile } from './data-file.js';
 
 export interface KnownFailure {
   requirement: string;
@@ -25,33 +25,37 @@ function isReport(data: unknown): boolean {
   return typeof data === 'object' && data !== null && Array.isArray((data as { requirements?: unknown }).requirements);
 }
 
-/** Reads --baseline: valid against its schema, requirement IDs from the catalog, no entry twice. */
-export function loadBaseline(path: string): LoadedBaseline {
-  const data = parseDataFile(path, 'baseline');
-  if (isReport(data)) {
+const BASELINE_FILE: FileKind<Baseline> = {
+  what: 'the baseline',
+  code: 'CONFIG_INVALID',
+  schema: 'baseline',
+  yaml: true,
+  prepare(data, refuse, path) {
+    if (!isReport(data)) return data;
     checkReportVersion(data, path);
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `the baseline ${path} is a report.json, not a baseline`,
+    throw refuse(
+      'is a report.json, not a baseline',
       `Make a baseline from it: ticketing-conformance baseline --from ${path} --owner NAME --reason TEXT --expires YYYY-MM-DD`,
     );
-  }
-  checkAgainstSchema(data, 'baseline', path, 'baseline');
-  const baseline = data as Baseline;
+  },
+};
+
+/** Reads --baseline: valid against its schema, requirement IDs from the catalog, no entry twice. */
+export function loadBaseline(path: string): LoadedBaseline {
+  const baseline = readCheckedFile(path, BASELINE_FILE);
+  const refuse = fileRefusal(path, BASELINE_FILE);
   const seen = new Set<string>();
   for (const entry of baseline.knownFailures) {
     if (!isRequirementId(entry.requirement)) {
-      throw new ConfigError(
-        'CONFIG_INVALID',
-        `the baseline ${path} names ${entry.requirement}, which is not a requirement of this suite`,
+      throw refuse(
+        `names ${entry.requirement}, which is not a requirement of this suite`,
         'Correct the ID (see the README table), or remove the entry',
       );
     }
     const key = `${entry.requirement} ${entry.target ?? '*'}`;
     if (seen.has(key)) {
-      throw new ConfigError(
-        'CONFIG_INVALID',
-        `the baseline ${path} lists ${entry.requirement}${entry.target ? ` for ${entry.target}` : ''} twice`,
+      throw refuse(
+        `lists ${entry.requirement}${entry.target ? ` for ${entry.target}` : ''} twice`,
         'Keep one entry per requirement and target',
       );
     }

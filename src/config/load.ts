@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
-import { readBoundedText } from './bounded-file.js';
+import { readBoundedText } from '../files/bounded-file.js';
 import { readCommandLine } from './command-line.js';
 import { flagPlace, SETTINGS, type Config, type Setting, type SettingName } from './settings.js';
 

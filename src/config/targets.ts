@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import { readDataFile } from './data-file.js';
+import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { checkLocalesDiffer, variableLookup } from './load.js';
 import { flagPlace, PER_TARGET, SETTINGS, targetPlace, type Config, type Setting, type SettingName } from './settings.js';
 import { apiToken } from './values.js';
@@ -23,6 +23,15 @@ export type TargetOptions = Pick<
 
 /** A target as the file gives it: its per-target settings as written, to be read by the settings' own parsers. */
 type TargetFileEntry = { name: string; baseUrl: string; tokenEnv: string } & Partial<Record<SettingName, string | number>>;
+
+type TargetsFile = TargetFileEntry[] | { targets: TargetFileEntry[] };
+
+const TARGETS_FILE: FileKind<TargetsFile> = {
+  what: 'the targets file',
+  code: 'CONFIG_INVALID',
+  schema: 'targets',
+  yaml: true,
+};
 
 /** One target of a matrix, with its token read from the environment and its options merged over the run's. */
 export interface TargetEntry {
@@ -124,13 +133,13 @@ function ownSettings(raw: TargetFileEntry, label: string, token: string): Partia
 /** Reads --targets: every target valid, names unique, every token present, or one ConfigError before any request. */
 export function loadTargets(config: Config, env: Record<string, string | undefined> = process.env, dotenvPath = '.env'): TargetEntry[] {
   if (config.targets === undefined) return [];
-  const data = readDataFile(config.targets, 'targets', 'targets file') as TargetFileEntry[] | { targets: TargetFileEntry[] };
+  const data = readCheckedFile(config.targets, TARGETS_FILE);
   const list = Array.isArray(data) ? data : data.targets;
   const seen = new Set<string>();
   for (const { name } of list) {
     // Report folders are named after targets; some file systems ignore case.
     if (seen.has(name.toLowerCase())) {
-      throw new ConfigError('CONFIG_INVALID', `the targets file ${config.targets} names "${name}" twice`, 'Give every target its own name');
+      throw fileRefusal(config.targets, TARGETS_FILE)(`names "${name}" twice`, 'Give every target its own name');
     }
     seen.add(name.toLowerCase());
   }

@@ -1,8 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { createSecretScanner, MIN_TOKEN_LENGTH, type SecretScanner } from '../secrets/scanner.js';
-import { readBoundedText } from './bounded-file.js';
+import { MIN_TOKEN_LENGTH } from '../secrets/forms.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { readBoundedText } from '../files/bounded-file.js';
 
 /** Where a value was given, as a message names it: a flag (or its variable), or a field of a target in a targets file. */
 export interface Place {

@@ -1,12 +1,9 @@
 import type { TargetEntry } from '../config/targets.js';
 import type { Report } from '../report/model/types.js';
-import { targetReport } from '../pipeline/conclude.js';
-import { recordTarget } from '../record/recorder.js';
-import { DEADLINE_GRACE_MS, targetSettings } from '../pipeline/run.js';
-import { JudgeQueue } from '../judge/judge-queue.js';
+import { createSecretScanner } from '../secrets/scanner.js';
+import { judgeTimeoutMs, startJudge, testTarget, type JudgeQueue } from '../pipeline/pipeline.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
-import { suiteFailure } from '../errors.js';
 
 export interface RunsOptions {
   /**
@@ -31,18 +28,20 @@ export class Runs {
   private readonly targets: Map<string, TargetEntry>;
   private readonly underWay = new Map<string, Promise<Report>>();
   private readonly finished = new Map<string, Finished>();
-  private readonly judges: JudgeQueue;
+  private readonly judge: JudgeQueue;
 
   constructor(
     targets: TargetEntry[],
     private readonly options: RunsOptions,
   ) {
     this.targets = new Map(targets.map((entry) => [entry.name, entry]));
-    // The cause goes to the log once, since the series only carry its code.
-    this.judges = new JudgeQueue(Math.max(...targets.map((entry) => entry.options.deadlineMs)) + DEADLINE_GRACE_MS, (cause) =>
-      console.error(`exporter: ${cause}; the next runs get a new spec runner`),
-    );
-    this.judges.warmUp();
+    this.judge = startJudge({
+      timeoutMs: judgeTimeoutMs(targets),
+      // The cause goes to the log once, since the series only carry its code.
+      onReplaced: (cause) => console.error(`exporter: ${cause}; the next runs get a new spec runner`),
+    });
+    // Vitest starts ahead of the first probe, so that probe's run is not cut short by the start-up.
+    this.judge.warmUp();
   }
 
   has(name: string): boolean {
@@ -88,22 +87,8 @@ export class Runs {
     const budgetMs = answerBy - startedAt.getTime();
     const deadlineMs = Math.max(1, Math.min(entry.options.deadlineMs, budgetMs - judgingReserveMs(budgetMs)));
     const options = { ...entry.options, deadlineMs };
-    const settings = targetSettings(options, entry.baseUrl, entry.token, startedAt, true);
-    const run = async (): Promise<Report> => {
-      const { scenarios, errors } = await recordTarget(settings).then(
-        (recording) => this.judges.judge({ settings, recording, label: entry.name }),
-        (error: unknown) => ({ scenarios: [], errors: [suiteFailure('recording the target', error)] }),
-      );
-      return targetReport({
-        options,
-        baseUrl: entry.baseUrl,
-        embeddedReference: false,
-        startedAt,
-        runId: settings.runId,
-        scenarios,
-        errors,
-      });
-    };
+    const scanner = createSecretScanner([entry.token], [options.password]);
+    const run = async (): Promise<Report> => (await testTarget({ ...entry, options }, this.judge, scanner, { startedAt })).report;
     return run()
       .then((report) => {
         this.finished.set(entry.name, { report, finishedAt: Date.now() });
@@ -118,12 +103,12 @@ export class Runs {
   }
 
   judgingHeapUsedBytes(): Promise<number | undefined> {
-    return this.judges.judgingHeapUsedBytes();
+    return this.judge.judgingHeapUsedBytes();
   }
 
   async close(): Promise<void> {
     await Promise.allSettled(this.underWay.values());
-    await this.judges.close();
+    await this.judge.close();
   }
 }
 

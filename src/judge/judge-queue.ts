@@ -1,57 +1,61 @@
-import type { Recording } from '../record/recording.js';
-import type { RequestChoices } from '../record/settings.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { collectGarbage } from './memory.js';
-import { SpecRunner } from './spec-runner.js';
+import { SpecRunner, type JudgeInput } from './spec-runner.js';
 import { suiteFailure } from '../errors.js';
 import type { RunError } from '../errors.js';
 
-/** As in a matrix run: the most recordings one spec run judges, which bounds the memory of a batch. */
-const MAX_BATCH = 32;
+/** The most recordings one spec run judges, which bounds the memory of a batch whatever the number of targets. */
+export const MAX_BATCH = 32;
 /**
- * A full collection after a batch, as the matrix does, but not after every one: a long-lived queue (the exporter's)
- * judges small batches all day long, and a full collection costs CPU that the judging needs.
+ * A full collection after a batch, but not after every one: a long-lived queue (the exporter's) judges small batches
+ * all day long, and a full collection costs CPU that the judging needs.
  */
 const COLLECT_EVERY_MS = 30_000;
 /** The judging thread answers between two spec runs; /metrics does not wait longer than this for it. */
 const HEAP_ANSWER_MS = 2000;
 
-/**
- * One recorded run to judge: what its requests chose, its label when a spec run judges several, and its recording
- * (a recording that failed is judged as such: its scenarios say why).
- */
-export interface QueuedRun {
-  settings: RequestChoices;
-  label?: string;
-  recording: Recording | Promise<Recording>;
+/** One target's scenarios, and the errors of the spec run that judged it. */
+export interface TargetJudged {
+  scenarios: ScenarioResult[];
+  errors: RunError[];
+}
+
+/** What every command judges through: one target at a time, batched with whatever else waits. */
+export interface Judge {
+  judge(input: JudgeInput): Promise<TargetJudged>;
+}
+
+export interface JudgeQueueOptions {
+  /** Time one spec run may take: a bound against a spec that hangs. */
+  timeoutMs: number;
+  /** Told after each scenario, for a live progress line. */
+  onScenario?(result: ScenarioResult, done: number): void;
+  /** Hears why a spec runner was replaced: the cause names no target and no token. */
+  onReplaced?(cause: string): void;
 }
 
 interface Waiting {
-  run: QueuedRun;
-  resolve(judged: { scenarios: ScenarioResult[]; errors: RunError[] }): void;
+  input: JudgeInput;
+  resolve(judged: TargetJudged): void;
 }
 
 /**
- * One Vitest instance for many runs and a long time (the exporter's lifetime, a self-test worker's). Recordings are
- * made concurrently, each at its target's pace; judging is CPU work in one worker, so recordings that arrive while a
- * batch is judged wait and go together in the next.
+ * One Vitest instance for every target a command judges (a run's passes, a matrix's targets, the exporter's probes
+ * over its lifetime, a self-test worker's runs). Recordings are made concurrently, each at its target's pace; judging
+ * is CPU work in one worker, so recordings that arrive while a batch is judged wait and go together in the next.
  */
-export class JudgeQueue {
+export class JudgeQueue implements Judge {
   private runner?: Promise<SpecRunner>;
   private readonly waiting: Waiting[] = [];
   private draining = false;
   private closed = false;
   private collectedAt = Date.now();
 
-  /** onReplaced hears why a spec runner was replaced: the cause names no target and no token. */
-  constructor(
-    private readonly timeoutMs: number,
-    private readonly onReplaced: (cause: string) => void = () => undefined,
-  ) {}
+  constructor(private readonly options: JudgeQueueOptions) {}
 
-  judge(run: QueuedRun): Promise<{ scenarios: ScenarioResult[]; errors: RunError[] }> {
+  judge(input: JudgeInput): Promise<TargetJudged> {
     return new Promise((resolve) => {
-      this.waiting.push({ run, resolve });
+      this.waiting.push({ input, resolve });
       void this.drain();
     });
   }
@@ -64,7 +68,7 @@ export class JudgeQueue {
         const batch = this.waiting.splice(0, MAX_BATCH);
         try {
           const runner = await this.started();
-          const judged = await runner.judge(batch.map((item) => item.run));
+          const judged = await runner.judge(batch.map((item) => item.input));
           batch.forEach((item, index) => item.resolve({ scenarios: judged.scenarios[index] ?? [], errors: judged.errors }));
           const broken = judged.errors.find((error) => error.party === 'suite');
           if (broken) await this.replace(runner, broken.message);
@@ -86,22 +90,28 @@ export class JudgeQueue {
    * and the owner hears the cause once.
    */
   private async replace(runner: SpecRunner, cause: string): Promise<void> {
-    this.onReplaced(cause);
+    this.options.onReplaced?.(cause);
     this.runner = undefined;
     await runner.close().catch(() => undefined);
     this.warmUp();
   }
 
-  /** Starts Vitest ahead of the first probe, so that probe's run is not cut short by the start-up. */
+  /** Starts Vitest before the first recording is in, so its start-up hides behind the network's time. */
   warmUp(): void {
     this.started().catch(() => undefined);
   }
 
   private started(): Promise<SpecRunner> {
-    if (this.closed) return Promise.reject(new Error('the exporter is stopping'));
+    if (this.closed) return Promise.reject(new Error('the judge is closed'));
     if (!this.runner) {
-      const starting = SpecRunner.start({ timeoutMs: this.timeoutMs });
-      // A runner that could not start is tried again for the next batch, not kept broken for the exporter's lifetime.
+      const { timeoutMs, onScenario } = this.options;
+      const starting = SpecRunner.start({ timeoutMs, ...(onScenario ? { onScenario } : {}) }).then((runner) => {
+        // Vitest's start leaves garbage in this heap: collected now, while answers are on their way, it is gone before
+        // the spec worker's heap joins this one (a run's peak).
+        collectGarbage();
+        return runner;
+      });
+      // A runner that could not start is tried again for the next batch, not kept broken for the queue's lifetime.
       starting.catch(() => {
         if (this.runner === starting) this.runner = undefined;
       });

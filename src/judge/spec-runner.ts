@@ -20,6 +20,12 @@ export interface SpecRunnerOptions {
   onScenario?(result: ScenarioResult, done: number): void;
 }
 
+/**
+ * One target to judge: what its requests chose, its label when a spec run judges several, and its recording, or why
+ * there is none (its scenarios then say that nothing could be judged, and why).
+ */
+export type JudgeInput = { settings: RequestChoices; label?: string } & ({ recording: Recording } | { failure: string });
+
 /** What one spec run found: the scenarios of each target, in the order of the batch, and errors that hit them all. */
 export interface Judged {
   scenarios: ScenarioResult[][];
@@ -90,25 +96,17 @@ export class SpecRunner {
     return new SpecRunner(vitest, await vitest.globTestSpecifications(), collector, thread);
   }
 
-  /** Judges a batch of targets, once each one's recording is in. */
-  async judge(batch: { settings: RequestChoices; label?: string; recording: Recording | Promise<Recording> }[]): Promise<Judged> {
+  /** Judges a batch of targets: each one's scenarios, in the order of the batch. */
+  async judge(batch: readonly JudgeInput[]): Promise<Judged> {
     this.collector.reset();
     const errors: RunError[] = [];
     const previousExitCode = process.exitCode;
-    const targets = await Promise.all(
-      batch.map(({ settings: given, label, recording }) => {
-        // The token and the address stay in this process: the judge reads answers, it never sends a request.
-        const settings = requestChoices(given);
-        return Promise.resolve(recording).then(
-          (made): ProvidedTarget => recordedTarget(settings, made, label),
-          (error: unknown): ProvidedTarget => ({
-            settings,
-            failure: error instanceof Error ? error.message : String(error),
-            ...(label === undefined ? {} : { label }),
-          }),
-        );
-      }),
-    );
+    const targets = batch.map((input): ProvidedTarget => {
+      // The token and the address stay in this process: the judge reads answers, it never sends a request.
+      const settings = requestChoices(input.settings);
+      if ('recording' in input) return recordedTarget(settings, input.recording, input.label);
+      return { settings, failure: input.failure, ...(input.label === undefined ? {} : { label: input.label }) };
+    });
     try {
       this.vitest.provide('conformance', { specRunId: randomUUID(), targets });
       await this.vitest.runTestSpecifications(this.specs, true);

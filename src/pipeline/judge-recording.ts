@@ -1,15 +1,15 @@
 import { prepareOutDir } from '../config/out-dir.js';
-import { RECORDING_OUTPUTS } from '../report/model/outputs.js';
-import { artifactScanner, clearOwnOutputs } from '../report/artifacts.js';
+import { safetyWarnings } from '../config/warnings.js';
+import { RECORDING_OUTPUTS } from '../record/write-recording.js';
+import { artifactScanner, clearOwnOutputs } from '../files/artifacts.js';
+import { mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import { SETTINGS } from '../config/settings.js';
-import { concludeRun, targetReport } from './conclude.js';
+import { judgeFor, targetReport, writeRun, type PlannedTarget } from './pipeline.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
-import type { JudgeRun, RunHooks, RunSurroundings } from './run.js';
-import { SpecRunner } from '../judge/spec-runner.js';
+import type { RunHooks, RunSurroundings } from './run.js';
 import { suiteVersion } from '../version.js';
-import { suiteFailure } from '../errors.js';
 import { catalogHash } from '../hash.js';
 
 /** What differs between the suite that made the recording and this one, said rather than papered over. */
@@ -61,49 +61,48 @@ export async function judgeRecording(
   surroundings: RunSurroundings = { env: process.env },
 ): Promise<JudgeResult> {
   const { options } = file;
-  const reportOptions = {
-    ...options,
-    password: '',
-    deadlineMs: options.deadlineMs ?? SETTINGS.deadlineMs.default,
-    concurrency: options.concurrency ?? SETTINGS.concurrency.default,
-    ca: options.ca === undefined ? undefined : { path: options.ca, pem: '' },
-    insecure: options.insecure ?? false,
+  const target: PlannedTarget = {
+    baseUrl: file.target.baseUrl,
+    embeddedReference: file.target.embeddedReference,
+    token: '',
+    options: {
+      ...options,
+      password: '',
+      deadlineMs: options.deadlineMs ?? SETTINGS.deadlineMs.default,
+      concurrency: options.concurrency ?? SETTINGS.concurrency.default,
+      ca: options.ca === undefined ? undefined : { path: options.ca, pem: '' },
+      insecure: options.insecure ?? false,
+    },
   };
-  const reportOf = (startedAt: string, scenarios: Parameters<typeof targetReport>[0]['scenarios'], errors: Report['errors']): Report =>
-    targetReport({
-      options: reportOptions,
-      baseUrl: file.target.baseUrl,
-      embeddedReference: file.target.embeddedReference,
-      ...(file.runId === undefined ? {} : { runId: file.runId }),
-      startedAt: new Date(startedAt),
-      finishedAt: new Date(file.finishedAt),
-      scenarios,
-      errors,
-    });
   await prepareOutDir(outDir);
   // The recording being judged may be the one in this folder: it stays, the reports are replaced.
   await clearOwnOutputs(outDir, RECORDING_OUTPUTS);
+  const { judge, own } = judgeFor(surroundings.judge, {
+    timeoutMs: JUDGE_TIMEOUT_MS,
+    ...(hooks.onScenario ? { onScenario: hooks.onScenario } : {}),
+  });
   const reports: Report[] = [];
   try {
-    let runner: SpecRunner | undefined;
-    const judge: JudgeRun =
-      surroundings.judge ??
-      (async (run) => {
-        runner ??= await SpecRunner.start({ timeoutMs: JUDGE_TIMEOUT_MS, onScenario: hooks.onScenario });
-        return runner.judge([run]);
-      });
-    try {
-      for (const run of file.runs) {
-        const judged = await judge({ settings: recordedChoices(file), recording: recordingOfRun(run) });
-        reports.push(reportOf(run.startedAt, judged.scenarios[0] ?? [], judged.errors));
-      }
-    } finally {
-      await runner?.close();
+    for (const run of file.runs) {
+      const judged = await judge.judge({ settings: recordedChoices(file), recording: recordingOfRun(run) });
+      reports.push(
+        targetReport({
+          target,
+          ...(file.runId === undefined ? {} : { runId: file.runId }),
+          startedAt: new Date(run.startedAt),
+          finishedAt: new Date(file.finishedAt),
+          judged,
+        }),
+      );
     }
-  } catch (error) {
-    reports.push(reportOf(file.startedAt, [], [suiteFailure('the spec runner', error)]));
+  } finally {
+    await own?.close();
   }
   const baseUrl = file.target.embeddedReference ? undefined : file.target.baseUrl;
   // The recording holds no token to look for; an Authorization value it holds is still refused.
-  return concludeRun(reports, { out: outDir, baseUrl, insecure: options.insecure ?? false }, artifactScanner([]), surroundings.env);
+  return writeRun(mergeRepeatedRuns(reports), [], outDir, artifactScanner([]), {
+    warnings: safetyWarnings({ baseUrl, insecure: options.insecure ?? false }, surroundings.env),
+    ...(surroundings.env.GITHUB_STEP_SUMMARY ? { stepSummary: surroundings.env.GITHUB_STEP_SUMMARY } : {}),
+    env: surroundings.env,
+  });
 }

@@ -2,30 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
-import type { TargetOptions } from '../config/targets.js';
-import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { safetyWarnings } from '../config/warnings.js';
+import { clearOwnOutputs } from '../files/artifacts.js';
+import type { Judge } from '../judge/judge-queue.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
-import type { RequestChoices } from '../record/settings.js';
-import type { Recording } from '../record/recording.js';
-import { newRunId } from '../exchange/trace-context.js';
+import type { TargetSettings } from '../record/recorder.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
-import { clearOwnOutputs } from '../report/artifacts.js';
-import { cutShort } from '../report/model/repeat.js';
+import { applyBaseline } from '../report/model/baseline.js';
+import { cutShort, mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
-import { recordTarget, type TargetSettings } from '../record/recorder.js';
-import type { RecordedRun } from './conclude.js';
-import { SpecRunner, type Judged } from '../judge/spec-runner.js';
-import { suiteVersion } from '../version.js';
-import { suiteFailure, type RunError } from '../errors.js';
-import { collectGarbage } from '../judge/memory.js';
-
-/** Builds and writes the reports; loaded while the specs run, so its modules are not on the way to the first request. */
-let conclude: Promise<typeof import('./conclude.js')> | undefined;
-const loadConclude = (): Promise<typeof import('./conclude.js')> => (conclude ??= import('./conclude.js'));
-
-const MAX_BODY_BYTES = 1024 * 1024;
-/** Time the spec runner gets past the deadline to record what the deadline cut short. */
-export const DEADLINE_GRACE_MS = 5000;
+import { createSecretScanner } from '../secrets/scanner.js';
+import { judgeFor, judgeTimeoutMs, targetSettings, testTarget, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
 
 export interface RunResult {
   report: Report;
@@ -41,15 +28,12 @@ export interface RunHooks {
   onScenario?(result: ScenarioResult, done: number): void;
 }
 
-/** Judges one recorded run: the scenarios of that target, and the errors that hit the whole spec run. */
-export type JudgeRun = (run: { settings: RequestChoices; label?: string; recording: Recording | Promise<Recording> }) => Promise<Judged>;
-
 /** What a run takes from the command that starts it, besides its settings. */
 export interface RunSurroundings {
   /** The variables a run reads beyond its settings: the CI's (GITHUB_STEP_SUMMARY, job links) and NODE_TLS_REJECT_UNAUTHORIZED. */
   env: Record<string, string | undefined>;
-  /** Judges the run's recordings when several runs share one spec runner; otherwise the run starts its own. */
-  judge?: JudgeRun;
+  /** The judge the command shares among its runs; otherwise the run starts its own. */
+  judge?: Judge;
   /**
    * The tokens of the command's other runs (the --compare-to server's): redacted from this run's answers and refused
    * in its artifacts as its own is, since a front both servers share can show one server's token in the other's answers.
@@ -57,35 +41,9 @@ export interface RunSurroundings {
   otherTokens?: readonly string[];
 }
 
-export function targetSettings(options: TargetOptions, baseUrl: string, token: string, startedAt: Date, viaProxy: boolean): TargetSettings {
-  return {
-    baseUrl,
-    token,
-    password: options.password,
-    statusId: options.statusId,
-    lang: options.lang,
-    missingLang: options.missingLang,
-    timeoutMs: options.timeoutMs,
-    maxBodyBytes: MAX_BODY_BYTES,
-    maxRequests: options.maxRequests,
-    userAgent: `ticketing-conformance/${suiteVersion}`,
-    deadlineAt: startedAt.getTime() + options.deadlineMs,
-    concurrency: options.concurrency,
-    ca: options.ca,
-    insecure: options.insecure,
-    proxyFromEnvironment: viaProxy,
-    runId: newRunId(),
-  };
-}
-
-/** Time a spec run may take: requests give up at the deadline, so a scenario only outlives it if the suite itself hangs. */
-export function specTimeoutMs(settings: TargetSettings): number {
-  return Math.max(1, settings.deadlineAt - Date.now()) + DEADLINE_GRACE_MS;
-}
-
 /**
- * The settings of one more --repeat run, or undefined when the invocation cannot afford a whole one: the request
- * budget and the deadline belong to the invocation, and a run cut short by either would look like a changed verdict.
+ * The settings of one more --repeat pass, or undefined when the invocation cannot afford a whole one: the request
+ * budget and the deadline belong to the invocation, and a pass cut short by either would look like a changed verdict.
  */
 function nextRepeat(settings: TargetSettings, done: Report[]): TargetSettings | undefined {
   const sent = done.reduce((sum, report) => sum + report.requests.sent, 0);
@@ -96,102 +54,35 @@ function nextRepeat(settings: TargetSettings, done: Report[]): TargetSettings | 
   return { ...settings, maxRequests: left };
 }
 
-/**
- * Records the target (once per --repeat run) while Vitest loads and starts: network time hides behind start-up.
- * Given a judge, the recordings go to it instead: a spec runner that serves several runs at once.
- */
-async function recordAndJudge(
-  settings: TargetSettings,
-  target: Report['target'],
+/** The passes of a run (one, or --repeat's), each recorded, judged and built in turn. */
+async function passesOver(
+  target: PlannedTarget,
   config: Config,
-  hooks: RunHooks,
+  judge: Judge,
+  scanner: ReturnType<typeof createSecretScanner>,
   startedAt: Date,
-  scanner: SecretScanner,
-  sharedJudge?: JudgeRun,
-): Promise<{ reports: Report[]; recorded: RecordedRun[] }> {
+  onFirstRoundSent: () => void,
+): Promise<{ reports: Report[]; passes: Pass[] }> {
+  const settings = targetSettings(target, startedAt);
   const reports: Report[] = [];
-  const recorded: RecordedRun[] = [];
-  let firstRoundSent!: () => void;
-  const sent = new Promise<void>((resolve) => (firstRoundSent = resolve));
-  let recording = recordTarget(settings, { onFirstRoundSent: firstRoundSent, scanner });
-  try {
-    let runner: SpecRunner | undefined;
-    let judgeRun: JudgeRun;
-    if (sharedJudge) judgeRun = sharedJudge;
-    else {
-      // Vitest loads (about 150 ms of CPU) once the first requests are out, while their answers are on their way.
-      await Promise.race([sent, recording.catch(() => undefined)]);
-      const own = await SpecRunner.start({
-        timeoutMs: specTimeoutMs(settings),
-        onScenario: hooks.onScenario,
-      });
-      // Vitest's start leaves garbage in this heap: collected now, while answers are on their way, it is gone before
-      // the spec worker's heap joins this one (the run's peak). A shared judge's runner is collected by its owner.
-      collectGarbage();
-      runner = own;
-      judgeRun = (run) => own.judge([run]);
-    }
-    try {
-      let runSettings = settings;
-      for (let run = 0; run < config.repeat; run += 1) {
-        const runStartedAt = run === 0 ? startedAt : new Date();
-        if (run > 0) {
-          const next = nextRepeat(settings, reports);
-          if (!next) break;
-          runSettings = next;
-          recording = recordTarget(runSettings, { scanner });
-        }
-        // The spec worker starts once the target has answered: started while the answers still come in, its start-up
-        // and the HTTP traffic peak together (about 20 MB more RSS at 100 ms a round trip) to save about one round trip.
-        let failed: RunError | undefined;
-        const made = await recording.catch((error: unknown) => {
-          // The judge only learns that there is no recording; the report must say why.
-          failed = suiteFailure('recording the target', error);
-          return undefined;
-        });
-        if (made) recorded.push({ startedAt: runStartedAt, recording: made });
-        const judging = judgeRun({ settings: runSettings, recording });
-        void loadConclude();
-        const judged: Judged = await judging;
-        const withFailure = failed ? { ...judged, errors: [...judged.errors, failed] } : judged;
-        reports.push(await targetReportOf(config, target, runStartedAt, withFailure, settings.runId));
-      }
-    } finally {
-      await runner?.close();
-    }
-  } catch (error) {
-    reports.push(
-      await targetReportOf(
-        config,
-        target,
-        startedAt,
-        { scenarios: [[]], errors: [suiteFailure('the spec runner', error)] },
-        settings.runId,
-      ),
-    );
-  } finally {
-    // Nothing may still be talking to the target (or to the embedded server about to close) when the run ends.
-    await recording.catch(() => undefined);
+  const passes: Pass[] = [];
+  for (let index = 0; index < config.repeat; index += 1) {
+    const passSettings = index === 0 ? settings : nextRepeat(settings, reports);
+    if (!passSettings) break;
+    const { pass, report } = await testTarget(target, judge, scanner, {
+      startedAt: index === 0 ? startedAt : new Date(),
+      settings: passSettings,
+      onFirstRoundSent,
+    });
+    passes.push(pass);
+    reports.push(report);
   }
-  return { reports, recorded };
-}
-
-async function targetReportOf(config: Config, target: Report['target'], startedAt: Date, judged: Judged, runId: string): Promise<Report> {
-  const { targetReport } = await loadConclude();
-  return targetReport({
-    options: config,
-    baseUrl: target.baseUrl,
-    embeddedReference: target.embeddedReference,
-    startedAt,
-    runId,
-    scenarios: judged.scenarios[0] ?? [],
-    errors: judged.errors,
-  });
+  return { reports, passes };
 }
 
 /**
- * One conformance run (or --repeat runs): reference server if needed, specs, report built, judged against a baseline,
- * written. A run starts a spec runner of its own unless it is given a judge shared with other runs.
+ * One conformance run (or --repeat passes): reference server if needed, then the pipeline, the passes merged, judged
+ * against a baseline, written. A run starts a judge of its own unless the command gives it one shared with other runs.
  */
 export async function runConformance(
   config: Config,
@@ -214,21 +105,28 @@ export async function runConformance(
   }
   let closing: Promise<void> | undefined;
   const closeReference = (): Promise<void> => (closing ??= reference?.close() ?? Promise.resolve());
+  const target: PlannedTarget = { baseUrl, token, options: config, embeddedReference: reference !== undefined };
+  const { judge, own } = judgeFor(surroundings.judge, {
+    timeoutMs: judgeTimeoutMs([target]),
+    ...(hooks.onScenario ? { onScenario: hooks.onScenario } : {}),
+  });
   try {
     await clearOwnOutputs(config.out);
-    // The embedded server is on loopback, where a proxy from the environment could not reach it.
-    const settings = targetSettings(config, baseUrl, token, startedAt, reference === undefined);
-    const target = { baseUrl, embeddedReference: reference !== undefined };
     // One scanner of the tokens serves the client's redaction, every artifact's screen and the terminal's.
-    const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])], [settings.password]);
-    const { reports, recorded } = await recordAndJudge(settings, target, config, hooks, startedAt, scanner, surroundings.judge).finally(
-      closeReference,
-    );
-    const { concludeRun } = await loadConclude();
-    const { report, writtenFiles } = await concludeRun(reports, config, scanner, surroundings.env, baseline, recorded);
-    return { report, writtenFiles, findLeak: (text) => scanner.find(text) };
+    const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])], [config.password]);
+    // Vitest loads once the first requests are out, while their answers are on their way.
+    const onFirstRoundSent = (): void => own?.warmUp();
+    const { reports, passes } = await passesOver(target, config, judge, scanner, startedAt, onFirstRoundSent).finally(closeReference);
+    const report = mergeRepeatedRuns(reports);
+    if (baseline) applyBaseline(report, baseline);
+    const written = await writeRun(report, passes, config.out, scanner, {
+      warnings: safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure }, surroundings.env),
+      ...(surroundings.env.GITHUB_STEP_SUMMARY ? { stepSummary: surroundings.env.GITHUB_STEP_SUMMARY } : {}),
+      env: surroundings.env,
+    });
+    return { ...written, findLeak: (text) => scanner.find(text) };
   } finally {
-    // Whatever failed, the embedded server must not keep the process alive.
-    await closeReference();
+    // Whatever failed, neither the embedded server nor the judge may keep the process alive.
+    await Promise.all([closeReference(), own?.close()]);
   }
 }

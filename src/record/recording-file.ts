@@ -1,8 +1,5 @@
-import { formatSchemaErrors, validator } from '../validators/schemas.js';
 import { SETTINGS } from '../config/settings.js';
-import { readBoundedText, type Refusal } from '../config/bounded-file.js';
-import { parseJsonText } from '../config/data-file.js';
-import { HarnessError } from '../errors.js';
+import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { requestChoices, type RequestChoices } from './settings.js';
 
 import { catalog } from '../requirements/catalog.js';
@@ -171,49 +168,38 @@ export function recordedChoices(file: RecordingFile): RequestChoices {
   return requestChoices({ ...options, concurrency: options.concurrency ?? SETTINGS.concurrency.default });
 }
 
-function unreadable(
-  path: string,
-  reason: string,
-  hint = 'Pass the recording.json a run wrote (in its --out folder, reports/ by default)',
-): HarnessError {
-  return new HarnessError('HARNESS_RECORDING_UNREADABLE', `${path} ${reason}`, hint, 'environment');
-}
+const RECORDING: FileKind<RecordingFile> = {
+  what: 'the recording',
+  code: 'HARNESS_RECORDING_UNREADABLE',
+  hint: 'Pass the recording.json a run wrote (in its --out folder, reports/ by default)',
+  schema: 'recording',
+  invalidHint: 'Pass recording.json as a run wrote it',
+  // Its format and version first: a file of another kind or layout is refused for what it is, not by the schema's words.
+  prepare(data, refuse) {
+    const header = (data ?? {}) as Partial<Pick<RecordingFile, 'format' | 'formatVersion' | 'suite'>>;
+    if (typeof data !== 'object' || Array.isArray(data) || header.format !== RECORDING_FORMAT) {
+      throw refuse(`is not a recording of ticketing-conformance (it has no "format": "${RECORDING_FORMAT}")`);
+    }
+    if (header.formatVersion !== RECORDING_VERSION) {
+      const newer = typeof header.formatVersion === 'number' && header.formatVersion > RECORDING_VERSION;
+      throw refuse(
+        `is recording format ${String(header.formatVersion)}, which this suite (${suiteVersion}) does not read: it reads format ${RECORDING_VERSION}`,
+        newer
+          ? `Judge it with the suite that made it (${header.suite?.version ?? 'a later version'}) or a later one`
+          : 'Record the target again with this version of the suite',
+      );
+    }
+    return data;
+  },
+};
 
 /** Reads and checks a recording.json; anything else is refused in one line, never judged by guesswork. */
 export async function readRecording(path: string): Promise<RecordingFile> {
-  const refuse: Refusal = (reason, hint) => unreadable(path, reason, hint);
-  const data = parseJsonText(readBoundedText(path, refuse), refuse);
-  const header = (data ?? {}) as Partial<Pick<RecordingFile, 'format' | 'formatVersion' | 'suite'>>;
-  if (typeof data !== 'object' || Array.isArray(data) || header.format !== RECORDING_FORMAT) {
-    throw unreadable(path, `is not a recording of ticketing-conformance (it has no "format": "${RECORDING_FORMAT}")`);
-  }
-  if (header.formatVersion !== RECORDING_VERSION) {
-    const newer = typeof header.formatVersion === 'number' && header.formatVersion > RECORDING_VERSION;
-    throw unreadable(
-      path,
-      `is recording format ${String(header.formatVersion)}, which this suite (${suiteVersion}) does not read: it reads format ${RECORDING_VERSION}`,
-      newer
-        ? `Judge it with the suite that made it (${header.suite?.version ?? 'a later version'}) or a later one`
-        : 'Record the target again with this version of the suite',
-    );
-  }
-  const validate = validator('recording');
-  if (!validate(data)) {
-    throw unreadable(
-      path,
-      `is not a valid recording: ${formatSchemaErrors(validate.errors?.slice(0, 3))}`,
-      'Pass recording.json as a run wrote it',
-    );
-  }
-  const file = data as RecordingFile;
+  const file = readCheckedFile(path, RECORDING);
   // Every view of the report shows each body: one longer than a run keeps would cost the judge memory no run does.
   const entries = file.runs.flatMap((run) => run.exchanges);
   if (entries.some((entry) => 'response' in entry && entry.response.bodyText.length > REPORTED_BODY_CHARS)) {
-    throw unreadable(
-      path,
-      `holds a body longer than the ${REPORTED_BODY_CHARS} characters a run keeps`,
-      'Pass recording.json as a run wrote it',
-    );
+    throw fileRefusal(path, RECORDING)(`holds a body longer than the ${REPORTED_BODY_CHARS} characters a run keeps`, RECORDING.invalidHint);
   }
   return file;
 }

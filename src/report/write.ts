@@ -3,7 +3,7 @@ import { formatSchemaErrors, validator } from '../validators/schemas.js';
 import type { SecretScanner } from '../secrets/scanner.js';
 import { allureFiles } from './views/allure.js';
 import { ALLURE_DIR } from './model/outputs.js';
-import { appendArtifact, probeAppend, putArtifacts, screenArtifacts, type Artifact, type View } from './artifacts.js';
+import { appendArtifact, probeAppend, putArtifacts, screenArtifacts, type View } from '../files/artifacts.js';
 import { renderHtml } from './views/html.js';
 import { renderBadge } from './views/badge.js';
 import { renderCtrf } from './views/ctrf.js';
@@ -32,8 +32,8 @@ export interface WriteOptions {
   stepSummary?: string;
   /** Whether to write allure-results/ (a matrix leaves it out of each target's folder). */
   allure?: boolean;
-  /** JSON files written beside the reports (the recording), held to the same rule. */
-  jsonFiles?: Artifact[];
+  /** What writing the files beside the reports met (a recording refused for a secret): errors every view shows. */
+  found?: RunError[];
   /** The CI's variables, for the job Allure's executor links to. */
   env?: Record<string, string | undefined>;
 }
@@ -103,12 +103,11 @@ export async function writeReports(
   report: Report,
   outDir: string,
   scanner: SecretScanner,
-  { stepSummary, allure = true, jsonFiles = [], env = {} }: WriteOptions = {},
+  { stepSummary, allure = true, found = [], env = {} }: WriteOptions = {},
 ): Promise<{ report: Report; written: string[] }> {
-  // The files beside the reports and the job summary come first: what they meet is something every view must show.
-  const json = screenArtifacts(jsonFiles, scanner);
+  // The job summary is probed first: what it meets is something every view must show.
   const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
-  const finished = finishedReport(report, scanner, { errors: json.refused, warnings: summaryProblem ? [summaryProblem] : [] });
+  const finished = finishedReport(report, scanner, { errors: found, warnings: summaryProblem ? [summaryProblem] : [] });
 
   const views: View<Report>[] = [
     ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
@@ -126,7 +125,7 @@ export async function writeReports(
   const markdown = rendered.passed.find(({ name }) => name === 'report.md');
   if (stepSummary && markdown && !summaryProblem) await appendArtifact(stepSummary, markdown, '\n');
 
-  const written = await putArtifacts(outDir, [...rendered.passed, ...json.passed]);
+  const written = await putArtifacts(outDir, rendered.passed);
   // The finished report holds no secret, so a view that does is a fault of its renderer: it is not written, and the
   // run ends in that error once everything else is on disk.
   if (rendered.refused.length > 0) {

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../../src/cli/cli.js';
 import { SETTINGS } from '../../src/config/settings.js';
-import { DEADLINE_GRACE_MS, type JudgeRun } from '../../src/pipeline/run.js';
-import { JudgeQueue } from '../../src/judge/judge-queue.js';
+import { DEADLINE_GRACE_MS, startJudge } from '../../src/pipeline/pipeline.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
 
 /**
@@ -12,11 +11,7 @@ import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.j
  * from file to file): Vitest and the specs load once per worker, not once per file. The runs that wait while a batch
  * is judged go together in the next, as the targets of a matrix do. It ends with the worker.
  */
-const queue = new JudgeQueue(SETTINGS.deadlineMs.default + DEADLINE_GRACE_MS);
-const processJudge: JudgeRun = async (run) => {
-  const judged = await queue.judge(run);
-  return { scenarios: [judged.scenarios], errors: judged.errors };
-};
+const processJudge = startJudge({ timeoutMs: SETTINGS.deadlineMs.default + DEADLINE_GRACE_MS });
 
 export interface InProcessRuns {
   /**

@@ -1,5 +1,5 @@
 import type { JudgedExchange, RecordedCheck } from '../../src/judge/scenario-result.js';
-import { reportFrom } from '../../src/pipeline/conclude.js';
+import { reportFrom } from '../../src/pipeline/pipeline.js';
 import type { Report } from '../../src/report/model/types.js';
 
 const BASE = 'http://127.0.0.1:9/';

@@ -1,4 +1,4 @@
-import { artifactScanner, writeNamedFile } from '../../report/artifacts.js';
+import { artifactScanner, writeNamedFile } from '../../files/artifacts.js';
 import type { Baseline, KnownFailure } from '../../config/baseline.js';
 import { ConfigError } from '../../errors.js';
 import { readResultFile } from '../../report/model/read.js';

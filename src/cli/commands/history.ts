@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { ConfigError, HarnessError } from '../../errors.js';
-import { artifactScanner, writeArtifacts } from '../../report/artifacts.js';
+import { artifactScanner, writeArtifacts } from '../../files/artifacts.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
 import { readHistory } from '../../report/model/history.js';
 import { renderHistoryHtml } from '../../report/views/history-html.js';

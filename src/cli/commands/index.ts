@@ -14,7 +14,9 @@ export const commands: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import('./doctor.js')).doctorCommand,
   verify: async () => (await import('./verify.js')).verifyCommand,
   baseline: async () => (await import('./baseline.js')).baselineCommand,
-  diff: async () => (await import('./diff.js')).diffCommand,
+  compare: async () => (await import('./compare.js')).compareCommand,
+  /** The name compare had before; kept so that scripts written for it go on working. */
+  diff: async () => (await import('./compare.js')).compareCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
   history: async () => (await import('./history.js')).historyCommand,
   exporter: async () => (await import('./exporter.js')).exporterCommand,

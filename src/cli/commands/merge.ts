@@ -1,7 +1,7 @@
 import { prepareOutDir } from '../../config/out-dir.js';
 import { ConfigError } from '../../errors.js';
 import { renderMatrixTerminal } from '../../report/matrix/terminal.js';
-import { artifactScanner } from '../../report/artifacts.js';
+import { artifactScanner } from '../../files/artifacts.js';
 import { writeMatrix } from '../../report/matrix/write.js';
 import { mergeShards } from '../../report/matrix/merge.js';
 import { readResultFile } from '../../report/model/read.js';

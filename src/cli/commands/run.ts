@@ -66,8 +66,8 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
     return 0;
   }
   if (config.compareTo && config.compareToken) {
-    const { runDifferentialCommand } = await import('../differential.js');
-    return runDifferentialCommand(config, { baseUrl: config.compareTo, token: config.compareToken }, io);
+    const { runCompareToCommand } = await import('../compare-to.js');
+    return runCompareToCommand(config, { baseUrl: config.compareTo, token: config.compareToken }, io);
   }
   // Every file is read and checked before the first request.
   const targets = loadTargets(config, io.env, io.dotenvPath);

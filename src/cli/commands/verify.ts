@@ -1,8 +1,8 @@
 import { terminalLine, terminalLines } from '../../report/views/escape/terminal.js';
 import { readCommandLine } from '../../config/command-line.js';
-import { ConfigError, HarnessError } from '../../errors.js';
-import { checkReportVersion, parseJsonText } from '../../config/data-file.js';
-import { readBoundedText } from '../../config/bounded-file.js';
+import { ConfigError } from '../../errors.js';
+import { fileRefusal, readCheckedFile, type FileKind } from '../../files/checked-file.js';
+import { checkReportVersion } from '../../files/report-version.js';
 import { countsLine } from '../../report/views/failure-text.js';
 import { contentHash } from '../../report/model/integrity.js';
 import type { Report } from '../../report/model/types.js';
@@ -18,14 +18,19 @@ a report that was edited and re-hashed, pass the hash the run printed in its log
 
 Exit codes: 0 intact, 1 edited after the run, 2 unreadable (missing, not JSON, or no content hash).`;
 
-function unreadable(path: string, reason: string): HarnessError {
-  return new HarnessError(
-    'HARNESS_REPORT_UNREADABLE',
-    `${path} ${reason}`,
-    'Pass the report.json a run wrote (in its --out folder, reports/ by default)',
-    'environment',
-  );
-}
+/**
+ * Any JSON is read, valid against the report's schema or not: an edit may break the schema, and an edited report is
+ * one verify says was edited (exit 1), not one it cannot read.
+ */
+const REPORT: FileKind<unknown> = {
+  what: 'the report',
+  code: 'HARNESS_REPORT_UNREADABLE',
+  hint: 'Pass the report.json a run wrote (in its --out folder, reports/ by default)',
+  prepare(data, _refuse, path) {
+    checkReportVersion(data, path);
+    return data;
+  },
+};
 
 function readArguments(argv: string[]): { path: string; expect?: string; help: boolean } {
   const parsed = readCommandLine(argv, { expect: { type: 'string' } }, { hint: USAGE, command: 'verify' });
@@ -33,11 +38,6 @@ function readArguments(argv: string[]): { path: string; expect?: string; help: b
   const [path, ...extra] = parsed.positionals;
   if (!help && (path === undefined || extra.length > 0)) throw new ConfigError('CONFIG_INVALID', 'verify takes one report.json', USAGE);
   return { path: path ?? '', expect: parsed.values.expect, help };
-}
-
-function readReport(path: string): unknown {
-  const refuse = (reason: string): HarnessError => unreadable(path, reason);
-  return parseJsonText(readBoundedText(path, refuse), refuse);
 }
 
 /** What the report says about its run, so whoever checks it sees what was vouched for. */
@@ -67,11 +67,10 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     io.log(HELP);
     return 0;
   }
-  const report = readReport(path);
-  checkReportVersion(report, path);
-  const recorded = (report as Partial<Report> | null)?.integrity?.content;
+  const report = readCheckedFile(path, REPORT) as Partial<Report> | null;
+  const recorded = report?.integrity?.content;
   if (typeof recorded !== 'string') {
-    throw unreadable(path, 'carries no content hash (integrity.content), so it cannot be verified');
+    throw fileRefusal(path, REPORT)('carries no content hash (integrity.content), so it cannot be verified');
   }
   const actual = contentHash(report);
   if (actual !== recorded) {
@@ -89,7 +88,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
   io.log(
     terminalLines([
       `INTACT: ${path} is as the run wrote it (content hash ${recorded}${expect === undefined ? '' : ', as printed by the run'}).`,
-      ...describe(report as Partial<Report>),
+      ...describe(report ?? {}),
     ]),
   );
   return 0;

@@ -1,7 +1,7 @@
 import type { Level } from '../../requirements/types.js';
 import type { ExitCode, Report, RunVerdict, Verdict } from '../model/types.js';
 
-/** One of the two servers of a differential run, as its own report judged it. */
+/** One of the two servers of a --compare-to run, as its own report judged it. */
 export interface ComparedServer {
   baseUrl: string;
   embeddedReference: boolean;

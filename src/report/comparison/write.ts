@@ -5,7 +5,7 @@ import { HarnessError } from '../../errors.js';
 import type { SecretScanner } from '../../secrets/scanner.js';
 import type { Comparison } from './types.js';
 import { renderComparisonMarkdown } from './views.js';
-import { appendArtifact, putArtifacts, screenArtifacts } from '../artifacts.js';
+import { appendArtifact, putArtifacts, screenArtifacts } from '../../files/artifacts.js';
 import { COMPARISON_FILE } from '../model/outputs.js';
 import type { RunError } from '../../errors.js';
 

@@ -3,7 +3,7 @@ import { settleMatrix } from './build.js';
 import { renderMatrixHtml } from './html.js';
 import { renderMatrixMarkdown } from './markdown.js';
 import type { Matrix } from './types.js';
-import { clearOwnOutputs, putArtifacts, screenViews, type View } from '../artifacts.js';
+import { clearOwnOutputs, putArtifacts, screenViews, type View } from '../../files/artifacts.js';
 import type { SecretScanner } from '../../secrets/scanner.js';
 import { suiteError } from '../../errors.js';
 

@@ -1,4 +1,5 @@
-import { checkAgainstSchema, checkReportVersion, parseDataFile } from '../../config/data-file.js';
+import { readCheckedFile, type FileKind } from '../../files/checked-file.js';
+import { checkReportVersion } from '../../files/report-version.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
 import type { Matrix } from '../matrix/types.js';
 import type { Report } from './types.js';
@@ -26,16 +27,27 @@ function withoutExchanges(data: Version1Report): unknown {
   return { ...data, schemaVersion: REPORT_SCHEMA_VERSION, requirements, exchanges: {} };
 }
 
+const isMatrix = (data: unknown): boolean =>
+  typeof data === 'object' && data !== null && 'targets' in data && Array.isArray((data as { targets: unknown }).targets);
+
+/** A report.json or a matrix.json, told apart by their shape; what names the file the command asked for. */
+function resultFile(what: string, options: ReadOptions): FileKind<Report | Matrix> {
+  return {
+    what: `the ${what}`,
+    code: 'CONFIG_INVALID',
+    yaml: true,
+    schema: (data) => (isMatrix(data) ? 'matrix' : 'report'),
+    prepare(data, _refuse, path) {
+      if (isMatrix(data)) return data;
+      const report = options.verdictsOfVersion1 && typeof data === 'object' && data !== null ? withoutExchanges(data) : data;
+      checkReportVersion(report, path);
+      return report;
+    },
+  };
+}
+
 /** Reads a report.json or a matrix.json, told apart by their shape, each checked against its schema. */
 export function readResultFile(path: string, what: string, options: ReadOptions = {}): ResultFile {
-  const data = parseDataFile(path, what);
-  const isMatrix = typeof data === 'object' && data !== null && 'targets' in data && Array.isArray((data as { targets: unknown }).targets);
-  if (isMatrix) {
-    checkAgainstSchema(data, 'matrix', path, 'matrix');
-    return { kind: 'matrix', matrix: data as Matrix };
-  }
-  const report = options.verdictsOfVersion1 && typeof data === 'object' && data !== null ? withoutExchanges(data) : data;
-  checkReportVersion(report, path);
-  checkAgainstSchema(report, 'report', path, 'report');
-  return { kind: 'report', report: report as Report };
+  const data = readCheckedFile(path, resultFile(what, options));
+  return isMatrix(data) ? { kind: 'matrix', matrix: data as Matrix } : { kind: 'report', report: data as Report };
 }

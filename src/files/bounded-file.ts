@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { jsonShape, MAX_JSON_DEPTH } from '../exchange/body-text.js';
-import type { HarnessError } from '../errors.js';
+import { systemReason, type HarnessError } from '../errors.js';
 
 /** The most the suite reads of any file it is given: far more than any file a run writes, recording.json included. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -35,8 +35,7 @@ function checkedFile(stats: Stats, refuse: Refusal): void {
   if (stats.size > MAX_FILE_BYTES) throw refuse(TOO_LARGE);
 }
 
-const unreadable = (refuse: Refusal, error: unknown): HarnessError =>
-  refuse(`could not be read (${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))})`);
+const unreadable = (refuse: Refusal, error: unknown): HarnessError => refuse(`could not be read: ${systemReason(error)}`);
 
 /**
  * The text of a regular file of at most MAX_FILE_BYTES. A pipe, a device or a folder is refused before it is opened:

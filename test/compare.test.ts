@@ -21,25 +21,27 @@ beforeAll(async () => {
   ]);
   conformant = JSON.parse(await readFile(join(goodRun.outDir, 'report.json'), 'utf8')) as Report;
   broken = JSON.parse(await readFile(join(badRun.outDir, 'report.json'), 'utf8')) as Report;
+  // Two runs of one target, as compare expects: the servers differ only by their port.
+  broken.target.baseUrl = conformant.target.baseUrl;
   await Promise.all([good.close(), bad.close(), goodRun.cleanup(), badRun.cleanup()]);
 });
 
-async function diff(before: Report, after: Report): Promise<{ code: number; stdout: string }> {
+async function compare(before: Report, after: Report, flags: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   const [old, now] = [join(dir, 'old.json'), join(dir, 'new.json')];
   await writeFile(old, JSON.stringify(before));
   await writeFile(now, JSON.stringify(after));
-  return inProcess.exec(['diff', old, now]);
+  return inProcess.exec(['compare', old, now, ...flags]);
 }
 
 test('a requirement that passed and fails now is a regression: exit 1', async () => {
-  const run = await diff(conformant, broken);
+  const run = await compare(conformant, broken);
   expect(run.code).toBe(1);
   expect(run.stdout).toContain('Regressions (1):\n  STATUS-COLOUR (MUST): pass -> fail');
   expect(run.stdout.trim().split('\n').at(-1)).toBe('1 regression(s), 0 fix(es), 0 changed observation(s)');
 });
 
 test('the other way round it is a fix: exit 0', async () => {
-  const run = await diff(broken, conformant);
+  const run = await compare(broken, conformant);
   expect(run.code).toBe(0);
   expect(run.stdout).toContain('Fixes (1):\n  STATUS-COLOUR (MUST): fail -> pass');
 });
@@ -51,7 +53,7 @@ test('a changed observation is named with what was seen before and now', async (
   if (!observation) throw new Error('the conformant report has no STATUS-UNKNOWN-ID observation');
   const was = observation.actual;
   observation.actual = 'HTTP 500 (text/html) <h1>oops</h1>';
-  const run = await diff(conformant, changed);
+  const run = await compare(conformant, changed);
   expect(run.code).toBe(0);
   expect(run.stdout).toContain('Changed observations (1):\n  STATUS-UNKNOWN-ID:');
   expect(run.stdout).toContain(`was: ${observation.description}: ${was}`);
@@ -59,7 +61,41 @@ test('a changed observation is named with what was seen before and now', async (
 });
 
 test('two identical reports differ in nothing', async () => {
-  const run = await diff(conformant, conformant);
+  const run = await compare(conformant, conformant);
   expect(run.code).toBe(0);
   expect(run.stdout.trim()).toBe('0 regression(s), 0 fix(es), 0 changed observation(s)');
+});
+
+test('diff, the name compare had before, still works', async () => {
+  const [old, now] = [join(dir, 'old.json'), join(dir, 'new.json')];
+  await writeFile(old, JSON.stringify(conformant));
+  await writeFile(now, JSON.stringify(broken));
+  const run = await inProcess.exec(['diff', old, now]);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain('STATUS-COLOUR (MUST): pass -> fail');
+});
+
+test('reports of two different targets are refused in one line, unless asked for', async () => {
+  const elsewhere = structuredClone(broken);
+  elsewhere.target.baseUrl = 'https://other.example/helpdesk';
+  const refused = await compare(conformant, elsewhere);
+  expect(refused.code).toBe(2);
+  expect(refused.stdout).toBe('');
+  expect(refused.stderr).toContain('the two reports are of different targets');
+  expect(refused.stderr).toContain('--compare-to');
+  const asked = await compare(conformant, elsewhere, ['--different-targets']);
+  expect(asked.code).toBe(1);
+  expect(asked.stdout).toContain(`Different targets: ${conformant.target.baseUrl} (before) and https://other.example/helpdesk (after)`);
+});
+
+test('an observation no longer made has its "now" line, and a new one its "was" line', async () => {
+  const gone = structuredClone(conformant);
+  const result = gone.requirements.find((entry) => entry.checks.some((check) => check.verdict === 'info'));
+  const observation = result?.checks.find((check) => check.verdict === 'info');
+  if (!result || !observation) throw new Error('the conformant report has no observation');
+  observation.verdict = 'pass';
+  const dropped = await compare(conformant, gone);
+  expect(dropped.stdout).toContain(`was: ${observation.description}: ${observation.actual ?? ''}\n    now: (not observed)`);
+  const added = await compare(gone, conformant);
+  expect(added.stdout).toContain(`was: (not observed)\n    now: ${observation.description}: ${observation.actual ?? ''}`);
 });

@@ -1,5 +1,5 @@
 import { terminalLines } from '../views/escape/terminal.js';
-import type { Report, RequirementResult, Verdict } from './types.js';
+import type { Report, RequirementResult, Verdict } from '../model/types.js';
 
 export interface VerdictChange {
   id: string;
@@ -14,7 +14,7 @@ export interface ObservationChange {
   after: string[];
 }
 
-export interface ReportDiff {
+export interface RunChanges {
   regressions: VerdictChange[];
   fixes: VerdictChange[];
   /** Any other change of verdict, such as a pass that could not be judged this time. */
@@ -31,8 +31,8 @@ function observations(result: RequirementResult | undefined): string[] {
 }
 
 /** Compares two reports requirement by requirement: what broke, what was fixed, what was observed differently. */
-export function diffReports(before: Report, after: Report): ReportDiff {
-  const diff: ReportDiff = { regressions: [], fixes: [], otherChanges: [], observations: [] };
+export function changesBetween(before: Report, after: Report): RunChanges {
+  const changes: RunChanges = { regressions: [], fixes: [], otherChanges: [], observations: [] };
   const beforeById = new Map(before.requirements.map((result) => [result.id, result]));
   const afterById = new Map(after.requirements.map((result) => [result.id, result]));
   const ids = [...new Set([...afterById.keys(), ...beforeById.keys()])];
@@ -46,37 +46,46 @@ export function diffReports(before: Report, after: Report): ReportDiff {
       after: now?.verdict ?? 'absent',
     };
     if (change.before !== change.after) {
-      if (FAILING.includes(change.after) && !FAILING.includes(change.before)) diff.regressions.push(change);
-      else if (FAILING.includes(change.before) && GOOD.includes(change.after)) diff.fixes.push(change);
-      else diff.otherChanges.push(change);
+      if (FAILING.includes(change.after) && !FAILING.includes(change.before)) changes.regressions.push(change);
+      else if (FAILING.includes(change.before) && GOOD.includes(change.after)) changes.fixes.push(change);
+      else changes.otherChanges.push(change);
     }
     const seenBefore = observations(old);
     const seenAfter = observations(now);
-    if (old && now && seenBefore.join('\n') !== seenAfter.join('\n')) diff.observations.push({ id, before: seenBefore, after: seenAfter });
+    if (old && now && seenBefore.join('\n') !== seenAfter.join('\n'))
+      changes.observations.push({ id, before: seenBefore, after: seenAfter });
   }
-  return diff;
+  return changes;
 }
 
-export function renderDiff(diff: ReportDiff): string {
+export function renderChanges(changes: RunChanges, targets?: { before: string; after: string }): string {
   const lines: string[] = [];
+  // Runs of two targets compared on purpose: every line below is read as a difference between them, not a change.
+  if (targets) lines.push(`Different targets: ${targets.before} (before) and ${targets.after} (after)`, '');
   const section = (title: string, changes: VerdictChange[]): void => {
     if (changes.length === 0) return;
     lines.push(`${title} (${changes.length}):`);
     for (const change of changes) lines.push(`  ${change.id} (${change.level}): ${change.before} -> ${change.after}`);
     lines.push('');
   };
-  section('Regressions', diff.regressions);
-  section('Fixes', diff.fixes);
-  section('Other changes of verdict', diff.otherChanges);
-  if (diff.observations.length > 0) {
-    lines.push(`Changed observations (${diff.observations.length}):`);
-    for (const change of diff.observations) {
+  section('Regressions', changes.regressions);
+  section('Fixes', changes.fixes);
+  section('Other changes of verdict', changes.otherChanges);
+  if (changes.observations.length > 0) {
+    lines.push(`Changed observations (${changes.observations.length}):`);
+    for (const change of changes.observations) {
       lines.push(`  ${change.id}:`);
-      for (const text of change.before.filter((line) => !change.after.includes(line))) lines.push(`    was: ${text}`);
-      for (const text of change.after.filter((line) => !change.before.includes(line))) lines.push(`    now: ${text}`);
+      const was = change.before.filter((line) => !change.after.includes(line));
+      const now = change.after.filter((line) => !change.before.includes(line));
+      // Each "was" has its "now": an observation no longer made is said to be gone, not left without an answer.
+      for (let index = 0; index < Math.max(was.length, now.length); index += 1) {
+        lines.push(`    was: ${was[index] ?? '(not observed)'}`, `    now: ${now[index] ?? '(not observed)'}`);
+      }
     }
     lines.push('');
   }
-  lines.push(`${diff.regressions.length} regression(s), ${diff.fixes.length} fix(es), ${diff.observations.length} changed observation(s)`);
+  lines.push(
+    `${changes.regressions.length} regression(s), ${changes.fixes.length} fix(es), ${changes.observations.length} changed observation(s)`,
+  );
   return terminalLines(lines);
 }

@@ -2,7 +2,6 @@ import { appendFile, lstat, mkdir, readFile, realpath, rmdir, unlink, writeFile 
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { environmentError, HarnessError, leakError, type RunError } from '../errors.js';
-import { MANIFEST } from './model/outputs.js';
 
 /**
  * The one way any command puts a file on disk (a run, a matrix, --compare-to, merge, judge, history, baseline): each
@@ -10,6 +9,12 @@ import { MANIFEST } from './model/outputs.js';
  * any letter case, base64, hex, URL-encoded, JSON, HTML and XML escapes, near misses) and for any Authorization value.
  * A file that holds one is refused, with the leak error, and the others are still written.
  */
+
+/**
+ * The list, in each output folder, of the files the suite wrote there. The next run removes those and nothing else:
+ * allure-results/ is shared with other tools, and compare-to/ keeps a list of its own.
+ */
+export const MANIFEST = '.ticketing-conformance-outputs.json';
 
 /** A file to write: its path inside the folder ("/" between segments), and its text or bytes. */
 export interface Artifact {
@@ -199,14 +204,15 @@ export async function writeArtifacts(
   return { written: await putArtifacts(folder, passed, options), refused };
 }
 
-/**
- * Adds screened text to the end of a file (the comparison section of report.md, the job summary GitHub shows): the
- * file already holds only what passed the screen. A file that cannot take it is a problem of the environment.
- */
 /** Whether a file can be appended to, found by appending nothing: the error the real append would meet. */
 export async function probeAppend(path: string): Promise<void> {
   await appendFile(path, '');
 }
+
+/**
+ * Adds screened text to the end of a file (the comparison section of report.md, the job summary GitHub shows): the
+ * file already holds only what passed the screen. A file that cannot take it is a problem of the environment.
+ */
 
 export async function appendArtifact(path: string, file: ScreenedArtifact, end = ''): Promise<void> {
   await appendFile(path, typeof file.content === 'string' ? `${file.content}${end}` : Buffer.concat([file.content, Buffer.from(end)]));

@@ -9,8 +9,8 @@ import { fileResources } from './helpers/file-resources.js';
 import { COUNTS_LINE, type CliRun } from './helpers/run-cli.js';
 import { tokenForms } from './helpers/token-forms.js';
 
-const TARGET_TOKEN = 'differential-target-token-4e7a';
-const COMPARE_TOKEN = 'differential-compare-token-9b2c';
+const TARGET_TOKEN = 'compare-target-token-4e7a';
+const COMPARE_TOKEN = 'compare-other-token-9b2c';
 const { inProcess, cleanUpAfterAll } = fileResources();
 
 async function server(token: string, variants: string[] = []): Promise<string> {
@@ -19,7 +19,7 @@ async function server(token: string, variants: string[] = []): Promise<string> {
   return started.url;
 }
 
-async function differential(target: string[], compareTo: string): Promise<CliRun & { comparison: Comparison }> {
+async function runWithCompareTo(target: string[], compareTo: string): Promise<CliRun & { comparison: Comparison }> {
   const run = await inProcess.run([...target, '--compare-to', compareTo, '--compare-token', COMPARE_TOKEN]);
   cleanUpAfterAll(run.cleanup);
   const path = join(run.outDir, 'comparison.json');
@@ -35,11 +35,11 @@ async function differential(target: string[], compareTo: string): Promise<CliRun
 
 const compareToReport = (run: CliRun): Report => JSON.parse(readFileSync(join(run.outDir, 'compare-to', 'report.json'), 'utf8')) as Report;
 
-describe('differential mode', () => {
+describe('--compare-to: two servers judged side by side', () => {
   test.concurrent('a fault that breaks a MUST: the verdict difference is listed and the run exits 1', async () => {
     const faulty = await server(TARGET_TOKEN, ['password-checked']);
     const reference = await server(COMPARE_TOKEN);
-    const run = await differential(['--base-url', faulty, '--token', TARGET_TOKEN], reference);
+    const run = await runWithCompareTo(['--base-url', faulty, '--token', TARGET_TOKEN], reference);
 
     expect(run.code).toBe(1);
     expect(run.comparison.mustDiffers).toBe(true);
@@ -66,7 +66,7 @@ describe('differential mode', () => {
   test.concurrent('the same fault on the compare-to side also exits 1, though the target conforms', async () => {
     const reference = await server(TARGET_TOKEN);
     const faulty = await server(COMPARE_TOKEN, ['password-checked']);
-    const run = await differential(['--base-url', reference, '--token', TARGET_TOKEN], faulty);
+    const run = await runWithCompareTo(['--base-url', reference, '--token', TARGET_TOKEN], faulty);
 
     expect(run.report?.verdict).toBe('conformant');
     expect(run.code).toBe(1);
@@ -80,7 +80,7 @@ describe('differential mode', () => {
     async () => {
       const quirky = await server(TARGET_TOKEN, ['refuse-with-403', 'missing-lang-404', 'extra-fields', 'charset']);
       const reference = await server(COMPARE_TOKEN);
-      const run = await differential(['--base-url', quirky, '--token', TARGET_TOKEN], reference);
+      const run = await runWithCompareTo(['--base-url', quirky, '--token', TARGET_TOKEN], reference);
 
       expect(run.code).toBe(0);
       expect(run.comparison.requirements).toEqual([]);
@@ -111,7 +111,7 @@ describe('differential mode', () => {
 
   test.concurrent('two conforming servers, one of them embedded: no difference, exit 0', async () => {
     const reference = await server(COMPARE_TOKEN);
-    const run = await differential([], reference);
+    const run = await runWithCompareTo([], reference);
 
     expect(run.code).toBe(0);
     expect(run.comparison.target.embeddedReference).toBe(true);
@@ -123,7 +123,7 @@ describe('differential mode', () => {
   test.concurrent('a compare-to server that cannot be reached gives no comparison verdict: exit 2', async () => {
     const closed = await startReferenceServer({ token: COMPARE_TOKEN });
     await closed.close();
-    const run = await differential([], closed.url);
+    const run = await runWithCompareTo([], closed.url);
 
     expect(run.code).toBe(2);
     expect(run.comparison.exitCode).toBe(2);

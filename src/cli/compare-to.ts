@@ -2,17 +2,13 @@ import { terminalLine, terminalLines } from '../report/views/escape/terminal.js'
 import type { Config } from '../config/settings.js';
 import { renderComparisonTerminal } from '../report/comparison/views.js';
 import { renderTerminal } from '../report/views/terminal.js';
-import { runDifferential } from '../pipeline/differential.js';
+import { runCompareTo } from '../pipeline/compare-to.js';
 import { screenOutput } from './screen-output.js';
 import type { CommandIo } from './io.js';
 
 /** --compare-to: the target's usual output, then the difference list, then the target's closing counts line. */
-export async function runDifferentialCommand(
-  config: Config,
-  compareTo: { baseUrl: string; token: string },
-  io: CommandIo,
-): Promise<number> {
-  const result = await runDifferential(
+export async function runCompareToCommand(config: Config, compareTo: { baseUrl: string; token: string }, io: CommandIo): Promise<number> {
+  const result = await runCompareTo(
     config,
     compareTo,
     {

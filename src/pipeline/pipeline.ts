@@ -1,0 +1,233 @@
+import type { TargetOptions } from '../config/targets.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import { suiteFailure, type RunError } from '../errors.js';
+import { newRunId } from '../exchange/trace-context.js';
+import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
+import type { ScenarioResult } from '../judge/scenario-result.js';
+import { recordTarget, type TargetSettings } from '../record/recorder.js';
+import type { Recording } from '../record/recording.js';
+import { writeRecording } from '../record/write-recording.js';
+import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
+import type { Report, RunWarning } from '../report/model/types.js';
+import { writeReports } from '../report/write.js';
+import type { SecretScanner } from '../secrets/scanner.js';
+import { suiteVersion } from '../version.js';
+
+/**
+ * The one pipeline every command drives: record → classify → judge → diagnose → build → write. A run, its --repeat
+ * passes, a matrix's targets, the exporter's probes, a recording judged again and the two servers of --compare-to all
+ * go through these functions; only the order and what is written differ. The judge classifies each recording as it
+ * hands it to the specs, so classify has no call of its own here.
+ */
+
+export type { Judge, JudgeQueue } from '../judge/judge-queue.js';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Time the judge gets past the deadline to record what the deadline cut short. */
+export const DEADLINE_GRACE_MS = 5000;
+
+/** A target a command tests: where it is, the token it sends, and the options its requests and report follow. */
+export interface PlannedTarget {
+  baseUrl: string;
+  token: string;
+  options: TargetOptions;
+  /** Its name in a matrix or the exporter: the label its scenarios carry when a spec run judges several. */
+  name?: string;
+  /** The embedded reference server stands in for a target the user did not give. */
+  embeddedReference?: boolean;
+}
+
+/** One pass over a target: what it recorded, or why nothing could be recorded. */
+export interface Pass {
+  target: PlannedTarget;
+  startedAt: Date;
+  settings: TargetSettings;
+  recording?: Recording;
+  failure?: RunError;
+}
+
+export function targetSettings(target: PlannedTarget, startedAt: Date): TargetSettings {
+  const { options } = target;
+  return {
+    baseUrl: target.baseUrl,
+    token: target.token,
+    password: options.password,
+    statusId: options.statusId,
+    lang: options.lang,
+    missingLang: options.missingLang,
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: MAX_BODY_BYTES,
+    maxRequests: options.maxRequests,
+    userAgent: `ticketing-conformance/${suiteVersion}`,
+    deadlineAt: startedAt.getTime() + options.deadlineMs,
+    concurrency: options.concurrency,
+    ca: options.ca,
+    insecure: options.insecure,
+    // The embedded server is on loopback, where a proxy from the environment could not reach it.
+    proxyFromEnvironment: target.embeddedReference !== true,
+    runId: newRunId(),
+  };
+}
+
+/**
+ * The judge a command's passes share: the one it was given (the command's, shared with other runs), or one of its
+ * own, started when first needed or warmed up, which the command closes when done.
+ */
+export function judgeFor(given: Judge | undefined, options: JudgeQueueOptions): { judge: Judge; own?: JudgeQueue } {
+  if (given) return { judge: given };
+  const own = startJudge(options);
+  return { judge: own, own };
+}
+
+/** A judge of the caller's own, for a lifetime longer than one command (the exporter's, a self-test worker's). */
+export function startJudge(options: JudgeQueueOptions): JudgeQueue {
+  return new JudgeQueue(options);
+}
+
+/** The spec-run time-out that outlasts the longest deadline of the targets: a scenario only outlives it if the suite hangs. */
+export function judgeTimeoutMs(targets: readonly { options: Pick<TargetOptions, 'deadlineMs'> }[]): number {
+  return Math.max(0, ...targets.map((target) => target.options.deadlineMs)) + DEADLINE_GRACE_MS;
+}
+
+export interface PassOptions {
+  startedAt?: Date;
+  /** The pass's own settings (a --repeat pass gets what is left of the request budget); the target's by default. */
+  settings?: TargetSettings;
+  /** Told once the first round of requests is out: the judge's start-up can hide behind their answers. */
+  onFirstRoundSent?: () => void;
+}
+
+/** Record: one pass over the target. A failure to record is kept, for the judge and the report to say. */
+export async function recordPass(
+  target: PlannedTarget,
+  scanner: SecretScanner,
+  { startedAt = new Date(), settings = targetSettings(target, startedAt), onFirstRoundSent }: PassOptions = {},
+): Promise<Pass> {
+  try {
+    const recording = await recordTarget(settings, { scanner, ...(onFirstRoundSent ? { onFirstRoundSent } : {}) });
+    return { target, startedAt, settings, recording };
+  } catch (error) {
+    onFirstRoundSent?.();
+    return { target, startedAt, settings, failure: suiteFailure('recording the target', error) };
+  }
+}
+
+/** Classify and judge: the pass's scenarios, from the judge the command shares among its passes. */
+export async function judgePass(pass: Pass, judge: Judge): Promise<TargetJudged> {
+  const label = pass.target.name === undefined ? {} : { label: pass.target.name };
+  const judged = pass.recording
+    ? await judge.judge({ settings: pass.settings, ...label, recording: pass.recording })
+    : await judge.judge({ settings: pass.settings, ...label, failure: pass.failure?.message ?? 'nothing was recorded' });
+  return pass.failure ? { ...judged, errors: [...judged.errors, pass.failure] } : judged;
+}
+
+function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunError | undefined {
+  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
+  if (!cut) return undefined;
+  return {
+    code: 'HARNESS_DEADLINE',
+    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
+    hint: 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
+    party: 'environment',
+  };
+}
+
+/** Diagnose and build: what was judged folded per requirement, diagnosed from the classified answers, built once. */
+export function reportFrom(input: ReportInput): Report {
+  const judged = judgedRun(input.scenarios, input.complete);
+  const diagnoses = diagnose(judged.requirements, judged.exchanges, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
+  return buildReport(input, judged, diagnoses);
+}
+
+export interface TargetReportInput {
+  target: Pick<PlannedTarget, 'baseUrl' | 'embeddedReference' | 'options'>;
+  startedAt: Date;
+  /** The trace id every request of the run carried in its traceparent header. */
+  runId?: string;
+  /** When the answers were in; now, unless a recording is judged again. */
+  finishedAt?: Date;
+  judged: TargetJudged;
+}
+
+/** The report of one pass, from what the judge found. */
+export function targetReport({ target, startedAt, runId, finishedAt, judged }: TargetReportInput): Report {
+  const { options } = target;
+  const deadlineError = deadlinePassed(options.deadlineMs, judged.scenarios);
+  const errors = deadlineError ? [...judged.errors, deadlineError] : judged.errors;
+  return reportFrom({
+    suite: { name: 'ticketing-conformance', version: suiteVersion },
+    ...(runId ? { runId } : {}),
+    target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
+    options: {
+      statusId: options.statusId,
+      ...(options.lang ? { lang: options.lang } : {}),
+      ...(options.missingLang ? { missingLang: options.missingLang } : {}),
+      strict: options.strict,
+      timeoutMs: options.timeoutMs,
+      maxRequests: options.maxRequests,
+      repeat: options.repeat,
+      deadlineMs: options.deadlineMs,
+      concurrency: options.concurrency,
+      ...(options.ca ? { ca: options.ca.path } : {}),
+      ...(options.insecure ? { insecure: true } : {}),
+    },
+    startedAt,
+    finishedAt: finishedAt ?? new Date(),
+    complete: judged.scenarios.length > 0 && errors.length === 0,
+    scenarios: judged.scenarios,
+    errors,
+  });
+}
+
+/** Record, judge, build: one pass over a target and its report, nothing written. */
+export async function testTarget(
+  target: PlannedTarget,
+  judge: Judge,
+  scanner: SecretScanner,
+  options: PassOptions = {},
+): Promise<{ pass: Pass; report: Report }> {
+  const pass = await recordPass(target, scanner, options);
+  const judged = await judgePass(pass, judge);
+  return { pass, report: targetReport({ target, startedAt: pass.startedAt, runId: pass.settings.runId, judged }) };
+}
+
+export interface WriteRunOptions {
+  /** Warnings of the surroundings (an insecure setting, a plain-HTTP address), for every view to show. */
+  warnings?: RunWarning[];
+  /** A file the Markdown view is appended to (GitHub Actions' GITHUB_STEP_SUMMARY). */
+  stepSummary?: string;
+  /** Whether to write allure-results/ (a matrix leaves it out of each target's folder). */
+  allure?: boolean;
+  /** The CI's variables, for the job Allure's executor links to. */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Write: the record stage writes what the passes recorded (recording.json and .har), then the report is finished and
+ * every view written; a recording file refused for a secret is an error the report shows.
+ */
+export async function writeRun(
+  report: Report,
+  passes: readonly Pick<Pass, 'startedAt' | 'recording'>[],
+  folder: string,
+  scanner: SecretScanner,
+  { warnings = [], ...options }: WriteRunOptions = {},
+): Promise<{ report: Report; writtenFiles: string[] }> {
+  const recorded = passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []));
+  const recording = await writeRecording(
+    folder,
+    {
+      suite: report.suite,
+      ...(report.runId === undefined ? {} : { runId: report.runId }),
+      target: { baseUrl: report.target.baseUrl, embeddedReference: report.target.embeddedReference },
+      options: report.options,
+      startedAt: report.startedAt,
+      finishedAt: report.finishedAt,
+      runs: recorded,
+    },
+    scanner,
+  );
+  const withWarnings = warnings.length > 0 ? { ...report, warnings: [...(report.warnings ?? []), ...warnings] } : report;
+  const written = await writeReports(withWarnings, folder, scanner, { ...options, found: recording.refused });
+  return { report: written.report, writtenFiles: [...written.written, ...recording.written] };
+}
