@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { OPTIONS, type OptionSpec } from '../src/config/options.js';
+import { SETTINGS, type Setting } from '../src/config/settings.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 import { userEnv } from './helpers/user-env.js';
@@ -68,13 +68,13 @@ test('every flag and setting the action passes to the suite is one of its option
   const script = conformanceStep?.run ?? '';
   const flags = [...script.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((match) => match[1]);
   expect(flags.length).toBeGreaterThan(0);
-  const known = Object.values(OPTIONS).map((spec: OptionSpec) => spec.flag);
+  const known = Object.values(SETTINGS).map((spec: Setting<unknown>) => spec.flag);
   expect(flags.filter((flag) => !known.includes(flag ?? ''))).toEqual([]);
   expect(flags).not.toContain('token');
   const suiteVariables = Object.keys(conformanceStep?.env ?? {}).filter((name) => name.startsWith('CONFORMANCE_'));
-  const knownVariables = Object.values(OPTIONS).map((spec: OptionSpec) => spec.env);
+  const knownVariables = Object.values(SETTINGS).map((spec: Setting<unknown>) => spec.env);
   expect(suiteVariables.filter((name) => !knownVariables.includes(name))).toEqual([]);
-  expect(conformanceStep?.env?.[OPTIONS.token.env]).toBe('${{ inputs.token }}');
+  expect(conformanceStep?.env?.[SETTINGS.token.env]).toBe('${{ inputs.token }}');
 });
 
 test('every input of the action reaches the run step', () => {

@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
+import { SETTINGS, type Setting } from '../src/config/settings.js';
 import { ConfigError } from '../src/errors.js';
 import { safetyWarnings } from '../src/config/warnings.js';
 import { fileResources } from './helpers/file-resources.js';
-import { runCli } from './helpers/run-cli.js';
+import { repoRoot, runCli } from './helpers/run-cli.js';
 
 const { inProcess, tempFolder } = fileResources();
 const dir = await tempFolder('conformance-config-');
@@ -149,6 +151,25 @@ test('--help lists every option with its environment variable and default', asyn
     }
   } finally {
     await run.cleanup();
+  }
+});
+
+test('the option tables of the docs give each flag the variable and default of the settings table', () => {
+  for (const doc of ['docs/options.md', 'docs/matrix.md']) {
+    const rows = readFileSync(join(repoRoot, doc), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| `--'));
+    expect(rows.length, doc).toBeGreaterThan(0);
+    for (const row of rows) {
+      const [flagCell = '', variableCell = '', defaultCell = ''] = row
+        .split('|')
+        .slice(1)
+        .map((cell) => cell.trim());
+      const spec: Setting<unknown> | undefined = Object.values(SETTINGS).find((setting) => flagCell.startsWith(`\`--${setting.flag}`));
+      expect(spec, row).toBeDefined();
+      expect(variableCell.replace(/`/g, '').replace(/=1$/, ''), row).toBe(spec?.env ?? '');
+      if (typeof spec?.default === 'string' || typeof spec?.default === 'number') expect(defaultCell, row).toBe(`\`${spec.default}\``);
+    }
   }
 });
 

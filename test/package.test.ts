@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
-import { OPTIONS } from '../src/config/options.js';
+import { SETTINGS, type Setting } from '../src/config/settings.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
@@ -157,9 +157,9 @@ test('--version and --help work installed; --help names every option with its en
   expect(shown.stdout.trim()).toBe(version);
   const help = await exec(bin, ['--help'], project);
   expect(help.code).toBe(0);
-  for (const spec of Object.values(OPTIONS)) {
+  for (const spec of Object.values(SETTINGS) as Setting<unknown>[]) {
     expect(help.stdout).toContain(`--${spec.flag}`);
-    if ('env' in spec) expect(help.stdout).toContain(spec.env);
+    if (spec.env) expect(help.stdout).toContain(spec.env);
   }
 });
 

@@ -1,11 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
+import { PER_TARGET } from '../src/config/settings.js';
 import { loadTargets } from '../src/config/targets.js';
 import { ConfigError } from '../src/errors.js';
 import { shardOf } from '../src/pipeline/shard.js';
 import { fileResources } from './helpers/file-resources.js';
+import { repoRoot } from './helpers/run-cli.js';
 
 const { tempFolder } = fileResources();
 const dir = await tempFolder('conformance-targets-config-');
@@ -97,6 +100,30 @@ describe('the targets file', () => {
       'does not match schemas/targets.schema.json',
     ],
     [
+      'a status id out of the bounds of --status-id',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', statusId: 0 }],
+      'CONFIG_INVALID',
+      'target "a" statusId "0" is not a whole number from 1 to 9007199254740991. Pass e.g. statusId: 1 in the targets file',
+    ],
+    [
+      'a time-out beyond the bounds of --timeout-ms',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', timeoutMs: 600_001 }],
+      'CONFIG_INVALID',
+      'target "a" timeoutMs "600001" is not a whole number from 1 to 600000. Pass e.g. timeoutMs: 10000 in the targets file',
+    ],
+    [
+      'a lang that is no two-letter code',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', lang: 'fra' }],
+      'CONFIG_INVALID',
+      'target "a" lang "fra" is not a two-letter language code',
+    ],
+    [
+      'a status id that is no number',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', statusId: '3' }],
+      'CONFIG_INVALID',
+      'does not match schemas/targets.schema.json',
+    ],
+    [
       'a name that cannot be a folder',
       [{ name: '../up', baseUrl: 'http://h', tokenEnv: 'A' }],
       'CONFIG_INVALID',
@@ -106,7 +133,18 @@ describe('the targets file', () => {
     const file = await targetsFile('bad.json', JSON.stringify(content));
     const error = configError(() => loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv));
     expect(error.code).toBe(code);
-    expect(error.message).toContain(message);
+    expect(error.oneLine()).toContain(message);
+  });
+
+  test('a target may set exactly the settings the table marks per target, and the schema checks their type only', () => {
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/targets.schema.json'), 'utf8')) as {
+      $defs: { target: { properties: Record<string, { type: string } & Record<string, unknown>> } };
+    };
+    const { name, baseUrl, tokenEnv, ...settings } = schema.$defs.target.properties;
+    expect([name, baseUrl, tokenEnv].every(Boolean)).toBe(true);
+    expect(Object.keys(settings).sort()).toEqual([...PER_TARGET].sort());
+    // Bounds and patterns are the table's: a copy in the schema would refuse values before its parsers could say why.
+    for (const property of Object.values(settings)) expect(Object.keys(property).sort()).toEqual(['description', 'type']);
   });
 
   test('a YAML tag such as !!js/function is one error naming its line and column, quoting nothing of the file', async () => {

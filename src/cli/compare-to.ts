@@ -1,5 +1,5 @@
 import { terminalLine, terminalLines } from '../report/views/escape/terminal.js';
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import { renderComparisonTerminal } from '../report/comparison/views.js';
 import { renderTerminal } from '../report/views/terminal.js';
 import { runCompareTo } from '../pipeline/compare-to.js';

@@ -1,68 +1,27 @@
-import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
-import { MIN_TOKEN_LENGTH } from '../secrets/forms.js';
-import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { readBoundedText } from '../files/bounded-file.js';
 import { readCommandLine } from './command-line.js';
-import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
-
-export interface Config {
-  baseUrl?: string;
-  token?: string;
-  password: string;
-  statusId: number;
-  lang?: string;
-  missingLang?: string;
-  out: string;
-  strict: boolean;
-  timeoutMs: number;
-  maxRequests: number;
-  repeat: number;
-  quiet: boolean;
-  verbose: boolean;
-  help: boolean;
-  version: boolean;
-  compareTo?: string;
-  compareToken?: string;
-  deadlineMs: number;
-  concurrency: number;
-  /** CA certificates to trust instead of the system's, read from --ca. */
-  ca?: { path: string; pem: string };
-  insecure: boolean;
-  /** Path of the targets file; its contents are read by loadTargets. */
-  targets?: string;
-  /** Variables of the system or the CI that a target's tokenEnv may name all the same. */
-  allowTokenEnv: string[];
-  targetConcurrency: number;
-  shard?: Shard;
-  /** Path of the baseline file; its contents are read by loadBaseline. */
-  baseline?: string;
-}
-
-/** Shard `index` of `count` (1-based), as in --shard 2/4. */
-export interface Shard {
-  index: number;
-  count: number;
-}
+import { flagPlace, SETTINGS, type Config, type Setting, type SettingName } from './settings.js';
 
 type Source = Record<string, string | undefined>;
 
-/** Settings given directly, by option name: from flags, or from the options of run(). */
-export type GivenSettings = Partial<Record<OptionName, string | boolean>>;
+const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** Settings given directly, by setting name: from flags, or from the options of run(). */
+export type GivenSettings = Partial<Record<SettingName, string | boolean>>;
 
 /** Every setting as a flag of the command-line reader. */
 export const SETTING_FLAGS = Object.fromEntries(
-  Object.values(OPTIONS).map((spec: OptionSpec) => [spec.flag, { type: spec.kind, ...(spec.short ? { short: spec.short } : {}) }]),
+  Object.values(SETTINGS).map((spec: Setting<unknown>) => [spec.flag, { type: spec.kind, ...(spec.short ? { short: spec.short } : {}) }]),
 ) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
 
-/** The settings among the values the command-line reader found, by option name. */
+/** The settings among the values the command-line reader found, by setting name. */
 export function settingsOfFlags(values: Record<string, unknown>): GivenSettings {
   const given: GivenSettings = {};
-  for (const name of Object.keys(OPTIONS) as OptionName[]) {
-    const value = values[OPTIONS[name].flag];
+  for (const name of SETTING_NAMES) {
+    const value = values[SETTINGS[name].flag];
     if (typeof value === 'string' || typeof value === 'boolean') given[name] = value;
   }
   return given;
@@ -84,175 +43,17 @@ export function variableLookup(env: Source = process.env, dotenvPath = '.env'): 
   return (name) => env[name] ?? dotenv[name];
 }
 
-function positiveInteger(name: OptionName, raw: string, max: number): number {
-  const spec: OptionSpec = OPTIONS[name];
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `--${spec.flag} "${raw}" is not a whole number from 1 to ${max}`,
-      `Pass e.g. --${spec.flag} ${spec.default ?? 1}${spec.env ? ` or set ${spec.env}` : ''}`,
-    );
+/** The text of each setting given: directly (a flag, an option of run()), else by its variable. An empty variable sets nothing. */
+function givenTexts(given: GivenSettings, lookup: (name: string) => string | undefined): Partial<Record<SettingName, string>> {
+  const texts: Partial<Record<SettingName, string>> = {};
+  for (const name of SETTING_NAMES) {
+    const spec: Setting<unknown> = SETTINGS[name];
+    const direct = given[name];
+    const fromVariable = spec.env === undefined ? undefined : lookup(spec.env);
+    if (spec.kind === 'boolean' ? direct === true : typeof direct === 'string') texts[name] = String(direct);
+    else if (fromVariable !== undefined && fromVariable !== '') texts[name] = fromVariable;
   }
-  return Number(raw);
-}
-
-function locale(name: OptionName, raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const spec: OptionSpec = OPTIONS[name];
-  if (!/^[A-Za-z]{2}$/.test(raw)) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `--${spec.flag} "${raw}" is not a two-letter language code`,
-      `Pass a code like fr, as in the status' translations[].locale`,
-    );
-  }
-  return raw;
-}
-
-/** Checks a token without ever quoting it; `label` names where it came from. */
-export function checkedToken(
-  raw: string | undefined,
-  label = '--token',
-  source = '--token TOKEN or set CONFORMANCE_TOKEN',
-): string | undefined {
-  if (raw === undefined) return undefined;
-  if (raw.trim() === '') throw new ConfigError('CONFIG_INVALID', `${label} is empty`, `Pass the API token with ${source}`);
-  if (raw.includes(':')) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${label} contains ":", which a Basic user name cannot hold`,
-      'Pass the token alone; the password part goes in --password',
-    );
-  }
-  if ([...raw].length < MIN_TOKEN_LENGTH) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${label} is shorter than ${MIN_TOKEN_LENGTH} characters, too short to be told from ordinary text and kept out of every report`,
-      `Check the value: API tokens are far longer. Pass the whole token with ${source}`,
-    );
-  }
-  return raw;
-}
-
-function caFile(raw: string | undefined): Config['ca'] {
-  if (raw === undefined) return undefined;
-  const hint = "Pass a readable PEM file holding the CA certificate that signed the target's certificate";
-  const pem = readBoundedText(raw, (reason) => new ConfigError('CONFIG_INVALID', `--ca "${raw}" ${reason}`, hint));
-  try {
-    new X509Certificate(pem);
-  } catch {
-    throw new ConfigError('CONFIG_INVALID', `--ca "${raw}" holds no PEM certificate`, hint);
-  }
-  return { path: resolve(raw), pem };
-}
-
-/** The password part, which the API ignores: never a token, which every curl line of every report would then print. */
-export function checkedPassword(raw: string | undefined, tokens: (string | undefined)[]): string {
-  if (raw !== undefined && createSecretScanner(tokens.filter((token): token is string => token !== undefined)).find(raw) !== undefined) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      '--password holds the API token',
-      'The API ignores the password part: leave --password out, or pass any other value',
-    );
-  }
-  return raw ?? 'x';
-}
-
-/** An http(s) address of a server to test: --base-url, or --compare-to with its own token option. */
-function serverUrl(raw: string | undefined, name: 'baseUrl' | 'compareTo', tokens: (string | undefined)[]): string | undefined {
-  const tokenOption: OptionSpec = OPTIONS[name === 'baseUrl' ? 'token' : 'compareToken'];
-  return checkedUrl(raw, `--${OPTIONS[name].flag}`, `--${tokenOption.flag} or ${tokenOption.env ?? ''}`, tokens);
-}
-
-/** Checks a base URL; `label` names where it came from (--base-url, or a target of the targets file). */
-export function baseUrl(raw: string | undefined, label = '--base-url', tokens: (string | undefined)[] = []): string | undefined {
-  return checkedUrl(raw, label, '--token or CONFORMANCE_TOKEN', tokens);
-}
-
-/**
- * A URL as a message may quote it: without its user name and password (up to the last @, since a password typed
- * unencoded may hold / ? or #), without its query and fragment (an API key may be there), and without any token in it.
- */
-function quotableUrl(raw: string, scanner: SecretScanner): string {
-  return scanner.redact(raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*).*@/s, '$1<credentials>@').replace(/([?#]).*$/s, '$1…'));
-}
-
-function checkedUrl(raw: string | undefined, flag: string, tokenSource: string, tokens: (string | undefined)[]): string | undefined {
-  if (raw === undefined) return undefined;
-  const scanner = createSecretScanner(tokens.filter((token): token is string => token !== undefined));
-  const quoted = quotableUrl(raw, scanner);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${flag} "${quoted}" is not a URL`,
-      `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${flag} "${quoted}" is not an http(s) address`,
-      `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
-    );
-  }
-  // Port 0 is no server's: every request would fail to connect, and the run end with nothing judged.
-  if (url.port === '0') {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${flag} "${quoted}" has port 0, which no server listens on`,
-      `Pass the port the API is served on, e.g. ${flag} https://help.example.com:8443, or none for the scheme's default`,
-    );
-  }
-  if (url.username || url.password) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${flag} carries credentials`,
-      `Remove them from the URL and pass the token with ${tokenSource}`,
-    );
-  }
-  if (url.search || url.hash) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${flag} "${quotableUrl(`${url.origin}${url.pathname}`, scanner)}" has a query or fragment`,
-      'Pass only the scheme, host and path prefix, e.g. https://example.com/support',
-    );
-  }
-  // A path that starts with // (or /\, read the same way) names a host: joined with an API path it would take every
-  // request, and the token, there. A stray slash from joining "$HOST/" and "/support" looks just like it.
-  if (url.pathname.startsWith('//')) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${flag} "${quoted}" has a path starting with two slashes, which would send requests and the token to another host`,
-      `Remove the extra slash: ${flag} ${quotableUrl(`${url.origin}/${url.pathname.replace(/^\/+/, '')}`, scanner)}`,
-    );
-  }
-  // In the address, the token would be printed and written wherever the address is, in every report.
-  if (scanner.find(url.toString()) !== undefined) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${flag} holds the API token`,
-      `Remove it from the URL; pass the token with ${tokenSource} only`,
-    );
-  }
-  return url.toString();
-}
-
-function shard(raw: string | undefined): Shard | undefined {
-  if (raw === undefined) return undefined;
-  const match = /^(\d+)\/(\d+)$/.exec(raw.trim());
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (!match || count < 1 || count > 10_000 || index < 1 || index > count) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `--shard "${raw}" is not I/N with 1 <= I <= N`,
-      'Pass e.g. --shard 2/4 for the second of four shards',
-    );
-  }
-  return { index, count };
+  return texts;
 }
 
 /** Reads the main command's flags, then the environment and .env: flags beat the environment, which beats .env. */
@@ -263,67 +64,36 @@ export function loadConfig(argv: string[], env: Source = process.env, dotenvPath
 
 /** Settings given directly beat the environment, which beats .env; every bad setting becomes one ConfigError. */
 export function configOf(given: GivenSettings, env: Source = process.env, dotenvPath = '.env'): Config {
-  const dotenv = readDotenv(dotenvPath);
-  const value = (name: OptionName): string | undefined => {
-    const spec: OptionSpec = OPTIONS[name];
-    const direct = given[name];
-    if (typeof direct === 'string') return direct;
-    const fromEnv = spec.env ? (env[spec.env] ?? dotenv[spec.env]) : undefined;
-    return fromEnv === '' ? undefined : (fromEnv ?? spec.default);
+  const texts = givenTexts(given, variableLookup(env, dotenvPath));
+  // Read first, so that no message about another setting can quote them.
+  const tokens = [texts.token, texts.compareToken];
+  const valueOf = (name: SettingName): unknown => {
+    const spec: Setting<unknown> = SETTINGS[name];
+    const text = texts[name];
+    return text === undefined ? spec.default : spec.parse(text, flagPlace(spec, tokens));
   };
-  const enabled = (name: OptionName): boolean => {
-    const spec: OptionSpec = OPTIONS[name];
-    if (given[name] === true) return true;
-    const fromEnv = spec.env ? (env[spec.env] ?? dotenv[spec.env]) : undefined;
-    return fromEnv !== undefined && ['1', 'true', 'yes'].includes(fromEnv.toLowerCase());
-  };
-
-  if (value('ca') !== undefined && enabled('insecure')) {
+  // Before the CA file is read: with --insecure it would be ignored, so what is wrong with it is beside the point.
+  if (texts.ca !== undefined && valueOf('insecure') === true) {
     throw new ConfigError(
       'CONFIG_INVALID',
       '--ca and --insecure are both set',
       '--insecure turns certificate checks off, so --ca would be ignored: keep only --ca',
     );
   }
-  // Read first, so that no message about another setting can quote them.
-  const tokens = [value('token'), value('compareToken')];
-  const config: Config = {
-    baseUrl: serverUrl(value('baseUrl'), 'baseUrl', tokens),
-    token: checkedToken(value('token')),
-    password: checkedPassword(value('password'), tokens),
-    // Any id the document allows up to the largest integer the suite sends and compares exactly (2^53 - 1).
-    statusId: positiveInteger('statusId', value('statusId') ?? '1', Number.MAX_SAFE_INTEGER),
-    lang: locale('lang', value('lang')),
-    missingLang: locale('missingLang', value('missingLang')),
-    out: value('out') ?? 'reports',
-    strict: enabled('strict'),
-    timeoutMs: positiveInteger('timeoutMs', value('timeoutMs') ?? '10000', 600_000),
-    maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),
-    repeat: positiveInteger('repeat', value('repeat') ?? '1', 20),
-    quiet: enabled('quiet'),
-    verbose: enabled('verbose'),
-    help: enabled('help'),
-    version: enabled('version'),
-    compareTo: serverUrl(value('compareTo'), 'compareTo', tokens),
-    compareToken: checkedToken(value('compareToken'), '--compare-token', '--compare-token TOKEN or set CONFORMANCE_COMPARE_TOKEN'),
-    deadlineMs: positiveInteger('deadlineMs', value('deadlineMs') ?? '60000', 86_400_000),
-    concurrency: positiveInteger('concurrency', value('concurrency') ?? '16', 32),
-    ca: caFile(value('ca')),
-    insecure: enabled('insecure'),
-    targets: value('targets'),
-    allowTokenEnv: (value('allowTokenEnv') ?? '')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-    targetConcurrency: positiveInteger('targetConcurrency', value('targetConcurrency') ?? '4', 64),
-    shard: shard(value('shard')),
-    baseline: value('baseline'),
-  };
+  // Every name of the table with the value its own parser gave (or its default): the shape Config is derived from.
+  const config = Object.fromEntries(SETTING_NAMES.map((name) => [name, valueOf(name)])) as Config;
   // The budget belongs to the whole invocation; unless one is given, each --repeat run gets the default's worth.
-  const budgetGiven =
-    typeof given.maxRequests === 'string' || (env[OPTIONS.maxRequests.env] ?? dotenv[OPTIONS.maxRequests.env] ?? '') !== '';
-  if (!budgetGiven) config.maxRequests = Math.min(10_000, config.maxRequests * config.repeat);
+  if (texts.maxRequests === undefined) {
+    config.maxRequests = Math.min(SETTINGS.maxRequests.bounds.max, config.maxRequests * config.repeat);
+  }
   if (config.help || config.version) return config;
+  checkCombinations(config);
+  if (config.baseUrl !== undefined || config.compareTo !== undefined || config.targets !== undefined) checkProxyVariables(env);
+  return config;
+}
+
+/** The settings that are fine one by one but not together. */
+function checkCombinations(config: Config): void {
   if (config.quiet && config.verbose) throw new ConfigError('CONFIG_INVALID', '--quiet and --verbose were both given', 'Pass one of them');
   if (config.targets !== undefined && config.baseUrl !== undefined) {
     throw new ConfigError(
@@ -353,16 +123,22 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
       'Pass --compare-token TOKEN, or set CONFORMANCE_COMPARE_TOKEN in the environment or in .env',
     );
   }
-  if (config.lang && config.missingLang && config.lang.toLowerCase() === config.missingLang.toLowerCase()) {
+  checkLocalesDiffer(config, (name) => `--${SETTINGS[name].flag}`);
+}
+
+/** The locale with a translation and the one without cannot be one code; `named` says how the message names each. */
+export function checkLocalesDiffer(
+  { lang, missingLang }: Pick<Config, 'lang' | 'missingLang'>,
+  named: (name: 'lang' | 'missingLang') => string,
+  where = '',
+): void {
+  if (lang && missingLang && lang.toLowerCase() === missingLang.toLowerCase()) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `--lang and --missing-lang are both "${config.lang}"`,
-      '--missing-lang must name a code the status has no translation for',
+      `${where}${named('lang')} and ${named('missingLang')} are both "${lang}"`,
+      `${named('missingLang')} must name a code the status has no translation for`,
     );
   }
-  if (config.out.trim() === '') throw new ConfigError('CONFIG_INVALID', '--out is empty', 'Pass a folder, e.g. --out reports');
-  if (config.baseUrl !== undefined || config.compareTo !== undefined || config.targets !== undefined) checkProxyVariables(env);
-  return config;
 }
 
 /** The variables undici's proxy agent reads, each on its own: one it cannot use stops every request. */

@@ -1,9 +1,10 @@
 import { ConfigError } from '../errors.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
-import { baseUrl, checkedPassword, checkedToken, variableLookup, type Config } from './load.js';
-import type * as TargetsFile from '../validators/types/targets.generated.js';
+import { checkLocalesDiffer, variableLookup } from './load.js';
+import { flagPlace, PER_TARGET, SETTINGS, targetPlace, type Config, type Setting, type SettingName } from './settings.js';
+import { apiToken } from './values.js';
 
-/** The settings a target can have on its own; in a targets file each target may set them. */
+/** The settings a target can have on its own; in a targets file each target may set those the table marks perTarget. */
 export type TargetOptions = Pick<
   Config,
   | 'password'
@@ -20,9 +21,10 @@ export type TargetOptions = Pick<
   | 'insecure'
 >;
 
-type TargetFileEntry = TargetsFile.Target;
+/** A target as the file gives it: its per-target settings as written, to be read by the settings' own parsers. */
+type TargetFileEntry = { name: string; baseUrl: string; tokenEnv: string } & Partial<Record<SettingName, string | number>>;
 
-const TARGETS_FILE: FileKind<TargetsFile.TicketingConformanceTargetsFile> = {
+const TARGETS_FILE: FileKind<TargetFileEntry[] | { targets: TargetFileEntry[] }> = {
   what: 'the targets file',
   code: 'CONFIG_INVALID',
   schema: 'targets',
@@ -85,7 +87,9 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
     );
   }
   const found = lookup(raw.tokenEnv);
-  const token = found ? checkedToken(found, `the token of ${label}`, `${variable} in the environment or in .env`) : undefined;
+  const token = found
+    ? apiToken(found, { name: `the token of ${label}`, example: `${variable} in the environment or in .env`, tokens: [] })
+    : undefined;
   if (!token) {
     throw new ConfigError(
       'CONFIG_MISSING_TOKEN',
@@ -94,28 +98,34 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
     );
   }
   const options: TargetOptions = {
-    password: checkedPassword(config.password, [token]),
+    password: SETTINGS.password.parse(config.password, flagPlace(SETTINGS.password, [token])),
+    statusId: config.statusId,
+    lang: config.lang,
+    missingLang: config.missingLang,
     strict: config.strict,
+    timeoutMs: config.timeoutMs,
+    maxRequests: config.maxRequests,
     repeat: 1,
     deadlineMs: config.deadlineMs,
     concurrency: config.concurrency,
     ca: config.ca,
     insecure: config.insecure,
-    statusId: raw.statusId ?? config.statusId,
-    lang: raw.lang ?? config.lang,
-    missingLang: raw.missingLang ?? config.missingLang,
-    timeoutMs: raw.timeoutMs ?? config.timeoutMs,
-    maxRequests: raw.maxRequests ?? config.maxRequests,
+    ...ownSettings(raw, label, token),
   };
-  if (options.lang && options.missingLang && options.lang.toLowerCase() === options.missingLang.toLowerCase()) {
-    throw new ConfigError(
-      'CONFIG_INVALID',
-      `${label}: lang and missingLang are both "${options.lang}"`,
-      'missingLang must name a code with no translation',
-    );
+  checkLocalesDiffer(options, (name) => name, `${label}: `);
+  const baseUrl = SETTINGS.baseUrl.parse(raw.baseUrl, targetPlace(SETTINGS.baseUrl, 'baseUrl', label, [token]));
+  return { name: raw.name, baseUrl, tokenEnv: raw.tokenEnv, token, options };
+}
+
+/** The settings a target's entry sets for itself, each read by the parser the flag goes through, within the same bounds. */
+function ownSettings(raw: TargetFileEntry, label: string, token: string): Partial<Config> {
+  const own: Partial<Record<keyof Config, unknown>> = {};
+  for (const name of PER_TARGET) {
+    const value = raw[name];
+    const spec: Setting<unknown> = SETTINGS[name];
+    if (value !== undefined) own[name] = spec.parse(String(value), targetPlace(spec, name, label, [token]));
   }
-  const checkedBaseUrl = baseUrl(raw.baseUrl, `${label} baseUrl`, [token]) ?? raw.baseUrl;
-  return { name: raw.name, baseUrl: checkedBaseUrl, tokenEnv: raw.tokenEnv, token, options };
+  return own as Partial<Config>;
 }
 
 /** Reads --targets: every target valid, names unique, every token present, or one ConfigError before any request. */

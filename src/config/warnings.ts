@@ -1,5 +1,5 @@
 import { isIPv4 } from 'node:net';
-import type { Config } from './load.js';
+import type { Config } from './settings.js';
 import type { RunWarning } from '../report/model/types.js';
 
 /** A name or address of this machine only: 127.0.0.0/8, ::1, localhost. */

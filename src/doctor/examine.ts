@@ -1,4 +1,4 @@
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import type { HarnessError } from '../errors.js';
 import type { ExitCode } from '../report/model/types.js';
 import type { Diagnosis } from '../diagnosis/types.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import { HarnessError } from '../errors.js';
 import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
 import type { Exchange } from '../exchange/exchange.js';

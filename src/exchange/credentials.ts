@@ -1,4 +1,4 @@
-import { OPTIONS } from '../config/options.js';
+import { SETTINGS } from '../config/settings.js';
 
 /** Every way the suite presents credentials, with the curl flag that reproduces it without the secret. */
 export type CredentialVariant =
@@ -151,7 +151,7 @@ export function authorizationHeader(variant: CredentialVariant, token: string, p
 }
 
 /** The password as a repro shows it: the default as it is, any other (which may be someone's real one) as a placeholder. */
-const shownPassword = (password: string): string => (password === OPTIONS.password.default ? password : '<PASSWORD>');
+const shownPassword = (password: string): string => (password === SETTINGS.password.default ? password : '<PASSWORD>');
 
 export function curlCredentials(variant: CredentialVariant, password: string): string {
   return variants[variant].curl(shownPassword(password));

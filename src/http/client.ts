@@ -1,11 +1,12 @@
 import { isAscii } from 'node:buffer';
 import { setMaxListeners } from 'node:events';
 import { request, type Dispatcher } from 'undici';
+import { SETTINGS, type Config } from '../config/settings.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { bodyText, parseJson } from '../exchange/body-text.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
-import { createDispatcher } from './dispatcher.js';
+import { createDispatcher, type TransportOptions } from './dispatcher.js';
 import { REPORTED_BODY_CHARS, type Exchange, type ParsedBody, type RecordedRequest, type TrafficCounts } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
 import { authorizationHeader, curlCommand } from '../exchange/credentials.js';
@@ -17,21 +18,17 @@ import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
 import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
 
-export interface HttpClientOptions {
-  baseUrl: string;
-  token: string;
-  password: string;
-  /** Each phase of a request (connect, headers, body) gets this long on its own. */
-  timeoutMs: number;
+/** What the client takes: the target, its credentials and every bound; the fields that are settings are typed by the table. */
+export interface HttpClientOptions
+  extends
+    Required<Pick<Config, 'baseUrl' | 'token'>>,
+    Pick<Config, 'password' | 'maxRequests'>,
+    Omit<TransportOptions, 'concurrency' | 'onTlsCertificate'>,
+    Partial<Pick<TransportOptions, 'concurrency'>> {
   maxBodyBytes: number;
-  maxRequests: number;
   userAgent: string;
   /** Epoch milliseconds; past it nothing is sent and what is in flight is abandoned. */
   deadlineAt?: number;
-  concurrency?: number;
-  ca?: string;
-  insecure?: boolean;
-  proxyFromEnvironment?: boolean;
   /** Trace id of the run, sent in every request's traceparent header; a client given none makes its own. */
   runId?: string;
   /** The token's scanner, when the caller already built one (the same serves every artifact of the target). */
@@ -57,7 +54,6 @@ function excerpt(text: string): string {
 
 // Every check reads a body, so GET is the only method the suite has any use for.
 const ALLOWED_METHODS = new Set(['GET']);
-const DEFAULT_CONCURRENCY = 16;
 
 /** The only way the suite talks to a target: GET, bounded in time, size, count and concurrency, secrets kept out of records. */
 export class HttpClient {
@@ -77,7 +73,7 @@ export class HttpClient {
   private originFailure?: HarnessError;
 
   constructor(private readonly options: HttpClientOptions) {
-    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    const concurrency = options.concurrency ?? SETTINGS.concurrency.default;
     this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
     this.limiter = new Limiter(concurrency);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);

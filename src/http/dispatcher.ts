@@ -1,12 +1,10 @@
 import { TLSSocket } from 'node:tls';
 import { Agent, buildConnector, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import type { Config } from '../config/settings.js';
 
-export interface TransportOptions {
-  /** Bounds connecting (TLS handshake included) and waiting for the headers, each on its own. */
-  timeoutMs: number;
-  concurrency: number;
-  ca?: string;
-  insecure?: boolean;
+/** How the transport connects: the fields that are settings are typed as the settings table reads them. */
+export interface TransportOptions extends Pick<Config, 'timeoutMs' | 'concurrency'>, Partial<Pick<Config, 'ca' | 'insecure'>> {
+  /** Route requests through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY excludes the target. */
   proxyFromEnvironment?: boolean;
   /** Told the SHA-256 fingerprint of each TLS certificate the target presents on a direct connection. */
   onTlsCertificate?(fingerprint: string): void;
@@ -30,7 +28,7 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 
 /** The undici dispatcher: time-outs per phase, a bounded pool, the TLS trust asked for, and proxies from the environment. */
 export function createDispatcher(options: TransportOptions): Dispatcher {
-  const tls = { ...(options.ca ? { ca: options.ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
+  const tls = { ...(options.ca ? { ca: options.ca.pem } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
   const direct = buildConnector({ timeout: options.timeoutMs, ...tls });
   const agentOptions = {
     connect: options.onTlsCertificate ? notingCertificates(direct, options.onTlsCertificate) : direct,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import { compareReports } from '../report/comparison/compare.js';
 import type { Comparison } from '../report/comparison/types.js';
 import { artifactScanner } from '../files/artifacts.js';

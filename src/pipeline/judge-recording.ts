@@ -5,7 +5,7 @@ import { artifactScanner, clearOwnOutputs } from '../files/artifacts.js';
 import { mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
-import { OPTIONS } from '../config/options.js';
+import { SETTINGS } from '../config/settings.js';
 import { judgeFor, targetReport, writeRun, type PlannedTarget } from './pipeline.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { RunHooks, RunSurroundings } from './run.js';
@@ -68,8 +68,8 @@ export async function judgeRecording(
     options: {
       ...options,
       password: '',
-      deadlineMs: options.deadlineMs ?? Number(OPTIONS.deadlineMs.default),
-      concurrency: options.concurrency ?? Number(OPTIONS.concurrency.default),
+      deadlineMs: options.deadlineMs ?? SETTINGS.deadlineMs.default,
+      concurrency: options.concurrency ?? SETTINGS.concurrency.default,
       ca: options.ca === undefined ? undefined : { path: options.ca, pem: '' },
       insecure: options.insecure ?? false,
     },

@@ -1,6 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import type { LoadedBaseline } from '../config/baseline.js';
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetEntry } from '../config/targets.js';
 import { clearOwnOutputs } from '../files/artifacts.js';

@@ -4,9 +4,8 @@ import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
-import { recordTarget } from '../record/recorder.js';
+import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Recording } from '../record/recording.js';
-import type { TargetSettings } from '../record/settings.js';
 import { writeRecording } from '../record/write-recording.js';
 import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
 import type { Report, RunWarning } from '../report/model/types.js';
@@ -62,7 +61,7 @@ export function targetSettings(target: PlannedTarget, startedAt: Date): TargetSe
     userAgent: `ticketing-conformance/${suiteVersion}`,
     deadlineAt: startedAt.getTime() + options.deadlineMs,
     concurrency: options.concurrency,
-    ca: options.ca?.pem,
+    ca: options.ca,
     insecure: options.insecure,
     // The embedded server is on loopback, where a proxy from the environment could not reach it.
     proxyFromEnvironment: target.embeddedReference !== true,

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { LoadedBaseline } from '../config/baseline.js';
-import type { Config } from '../config/load.js';
+import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import { safetyWarnings } from '../config/warnings.js';
 import { clearOwnOutputs } from '../files/artifacts.js';
 import type { Judge } from '../judge/judge-queue.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
-import type { TargetSettings } from '../record/settings.js';
+import type { TargetSettings } from '../record/recorder.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
 import { applyBaseline } from '../report/model/baseline.js';
 import { cutShort, mergeRepeatedRuns } from '../report/model/repeat.js';

@@ -1,4 +1,4 @@
-import type { Shard } from '../config/load.js';
+import type { Shard } from '../config/values.js';
 
 /**
  * The targets of one shard: every N-th target of the file, starting at the I-th.

@@ -2,8 +2,13 @@ import { nearMissVariants } from '../exchange/credentials.js';
 import { prefetch } from './plan.js';
 import type { SecretScanner } from '../secrets/scanner.js';
 import type { Recording } from './recording.js';
-import type { TargetSettings } from './settings.js';
+import type { HttpClientOptions } from '../http/client.js';
+import type { RequestChoices } from './settings.js';
 import { Target } from './target.js';
+
+/** Everything recording a target takes: what the client takes, all of it given, and the choices the judge is handed. */
+export interface TargetSettings
+  extends RequestChoices, Required<Omit<HttpClientOptions, 'scanner' | 'ca'>>, Pick<HttpClientOptions, 'ca'> {}
 
 export interface RecordOptions {
   /** Told once the first requests are out. */

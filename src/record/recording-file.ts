@@ -1,6 +1,6 @@
-import { OPTIONS } from '../config/options.js';
+import { SETTINGS } from '../config/settings.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
-import { requestChoices, type RecordedOptions, type RequestChoices } from './settings.js';
+import { requestChoices, type RequestChoices } from './settings.js';
 
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
@@ -34,6 +34,12 @@ export type RecordingFile = Omit<RecordingFileTypes.TicketingConformanceRecordin
 export function catalogEntries(): RecordingFile['requirements'] {
   return catalog.map((requirement) => ({ id: requirement.id, level: requirement.level, hash: sha256(requirement) }));
 }
+
+/**
+ * The options the run was made with, as report.json records them: what judging the answers again needs. Typed by the
+ * file format, not by the settings: older files lack deadlineMs, concurrency and insecure, and the CA is kept as its path.
+ */
+export type RecordedOptions = RecordingFile['options'];
 
 export interface RecordingInput {
   suite: RecordingFile['suite'];
@@ -102,7 +108,7 @@ export function recordingOfRun(run: RecordingRun): Recording {
       const { method, url, path, credentials, headers } = entry.request;
       // Built again, not read: a recording may come from anyone, and its reader may paste the repro into a shell. It
       // does not keep the password, which the API ignores: the repro has the default.
-      const curl = curlCommand(credentials, OPTIONS.password.default, url);
+      const curl = curlCommand(credentials, SETTINGS.password.default, url);
       answers[entry.key] = { exchange: { request: { method, url, path, credentials, headers, curl }, response: entry.response } };
     }
   }
@@ -112,7 +118,7 @@ export function recordingOfRun(run: RecordingRun): Recording {
 /** What the recorded run asked for: the requests it chose, which the judge reads its answers by. */
 export function recordedChoices(file: RecordingFile): RequestChoices {
   const { options } = file;
-  return requestChoices({ ...options, concurrency: options.concurrency ?? Number(OPTIONS.concurrency.default) });
+  return requestChoices({ ...options, concurrency: options.concurrency ?? SETTINGS.concurrency.default });
 }
 
 const RECORDING: FileKind<RecordingFile> = {

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../../src/cli/cli.js';
-import { OPTIONS } from '../../src/config/options.js';
+import { SETTINGS } from '../../src/config/settings.js';
 import { DEADLINE_GRACE_MS, startJudge } from '../../src/pipeline/pipeline.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
 import { TEST_SAFETY_NET_MS, removeFolder } from './safety-net.js';
@@ -12,7 +12,7 @@ import { TEST_SAFETY_NET_MS, removeFolder } from './safety-net.js';
  * from file to file): Vitest and the specs load once per worker, not once per file. The runs that wait while a batch
  * is judged go together in the next, as the targets of a matrix do. It ends with the worker.
  */
-const processJudge = startJudge({ timeoutMs: Number(OPTIONS.deadlineMs.default) + DEADLINE_GRACE_MS });
+const processJudge = startJudge({ timeoutMs: SETTINGS.deadlineMs.default + DEADLINE_GRACE_MS });
 
 export interface InProcessRuns {
   /**

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../errors.js';
-import { OPTIONS } from '../../config/options.js';
+import { SETTINGS } from '../../config/settings.js';
 import { createSecretScanner } from '../../secrets/scanner.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
 import { countsLine } from '../../report/views/failure-text.js';
@@ -16,7 +16,7 @@ const HELP = `${USAGE}
 
 Judges a recording.json again with this suite's specs and requirement catalog, without sending a single
 request, and writes the same reports a run writes (report.json, report.md, report.html, junit.xml,
-allure-results/) to --out (default ${OPTIONS.out.default ?? 'reports'}). A recording made by another version of the suite
+allure-results/) to --out (default ${SETTINGS.out.default}). A recording made by another version of the suite
 is judged by this one: what changed in the catalog is said, and a requirement whose request the
 recording does not hold is an error (HARNESS_NOT_RECORDED), never a guess.
 
@@ -38,7 +38,7 @@ export async function judgeCommand(argv: string[], io: CommandIo): Promise<numbe
   if (path === undefined || extra.length > 0) {
     throw new ConfigError('CONFIG_INVALID', `judge takes one recording.json, ${positionals.length} given`, USAGE);
   }
-  const out = values.out ?? OPTIONS.out.default ?? 'reports';
+  const out = values.out ?? SETTINGS.out.default;
   const file = await readRecording(path);
   const { report, writtenFiles } = await judgeRecording(file, out, {}, { env: io.env, judge: io.judge });
   const lacking = missingAnswers(report);

@@ -1,7 +1,7 @@
 import { terminalLine, terminalLines } from '../../report/views/escape/terminal.js';
 import { loadBaseline } from '../../config/baseline.js';
 import { loadConfig } from '../../config/load.js';
-import { helpText } from '../../config/options.js';
+import { helpText } from '../../config/settings.js';
 import { requirement } from '../../requirements/catalog.js';
 import { countsLine } from '../../report/views/failure-text.js';
 import { snippetLines } from '../../report/views/diagnosis-text.js';

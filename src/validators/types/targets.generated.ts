@@ -26,9 +26,24 @@ export interface Target {
    * name of the environment variable (or .env entry) holding the target's API token
    */
   tokenEnv: string;
+  /**
+   * as --status-id, whose bounds apply
+   */
   statusId?: number;
+  /**
+   * as --lang: a two-letter code
+   */
   lang?: string;
+  /**
+   * as --missing-lang: a two-letter code
+   */
   missingLang?: string;
+  /**
+   * as --timeout-ms, whose bounds apply
+   */
   timeoutMs?: number;
+  /**
+   * as --max-requests, whose bounds apply
+   */
   maxRequests?: number;
 }

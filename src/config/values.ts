@@ -1,0 +1,208 @@
+import { X509Certificate } from 'node:crypto';
+import { resolve } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { MIN_TOKEN_LENGTH } from '../secrets/forms.js';
+import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { readBoundedText } from '../files/bounded-file.js';
+
+/** Where a value was given, as a message names it: a flag (or its variable), or a field of a target in a targets file. */
+export interface Place {
+  /** --status-id, or target "eu" statusId. */
+  name: string;
+  /** How to give a good value there: "--status-id 1 or set CONFORMANCE_STATUS_ID", "statusId: 1 in the targets file". */
+  example: string;
+  /** The API tokens of the invocation, which no message may quote. */
+  tokens: readonly (string | undefined)[];
+}
+
+/** Reads the text of one setting into its value, or throws the one ConfigError that names it and the fix. */
+export type Parser<T> = (raw: string, place: Place) => T;
+
+/** The range a whole-number setting accepts, inclusive. */
+export interface Bounds {
+  min: number;
+  max: number;
+}
+
+/** Shard `index` of `count` (1-based), as in --shard 2/4. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+const MAX_SHARDS = 10_000;
+
+function scannerOf(tokens: readonly (string | undefined)[]): SecretScanner {
+  return createSecretScanner(tokens.filter((token): token is string => token !== undefined));
+}
+
+export const text: Parser<string> = (raw) => raw;
+
+/** A folder to write to: any path but a blank one. */
+export const folder: Parser<string> = (raw, { name, example }) => {
+  if (raw.trim() === '') throw new ConfigError('CONFIG_INVALID', `${name} is empty`, `Pass a folder, e.g. ${example}`);
+  return raw;
+};
+
+/** A switch given in a variable: 1, true or yes (in any case) turn it on, anything else leaves it off. */
+export const switchedOn: Parser<boolean> = (raw) => ['1', 'true', 'yes'].includes(raw.toLowerCase());
+
+/** Comma-separated names, blanks dropped. */
+export const names: Parser<readonly string[]> = (raw) =>
+  raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+
+export function wholeNumber({ min, max }: Bounds): Parser<number> {
+  return (raw, { name, example }) => {
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+      throw new ConfigError('CONFIG_INVALID', `${name} "${raw}" is not a whole number from ${min} to ${max}`, `Pass e.g. ${example}`);
+    }
+    return Number(raw);
+  };
+}
+
+export const locale: Parser<string> = (raw, { name }) => {
+  if (!/^[A-Za-z]{2}$/.test(raw)) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${name} "${raw}" is not a two-letter language code`,
+      `Pass a code like fr, as in the status' translations[].locale`,
+    );
+  }
+  return raw;
+};
+
+/** An API token, checked without ever being quoted. */
+export const apiToken: Parser<string> = (raw, { name, example }) => {
+  if (raw.trim() === '') throw new ConfigError('CONFIG_INVALID', `${name} is empty`, `Pass the API token with ${example}`);
+  if (raw.includes(':')) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${name} contains ":", which a Basic user name cannot hold`,
+      'Pass the token alone; the password part goes in --password',
+    );
+  }
+  if ([...raw].length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${name} is shorter than ${MIN_TOKEN_LENGTH} characters, too short to be told from ordinary text and kept out of every report`,
+      `Check the value: API tokens are far longer. Pass the whole token with ${example}`,
+    );
+  }
+  return raw;
+};
+
+/** The password part, which the API ignores: never a token, which every curl line of every report would then print. */
+export const password: Parser<string> = (raw, { name, tokens }) => {
+  if (scannerOf(tokens).find(raw) !== undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${name} holds the API token`,
+      `The API ignores the password part: leave ${name} out, or pass any other value`,
+    );
+  }
+  return raw;
+};
+
+/** CA certificates to trust instead of the system's: the file's path, for the report, and its PEM text. */
+export const caFile: Parser<{ path: string; pem: string }> = (raw, { name }) => {
+  const hint = "Pass a readable PEM file holding the CA certificate that signed the target's certificate";
+  const pem = readBoundedText(raw, (reason) => new ConfigError('CONFIG_INVALID', `${name} "${raw}" ${reason}`, hint));
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw new ConfigError('CONFIG_INVALID', `${name} "${raw}" holds no PEM certificate`, hint);
+  }
+  return { path: resolve(raw), pem };
+};
+
+export const shard: Parser<Shard> = (raw, { name }) => {
+  const match = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || count > MAX_SHARDS || index < 1 || index > count) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${name} "${raw}" is not I/N with 1 <= I <= N`,
+      `Pass e.g. ${name} 2/4 for the second of four shards`,
+    );
+  }
+  return { index, count };
+};
+
+/** The address of a server to test, whose token is given with `token` (a flag and its variable). */
+export function serverUrl(token: { flag: string; env: string }): Parser<string> {
+  return (raw, { name, tokens }) => checkedUrl(raw, name, `--${token.flag} or ${token.env}`, tokens);
+}
+
+/**
+ * A URL as a message may quote it: without its user name and password (up to the last @, since a password typed
+ * unencoded may hold / ? or #), without its query and fragment (an API key may be there), and without any token in it.
+ */
+function quotableUrl(raw: string, scanner: SecretScanner): string {
+  return scanner.redact(raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*).*@/s, '$1<credentials>@').replace(/([?#]).*$/s, '$1…'));
+}
+
+function checkedUrl(raw: string, flag: string, tokenSource: string, tokens: readonly (string | undefined)[]): string {
+  const scanner = scannerOf(tokens);
+  const quoted = quotableUrl(raw, scanner);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quoted}" is not a URL`,
+      `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quoted}" is not an http(s) address`,
+      `Pass the address the API is served at, e.g. ${flag} https://help.example.com`,
+    );
+  }
+  // Port 0 is no server's: every request would fail to connect, and the run end with nothing judged.
+  if (url.port === '0') {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quoted}" has port 0, which no server listens on`,
+      `Pass the port the API is served on, e.g. ${flag} https://help.example.com:8443, or none for the scheme's default`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} carries credentials`,
+      `Remove them from the URL and pass the token with ${tokenSource}`,
+    );
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quotableUrl(`${url.origin}${url.pathname}`, scanner)}" has a query or fragment`,
+      'Pass only the scheme, host and path prefix, e.g. https://example.com/support',
+    );
+  }
+  // A path that starts with // (or /\, read the same way) names a host: joined with an API path it would take every
+  // request, and the token, there. A stray slash from joining "$HOST/" and "/support" looks just like it.
+  if (url.pathname.startsWith('//')) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} "${quoted}" has a path starting with two slashes, which would send requests and the token to another host`,
+      `Remove the extra slash: ${flag} ${quotableUrl(`${url.origin}/${url.pathname.replace(/^\/+/, '')}`, scanner)}`,
+    );
+  }
+  // In the address, the token would be printed and written wherever the address is, in every report.
+  if (scanner.find(url.toString()) !== undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${flag} holds the API token`,
+      `Remove it from the URL; pass the token with ${tokenSource} only`,
+    );
+  }
+  return url.toString();
+}
