@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { commands } from '../src/cli/commands/index.js';
+import { ALIASES, commands } from '../src/cli/commands/index.js';
 import { ConfigError } from '../src/errors.js';
 import { repoRoot } from './helpers/run-cli.js';
 import { processIo } from '../src/cli/io.js';
@@ -13,7 +13,7 @@ const MISTYPED: [string, string, string][] = [
   ['doctor', '--base-ur', 'base-url'],
   ['verify', '--expct', 'expect'],
   ['baseline', '--ownr', 'owner'],
-  ['diff', '--hlep', 'help'],
+  ['compare', '--diferent-targets', 'different-targets'],
   ['merge', '--otu', 'out'],
   ['history', '--ot', 'out'],
   ['exporter', '--min-intervl', 'min-interval'],
@@ -22,6 +22,10 @@ const MISTYPED: [string, string, string][] = [
 
 test('every command is in the table', () => {
   expect(MISTYPED.map(([command]) => command).sort()).toEqual(Object.keys(commands).sort());
+});
+
+test('every alias names a command', () => {
+  expect(Object.values(ALIASES).filter((command) => !(command in commands))).toEqual([]);
 });
 
 test.each(MISTYPED)('%s %s is refused by the one command-line reader, naming the flag meant', async (command, flag, meant) => {
@@ -58,4 +62,12 @@ test('no code but the one reader parses a command line', () => {
   // A command reads flags through the reader, never by walking argv itself.
   const commandFiles = readdirSync(join(repoRoot, 'src', 'cli', 'commands')).map((file) => join(repoRoot, 'src', 'cli', 'commands', file));
   for (const file of commandFiles) expect(readFileSync(file, 'utf8'), file).not.toMatch(/argv\[|argv\.(includes|indexOf|slice)/);
+});
+
+test('a word every object has is not a command: it is read as options of a run', async () => {
+  const { cli } = await import('../src/cli/cli.js');
+  const errors: string[] = [];
+  const code = await cli(['constructor'], { ...processIo(), log: () => undefined, error: (line) => errors.push(line) });
+  expect(code).toBe(2);
+  expect(errors.join('\n')).toContain('CONFIG_');
 });

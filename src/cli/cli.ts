@@ -1,6 +1,6 @@
 import { terminalLine } from '../report/views/escape/terminal.js';
 import { environmentError, HarnessError, isSystemError } from '../errors.js';
-import { commands, loadRunCommand } from './commands/index.js';
+import { ALIASES, commands, loadRunCommand } from './commands/index.js';
 import type { CommandIo } from './io.js';
 
 /** The one line a command's failure gets, and who it is for: the user's setting, their machine, or the suite. */
@@ -26,7 +26,9 @@ export async function cli(args: string[], io: CommandIo): Promise<number> {
   // "help" and "help COMMAND" are --help of the main command or of that command.
   const argv = args[0] === 'help' ? (args[1] !== undefined ? [args[1], '--help'] : ['--help']) : args;
   const [first, ...rest] = argv;
-  const subcommand = first !== undefined ? commands[first] : undefined;
+  // Own names only: a word such as "constructor" is read as options of a run, not as something every object has.
+  const name = first !== undefined && Object.hasOwn(ALIASES, first) ? ALIASES[first] : first;
+  const subcommand = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
   try {
     return subcommand ? await (await subcommand())(rest, io) : await (await loadRunCommand())(argv, io);
   } catch (error) {

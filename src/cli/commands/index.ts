@@ -15,10 +15,11 @@ export const commands: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./verify.js')).verifyCommand,
   baseline: async () => (await import('./baseline.js')).baselineCommand,
   compare: async () => (await import('./compare.js')).compareCommand,
-  /** The name compare had before; kept so that scripts written for it go on working. */
-  diff: async () => (await import('./compare.js')).compareCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
   history: async () => (await import('./history.js')).historyCommand,
   exporter: async () => (await import('./exporter.js')).exporterCommand,
   judge: async () => (await import('./judge.js')).judgeCommand,
 };
+
+/** Names commands had before, kept so that scripts written for them go on working. */
+export const ALIASES: Record<string, keyof typeof commands> = { diff: 'compare' };
