@@ -1,5 +1,7 @@
 import type { Classified } from '../classify/types.js';
 import type { FaultParty, HarnessErrorCode } from '../errors.js';
+import { variantLabel } from '../exchange/credentials.js';
+import type { Exchange } from '../exchange/exchange.js';
 
 export type CheckVerdict = 'pass' | 'fail' | 'info' | 'skip' | 'error';
 
@@ -10,6 +12,16 @@ export interface JudgedExchange {
   repro: string;
   /** Who answered and what it means, as the classification stage decided before the checks. */
   classification?: Classified;
+}
+
+/** What report.json keeps of an exchange: no parsed body, no timings, the credentials in words, its classification. */
+export function judgedExchange({ request, response }: Exchange, classification: Classified | undefined): JudgedExchange {
+  return {
+    request: { method: request.method, url: request.url, credentials: variantLabel(request.credentials), headers: request.headers },
+    response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
+    repro: request.curl,
+    ...(classification ? { classification } : {}),
+  };
 }
 
 export interface RecordedCheck {
