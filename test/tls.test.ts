@@ -45,6 +45,14 @@ describe.concurrent('a self-signed certificate', () => {
     expect(run.report?.warnings).toBeUndefined();
   });
 
+  test('is trusted by the doctor with --ca naming it, as by a run', async () => {
+    const front = await target();
+    const run = await inProcess.run(['doctor', '--base-url', front.url, '--token', TOKEN, '--ca', certificate.certPath]);
+    cleanUpAfterAll(run.cleanup);
+    expect(run.stdout).toContain('Verdict: no problem found in the hosting stack');
+    expect(run.code).toBe(0);
+  });
+
   test('is accepted when NODE_TLS_REJECT_UNAUTHORIZED=0, as loudly as with --insecure', async () => {
     // The real CLI: Node's TLS reads the variable from the process's own environment, not from the command's settings.
     const front = await target();

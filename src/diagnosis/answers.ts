@@ -2,6 +2,7 @@ import { apiPathOf, classifyAnswer } from '../classify/classify.js';
 import { looksLikeHtml } from '../classify/signatures.js';
 import type { Classified } from '../classify/types.js';
 import { withoutByteOrderMark } from '../exchange/body-text.js';
+import type { JudgedExchange } from '../judge/scenario-result.js';
 
 /** One answer as the stack rules read it: enough to tell the application from the web server in front of it. */
 export interface ObservedAnswer {
@@ -10,11 +11,17 @@ export interface ObservedAnswer {
   /** Header names in lower case, values already redacted. */
   headers: Record<string, string>;
   body: string;
-  /** Who answered and what it means, as the run's classification stage decided; classified here when absent (the doctor). */
+  /** Who answered and what it means, as the classification stage decided; classified here when absent. */
   classified?: Classified;
 }
 
-/** The answer's classification: the run's, or made from the answer alone when it comes from elsewhere (the doctor). */
+/** An exchange as the rules read it, with the classification the classification stage gave it. */
+export function observedOf({ request, response, classification }: JudgedExchange): ObservedAnswer {
+  const { status, headers, body } = response;
+  return { url: request.url, status, headers, body, ...(classification ? { classified: classification } : {}) };
+}
+
+/** The answer's classification: the classification stage's, or made from the answer alone when it comes without one. */
 export function classifiedOf(answer: ObservedAnswer): Classified {
   return (
     answer.classified ??

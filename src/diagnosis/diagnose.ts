@@ -1,5 +1,6 @@
 import {
   classifiedOf,
+  observedOf,
   sameAnswer,
   succeeded,
   type FailedAnswer,
@@ -8,7 +9,7 @@ import {
   type StackSetup,
 } from './answers.js';
 import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
-import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH } from '../exchange/exchange.js';
+import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, THROUGH_FRONT_CONTROLLER } from '../exchange/exchange.js';
 import { PASSWORD_VARIANTS } from '../record/plan.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
@@ -18,20 +19,21 @@ import { diagnoseStack, headerLostOnSome } from './rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 import type { RecordedCheck } from '../judge/scenario-result.js';
 
-/** The run's answer to one request, by its key: GET of that path, without a query, with those credentials. */
+/** The answer to one request, by its key: GET of that path, without a query, with those credentials. */
 function answerTo(exchanges: JudgedExchanges, path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
   const exchange = exchanges[exchangeKey(path, {}, credentials)];
-  if (!exchange) return undefined;
-  const { status, headers, body } = exchange.response;
-  return { url: exchange.request.url, status, headers, body, ...(exchange.classification ? { classified: exchange.classification } : {}) };
+  return exchange && observedOf(exchange);
 }
 
-/** The answers of the run that the hosting-stack rules read (the doctor asks the main ones itself). */
+/** The answers that the hosting-stack rules read: a run's, or the doctor's, which alone go through the front controller. */
 function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges, statusId: number): StackObservations {
+  const frontController = THROUGH_FRONT_CONTROLLER(STATUS_PATH(statusId));
   const observations: StackObservations = {
     valid: answerTo(exchanges, STATUS_PATH(statusId), 'valid'),
     noHeader: answerTo(exchanges, STATUS_PATH(statusId), 'no-header'),
     wrongToken: answerTo(exchanges, STATUS_PATH(statusId), 'wrong-token'),
+    frontController: answerTo(exchanges, frontController, 'valid'),
+    frontControllerNoHeader: answerTo(exchanges, frontController, 'no-header'),
     invalidHeader: answerTo(exchanges, STATUS_PATH(statusId), 'bad-base64'),
     selfservice: answerTo(exchanges, SELFSERVICE_PATH, 'valid'),
     selfserviceNoHeader: answerTo(exchanges, SELFSERVICE_PATH, 'no-header'),
@@ -57,19 +59,12 @@ const WITH_TOKEN = new Set<string>(['valid', ...PASSWORD_VARIANTS]);
 function failedAnswerOf(check: RecordedCheck, exchanges: JudgedExchanges): FailedAnswer | undefined {
   const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
   if (!exchange) return undefined;
-  const { status, headers, body } = exchange.response;
   return {
     requirement: check.requirement,
     credentials: exchange.request.credentials,
     // An exchange's key starts with the name of its credentials (see exchangeKey).
     withToken: WITH_TOKEN.has(check.exchange?.split(' ')[0] ?? ''),
-    answer: {
-      url: exchange.request.url,
-      status,
-      headers,
-      body,
-      ...(exchange.classification ? { classified: exchange.classification } : {}),
-    },
+    answer: observedOf(exchange),
   };
 }
 

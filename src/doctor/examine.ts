@@ -1,47 +1,101 @@
 import type { Config } from '../config/settings.js';
-import type { HarnessError } from '../errors.js';
+import type { RunError } from '../errors.js';
+import { variantLabel } from '../exchange/credentials.js';
+import { urlAt } from '../exchange/exchange.js';
+import { classifyRecording } from '../classify/classify.js';
+import { STACK_REQUESTS, stackPlan, type StackRequestName } from '../record/plan.js';
+import type { RecordedFailure } from '../record/recording.js';
+import { statusKey, statusPathOf } from '../record/target.js';
+import { recordPass, targetSettings } from '../pipeline/pipeline.js';
+import { judgedExchange } from '../judge/scenario-result.js';
+import { handedOut, observedOf, succeeded, type ObservedAnswer } from '../diagnosis/answers.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import { unrecognisedAnswer } from '../diagnosis/rules.js';
+import type { Diagnosis, JudgedExchanges } from '../diagnosis/types.js';
 import type { ExitCode } from '../report/model/types.js';
-import type { Diagnosis } from '../diagnosis/types.js';
-import { handedOut, succeeded } from '../diagnosis/answers.js';
-import { observationsOf, probeStack, type ProbeResult } from './probe.js';
-import { diagnoseStack, unrecognisedAnswer } from '../diagnosis/rules.js';
+import type { SecretScanner } from '../secrets/scanner.js';
+import { suiteVersion } from '../version.js';
+
+type Verdict = 'pass' | 'fail' | 'skip';
+
+/** What a healthy deployment answers; the requests through the front controller only inform. */
+const EXPECTED: Partial<Record<StackRequestName, 'served' | 'refused'>> = { valid: 'served', noHeader: 'refused', wrongToken: 'refused' };
+
+/** One request of the doctor's plan and what came back: its answer, or why none arrived. */
+export interface ExaminedRequest {
+  name: StackRequestName;
+  /** The path asked for, the base URL's own path included. */
+  path: string;
+  /** The credentials, in words. */
+  credentials: string;
+  answer?: ObservedAnswer;
+  failure?: RecordedFailure;
+  /** Whether the answer is what a healthy deployment gives; undefined for the requests that only inform. */
+  verdict?: Verdict;
+}
 
 export interface Examination {
   baseUrl: string;
-  results: ProbeResult[];
-  /** The Server header, as the valid-token probe got it. */
+  requests: ExaminedRequest[];
+  /** The Server header, as the valid-token request got it. */
   server?: string;
   diagnoses: Diagnosis[];
-  /** Why the valid-token probe got no answer, when it got none. */
-  unreachable?: HarnessError;
-  totals: { pass: number; fail: number; skip: number };
+  /** Why the valid-token request got no answer, when it got none: its own failure, or the recording's. */
+  unreachable?: RunError;
+  totals: Record<Verdict, number>;
   /** 0 nothing wrong, 1 a problem diagnosed, 2 the target could not be reached. */
   exitCode: ExitCode;
 }
 
-function verdictOf(result: ProbeResult): 'pass' | 'fail' | 'skip' | undefined {
-  if (!result.probe.expect) return undefined;
-  if (!result.answer) return 'skip';
-  if (result.probe.expect === 'served') return succeeded(result.answer) ? 'pass' : 'fail';
-  return handedOut(result.answer) ? 'fail' : 'pass';
+function verdictOf(name: StackRequestName, answer: ObservedAnswer | undefined): Verdict | undefined {
+  const expected = EXPECTED[name];
+  if (!expected) return undefined;
+  if (!answer) return 'skip';
+  if (expected === 'served') return succeeded(answer) ? 'pass' : 'fail';
+  return handedOut(answer) ? 'fail' : 'pass';
 }
 
-/** Probes one deployment and names what is wrong with its hosting stack, if anything. */
-export async function examine(config: Config & { baseUrl: string; token: string }): Promise<Examination> {
-  const results = await probeStack(config);
-  const observations = observationsOf(results);
-  const { valid } = observations;
-  const diagnoses = diagnoseStack(observations, { baseUrl: config.baseUrl, statusId: config.statusId });
-  if (valid && diagnoses.length === 0 && !succeeded(valid)) diagnoses.push(unrecognisedAnswer(valid));
-  const verdicts = results.map(verdictOf);
-  const count = (verdict: string): number => verdicts.filter((candidate) => candidate === verdict).length;
+/**
+ * Records the doctor's plan, classifies and diagnoses the answers as a run's are, and names what is wrong with the
+ * hosting stack, if anything. The scanner redacts the token from every answer as it arrives.
+ */
+export async function examine(config: Config & { baseUrl: string; token: string }, scanner: SecretScanner): Promise<Examination> {
+  const target = { baseUrl: config.baseUrl, token: config.token, options: config };
+  const startedAt = new Date();
+  const settings = { ...targetSettings(target, startedAt), userAgent: `ticketing-conformance-doctor/${suiteVersion}` };
+  const pass = await recordPass(target, scanner, { startedAt, settings, plan: stackPlan });
+  const recorded = pass.recording?.answers ?? {};
+  const classified = pass.recording ? classifyRecording(pass.recording, settings.statusId).answers : {};
+  const exchanges: JudgedExchanges = {};
+  for (const [key, answer] of Object.entries(recorded)) {
+    if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);
+  }
+  const requests = STACK_REQUESTS.map((request): ExaminedRequest => {
+    const key = statusKey(request, settings.statusId);
+    const exchange = exchanges[key];
+    const answered = recorded[key];
+    const answer = exchange && observedOf(exchange);
+    return {
+      name: request.name,
+      path: urlAt(settings.baseUrl, statusPathOf(request, settings.statusId)).pathname,
+      credentials: variantLabel(request.credentials ?? 'valid'),
+      ...(answer ? { answer } : {}),
+      ...(answered && 'failure' in answered ? { failure: answered.failure } : {}),
+      verdict: verdictOf(request.name, answer),
+    };
+  });
+  const valid = requests.find((request) => request.name === 'valid');
+  const diagnoses = diagnose([], exchanges, { baseUrl: settings.baseUrl, statusId: settings.statusId });
+  // A run shows its failed checks beside its diagnoses; the doctor has nothing else to show, so it says it knows no pattern.
+  if (valid?.answer && diagnoses.length === 0 && !succeeded(valid.answer)) diagnoses.push(unrecognisedAnswer(valid.answer));
+  const count = (verdict: Verdict): number => requests.filter((request) => request.verdict === verdict).length;
   return {
     baseUrl: config.baseUrl,
-    results,
-    server: valid?.headers.server,
+    requests,
+    server: valid?.answer?.headers.server,
     diagnoses,
-    unreachable: results.find((result) => result.probe.name === 'valid')?.error,
+    unreachable: valid?.failure ?? pass.failure,
     totals: { pass: count('pass'), fail: count('fail'), skip: count('skip') },
-    exitCode: !valid ? 2 : diagnoses.length > 0 ? 1 : 0,
+    exitCode: !valid?.answer ? 2 : diagnoses.length > 0 ? 1 : 0,
   };
 }

@@ -1,7 +1,7 @@
 import { diagnosisLines } from '../report/views/diagnosis-text.js';
 import { terminalLines } from '../report/views/escape/terminal.js';
 import { countsLine } from '../report/views/failure-text.js';
-import { briefly, pathOf } from '../diagnosis/answers.js';
+import { briefly } from '../diagnosis/answers.js';
 import type { Examination } from './examine.js';
 
 function verdictLine(examination: Examination): string {
@@ -16,14 +16,14 @@ function verdictLine(examination: Examination): string {
   return `Verdict: ${first?.summary ?? 'a problem was found'}${more}.`;
 }
 
-/** What the doctor prints: each probe and its answer, the diagnoses with their fixes, a verdict, and the counts line last. */
+/** What the doctor prints: each request and its answer, the diagnoses with their fixes, a verdict, and the counts line last. */
 export function renderExamination(examination: Examination): string {
   const lines = [`Doctor: ${examination.baseUrl}`, `Server: ${examination.server ?? 'not announced'}`, '', 'Probes'];
-  const width = Math.max(...examination.results.map((result) => `GET ${result.probe.path}`.length));
-  for (const result of examination.results) {
-    const request = `GET ${result.answer ? pathOf(result.answer) : result.probe.path}`.padEnd(width);
-    const answer = result.answer ? briefly(result.answer) : `${result.error?.code ?? 'no answer'}: ${result.error?.message ?? ''}`;
-    lines.push(`  ${request}  ${result.label}`, `      -> ${answer}`);
+  const width = Math.max(...examination.requests.map((request) => `GET ${request.path}`.length));
+  for (const request of examination.requests) {
+    const { answer, failure } = request;
+    const shown = answer ? briefly(answer) : `${failure?.code ?? 'no answer'}: ${failure?.message ?? ''}`;
+    lines.push(`  ${`GET ${request.path}`.padEnd(width)}  ${request.credentials}`, `      -> ${shown}`);
   }
   for (const diagnosis of examination.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   const { unreachable } = examination;

@@ -53,6 +53,17 @@ export interface Exchange {
 
 export const STATUS_PATH = (id: number): string => `/api/ticket/status/${id}`;
 export const SELFSERVICE_PATH = '/api/selfservice/type';
+/** An API path through the application's front controller, which reaches the application even where the web server rewrites nothing. */
+export const THROUGH_FRONT_CONTROLLER = (path: string): string => `/index.php${path}`;
+
+/**
+ * Where a path of the API is at a base URL: the base's own path (/support) kept as a prefix. The path is added as text
+ * after the origin, never resolved against it, so a path starting with // cannot name another host.
+ */
+export function urlAt(baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  return new URL(`${base.origin}${base.pathname.replace(/\/+$/, '')}${path}`);
+}
 
 /**
  * The name of one request of a run, the same whatever the server: its credentials, path and query. recording.json

@@ -7,7 +7,14 @@ import { bodyText, parseJson } from '../exchange/body-text.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher, type TransportOptions } from './dispatcher.js';
-import { REPORTED_BODY_CHARS, type Exchange, type ParsedBody, type RecordedRequest, type TrafficCounts } from '../exchange/exchange.js';
+import {
+  REPORTED_BODY_CHARS,
+  urlAt,
+  type Exchange,
+  type ParsedBody,
+  type RecordedRequest,
+  type TrafficCounts,
+} from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
 import { authorizationHeader, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
@@ -99,9 +106,7 @@ export class HttpClient {
 
   urlFor(path: string, query: Record<string, string> = {}): URL {
     const base = new URL(this.options.baseUrl);
-    const prefix = base.pathname.replace(/\/+$/, '');
-    // One string after the origin, never resolved against it: a path starting with // cannot name another host.
-    const url = new URL(`${base.origin}${prefix}${path}`);
+    const url = urlAt(this.options.baseUrl, path);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     if (url.origin !== base.origin) {
       throw new ConfigError(

@@ -1,4 +1,7 @@
+import type { Classified } from '../classify/types.js';
 import type { RunError } from '../errors.js';
+import { variantLabel } from '../exchange/credentials.js';
+import type { Exchange } from '../exchange/exchange.js';
 import type * as ReportFile from '../validators/types/report.generated.js';
 
 export type CheckVerdict = RecordedCheck['verdict'];
@@ -8,6 +11,16 @@ export type CheckVerdict = RecordedCheck['verdict'];
  * and its classification (the classify stage's Classified, which the schema's holds: test/schema-types.test.ts).
  */
 export type JudgedExchange = ReportFile.Exchange;
+
+/** What report.json keeps of an exchange: no parsed body, no timings, the credentials in words, its classification. */
+export function judgedExchange({ request, response }: Exchange, classification: Classified | undefined): JudgedExchange {
+  return {
+    request: { method: request.method, url: request.url, credentials: variantLabel(request.credentials), headers: request.headers },
+    response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
+    repro: request.curl,
+    ...(classification ? { classification } : {}),
+  };
+}
 
 /** One check as report.json keeps it; its error's code typed by errors.ts, which the schema checks only the form of. */
 export type RecordedCheck = Omit<ReportFile.Check, 'error'> & { error?: RunError };

@@ -5,9 +5,8 @@ import { requirement, type RequirementId, type requirements } from '../requireme
 import { currentClassification, currentTarget, targetSlots } from './context.js';
 import type { Classification, Classified, Reach } from '../classify/types.js';
 import { whyNotJudged } from './unjudged.js';
-import { variantLabel } from '../exchange/credentials.js';
 import type { Exchange } from '../exchange/exchange.js';
-import type { JudgedExchange, RecordedCheck, ScenarioResult } from './scenario-result.js';
+import { judgedExchange, type JudgedExchange, type RecordedCheck, type ScenarioResult } from './scenario-result.js';
 import type { Target } from '../record/target.js';
 
 class SkipSignal extends Error {
@@ -49,16 +48,6 @@ export interface ScenarioDefinition<R extends RequirementId> {
   requirements: readonly R[];
   title: string;
   run(context: ScenarioContext<R>): Promise<void>;
-}
-
-/** What report.json keeps of an exchange: no parsed body, no timings, the credentials in words, its classification. */
-function judgedExchange({ request, response }: Exchange, classification: Classified | undefined): JudgedExchange {
-  return {
-    request: { method: request.method, url: request.url, credentials: variantLabel(request.credentials), headers: request.headers },
-    response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
-    repro: request.curl,
-    ...(classification ? { classification } : {}),
-  };
 }
 
 const NOTHING_REACHED: Reach = { apiAnswered: false, servedStatusTo: [], servedListingTo: [] };

@@ -5,6 +5,7 @@ import { newRunId } from '../exchange/trace-context.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
+import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
 import { writeRecording } from '../record/write-recording.js';
 import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
@@ -95,16 +96,22 @@ export interface PassOptions {
   settings?: TargetSettings;
   /** Told once the first round of requests is out: the judge's start-up can hide behind their answers. */
   onFirstRoundSent?: () => void;
+  /** The requests to send: a conformance run's unless told otherwise (the doctor's few). */
+  plan?: Plan;
 }
 
 /** Record: one pass over the target. A failure to record is kept, for the judge and the report to say. */
 export async function recordPass(
   target: PlannedTarget,
   scanner: SecretScanner,
-  { startedAt = new Date(), settings = targetSettings(target, startedAt), onFirstRoundSent }: PassOptions = {},
+  { startedAt = new Date(), settings = targetSettings(target, startedAt), onFirstRoundSent, plan }: PassOptions = {},
 ): Promise<Pass> {
   try {
-    const recording = await recordTarget(settings, { scanner, ...(onFirstRoundSent ? { onFirstRoundSent } : {}) });
+    const recording = await recordTarget(settings, {
+      scanner,
+      ...(onFirstRoundSent ? { onFirstRoundSent } : {}),
+      ...(plan ? { plan } : {}),
+    });
     return { target, startedAt, settings, recording };
   } catch (error) {
     onFirstRoundSent?.();

@@ -1,6 +1,9 @@
 import { NEAR_MISS_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
 
+/** What a recording sends: every request of the plan, through the target, which keeps each answer. */
+export type Plan = (target: Target, onFirstRoundSent?: () => void) => Promise<void>;
+
 export const PASSWORD_VARIANTS: CredentialVariant[] = ['password-letter', 'password-empty', 'password-long', 'password-colon'];
 export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'bad-base64', 'no-colon', 'empty-credentials'];
 /** Wrong tokens and missing credentials, each of which must be refused. */
@@ -62,4 +65,28 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
     await Promise.allSettled((await langRequests(target)).map((request) => target.status(request)));
   })();
   await Promise.allSettled([...independent, dependent]);
+}
+
+/** The requests of the doctor's plan, named as the hosting-stack rules name their answers. */
+export type StackRequestName = 'valid' | 'noHeader' | 'wrongToken' | 'frontController' | 'frontControllerNoHeader';
+
+export interface StackRequest extends StatusRequest {
+  name: StackRequestName;
+}
+
+/**
+ * The doctor's plan: the configured status with the token, with no Authorization header and with a wrong token, then
+ * the first two again through the front controller, which reaches the application even where rewriting is broken.
+ */
+export const STACK_REQUESTS: readonly StackRequest[] = [
+  { name: 'valid', credentials: 'valid' },
+  { name: 'noHeader', credentials: 'no-header' },
+  { name: 'wrongToken', credentials: 'wrong-token' },
+  { name: 'frontController', credentials: 'valid', frontController: true },
+  { name: 'frontControllerNoHeader', credentials: 'no-header', frontController: true },
+];
+
+/** Sends the doctor's requests at once: none needs another's answer. */
+export async function stackPlan(target: Target): Promise<void> {
+  await Promise.allSettled(STACK_REQUESTS.map((request) => target.status(request)));
 }

@@ -1,5 +1,5 @@
 import { nearMissVariants } from '../exchange/credentials.js';
-import { prefetch } from './plan.js';
+import { prefetch, type Plan } from './plan.js';
 import type { SecretScanner } from '../secrets/scanner.js';
 import type { Recording } from './recording.js';
 import type { HttpClientOptions } from '../http/client.js';
@@ -11,6 +11,8 @@ export interface TargetSettings
   extends RequestChoices, Required<Omit<HttpClientOptions, 'scanner' | 'ca'>>, Pick<HttpClientOptions, 'ca'> {}
 
 export interface RecordOptions {
+  /** The requests to send: a conformance run's unless told otherwise (the doctor's few). */
+  plan?: Plan;
   /** Told once the first requests are out. */
   onFirstRoundSent?: () => void;
   /** The token's scanner, when the caller already built one for the target's reports. */
@@ -18,13 +20,16 @@ export interface RecordOptions {
 }
 
 /** Sends the whole plan to one target and keeps every answer, failures included, as a recording for the judge. */
-export async function recordTarget(settings: TargetSettings, { onFirstRoundSent, scanner }: RecordOptions = {}): Promise<Recording> {
+export async function recordTarget(
+  settings: TargetSettings,
+  { plan = prefetch, onFirstRoundSent, scanner }: RecordOptions = {},
+): Promise<Recording> {
   const target = new Target(settings, {
     connect: () => import('../http/client.js').then(({ HttpClient }) => new HttpClient({ ...settings, ...(scanner ? { scanner } : {}) })),
     nearMisses: nearMissVariants(settings.token),
   });
   try {
-    await prefetch(target, onFirstRoundSent);
+    await plan(target, onFirstRoundSent);
     return await target.recorded();
   } finally {
     await target.close();

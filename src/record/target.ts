@@ -1,6 +1,13 @@
 import { HarnessError } from '../errors.js';
 import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
-import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, type Exchange, type TrafficCounts } from '../exchange/exchange.js';
+import {
+  exchangeKey,
+  SELFSERVICE_PATH,
+  STATUS_PATH,
+  THROUGH_FRONT_CONTROLLER,
+  type Exchange,
+  type TrafficCounts,
+} from '../exchange/exchange.js';
 import type { RecordedAnswer, RecordedFailure, Recording } from './recording.js';
 import type { RequestChoices } from './settings.js';
 import { dataOf, translationsOf, type Translation } from '../exchange/json-body.js';
@@ -15,6 +22,20 @@ export interface StatusRequest {
   id?: number;
   lang?: string;
   credentials?: CredentialVariant;
+  /** Asked through the front controller (/index.php/api/...), as the doctor does, rather than on the API path itself. */
+  frontController?: boolean;
+}
+
+/** The path a status request asks for: the document's path of the status (the configured one unless it names another). */
+export function statusPathOf({ id, frontController }: StatusRequest, statusId: number): string {
+  const path = STATUS_PATH(id ?? statusId);
+  return frontController ? THROUGH_FRONT_CONTROLLER(path) : path;
+}
+
+/** How a recording names the answer to a status request (see exchangeKey). */
+export function statusKey(request: StatusRequest, statusId: number): string {
+  const { lang, credentials = 'valid' } = request;
+  return exchangeKey(statusPathOf(request, statusId), lang === undefined ? {} : { lang }, credentials);
 }
 
 /** What sends the requests of a recording: the HTTP client, which only the recorder loads. */
@@ -76,8 +97,9 @@ export class Target {
     return [...new Set([...(this.recording?.tlsCertificates ?? []), ...(this.client?.tlsCertificates ?? [])])];
   }
 
-  status({ id = this.settings.statusId, lang, credentials = 'valid' }: StatusRequest = {}): Promise<Exchange> {
-    return this.once(STATUS_PATH(id), lang === undefined ? {} : { lang }, credentials);
+  status(request: StatusRequest = {}): Promise<Exchange> {
+    const { lang, credentials = 'valid' } = request;
+    return this.once(statusPathOf(request, this.settings.statusId), lang === undefined ? {} : { lang }, credentials);
   }
 
   selfservice(credentials: CredentialVariant = 'valid'): Promise<Exchange> {
@@ -131,8 +153,8 @@ export class Target {
   }
 
   /** Whether a recording judged on its own holds this request: there, what was sent decides what can be judged. */
-  recordedStatus({ id = this.settings.statusId, lang, credentials = 'valid' }: StatusRequest): boolean {
-    return this.recording?.answers[exchangeKey(STATUS_PATH(id), lang === undefined ? {} : { lang }, credentials)] !== undefined;
+  recordedStatus(request: StatusRequest): boolean {
+    return this.recording?.answers[statusKey(request, this.settings.statusId)] !== undefined;
   }
 
   private once(path: string, query: Record<string, string>, credentials: CredentialVariant): Promise<Exchange> {

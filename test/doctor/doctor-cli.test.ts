@@ -3,7 +3,9 @@ import { tokenFormsIn } from '../helpers/token-forms.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
 import { freePort } from '../helpers/free-port.js';
 import { fileResources } from '../helpers/file-resources.js';
+import { forward, serveHttp } from '../helpers/loopback-server.js';
 import { lastLine, type CliRun } from '../helpers/run-cli.js';
+import { diagnosisLines } from '../../src/report/views/diagnosis-text.js';
 
 const TOKEN = 'doctor-token-9b41e2c7';
 const { inProcess, cleanUpAfterAll } = fileResources();
@@ -39,6 +41,40 @@ describe('ticketing-conformance doctor', () => {
     );
     expect(run.stdout).toContain('RewriteCond %{HTTP:Authorization} .');
     expect(lastLine(run)).toBe('2 passed, 1 failed, 0 skipped');
+    expect(run.code).toBe(1);
+  });
+
+  test.concurrent('a base URL with a path: every request goes under it, through the front controller too', async () => {
+    const server = await startReferenceServer({ token: TOKEN, pathPrefix: '/helpdesk' });
+    cleanUpAfterAll(server.close);
+    const front = await serveHttp((request, response) => forward(request, response, new URL(server.url)));
+    cleanUpAfterAll(front.close);
+    const run = await doctor(['--base-url', `${front.url}/helpdesk`, '--token', TOKEN]);
+    const seen = front.requests.map(({ url, authorization }) => `${url} ${authorization === undefined ? 'without' : 'with'} Authorization`);
+    expect(seen.sort()).toEqual([
+      '/helpdesk/api/ticket/status/1 with Authorization',
+      '/helpdesk/api/ticket/status/1 with Authorization',
+      '/helpdesk/api/ticket/status/1 without Authorization',
+      '/helpdesk/index.php/api/ticket/status/1 with Authorization',
+      '/helpdesk/index.php/api/ticket/status/1 without Authorization',
+    ]);
+    expect(run.stdout).toContain('GET /helpdesk/api/ticket/status/1 ');
+    expect(run.stdout).toContain('GET /helpdesk/index.php/api/ticket/status/1 ');
+    expect(lastLine(run)).toBe('3 passed, 0 failed, 0 skipped');
+    expect(run.code).toBe(0);
+  });
+
+  test.concurrent('a stripped Authorization header: the doctor prints the very diagnosis a run gives for the same server', async () => {
+    const server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
+    cleanUpAfterAll(server.close);
+    const [main, run] = await Promise.all([
+      inProcess.run(['--base-url', server.url, '--token', TOKEN]),
+      doctor(['--base-url', server.url, '--token', TOKEN]),
+    ]);
+    cleanUpAfterAll(main.cleanup);
+    const diagnoses = main.report?.diagnoses ?? [];
+    expect(diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['authorization-header-stripped']);
+    for (const diagnosis of diagnoses) expect(run.stdout).toContain(diagnosisLines(diagnosis).join('\n'));
     expect(run.code).toBe(1);
   });
 

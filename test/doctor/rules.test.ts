@@ -5,6 +5,9 @@ import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { requirement } from '../../src/requirements/catalog.js';
 import type { RequirementResult } from '../../src/report/model/types.js';
 import type { Diagnosis, JudgedExchanges } from '../../src/diagnosis/types.js';
+import { variantLabel } from '../../src/exchange/credentials.js';
+import { STACK_REQUESTS } from '../../src/record/plan.js';
+import { statusKey } from '../../src/record/target.js';
 import {
   answer,
   APACHE_404_PAGE,
@@ -242,5 +245,36 @@ describe('the main run reads its own answers with the same rules', () => {
 
   test('a served status gives the main run no diagnosis', () => {
     expect(diagnoseAll(resultWith('AUTH-TOKEN-ACCEPTED', fromApache(200, STATUS_BODY)))).toEqual([]);
+  });
+});
+
+/** The doctor's five answers as its exchanges, each under the key its request of the plan has. */
+function doctorExchanges(observations: StackObservations): JudgedExchanges {
+  return Object.fromEntries(
+    STACK_REQUESTS.flatMap((request) => {
+      const seen = observations[request.name];
+      if (!seen) return [];
+      const exchange = {
+        request: { method: 'GET', url: seen.url, credentials: variantLabel(request.credentials ?? 'valid'), headers: {} },
+        response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
+        repro: '',
+      };
+      return [[statusKey(request, 1), exchange]];
+    }),
+  ) as JudgedExchanges;
+}
+
+describe("the doctor's answers go through the run's diagnosis", () => {
+  test.each(['headerStripped', 'rewriteNotApplied', 'conformant'])(
+    '%s: the front-controller pair read as the stack rules read it',
+    (name) => {
+      const lab = LAB[name] ?? {};
+      expect(diagnose([], doctorExchanges(lab), { statusId: 1 })).toEqual(diagnoseStack(lab));
+    },
+  );
+
+  test('/index.php/api/... reaching the application lifts the rewrite diagnosis to high confidence', () => {
+    const [diagnosis] = diagnose([], doctorExchanges(LAB.rewriteNotApplied ?? {}), { statusId: 1 });
+    expect(diagnosis).toMatchObject({ id: 'rewrite-not-applied', confidence: 'high' });
   });
 });

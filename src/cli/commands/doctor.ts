@@ -5,7 +5,9 @@ import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
 import { warningLine } from '../../report/views/terminal.js';
 import { safetyWarnings } from '../../config/warnings.js';
+import { createSecretScanner } from '../../secrets/scanner.js';
 import type { CommandIo } from '../io.js';
+import { screenOutput } from '../screen-output.js';
 
 const HELP = [
   'Usage: ticketing-conformance doctor --base-url URL --token TOKEN [--status-id N] [--timeout-ms N]',
@@ -17,7 +19,7 @@ const HELP = [
   'Exit codes: 0 nothing wrong found, 1 a problem diagnosed, 2 the target could not be reached or a setting is wrong.',
 ].join('\n');
 
-/** ticketing-conformance doctor: a handful of probes and a diagnosis of the hosting stack. */
+/** ticketing-conformance doctor: five requests and a diagnosis of the hosting stack. */
 export async function doctorCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values } = readCommandLine(argv, SETTING_FLAGS, { hint: 'Run doctor --help', command: 'doctor', positionals: false });
   const config = configOf(settingsOfFlags(values), io.env, io.dotenvPath);
@@ -34,7 +36,10 @@ export async function doctorCommand(argv: string[], io: CommandIo): Promise<numb
     );
   }
   for (const warning of safetyWarnings(config, io.env)) io.error(warningLine(warning));
-  const examination = await examine({ ...config, baseUrl, token });
-  io.log(renderExamination(examination));
-  return examination.exitCode;
+  // One scanner of the token redacts every answer as it arrives and screens what is printed, as in a run.
+  const scanner = createSecretScanner([token], [config.password]);
+  const examination = await examine({ ...config, baseUrl, token }, scanner);
+  const output = screenOutput(renderExamination(examination), (text) => scanner.find(text));
+  io.log(output.text);
+  return output.leaked ? 2 : examination.exitCode;
 }
