@@ -86,16 +86,17 @@ const outcomes = new Map<string, { code: number | null; output: string }>();
 /** A folder that looks like this checkout (each entry linked, not copied) with what the pages assume was run before. */
 async function workspace(block: Block, fixture: string, baseUrl: string): Promise<string> {
   const folder = await mkdtemp(join(work, 'block-'));
-  const entries = await readdir(repoRoot);
-  for (const name of entries.filter((entry) => !entry.startsWith('.') && entry !== 'reports'))
+  const files = blocks.filter((each) => each.page === block.page && each.file !== undefined);
+  // A file of the page is the folder's own: written through a link, it would overwrite the checkout's.
+  const own = new Set(['reports', ...files.map((file) => file.file)]);
+  for (const name of (await readdir(repoRoot)).filter((entry) => !entry.startsWith('.') && !own.has(entry)))
     await symlink(join(repoRoot, name), join(folder, name));
   await cp(fixture, join(folder, 'reports'), { recursive: true });
   for (const night of ['night-1', 'night-2']) {
     await mkdir(join(folder, 'nightly-reports', night), { recursive: true });
     await cp(join(fixture, 'report.json'), join(folder, 'nightly-reports', night, 'report.json'));
   }
-  for (const file of blocks.filter((each) => each.page === block.page && each.file !== undefined))
-    await writeFile(join(folder, file.file ?? ''), `${fill(file.text, baseUrl)}\n`);
+  for (const file of files) await writeFile(join(folder, file.file ?? ''), `${fill(file.text, baseUrl)}\n`, { flag: 'wx' });
   return folder;
 }
 
