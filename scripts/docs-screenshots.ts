@@ -1,7 +1,8 @@
 /**
- * Regenerates the README's screenshots (docs/report-html.png, docs/report-request-path.png, docs/allure-report.png,
- * docs/history.png) from a run against the
- * reference server with the Authorization header stripped, the failure ops meet most. Needs /usr/bin/chromium.
+ * Regenerates the screenshots of the README and docs/reports.md (docs/report-html.png, the likely cause at 1280 and
+ * 390 px wide as docs/report-request-path.png and docs/report-request-path-phone.png, docs/allure-report.png,
+ * docs/history.png) from a run against the reference server with the Authorization header stripped, the failure ops
+ * meet most. Needs /usr/bin/chromium.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -38,11 +39,18 @@ try {
   await page.locator('#failure-AUTH-TOKEN-ACCEPTED > summary').click();
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(docs, 'report-html.png') });
-  // The likely cause with the path of the request, where it stopped, and the configuration lines to copy.
-  await page
-    .locator('.diagnosis')
-    .first()
-    .screenshot({ path: join(docs, 'report-request-path.png') });
+  // The likely cause with the path of the request, where it most likely stopped, and the configuration lines to copy:
+  // on a laptop's screen and on a phone's.
+  for (const [width, name] of [
+    [1280, 'report-request-path.png'],
+    [390, 'report-request-path-phone.png'],
+  ] as const) {
+    await page.setViewportSize({ width, height: 1180 });
+    await page
+      .locator('.diagnosis')
+      .first()
+      .screenshot({ path: join(docs, name) });
+  }
 
   await page.setViewportSize({ width: 1280, height: 760 });
   await page.goto(`${pathToFileURL(join(allureReport, 'index.html')).href}#behaviors`);
@@ -69,10 +77,12 @@ try {
   }
   const historyOut = join(workDir, 'history');
   await historyCommand([runs, '--out', historyOut], processIo());
-  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(pathToFileURL(join(historyOut, 'history.html')).href);
   await page.screenshot({ path: join(docs, 'history.png'), fullPage: true });
-  console.log(`Wrote report-html.png, report-request-path.png, allure-report.png and history.png in ${docs}`);
+  console.log(
+    `Wrote report-html.png, report-request-path.png, report-request-path-phone.png, allure-report.png and history.png in ${docs}`,
+  );
 } finally {
   await Promise.all([browser.close(), server.close()]);
   await rm(workDir, { recursive: true, force: true });

@@ -16,9 +16,12 @@ if (!existsSync(results)) {
   console.error(`no Allure results in ${results}: run the suite with --out ${given ?? out} first, then this with the same --out`);
   process.exit(2);
 }
+const report = join(out, 'allure-report');
 const generated = spawnSync(
   join(packageRoot, 'node_modules', '.bin', 'allure'),
-  ['generate', results, '--config', join(packageRoot, 'allurerc.json'), '--output', join(out, 'allure-report')],
+  ['generate', results, '--config', join(packageRoot, 'allurerc.json'), '--output', report],
   { stdio: 'inherit', env: { ...process.env, ALLURE_NO_ANALYTICS: 'true' } },
 );
+if (generated.status === 0) console.log(`Allure report: ${join(report, 'index.html')}`);
+else console.error(`allure generate failed${generated.error ? `: ${generated.error.message}` : ''}; the Allure results are in ${results}`);
 process.exit(generated.status ?? 2);

@@ -4,11 +4,20 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
+import type { Diagnosis } from '../src/diagnosis/types.js';
 import type { Report } from '../src/report/model/types.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
 import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'history-token-5b02d4';
+const BROKEN_NIGHT_CAUSE: Diagnosis = {
+  id: 'server-error',
+  party: 'target',
+  confidence: 'medium',
+  summary: `the application answered without the colour of the status${': a field the document requires is missing'.repeat(8)}`,
+  evidence: 'GET /api/ticket/status/1 answered HTTP 200 without data.colour',
+  advice: [],
+};
 
 let work = '';
 let good: RunningReferenceServer;
@@ -40,6 +49,8 @@ beforeAll(async () => {
       // Recorded as if every night tested the one staging address.
       const report = { ...run.report, target: { ...run.report.target, baseUrl: `${staging}/` } };
       delete report.integrity;
+      // The broken night names a cause longer than a line of the page, as a run's diagnosis can be.
+      if (server === broken) report.diagnoses = [BROKEN_NIGHT_CAUSE];
       await mkdir(join(runsDir, night, 'staging'), { recursive: true });
       await writeFile(join(runsDir, night, 'staging', 'report.json'), JSON.stringify(report));
       reports.push(report);
@@ -119,10 +130,10 @@ describe.skipIf(chromiumMissing !== undefined)(
       expect(dots).toEqual(['dot-conformant', 'dot-not-conformant', 'dot-conformant']);
       expect(await staging.getByRole('img').first().getAttribute('aria-labelledby')).toMatch(/^timeline-/);
 
-      const rows = staging.locator('tbody tr');
+      const rows = staging.locator('.grid tbody tr');
       const requirementCount = reports[0]?.requirements.length ?? 0;
       expect(await rows.count()).toBe(requirementCount + 1);
-      const colour = staging.locator('tbody tr', { has: page.getByRole('rowheader', { name: 'STATUS-COLOUR', exact: true }) });
+      const colour = staging.locator('.grid tbody tr', { has: page.getByRole('rowheader', { name: 'STATUS-COLOUR', exact: true }) });
       expect(await colour.locator('td').allInnerTexts()).toEqual(['PASS', 'FAIL', 'PASS']);
 
       const changes = await staging.locator('.changes li').allInnerTexts();
@@ -132,6 +143,47 @@ describe.skipIf(chromiumMissing !== undefined)(
       ]);
       expect(await page.locator('section').count()).toBe(2);
       await page.screenshot({ path: join(history, 'history.png'), fullPage: true });
+      await page.close();
+    });
+
+    test('one line per run, the newest first: MUST passed, failed and skipped apart, and the cause the run named', async () => {
+      if (!browser) throw new Error('Chromium did not start');
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(pathToFileURL(join(history, 'history.html')).href);
+      const staging = page.locator('section', { has: page.getByRole('heading', { name: `${good.url}/`, exact: true }) });
+      const rows = staging.locator('.runs tbody tr');
+      expect(await rows.count()).toBe(reports.length);
+      const must = (report: Report | undefined, verdicts: string[]): string =>
+        String(report?.requirements.filter((result) => result.level === 'MUST' && verdicts.includes(result.verdict)).length);
+      for (const [at, report] of reports.entries()) {
+        const cells = await rows
+          .nth(reports.length - 1 - at)
+          .locator('td')
+          .allInnerTexts();
+        expect(cells[0]).toBe(String(at + 1));
+        expect(cells.slice(3, 6)).toEqual([must(report, ['pass']), must(report, ['fail', 'flaky']), must(report, ['skip', 'error'])]);
+        expect(cells[6]).toBe(report?.diagnoses[0]?.summary ?? '-');
+      }
+      // The broken night failed one MUST and skipped none: the counts say so apart, not as "N-1/N" in red.
+      expect(await rows.nth(1).locator('td').nth(4).innerText()).toBe('1');
+      expect(await rows.nth(1).locator('td').nth(5).innerText()).toBe('0');
+      const cause = rows.nth(1).locator('td.cause > span');
+      expect(await cause.getAttribute('title')).toBe(BROKEN_NIGHT_CAUSE.summary);
+      const heights = await rows
+        .nth(1)
+        .locator('td')
+        .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().height));
+      expect(new Set(heights).size).toBe(1);
+      const line = await cause.evaluate((span) => [span.getBoundingClientRect().height, parseFloat(getComputedStyle(span).lineHeight)]);
+      expect(line[0]).toBeLessThan((line[1] ?? 0) * 1.5);
+      expect(await staging.locator('.latest').innerText()).toMatch(/; MUST \d+ passed, 0 failed, 0 skipped\. 3 runs\.$/);
+      // The page's width is used: the tables fill the section, which fills the window less its padding.
+      const widths = await page.evaluate(() => ({
+        main: document.querySelector('main')?.getBoundingClientRect().width ?? 0,
+        tables: [...document.querySelectorAll('table')].map((table) => table.getBoundingClientRect().width),
+      }));
+      expect(widths.main).toBeGreaterThan(1200);
+      for (const width of widths.tables) expect(width).toBeGreaterThan(widths.main - 60);
       await page.close();
     });
   },

@@ -252,7 +252,7 @@ test('the shell and GitLab examples run as written in a fresh folder with CONFOR
   const gitlab = await exec('bash', ['-eo', 'pipefail', '-c', script], gitlabFolder, SAFETY_NET_MS, {
     ...job?.variables,
     CONFORMANCE_BASE_URL: good.url,
-    TICKETING_API_TOKEN: TOKEN,
+    CONFORMANCE_TOKEN: TOKEN,
   });
   expect(gitlab.code, gitlab.stderr).toBe(0);
   expect(existsSync(join(gitlabFolder, 'conformance-reports', 'junit.xml'))).toBe(true);
@@ -261,7 +261,7 @@ test('the shell and GitLab examples run as written in a fresh folder with CONFOR
     ...job?.variables,
     CONFORMANCE_PACKAGE: './not-packed-yet.tgz',
     CONFORMANCE_BASE_URL: good.url,
-    TICKETING_API_TOKEN: TOKEN,
+    CONFORMANCE_TOKEN: TOKEN,
   });
   expect(missing.code).toBe(2);
   expect(missing.stdout).toContain('could not install the suite');

@@ -12,8 +12,10 @@ export interface HistoryRun {
   verdict: RunVerdict;
   exitCode: number;
   suiteVersion: string;
-  mustPassed: number;
-  mustTotal: number;
+  /** The run's MUST requirements: passed, failed (flaky included), and skipped (left unjudged by a skip or an error). */
+  must: { passed: number; failed: number; skipped: number };
+  /** The most likely cause the run named, in its own words. */
+  diagnosis?: string;
   totals: Record<Verdict, number>;
   verdicts: Record<string, Verdict>;
 }
@@ -61,8 +63,12 @@ function runOf(report: Report, file: string): HistoryRun {
     verdict: report.verdict,
     exitCode: report.exitCode,
     suiteVersion: report.suite.version,
-    mustPassed: must.filter((result) => result.verdict === 'pass').length,
-    mustTotal: must.length,
+    must: {
+      passed: must.filter((result) => result.verdict === 'pass').length,
+      failed: must.filter((result) => FAILING.has(result.verdict)).length,
+      skipped: must.filter((result) => !JUDGED.has(result.verdict)).length,
+    },
+    ...(report.diagnoses[0] ? { diagnosis: report.diagnoses[0].summary } : {}),
     totals: report.totals,
     verdicts: Object.fromEntries(report.requirements.map((result) => [result.id, result.verdict])),
   };

@@ -7,7 +7,7 @@ const STYLE = `
 --pass:#1b5e20;--fail:#b00020;--warn:#8a4b00;--info:#0b5394;--skip:#545454;--error:#6a1b9a;color-scheme:light}
 *{box-sizing:border-box}
 body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:var(--fg);background:var(--bg)}
-.wrap{max-width:75rem;margin:0 auto;padding:1rem 1.25rem}
+.wrap{padding:1rem 1.25rem}
 h1{font-size:1.4rem;margin:0 0 .25rem}
 h2{font-size:1.2rem;margin:2.5rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem;overflow-wrap:anywhere}
 h3{font-size:1rem;margin:1.25rem 0 .35rem}
@@ -23,11 +23,15 @@ h3{font-size:1rem;margin:1.25rem 0 .35rem}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.25rem 0;font-size:.85rem;color:var(--muted)}
 .key{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;margin-right:.3rem;vertical-align:-.05rem;-webkit-print-color-adjust:exact;print-color-adjust:exact}
 .k-pass{background:var(--pass)}.k-fail{background:var(--fail)}.k-other{background:#9aa1ab}
-.grid{overflow-x:auto;border:1px solid var(--line);border-radius:.3rem}
-table{border-collapse:collapse;font-size:.8rem}
+.grid,.runs{overflow-x:auto;border:1px solid var(--line);border-radius:.3rem}
+table{border-collapse:collapse;font-size:.8rem;width:100%}
 th,td{padding:.2rem .35rem;border-bottom:1px solid var(--line);text-align:center;white-space:nowrap}
-th:first-child,td:first-child{text-align:left;position:sticky;left:0;background:var(--bg);font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.grid th:first-child,.grid td:first-child{text-align:left;position:sticky;left:0;background:var(--bg);font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 thead th{font-weight:600;color:var(--muted)}
+.runs td.n{text-align:right;font-variant-numeric:tabular-nums}
+.runs .failed{color:var(--fail);font-weight:700}
+.runs td.cause{text-align:left;width:100%;max-width:0;min-width:14rem}
+.runs td.cause>span{display:block;overflow:hidden;text-overflow:ellipsis}
 .v{display:inline-block;min-width:2.6rem;border-radius:.2rem;color:#fff;font:700 .7rem/1.6 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;-webkit-print-color-adjust:exact;print-color-adjust:exact}
 .v-pass{background:var(--pass)}.v-fail{background:var(--fail)}.v-warn{background:var(--warn)}.v-info{background:var(--info)}
 .v-skip{background:var(--skip)}.v-error{background:var(--error)}.v-flaky{background:var(--warn)}.v-none{background:none;color:var(--muted)}
@@ -42,6 +46,7 @@ const VERDICT_TEXT: Record<RunVerdict, string> = {
   'not-conformant': 'not conformant',
   inconclusive: 'no verdict',
 };
+const VERDICT_CLASS: Record<RunVerdict, Verdict> = { conformant: 'pass', 'not-conformant': 'fail', inconclusive: 'error' };
 const SHORT: Record<Verdict, string> = {
   pass: 'PASS',
   fail: 'FAIL',
@@ -54,10 +59,14 @@ const SHORT: Record<Verdict, string> = {
 
 const when = (run: HistoryRun): string => run.startedAt.replace('T', ' ').slice(0, 16);
 
+/** The MUST counts in words, so that none passed reads as nothing judged when nothing was, not as all failed. */
+export const mustText = (run: HistoryRun): string =>
+  `MUST ${run.must.passed} passed, ${run.must.failed} failed, ${run.must.skipped} skipped`;
+
 /** Stacked bars (passed, failed, the rest) per run, with the run's verdict as a dot under its bar. */
 function timelineSvg(target: TargetHistory, index: number): Html {
   // Wide bars for a few runs, narrow ones for a year of nights.
-  const step = Math.max(16, Math.min(64, Math.floor(720 / Math.max(1, target.runs.length))));
+  const step = Math.max(16, Math.min(120, Math.floor(1100 / Math.max(1, target.runs.length))));
   const left = 34;
   const top = 10;
   const height = 120;
@@ -87,7 +96,7 @@ function timelineSvg(target: TargetHistory, index: number): Html {
           markup`<rect class="bar-${kind}" x="${x}" y="${y.toFixed(1)}" width="${Math.max(6, step - 8)}" height="${h.toFixed(1)}"/>`,
         );
     }
-    const label = `Run ${at + 1}, ${when(run)}: ${VERDICT_TEXT[run.verdict]}; ${run.totals.pass} passed, ${failed} failed, ${other} other; ${run.mustPassed}/${run.mustTotal} MUST`;
+    const label = `Run ${at + 1}, ${when(run)}: ${VERDICT_TEXT[run.verdict]}; ${run.totals.pass} passed, ${failed} failed, ${other} other; ${mustText(run)}`;
     parts.push(
       markup`<g><title>${label}</title>${bars}<circle class="dot-${run.verdict}" cx="${x + (step - 8) / 2}" cy="${top + height + 12}" r="6"/><text x="${x + (step - 8) / 2}" y="${top + height + 32}" text-anchor="middle">${at + 1}</text></g>`,
     );
@@ -103,8 +112,7 @@ function grid(target: TargetHistory): Html {
     (run, at) => markup`<th scope="col" title="${`${run.startedAt} ${run.file}`}">${at + 1}<br>${when(run).slice(5)}</th>`,
   );
   const verdictRow = target.runs.map(
-    (run) =>
-      markup`<td><span class="v v-${run.verdict === 'conformant' ? 'pass' : run.verdict === 'not-conformant' ? 'fail' : 'error'}">${run.mustPassed}/${run.mustTotal}</span></td>`,
+    (run) => markup`<td><span class="v v-${VERDICT_CLASS[run.verdict]}" title="${mustText(run)}">${VERDICT_TEXT[run.verdict]}</span></td>`,
   );
   const rows = target.requirements.map((id) => {
     const cells = target.runs.map((run) => {
@@ -117,7 +125,21 @@ function grid(target: TargetHistory): Html {
   });
   return markup`<div class="grid"><table>
 <thead><tr><th scope="col">Requirement \\ run</th>${head}</tr></thead>
-<tbody><tr><th scope="row">MUST passed (run verdict)</th>${verdictRow}</tr>${rows}</tbody>
+<tbody><tr><th scope="row">Run verdict</th>${verdictRow}</tr>${rows}</tbody>
+</table></div>`;
+}
+
+/** One line per run, the newest first: when, the verdict, the MUST counts, and the most likely cause it named. */
+function runsTable(target: TargetHistory): Html {
+  const rows = target.runs
+    .map((run, at) => {
+      const failed = run.must.failed > 0 ? markup`<span class="failed">${run.must.failed}</span>` : run.must.failed;
+      return markup`<tr><td>${at + 1}</td><td>${when(run)}</td><td><span class="v v-${VERDICT_CLASS[run.verdict]}">${VERDICT_TEXT[run.verdict]}</span></td><td class="n">${run.must.passed}</td><td class="n">${failed}</td><td class="n">${run.must.skipped}</td><td class="cause"><span title="${run.diagnosis ?? ''}">${run.diagnosis ?? '-'}</span></td></tr>`;
+    })
+    .reverse();
+  return markup`<div class="runs"><table>
+<thead><tr><th scope="col">Run</th><th scope="col">Started</th><th scope="col">Verdict</th><th scope="col">MUST passed</th><th scope="col">MUST failed</th><th scope="col">MUST skipped</th><th scope="col">Most likely cause</th></tr></thead>
+<tbody>${rows}</tbody>
 </table></div>`;
 }
 
@@ -140,13 +162,15 @@ function changes(target: TargetHistory): Html {
 function targetSection(target: TargetHistory, index: number): Html {
   const latest = target.runs.at(-1);
   const summary = latest
-    ? markup`<p class="latest ${latest.verdict}">Latest run (${when(latest)}): ${VERDICT_TEXT[latest.verdict]}, ${latest.mustPassed}/${latest.mustTotal} MUST passed. ${target.runs.length} runs.</p>\n`
+    ? markup`<p class="latest ${latest.verdict}">Latest run (${when(latest)}): ${VERDICT_TEXT[latest.verdict]}; ${mustText(latest)}. ${target.runs.length} runs.</p>\n`
     : undefined;
   return markup`<section aria-labelledby="target-${index}">
 <h2 id="target-${index}">${target.baseUrl}</h2>
 ${summary}<h3>Verdicts over time</h3>
 <div class="chart">${timelineSvg(target, index)}</div>
 <ul class="legend"><li><span class="key k-pass"></span>passed</li><li><span class="key k-fail"></span>failed (MUST, SHOULD, flaky)</li><li><span class="key k-other"></span>observed, skipped or not judged</li><li>dot: the run verdict</li></ul>
+<h3>Runs, the newest first</h3>
+${runsTable(target)}
 <h3>When requirements started or stopped failing</h3>
 ${changes(target)}
 <h3>Requirement by run</h3>

@@ -34,9 +34,9 @@ nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:0;margin:1rem 0 0;
 .b-pass{background:var(--pass)}.b-fail{background:var(--fail)}.b-warn{background:var(--warn)}
 .b-info{background:var(--info)}.b-skip{background:var(--skip)}.b-error{background:var(--error)}.b-flaky{background:var(--warn)}
 .level{font-size:.8rem;font-weight:600;color:var(--muted)}
-.diagnosis{border:1px solid var(--line);border-left:.35rem solid var(--warn);border-radius:.3rem;padding:.5rem 1rem;margin:.5rem 0}
+.diagnosis{border:1px solid var(--line);border-left:.35rem solid var(--warn);border-radius:.3rem;padding:.5rem 1rem;margin:.5rem 0;overflow-wrap:anywhere}
 .diagnosis p{margin:.35rem 0}
-.diagnosis ol{margin:.35rem 0;padding-left:1.5rem}
+.diagnosis .advice{margin:.35rem 0;padding-left:1.5rem}
 details.req{border:1px solid var(--line);border-radius:.3rem;margin:.4rem 0;background:var(--bg)}
 details.req>summary{cursor:pointer;padding:.5rem .75rem;display:flex;flex-wrap:wrap;gap:.15rem .6rem;align-items:baseline;border-radius:.3rem}
 details.req>summary::before{content:"\\25B8";color:var(--muted)}
@@ -63,21 +63,30 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);border:1
 .copy:hover{background:var(--panel)}
 .copied{font-size:.85rem;color:var(--pass);min-height:1.2em}
 .snippet-where{font-size:.92rem;font-weight:600;color:var(--muted);margin:.6rem 0 .1rem}
-.path{margin:.5rem 0;overflow-x:auto}
-.request-path{display:block;width:100%;min-width:34rem;max-width:44rem;height:auto;font:600 13px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-.request-path .hop-detail{font-weight:400;font-size:11px}
-.request-path text{fill:var(--fg)}
-.request-path rect{stroke-width:2}
-.hop-passed rect{fill:#e8f5e9;stroke:var(--pass)}
-.hop-stopped rect{fill:#fdecea;stroke:var(--fail);stroke-width:3}
-.hop-unreached rect{fill:var(--bg);stroke:var(--line);stroke-dasharray:5 4}
-.hop-unreached text{fill:var(--muted)}
-.request-path .link{fill:none;stroke-width:2}
-.link-passed{stroke:var(--pass)}
-.link-unreached{stroke:var(--line);stroke-dasharray:4 3}
-.stop-mark circle{fill:var(--fail)}
-.stop-mark path{stroke:#fff;stroke-width:2.5}
-.request-path .stop-text{fill:var(--fail);font-size:13px}
+.path{margin:.35rem 0 .75rem}
+.path .cause{display:block;font-weight:700}
+.path figcaption .source{display:block;margin:.35rem 0 0}
+.request-path{display:flex;align-items:flex-start;max-width:48rem;list-style:none;padding:0;margin:.75rem 0 0}
+.hop{flex:1 1 0;min-width:0;position:relative}
+.hop+.hop{margin-left:1.6rem}
+.hop-box{display:flex;flex-direction:column;justify-content:center;min-height:3.4rem;padding:.3rem .35rem;border:2px solid var(--line);border-radius:.4rem;text-align:center;font-weight:600;font-size:.85rem;line-height:1.25}
+.hop-detail{font-weight:400;font-size:.75rem}
+.hop-passed .hop-box{background:#e8f5e9;border-color:var(--pass)}
+.hop-stopped .hop-box{background:#fdecea;border:3px solid var(--fail)}
+.hop-unreached .hop-box{border-style:dashed;color:var(--muted)}
+.link{position:absolute;left:-1.45rem;width:1.3rem;top:1.7rem;border-top:2px solid currentColor;color:var(--pass)}
+.link-unreached{border-top-style:dashed;color:var(--line)}
+.link::after{content:"";position:absolute;right:-.1rem;top:calc(-.35rem - 1px);border-style:solid;border-width:.35rem 0 .35rem .45rem;border-color:transparent transparent transparent currentColor}
+.stop-mark{display:block;margin-top:.35rem;color:var(--fail);font-weight:600;font-size:.8rem;line-height:1.3;text-align:center}
+.stop-x{display:inline-block;width:1.15rem;height:1.15rem;border-radius:50%;background:var(--fail);color:#fff;font-size:.7rem;line-height:1.15rem;text-align:center;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+@media (max-width:34rem){
+.request-path{flex-direction:column;align-items:stretch}
+.hop+.hop{margin-left:0;margin-top:1.5rem}
+.hop-box{min-height:0}
+.link{left:50%;top:-1.4rem;width:0;height:1.3rem;border-top:0;border-left:2px solid currentColor}
+.link-unreached{border-left-style:dashed}
+.link::after{right:auto;top:auto;left:calc(-.35rem - 1px);bottom:-.1rem;border-width:.45rem .35rem 0 .35rem;border-color:currentColor transparent transparent transparent}
+}
 footer{margin:2.5rem 0 1rem;font-size:.85rem;color:var(--muted);border-top:1px solid var(--line);padding-top:.5rem}
 footer p{margin:.2rem 0;overflow-wrap:anywhere}
 @media (max-width:40rem){

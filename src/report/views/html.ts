@@ -3,7 +3,7 @@ import { groupByExchange, requestText, responseText, type ExchangeGroup } from '
 import { htmlPage, markup, type Html } from './escape/html.js';
 import { countsLine } from './failure-text.js';
 import { SCRIPT, STYLE } from './html-assets.js';
-import { requestPathSvg } from './request-path.js';
+import { requestPath } from './request-path.js';
 import type { Report, RequirementResult, RunVerdict, Verdict } from '../model/types.js';
 import { VERDICTS } from '../model/types.js';
 
@@ -156,16 +156,17 @@ function totalsSection(report: Report): Html {
 function diagnosisSection(report: Report, ids: Ids): Html | undefined {
   if (report.diagnoses.length === 0) return undefined;
   const items = report.diagnoses.map((diagnosis) => {
-    const advice = diagnosis.advice.length > 0 ? markup`<ol>${diagnosis.advice.map((line) => markup`<li>${line}</li>`)}</ol>\n` : undefined;
+    const advice =
+      diagnosis.advice.length > 0
+        ? markup`<ol class="advice">${diagnosis.advice.map((line) => markup`<li>${line}</li>`)}</ol>\n`
+        : undefined;
     const snippets = (diagnosis.snippets ?? []).map(
       (snippet) =>
         markup`<div class="snippet"><p class="snippet-where">${snippet.label}:</p>${copyableBlock(snippet.lines.join('\n'), ids, 'config')}</div>\n`,
     );
     return markup`<div class="diagnosis">
-<p><strong>${diagnosis.summary}</strong></p>
-<p class="source">Most likely ${diagnosis.party}; ${diagnosis.confidence} confidence.</p>
-<figure class="path">${requestPathSvg(diagnosis, ids.take('path'))}</figure>
-<p>Evidence: ${diagnosis.evidence}</p>
+${requestPath(diagnosis, ids.take('path'))}
+<p class="evidence">Evidence: ${diagnosis.evidence}</p>
 ${advice}${snippets}</div>
 `;
   });

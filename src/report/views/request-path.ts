@@ -13,80 +13,77 @@ const HOP_LABEL: Record<Hop, [string, string]> = {
   application: ['Application', '(the API)'],
 };
 
-/** Where the request stopped or went wrong, and what happened there, in a few words. */
-export interface PathStop {
-  hop: Hop;
-  what: string;
-}
-
-const STOPS: Partial<Record<DiagnosisId, PathStop>> = {
-  'target-not-reachable': { hop: 'client', what: 'no answer came back' },
-  'api-redirects': { hop: 'proxy', what: 'a redirect answered instead of the API' },
-  'unrecognised-answer': { hop: 'proxy', what: 'an answer no known hosting problem explains' },
-  'api-path-serves-html': { hop: 'web-server', what: 'an HTML page answered, not the API' },
-  'api-not-found': { hop: 'web-server', what: 'no application at this address' },
-  'front-controller-not-routed': { hop: 'web-server', what: '/api/ not handed to index.php' },
-  'rewrite-not-applied': { hop: 'web-server', what: '.htaccess rewrite rules not applied' },
-  'web-server-error': { hop: 'php-handler', what: 'the web server could not run PHP' },
-  'authorization-header-stripped': { hop: 'php-handler', what: 'Authorization header dropped' },
-  'server-error': { hop: 'application', what: 'the application failed (HTTP 5xx)' },
-  'answers-not-json': { hop: 'application', what: 'an answer that is not JSON' },
-  'token-refused': { hop: 'application', what: 'the token was refused' },
-  'authentication-not-enforced': { hop: 'application', what: 'answered without valid credentials' },
-  'application-failed': { hop: 'application', what: 'the application failed' },
-  'catch-all-route': { hop: 'web-server', what: 'a catch-all route took /api/' },
-  'api-path-answers-empty': { hop: 'web-server', what: 'an empty answer, not the API' },
-  'php-fpm-script-not-found': { hop: 'php-handler', what: 'PHP-FPM found no script' },
-  'token-read-from-wrong-place': { hop: 'application', what: 'the token read from the wrong place' },
-  'php-display-errors': { hop: 'php-handler', what: 'PHP printed messages into the answer' },
+/** Where each cause puts the request's stop. */
+const STOPS: Partial<Record<DiagnosisId, Hop>> = {
+  'target-not-reachable': 'client',
+  'api-redirects': 'proxy',
+  'unrecognised-answer': 'proxy',
+  'api-path-serves-html': 'web-server',
+  'api-not-found': 'web-server',
+  'front-controller-not-routed': 'web-server',
+  'rewrite-not-applied': 'web-server',
+  'web-server-error': 'php-handler',
+  'authorization-header-stripped': 'php-handler',
+  'server-error': 'application',
+  'answers-not-json': 'application',
+  'token-refused': 'application',
+  'authentication-not-enforced': 'application',
+  'application-failed': 'application',
+  'catch-all-route': 'web-server',
+  'api-path-answers-empty': 'web-server',
+  'php-fpm-script-not-found': 'php-handler',
+  'token-read-from-wrong-place': 'application',
+  'php-display-errors': 'php-handler',
 };
 
 /** Where a diagnosis puts the stop; a cause without a place of its own is placed by whose fault it is. */
-export function pathStop(diagnosis: Diagnosis): PathStop {
+export function pathStop(diagnosis: Diagnosis): Hop {
   const known = STOPS[diagnosis.id];
   if (known) return known;
-  if (diagnosis.party === 'target') return { hop: 'application', what: 'the application' };
-  if (diagnosis.party === 'suite') return { hop: 'client', what: 'the suite itself' };
-  return { hop: 'web-server', what: 'something in front of the application' };
+  if (diagnosis.party === 'target') return 'application';
+  if (diagnosis.party === 'suite') return 'client';
+  return 'web-server';
 }
 
-const BOX_WIDTH = 112;
-const GAP = 24;
-const TOP = 8;
-const BOX_HEIGHT = 52;
+/**
+ * The mark on the stopped station, as sure as the diagnosis: the picture must never claim more than the words
+ * beside it, which may name two explanations at medium confidence.
+ */
+export const STOP_MARK: Record<Diagnosis['confidence'], { mark: string; stopped: string }> = {
+  high: { mark: 'Stopped here (high confidence)', stopped: 'it stopped at' },
+  medium: { mark: 'Most likely here (medium confidence)', stopped: 'it most likely stopped at' },
+  low: { mark: 'Perhaps here (low confidence)', stopped: 'it may have stopped at' },
+};
+
+/** How sure the diagnosis is and whose fault it is, in the words the text beside the picture uses. */
+export function confidenceLine(diagnosis: Diagnosis): string {
+  return `Most likely ${diagnosis.party}; ${diagnosis.confidence} confidence.`;
+}
 
 /**
- * The path of a request (client → proxy/CDN → web server → PHP handler → application) as inline SVG, with the station
- * where it stopped marked: stations before it were passed, stations after it never heard of the request (or, when
- * only a header was lost, heard of it without that header).
+ * The path of a request (client → proxy/CDN → web server → PHP handler → application) drawn as boxes of text, with
+ * the station where it stopped marked: stations before it were passed, stations after it never heard of the request
+ * (or, when only a header was lost, heard of it without that header). Its caption is the diagnosis itself, so the
+ * picture says what the text says. Boxes and captions are page text: they wrap on a narrow screen instead of being
+ * cut off, and the stations stack when the row no longer fits.
  */
-export function requestPathSvg(diagnosis: Diagnosis, titleId: string): Html {
+export function requestPath(diagnosis: Diagnosis, listId: string): Html {
   const stop = pathStop(diagnosis);
-  const at = HOPS.indexOf(stop.hop);
-  const width = HOPS.length * BOX_WIDTH + (HOPS.length - 1) * GAP + 2;
-  const parts: Html[] = [];
-  HOPS.forEach((hop, index) => {
-    const x = 1 + index * (BOX_WIDTH + GAP);
+  const at = HOPS.indexOf(stop);
+  const { mark, stopped } = STOP_MARK[diagnosis.confidence];
+  const hops = HOPS.map((hop, index) => {
     const state = index < at ? 'passed' : index === at ? 'stopped' : 'unreached';
     const [name, detail] = HOP_LABEL[hop];
-    parts.push(
-      markup`<g class="hop hop-${state}"><rect x="${x}" y="${TOP}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6"/><text x="${x + BOX_WIDTH / 2}" y="${TOP + 22}" text-anchor="middle">${name}</text><text class="hop-detail" x="${x + BOX_WIDTH / 2}" y="${TOP + 40}" text-anchor="middle">${detail}</text></g>`,
-    );
-    if (index < HOPS.length - 1) {
-      const from = x + BOX_WIDTH;
-      const y = TOP + BOX_HEIGHT / 2;
-      parts.push(
-        markup`<path class="link link-${index < at ? 'passed' : 'unreached'}" d="M${from + 2} ${y} H${from + GAP - 6} M${from + GAP - 11} ${y - 5} L${from + GAP - 5} ${y} L${from + GAP - 11} ${y + 5}"/>`,
-      );
-    }
+    const link =
+      index === 0 ? undefined : markup`<span class="link link-${index <= at ? 'passed' : 'unreached'}" aria-hidden="true"></span>`;
+    const stopMark =
+      state === 'stopped' ? markup`<span class="stop-mark"><span class="stop-x" aria-hidden="true">✕</span> ${mark}</span>` : undefined;
+    return markup`<li class="hop hop-${state}"${state === 'stopped' ? markup` aria-current="step"` : undefined}>${link}<span class="hop-box"><span class="hop-name">${name}</span> <span class="hop-detail">${detail}</span></span>${stopMark}</li>`;
   });
-  const centre = 1 + at * (BOX_WIDTH + GAP) + BOX_WIDTH / 2;
-  const markY = TOP + BOX_HEIGHT + 18;
-  parts.push(
-    markup`<g class="stop-mark"><circle cx="${centre}" cy="${markY}" r="9"/><path d="M${centre - 4} ${markY - 4} L${centre + 4} ${markY + 4} M${centre + 4} ${markY - 4} L${centre - 4} ${markY + 4}"/></g>`,
-    markup`<text class="stop-text" x="${Math.min(Math.max(centre, 120), width - 120)}" y="${markY + 26}" text-anchor="middle">${`Stopped here: ${stop.what}`}</text>`,
-  );
-  const [name] = HOP_LABEL[stop.hop];
-  const sentence = `The request went client, proxy or CDN, web server, PHP handler, application; it stopped at the ${name.toLowerCase()}: ${stop.what}.`;
-  return markup`<svg class="request-path" role="img" aria-labelledby="${titleId}" viewBox="0 0 ${width} ${markY + 36}" xmlns="http://www.w3.org/2000/svg"><title id="${titleId}">${sentence}</title>${parts}</svg>`;
+  const [name] = HOP_LABEL[stop];
+  const description = `The request went client, proxy or CDN, web server, PHP handler, application; ${stopped} the ${name.toLowerCase()} (${diagnosis.confidence} confidence).`;
+  return markup`<figure class="path">
+<figcaption><strong class="cause">${diagnosis.summary}</strong><span class="source">${confidenceLine(diagnosis)}</span></figcaption>
+<ol class="request-path" aria-label="${description}" id="${listId}">${hops}</ol>
+</figure>`;
 }
