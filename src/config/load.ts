@@ -8,6 +8,7 @@ import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { readBoundedText } from '../files/bounded-file.js';
 import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
+import { reportKinds, type ReportKind } from './reports.js';
 
 export interface Config {
   baseUrl?: string;
@@ -17,6 +18,8 @@ export interface Config {
   lang?: string;
   missingLang?: string;
   out: string;
+  /** The reports to write; report.json always among them. */
+  reports: ReportKind[];
   strict: boolean;
   timeoutMs: number;
   maxRequests: number;
@@ -296,6 +299,7 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
     lang: locale('lang', value('lang')),
     missingLang: locale('missingLang', value('missingLang')),
     out: value('out') ?? 'reports',
+    reports: reportKinds(value('reports')),
     strict: enabled('strict'),
     timeoutMs: positiveInteger('timeoutMs', value('timeoutMs') ?? '10000', 600_000),
     maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),

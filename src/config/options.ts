@@ -55,6 +55,12 @@ export const OPTIONS = {
     default: 'reports',
     help: 'folder for report.json, report.md, report.html, junit.xml, ctrf.json, badge.svg and allure-results/',
   },
+  reports: {
+    flag: 'reports',
+    env: 'CONFORMANCE_REPORTS',
+    kind: 'string',
+    help: 'reports to write, comma-separated: json, junit, html, md, ctrf, allure, badge, recording (default: all); report.json is always written, since the exit code, verify, compare and baseline read it',
+  },
   strict: { flag: 'strict', env: 'CONFORMANCE_STRICT', kind: 'boolean', help: 'SHOULD failures also fail the run' },
   timeoutMs: {
     flag: 'timeout-ms',
