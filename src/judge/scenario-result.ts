@@ -6,7 +6,8 @@ export type CheckVerdict = 'pass' | 'fail' | 'info' | 'skip' | 'error';
 /** One request and its answer as report.json shows it: credentials in words, the body as (redacted) text, a curl repro. */
 export interface JudgedExchange {
   request: { method: string; url: string; credentials: string; headers: Record<string, string> };
-  response: { status: number; headers: Record<string, string>; body: string; bodyTruncated: boolean };
+  /** durationMs: from sending the request to reading its body (absent in reports of earlier versions). */
+  response: { status: number; headers: Record<string, string>; body: string; bodyTruncated: boolean; durationMs?: number };
   repro: string;
   /** Who answered and what it means, as the classification stage decided before the checks. */
   classification?: Classified;
