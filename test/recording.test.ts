@@ -137,7 +137,7 @@ test('the record stage refuses a recording that would carry the token, and the r
     [{ startedAt: new Date(), recording }],
     out,
     createSecretScanner([TOKEN]),
-    { allure: false },
+    { reports: ['json', 'recording'] },
   );
   expect(writtenFiles.some((path) => path.endsWith('recording.json') || path.endsWith('recording.har'))).toBe(false);
   expect(writtenFiles.some((path) => path.endsWith('report.json'))).toBe(true);

@@ -1,7 +1,7 @@
 import { bodyIsJson, envelopeField, noByteOrderMark } from '../../src/judge/checks/envelope.js';
 import { about, distinctServed } from '../../src/judge/checks/status.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
-import { everyStatusAnswer } from '../../src/judge/status-answers.js';
+import { everyStatusAnswer, skipUnlessStatusSucceeded } from '../../src/judge/status-answers.js';
 import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
 
 /** The requirements every envelope answers to. */
@@ -16,7 +16,7 @@ function checkEnvelope({ check }: ScenarioContext<EnvelopeRequirement>, response
 
 function skipUnlessSuccess({ skip }: ScenarioContext, response: Exchange, which: string): void {
   const { status } = response.response;
-  if (status < 200 || status >= 300) skip(`the ${which} was HTTP ${status}, not a success (see AUTH-TOKEN-ACCEPTED)`);
+  if (status < 200 || status >= 300) skip(`the ${which} was HTTP ${status}, not a success`, response);
 }
 
 /** Every other status answer that served a status, lang answers apart or alone, each distinct body once. */
@@ -31,7 +31,7 @@ scenario({
   title: 'a ticket status comes in the success envelope, whatever request it answered',
   async run(context) {
     const plain = await context.target.status();
-    skipUnlessSuccess(context, plain, 'status response');
+    skipUnlessStatusSucceeded(context, plain);
     checkEnvelope(context, plain, 'status response');
     // Only JSON can be said to carry a byte order mark before it.
     if (plain.response.json.ok) context.check['ENV-NO-BOM'](noByteOrderMark(plain, 'the status response starts with the JSON'), plain);
@@ -49,6 +49,7 @@ scenario({
   requirements: ['ENV-JSON', 'ENV-STATUS-SUCCESS', 'ENV-MESSAGE-NULL', 'ENV-DATA-OBJECT'],
   title: 'a translated ticket status comes in the success envelope too',
   async run(context) {
+    skipUnlessStatusSucceeded(context, await context.target.status());
     const translation = (await context.target.translatedLocale()) ?? context.skip('the status lists no translation to ask for');
     const asked = await context.target.status({ lang: String(translation.locale) });
     skipUnlessSuccess(context, asked, `response with lang=${String(translation.locale)}`);

@@ -4,13 +4,15 @@ import { describeResponse, show } from '../../src/judge/checks/outcome.js';
 import { nameIs } from '../../src/judge/checks/status.js';
 import { scenario } from '../../src/judge/scenario.js';
 import { dataOf, translationsOf } from '../../src/exchange/json-body.js';
+import { skipUnlessStatusSucceeded } from '../../src/judge/status-answers.js';
 
 scenario({
   id: 'lang-replaces-name',
   requirements: ['LANG-TRANSLATION-REPLACES', 'LANG-KEEPS-TRANSLATIONS', 'LANG-OTHER-FIELDS-UNCHANGED'],
   title: 'lang with a translation replaces name and keeps everything else',
-  async run({ target, check, skip }) {
+  async run({ target, check, skip, answer }) {
     const plain = await target.status();
+    skipUnlessStatusSucceeded({ answer, skip }, plain);
     if (!dataOf(plain)) skip('the status response has no data object (see ENV-DATA-OBJECT)');
     const wanted = target.settings.lang;
     const translation =
@@ -47,6 +49,7 @@ scenario({
   title: 'lang naming a locale with no translation: what comes back',
   async run({ target, check, observe, skip, answer }) {
     const plain = await target.status();
+    skipUnlessStatusSucceeded({ answer, skip }, plain);
     if (!dataOf(plain)) skip('the status response has no data object (see ENV-DATA-OBJECT)');
     const locale = (await target.missingLocale()) ?? skip('the status lists a translation for every two-letter code');
     const asked = await target.status({ lang: locale });

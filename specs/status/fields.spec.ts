@@ -8,7 +8,7 @@ import {
   type StatusField,
 } from '../../src/judge/checks/status.js';
 
-import { everyStatusAnswer } from '../../src/judge/status-answers.js';
+import { everyStatusAnswer, skipUnlessStatusSucceeded } from '../../src/judge/status-answers.js';
 import { scenario } from '../../src/judge/scenario.js';
 import type { RequirementId } from '../../src/requirements/catalog.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
@@ -39,6 +39,7 @@ scenario({
   title: 'every ticket status served has its documented fields, and is the one asked for',
   async run({ target, check, skip, answer }) {
     const plain = await target.status();
+    skipUnlessStatusSucceeded({ answer, skip }, plain);
     if (!dataOf(plain)) skip('the status response has no data object (see ENV-JSON and ENV-DATA-OBJECT)');
     const served = distinctServed(await everyStatusAnswer({ target, answer })).filter(
       ({ exchange }) => exchange !== plain && dataOf(exchange),
@@ -64,6 +65,7 @@ scenario({
   title: 'every translation entry served has its documented fields',
   async run({ target, check, skip, answer }) {
     const plain = await target.status();
+    skipUnlessStatusSucceeded({ answer, skip }, plain);
     // Every entry, objects or not: an entry that is not a translation object fails, it does not go unseen.
     const entriesOf = (exchange: Exchange): unknown[] | undefined => {
       const translations = dataOf(exchange)?.translations;

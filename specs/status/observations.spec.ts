@@ -3,13 +3,15 @@ import { timestampUnit } from '../../src/judge/checks/timestamps.js';
 import { scenario } from '../../src/judge/scenario.js';
 import { UNKNOWN_STATUS_ID } from '../../src/record/target.js';
 import { dataOf } from '../../src/exchange/json-body.js';
+import { skipUnlessStatusSucceeded } from '../../src/judge/status-answers.js';
 
 scenario({
   id: 'status-observations',
   requirements: ['STATUS-AUTO-CLOSE-VALUES', 'STATUS-TIMESTAMP-UNIT'],
   title: 'what auto_close and the timestamps hold, where the document is silent',
-  async run({ target, observe, skip }) {
+  async run({ target, observe, skip, answer }) {
     const plain = await target.status();
+    skipUnlessStatusSucceeded({ answer, skip }, plain);
     const data = dataOf(plain) ?? skip('the status response has no data object to look at');
     observe['STATUS-AUTO-CLOSE-VALUES']('auto_close of the status', show(data.auto_close), plain);
     observe['STATUS-TIMESTAMP-UNIT']('created_at', timestampUnit(data.created_at), plain);

@@ -14,6 +14,7 @@ import {
   type Parser,
   type Place,
 } from './values.js';
+import { REPORT_KINDS, reportKinds } from './reports.js';
 
 /** What a row of the settings table says of one setting, whatever its value's type. */
 interface Described<T> {
@@ -117,6 +118,13 @@ export const SETTINGS = {
     placeholder: 'DIR',
     default: 'reports',
     help: 'folder for report.json, report.md, report.html, junit.xml, ctrf.json, badge.svg and allure-results/',
+  }),
+  reports: option(reportKinds, {
+    flag: 'reports',
+    env: 'CONFORMANCE_REPORTS',
+    placeholder: 'LIST',
+    default: REPORT_KINDS,
+    help: 'reports to write, comma-separated: json, junit, html, md, ctrf, allure, badge, recording (default: all); report.json is always written, since the exit code, verify, compare and baseline read it',
   }),
   strict: toggle({ flag: 'strict', env: 'CONFORMANCE_STRICT', help: 'SHOULD failures also fail the run' }),
   timeoutMs: wholeNumberOption(

@@ -137,6 +137,17 @@ export function sameAnswer(a: ObservedAnswer | undefined, b: ObservedAnswer | un
   return a !== undefined && b !== undefined && a.status === b.status && a.body === b.body;
 }
 
+/**
+ * What sets two answers apart, in words: the status when it differs, else the Content-Type, else the body. Two answers
+ * of the same status are never told apart by their status alone, which would read as a contradiction.
+ */
+export function differenceOf(a: ObservedAnswer, b: ObservedAnswer): string {
+  if (a.status !== b.status) return `HTTP ${a.status} against HTTP ${b.status}`;
+  const typeOf = (answer: ObservedAnswer): string => answer.headers['content-type'] ?? 'no Content-Type';
+  if (typeOf(a) !== typeOf(b)) return `both HTTP ${a.status}, with Content-Type ${typeOf(a)} against ${typeOf(b)}`;
+  return `both HTTP ${a.status}, with different bodies`;
+}
+
 /** Which web server answered, from the Server header or the signature of its built-in error pages. */
 export function serverKind(answers: (ObservedAnswer | undefined)[]): ServerKind {
   const seen = answers.filter((answer): answer is ObservedAnswer => answer !== undefined);

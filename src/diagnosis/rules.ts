@@ -9,6 +9,7 @@ import {
   requestsOf,
   requirementsOf,
   sameAnswer,
+  differenceOf,
   servedJson,
   serverKind,
   succeeded,
@@ -280,10 +281,10 @@ function tokenRefused(
 ): Diagnosis {
   const likeWrongToken = sameAnswer(valid, wrongToken);
   const evidence = !sameAnswer(valid, noHeader)
-    ? `the answer with the token (HTTP ${valid.status}) ${likeWrongToken ? 'is the one a wrong token gets, and ' : ''}differs from the answer with no header (HTTP ${noHeader.status}), so the header does reach the application`
+    ? `the answer with the token ${likeWrongToken ? 'is the one a wrong token gets, and it ' : ''}differs from the answer with no header (${differenceOf(valid, noHeader)}), so the header does reach the application`
     : wrongToken && !sameAnswer(wrongToken, noHeader)
-      ? `the token was refused like no header (HTTP ${valid.status}), but a wrong token got another answer (HTTP ${wrongToken.status}), so the header does reach the application`
-      : `the token was refused like no header (HTTP ${valid.status}), but a malformed Authorization header got another answer (HTTP ${invalidHeader?.status ?? '?'}), so the header does reach the application`;
+      ? `the token was refused like no header (HTTP ${valid.status}), but a wrong token got another answer (${differenceOf(wrongToken, noHeader)}), so the header does reach the application`
+      : `the token was refused like no header (HTTP ${valid.status}), but a malformed Authorization header got another answer (${invalidHeader ? differenceOf(invalidHeader, noHeader) : 'not recorded'}), so the header does reach the application`;
   return {
     id: 'token-refused',
     party: 'environment',

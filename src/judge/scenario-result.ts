@@ -16,7 +16,13 @@ export type JudgedExchange = ReportFile.Exchange;
 export function judgedExchange({ request, response }: Exchange, classification: Classified | undefined): JudgedExchange {
   return {
     request: { method: request.method, url: request.url, credentials: variantLabel(request.credentials), headers: request.headers },
-    response: { status: response.status, headers: response.headers, body: response.bodyText, bodyTruncated: response.bodyTruncated },
+    response: {
+      status: response.status,
+      headers: response.headers,
+      body: response.bodyText,
+      bodyTruncated: response.bodyTruncated,
+      durationMs: response.durationMs,
+    },
     repro: request.curl,
     ...(classification ? { classification } : {}),
   };

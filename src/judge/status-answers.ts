@@ -1,6 +1,7 @@
 import { variantLabel } from '../exchange/credentials.js';
 import { independentStatusRequests, langRequests } from '../record/plan.js';
 import type { StatusAnswer } from './checks/status.js';
+import type { Exchange } from '../exchange/exchange.js';
 import type { ScenarioContext } from './scenario.js';
 
 /** Every status answer of the run that got through, the lang ones included, each with its classification; failed requests are left out. */
@@ -20,4 +21,25 @@ export async function everyStatusAnswer({ target, answer }: Pick<ScenarioContext
     }),
   );
   return answers.filter((entry): entry is StatusAnswer => entry !== undefined);
+}
+
+/**
+ * Ends the scenario when the valid request for the status got no success: everything the scenario judges comes from
+ * that answer, so the skip names what happened to it (refused, a front's page) rather than what is missing further on.
+ * A success that is not the envelope is judged on (ENV-JSON and the rest fail on it), never skipped here.
+ */
+export function skipUnlessStatusSucceeded({ answer, skip }: Pick<ScenarioContext, 'answer' | 'skip'>, plain: Exchange): void {
+  const { status } = plain.response;
+  if (status >= 200 && status < 300) return;
+  const { origin, meaning } = answer(plain);
+  const how =
+    origin.kind === 'front'
+      ? `answered HTTP ${status} by ${origin.vendor ? `${origin.vendor} (${origin.front})` : `a ${origin.front}`} in front of the API`
+      : meaning.kind === 'refused'
+        ? `refused by the API with HTTP ${status}`
+        : `answered HTTP ${status}`;
+  skip(
+    `the valid request (GET ${plain.request.path} with the token) was not served: ${how}, so there was nothing to judge (see AUTH-TOKEN-ACCEPTED)`,
+    plain,
+  );
 }

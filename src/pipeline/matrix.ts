@@ -143,6 +143,8 @@ async function writeTarget(
   const dir = join(config.out, TARGETS_DIR, entry.name);
   await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
-  const { report: finished } = await writeRun(report, [pass], dir, scanner, { allure: false });
+  const { report: finished } = await writeRun(report, [pass], dir, scanner, {
+    reports: config.reports.filter((kind) => kind !== 'allure'),
+  });
   return matrixRow(finished, entry.name, entry.position, relative(config.out, dir).split(sep).join('/'));
 }

@@ -1,3 +1,4 @@
+import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
 import type { TargetOptions } from '../config/targets.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import { suiteFailure, type RunError } from '../errors.js';
@@ -203,8 +204,8 @@ export interface WriteRunOptions {
   warnings?: RunWarning[];
   /** A file the Markdown view is appended to (GitHub Actions' GITHUB_STEP_SUMMARY). */
   stepSummary?: string;
-  /** Whether to write allure-results/ (a matrix leaves it out of each target's folder). */
-  allure?: boolean;
+  /** The reports to write (--reports), recording.json and .har among them; every one unless told. */
+  reports?: readonly ReportKind[];
   /** The CI's variables, for the job Allure's executor links to. */
   env?: Record<string, string | undefined>;
 }
@@ -220,7 +221,10 @@ export async function writeRun(
   scanner: SecretScanner,
   { warnings = [], ...options }: WriteRunOptions = {},
 ): Promise<{ report: Report; writtenFiles: string[] }> {
-  const recorded = passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []));
+  const recordingChosen = (options.reports ?? REPORT_KINDS).includes('recording');
+  const recorded = recordingChosen
+    ? passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []))
+    : [];
   const recording = await writeRecording(
     folder,
     {

@@ -123,6 +123,7 @@ export async function runConformance(
       warnings: safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure }, surroundings.env),
       ...(surroundings.env.GITHUB_STEP_SUMMARY ? { stepSummary: surroundings.env.GITHUB_STEP_SUMMARY } : {}),
       env: surroundings.env,
+      reports: config.reports,
     });
     return { ...written, findLeak: (text) => scanner.find(text) };
   } finally {

@@ -12,6 +12,7 @@ import { renderJunit } from './views/junit.js';
 import { renderMarkdown } from './views/markdown.js';
 import { settleOutcome } from './model/build.js';
 import type { Report, RunWarning } from './model/types.js';
+import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
 import { HarnessError, systemReason, type RunError } from '../errors.js';
 
 /** Whether the job summary can take the Markdown view, found before anything is rendered: a warning of the environment if not. */
@@ -30,8 +31,8 @@ async function stepSummaryProblem(path: string): Promise<RunWarning | undefined>
 export interface WriteOptions {
   /** A file the Markdown view is appended to (GitHub Actions' GITHUB_STEP_SUMMARY). */
   stepSummary?: string;
-  /** Whether to write allure-results/ (a matrix leaves it out of each target's folder). */
-  allure?: boolean;
+  /** The reports to write (--reports; a matrix leaves allure-results/ out of each target's folder); report.json always. */
+  reports?: readonly ReportKind[];
   /** What writing the files beside the reports met (a recording refused for a secret): errors every view shows. */
   found?: RunError[];
   /** The CI's variables, for the job Allure's executor links to. */
@@ -103,29 +104,35 @@ export async function writeReports(
   report: Report,
   outDir: string,
   scanner: SecretScanner,
-  { stepSummary, allure = true, found = [], env = {} }: WriteOptions = {},
+  { stepSummary, reports = REPORT_KINDS, found = [], env = {} }: WriteOptions = {},
 ): Promise<{ report: Report; written: string[] }> {
   // The job summary is probed first: what it meets is something every view must show.
   const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
   const finished = finishedReport(report, scanner, { errors: found, warnings: summaryProblem ? [summaryProblem] : [] });
 
-  const views: View<Report>[] = [
-    ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
-    ['report.md', renderMarkdown],
-    ['report.html', renderHtml],
-    ['junit.xml', renderJunit],
-    ['ctrf.json', renderCtrf],
-    ['badge.svg', renderBadge],
+  const views: [ReportKind, View<Report>][] = [
+    ['json', ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`]],
+    ['md', ['report.md', renderMarkdown]],
+    ['html', ['report.html', renderHtml]],
+    ['junit', ['junit.xml', renderJunit]],
+    ['ctrf', ['ctrf.json', renderCtrf]],
+    ['badge', ['badge.svg', renderBadge]],
   ];
+  // report.json is written whatever was chosen; the Markdown view is rendered for the job summary even when not written.
+  const chosen = (kind: ReportKind): boolean => kind === 'json' || reports.includes(kind) || (kind === 'md' && stepSummary !== undefined);
+  const allure = reports.includes('allure');
   const files = [
-    ...views.map(([name, render]) => ({ name, content: render(finished) })),
+    ...views.filter(([kind]) => chosen(kind)).map(([, [name, render]]) => ({ name, content: render(finished) })),
     ...(allure ? allureFiles(finished, env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content })) : []),
   ];
   const rendered = screenArtifacts(files, scanner);
   const markdown = rendered.passed.find(({ name }) => name === 'report.md');
   if (stepSummary && markdown && !summaryProblem) await appendArtifact(stepSummary, markdown, '\n');
 
-  const written = await putArtifacts(outDir, rendered.passed);
+  const written = await putArtifacts(
+    outDir,
+    rendered.passed.filter(({ name }) => name !== 'report.md' || reports.includes('md')),
+  );
   // The finished report holds no secret, so a view that does is a fault of its renderer: it is not written, and the
   // run ends in that error once everything else is on disk.
   if (rendered.refused.length > 0) {

@@ -147,6 +147,8 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
   test('the token refused, but unlike no header: the token is wrong, not the web server, and nothing can be judged', () => {
     const diagnosis = only({ valid: wrongTokenRefused, noHeader: missingCredentials, wrongToken: wrongTokenRefused });
     expect(diagnosis).toMatchObject({ id: 'token-refused', party: 'environment', inconclusive: true, confidence: 'high' });
+    // Both refusals are HTTP 401: the evidence says what differs, never "HTTP 401 differs from HTTP 401".
+    expect(diagnosis.evidence).toContain('differs from the answer with no header (both HTTP 401, with different bodies)');
   });
 
   test('every credential refused alike but a malformed header answered otherwise: the header arrives, the token is wrong', () => {
@@ -158,7 +160,7 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
       invalidHeader: malformed,
     });
     expect(diagnosis).toMatchObject({ id: 'token-refused', inconclusive: true });
-    expect(diagnosis.evidence).toContain('a malformed Authorization header got another answer (HTTP 400)');
+    expect(diagnosis.evidence).toContain('a malformed Authorization header got another answer (HTTP 400 against HTTP 401)');
   });
 
   test('the token refused like no header while a wrong token is answered otherwise: the header does arrive', () => {

@@ -119,8 +119,11 @@ export function failedRequirements(report: Report | undefined): string[] {
     .sort();
 }
 
-/** The counts line every run ends with; what could not be judged and what was flaky are counted after the three. */
-export const COUNTS_LINE = /^\d+ passed, \d+ failed, \d+ skipped(, \d+ could not be judged)?(, \d+ flaky)?$/;
+/**
+ * The counts line every run ends with: passed, failed, skipped, then "other" in its parts, INFO observations and what
+ * could not be judged (a matrix and the doctor add what was flaky).
+ */
+export const COUNTS_LINE = /^\d+ passed, \d+ failed, \d+ skipped(, \d+ info)?(, \d+ could not be judged)?(, \d+ flaky)?$/;
 
 /** The CLI's last line: the counts line every run ends with. */
 export function lastLine(run: Pick<CliRun, 'stdout'>): string | undefined {

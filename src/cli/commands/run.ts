@@ -1,10 +1,9 @@
-import { terminalLine, terminalLines } from '../../report/views/escape/terminal.js';
+import { terminalLine } from '../../report/views/escape/terminal.js';
 import { loadBaseline } from '../../config/baseline.js';
 import { loadConfig } from '../../config/load.js';
 import { helpText } from '../../config/settings.js';
 import { requirement } from '../../requirements/catalog.js';
-import { countsLine } from '../../report/views/failure-text.js';
-import { snippetLines } from '../../report/views/diagnosis-text.js';
+import { outcomeLine } from '../../report/views/failure-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
 import { renderTerminal, warningLine } from '../../report/views/terminal.js';
 import { runConformance, type RunHooks } from '../../pipeline/run.js';
@@ -13,6 +12,7 @@ import { suiteVersion } from '../../version.js';
 import { safetyWarnings } from '../../config/warnings.js';
 import { screenOutput } from '../screen-output.js';
 import type { CommandIo } from '../io.js';
+import type { Report } from '../../report/model/types.js';
 
 /** What the run says while it works: a live line on a terminal (stderr, so stdout stays clean for logs and pipes). */
 interface Progress {
@@ -52,6 +52,17 @@ function progress(baseUrl: string | undefined, live: boolean, quiet: boolean, io
       io.progress('\r\u001b[2K');
     },
   };
+}
+
+/**
+ * --quiet: the verdict line alone. A next step that points at "the rule below" is told where the lines are, since
+ * --quiet prints no more lines.
+ */
+function quietLine(report: Report, writtenFiles: string[]): string {
+  const markdown = writtenFiles.find((path) => path.endsWith('report.md'));
+  const snippets = report.exitCode !== 0 && (report.diagnoses[0]?.snippets?.length ?? 0) > 0;
+  const where = snippets && markdown ? ` The configuration lines to change are in ${markdown}.` : '';
+  return `${verdictLine(report)} (${outcomeLine(report)})${where}`;
 }
 
 /** The default command: one conformance run against one target, or a matrix of the targets of --targets. */
@@ -95,10 +106,8 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
   const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline, { env: io.env, judge: io.judge }).finally(
     () => shown.stop(),
   );
-  // The next step may point at "the rule below": --quiet still shows the lines it means.
-  const quietSnippets = report.exitCode !== 0 && report.diagnoses[0] ? snippetLines(report.diagnoses[0]) : [];
   const text = config.quiet
-    ? terminalLines([`${verdictLine(report)} (${countsLine(report.totals)})`, ...quietSnippets])
+    ? terminalLine(quietLine(report, writtenFiles))
     : [
         ...(report.target.embeddedReference ? [] : [terminalLine(`Target: ${report.target.baseUrl}`)]),
         renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }),

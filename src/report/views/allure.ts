@@ -15,7 +15,8 @@ import type { Category, EnvironmentInfo, ExecutorInfo } from 'allure-js-commons/
 import { groupByExchange, requestText, responseText } from './exchange-text.js';
 import { failingChecks, failureLines, skipReason } from './failure-text.js';
 import { waivedRequirements } from '../model/verdicts.js';
-import type { Report, RequirementResult, Verdict } from '../model/types.js';
+import { outcomesOf, type Outcome } from '../model/outcomes.js';
+import type { Report, RequirementResult } from '../model/types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 
 /** One file of the allure-results folder: its name there and its text, as Allure's file-system writer would give it. */
@@ -29,17 +30,23 @@ type FlaggedStatusDetails = StatusDetails & { known?: boolean; flaky?: boolean }
 
 const EXECUTOR_FILE = 'executor.json';
 
-const STATUS: Record<Verdict, Status> = {
-  pass: Status.PASSED,
-  // An observation where the document sets no rule is neither a pass nor a failure: kept out of the pass rate.
-  info: Status.SKIPPED,
-  // A SHOULD not met does not gate, but it is still a rule the target broke: the category below tells it apart.
-  warn: Status.FAILED,
-  fail: Status.FAILED,
-  error: Status.BROKEN,
-  flaky: Status.BROKEN,
-  skip: Status.SKIPPED,
-};
+/**
+ * The shared outcomes (report/model/outcomes.ts) as Allure's statuses. Allure has no "other": an INFO observation is
+ * skipped, in the category of observations, and a requirement that could not be judged is broken.
+ */
+function statusOf(result: RequirementResult, outcome: Outcome): Status {
+  switch (outcome) {
+    case 'passed':
+      return Status.PASSED;
+    // A SHOULD not met, or a verdict that changed between runs, is a rule broken too: the categories below tell them apart.
+    case 'failed':
+      return Status.FAILED;
+    case 'skipped':
+      return Status.SKIPPED;
+    case 'other':
+      return result.verdict === 'info' ? Status.SKIPPED : Status.BROKEN;
+  }
+}
 
 const SEVERITY = { MUST: Severity.CRITICAL, SHOULD: Severity.NORMAL, INFO: Severity.TRIVIAL } as const;
 
@@ -56,11 +63,11 @@ function categories(report: Report): Category[] {
       matchedStatuses: [Status.FAILED, Status.BROKEN],
       messageRegex: `.*${escapeRegex(causeTag(diagnosis))}.*`,
     })),
+    { name: 'Verdicts that changed between repeated runs (flaky)', matchedStatuses: [Status.FAILED], messageRegex: '.* flaky.*' },
     { name: 'MUST requirements not met', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(MUST\\).*' },
     { name: 'SHOULD requirements not met (warnings, do not gate)', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(SHOULD\\).*' },
-    { name: 'Verdicts that changed between repeated runs (flaky)', matchedStatuses: [Status.BROKEN], messageRegex: '.* flaky.*' },
     { name: 'Not judged: the suite could not reach a verdict', matchedStatuses: [Status.BROKEN] },
-    { name: 'Observations where the document sets no rule (INFO)', matchedStatuses: [Status.SKIPPED], messageRegex: '.*\\(INFO\\).*' },
+    { name: 'Observations where the document sets no rule (INFO)', matchedStatuses: [Status.SKIPPED], messageRegex: '.*\\(INFO\\) info.*' },
   ];
 }
 
@@ -172,10 +179,10 @@ export function executor(report: Report, env: NodeJS.ProcessEnv = {}): ExecutorI
  * as report.json (merged --repeat runs, baseline waivers), so the Allure view never disagrees with the gate.
  */
 export function writeAllureResults(report: Report, writer: Writer, env: NodeJS.ProcessEnv = {}): void {
-  const waived = waivedRequirements(report);
   const start = Date.parse(report.startedAt);
   const stop = Date.parse(report.finishedAt);
-  for (const result of report.requirements) {
+  const waived = waivedRequirements(report);
+  for (const { result, outcome } of outcomesOf(report)) {
     const uuid = uuidOf(report.startedAt, report.target.baseUrl, result.id);
     const { attachments, files } = attachmentsOf(report, result, uuid);
     const testResult: TestResult = {
@@ -185,7 +192,7 @@ export function writeAllureResults(report: Report, writer: Writer, env: NodeJS.P
       name: `${result.id} (${result.level}): ${result.title}`,
       fullName: `${report.target.baseUrl} ${result.id}`,
       titlePath: [report.target.baseUrl, result.family],
-      status: STATUS[result.verdict],
+      status: statusOf(result, outcome),
       statusDetails: statusDetails(report, result, waived.has(result.id)),
       stage: Stage.FINISHED,
       description: description(result),

@@ -1,18 +1,20 @@
 import type { CTRFReport, Test, TestStatus } from 'ctrf';
 import { diagnosisLines } from './diagnosis-text.js';
 import { failingChecks, failureLines, skipReason } from './failure-text.js';
-import type { Report, RequirementResult, Verdict } from '../model/types.js';
+import { outcomesOf, type Outcome } from '../model/outcomes.js';
+import type { Report, RequirementResult } from '../model/types.js';
 
-/** CTRF's five statuses: "other" holds what is neither a pass nor a failure nor a skip (an observation, no verdict reached). */
-const STATUS: Record<Verdict, TestStatus> = {
-  pass: 'passed',
-  fail: 'failed',
-  warn: 'failed',
-  info: 'other',
-  skip: 'skipped',
-  error: 'other',
-  flaky: 'failed',
-};
+/** The shared outcomes are CTRF's own statuses: "other" holds INFO observations and what could not be judged. */
+const STATUS: Record<Outcome, TestStatus> = { passed: 'passed', failed: 'failed', skipped: 'skipped', other: 'other' };
+
+/**
+ * A requirement's own time: what the target took to answer the requests its checks judged, each counted once. A
+ * requirement judged on no answer (skipped before any request) took none.
+ */
+function durationOf(report: Report, result: RequirementResult): number {
+  const keys = new Set(result.checks.flatMap((check) => (check.exchange === undefined ? [] : [check.exchange])));
+  return [...keys].reduce((sum, key) => sum + (report.exchanges[key]?.response.durationMs ?? 0), 0);
+}
 
 function message(report: Report, result: RequirementResult, waiver: string | undefined): string | undefined {
   if (waiver) return waiver;
@@ -24,7 +26,7 @@ function message(report: Report, result: RequirementResult, waiver: string | und
   return `${failing.description}: ${failing.error ? `${failing.error.code}: ${failing.error.message}` : `expected ${failing.expected ?? '?'}; actual ${failing.actual ?? '?'}`}${cause}`;
 }
 
-function test(report: Report, result: RequirementResult, waiver: string | undefined, start: number, stop: number): Test {
+function test(report: Report, result: RequirementResult, outcome: Outcome, waiver: string | undefined): Test {
   const failing = failingChecks(result);
   const trace = [
     ...failing.map((check) => failureLines(report, result, check).join('\n')),
@@ -34,11 +36,9 @@ function test(report: Report, result: RequirementResult, waiver: string | undefi
   return {
     name: `${result.id} (${result.level}): ${result.title}`,
     // A failure the baseline waives does not fail the gate: skipped with the reason, as in junit.xml.
-    status: waiver ? 'skipped' : STATUS[result.verdict],
+    status: STATUS[outcome],
     rawStatus: result.verdict,
-    duration: stop - start,
-    start,
-    stop,
+    duration: durationOf(report, result),
     suite: [report.target.baseUrl, result.family],
     ...(text ? { message: text } : {}),
     ...(trace ? { trace } : {}),
@@ -58,7 +58,7 @@ export function renderCtrf(report: Report): string {
       .filter((entry) => entry.outcome === 'known')
       .map((entry) => [entry.requirement, `known failure waived by the baseline until ${entry.expires} (${entry.owner}): ${entry.reason}`]),
   );
-  const tests = report.requirements.map((result) => test(report, result, waivers.get(result.id), start, stop));
+  const tests = outcomesOf(report).map(({ result, outcome }) => test(report, result, outcome, waivers.get(result.id)));
   const count = (status: TestStatus): number => tests.filter((entry) => entry.status === status).length;
   const ctrf: CTRFReport = {
     reportFormat: 'CTRF',

@@ -1,4 +1,6 @@
+import { isServed } from '../../classify/types.js';
 import type { RecordedCheck } from '../../judge/scenario-result.js';
+import { outcomeCounts } from '../model/outcomes.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../model/types.js';
 
 /** The h2spec order: requirement and its words, Expected, Actual, the request made, a repro. */
@@ -26,13 +28,29 @@ export function failingChecks(result: RequirementResult): RecordedCheck[] {
   return result.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
 }
 
-/** The closing line; requirements that could not be judged or changed verdict are counted, never left out silently. */
+/** The closing line of a doctor's examination or a matrix: its verdict totals. */
 export function countsLine(totals: Partial<Record<Verdict, number>>): string {
   const extra = [totals.error ? `${totals.error} could not be judged` : '', totals.flaky ? `${totals.flaky} flaky` : '']
     .filter(Boolean)
     .map((part) => `, ${part}`)
     .join('');
   return `${totals.pass ?? 0} passed, ${totals.fail ?? 0} failed, ${totals.skip ?? 0} skipped${extra}`;
+}
+
+/**
+ * The closing line of a run, in the outcomes every CI file counts by (report/model/outcomes.ts): passed, failed, skipped,
+ * then what is "other" in its two parts, INFO observations and what could not be judged, so the line reads in words.
+ */
+export function outcomeLine(report: Pick<Report, 'requirements' | 'baseline' | 'totals'>): string {
+  const counts = outcomeCounts(report);
+  const other = [
+    report.totals.info ? `${report.totals.info} info` : '',
+    report.totals.error ? `${report.totals.error} could not be judged` : '',
+  ]
+    .filter(Boolean)
+    .map((part) => `, ${part}`)
+    .join('');
+  return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${other}`;
 }
 
 export interface ErrorGroup {
@@ -68,4 +86,87 @@ export function errorGroupLines({ error, requirements }: ErrorGroup): string[] {
 export function skipReason(result: RequirementResult): string {
   const reasons = [...new Set(result.checks.filter((check) => check.verdict === 'skip').map((check) => check.description))];
   return reasons.join('; ') || 'skipped';
+}
+
+/** Failing checks that got the same answer, told once: the requirements and checks it failed, the answer once. */
+export interface FailureGroup {
+  actual: string;
+  entries: { result: RequirementResult; check: RecordedCheck }[];
+}
+
+/** The failed checks (not the errors, told by errorGroups) grouped by the answer they got, in the order first met. */
+export function failureGroups(results: RequirementResult[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const result of results) {
+    for (const check of result.checks) {
+      if (check.verdict !== 'fail') continue;
+      const actual = check.actual ?? '';
+      const group = groups.get(actual) ?? { actual, entries: [] };
+      group.entries.push({ result, check });
+      groups.set(actual, group);
+    }
+  }
+  return [...groups.values()];
+}
+
+/** One group as the h2spec order has it, the shared answer once; a group of one check reads as failureLines. */
+export function failureGroupLines(report: Pick<Report, 'exchanges'>, group: FailureGroup): string[] {
+  const [first] = group.entries;
+  if (!first) return [];
+  if (group.entries.length === 1) return failureLines(report, first.result, first.check);
+  const results = [...new Set(group.entries.map((entry) => entry.result))];
+  const lines = [
+    `${results.map((result) => result.id).join(', ')}: ${group.entries.length} checks got the same answer`,
+    `  Actual:   ${group.actual}`,
+  ];
+  for (const result of results) {
+    lines.push(`  ${result.id} (${result.level})  "${result.quote}"`);
+    for (const { check } of group.entries.filter((entry) => entry.result === result)) lines.push(`    Check:  ${check.description}`);
+  }
+  const expected = new Map<string, string[]>();
+  for (const { result, check } of group.entries) {
+    const ids = expected.get(check.expected ?? '') ?? [];
+    if (!ids.includes(result.id)) ids.push(result.id);
+    expected.set(check.expected ?? '', ids);
+  }
+  const [only] = expected.keys();
+  lines.push(
+    `  Expected: ${expected.size === 1 ? (only ?? '') : [...expected].map(([text, ids]) => `${text} (${ids.join(', ')})`).join('; ')}`,
+  );
+  const exchange = exchangeOf(report, first.check);
+  if (exchange) {
+    const auth = exchange.request.headers.authorization;
+    lines.push(
+      `  Request:  ${exchange.request.method} ${exchange.request.url}${auth ? `  Authorization: ${auth}` : '  (no Authorization header)'} (the first check's)`,
+      `  Repro:    ${exchange.repro}`,
+    );
+  }
+  const party = results.find((result) => result.party)?.party;
+  if (party) lines.push(`  Fault:    most likely the ${party}`);
+  return lines;
+}
+
+/** Skipped requirements that all follow from one cause of the run, to be told once under it. */
+export interface FoldedSkips {
+  cause: string;
+  requirements: string[];
+}
+
+/**
+ * When the run shows one cause that left nothing to judge (a front answered in the API's place, the token refused as
+ * wrong, or no request with the token served at all), every skip follows from it: the skips are told under that cause.
+ */
+export function foldedSkips(report: Pick<Report, 'requirements' | 'exchanges' | 'diagnoses'>): FoldedSkips | undefined {
+  const requirements = report.requirements.filter((result) => result.verdict === 'skip').map((result) => result.id);
+  if (requirements.length < 2) return undefined;
+  const unjudgeable = report.diagnoses.find((diagnosis) => diagnosis.inconclusive);
+  if (unjudgeable) return { cause: unjudgeable.summary, requirements };
+  // The valid token judged and refused, and nothing handed out to any request: not a run the budget or deadline cut short.
+  const refused = report.requirements.some((result) => result.id === 'AUTH-TOKEN-ACCEPTED' && result.verdict === 'fail');
+  const served = Object.values(report.exchanges).some((exchange) => exchange.classification && isServed(exchange.classification));
+  if (!refused || served) return undefined;
+  return {
+    cause: 'the valid token was refused and no request was served (see AUTH-TOKEN-ACCEPTED), so there was nothing to judge them on',
+    requirements,
+  };
 }

@@ -1,7 +1,7 @@
 import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { groupByExchange, requestText, responseText, type ExchangeGroup } from './exchange-text.js';
 import { htmlPage, markup, type Html } from './escape/html.js';
-import { countsLine } from './failure-text.js';
+import { outcomeLine } from './failure-text.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { requestPath } from './request-path.js';
 import type { Report, RequirementResult, RunVerdict, Verdict } from '../model/types.js';
@@ -148,7 +148,7 @@ function totalsSection(report: Report): Html {
   return markup`<section aria-labelledby="totals">
 <h2 id="totals">Totals</h2>
 <ul class="totals">${items}</ul>
-<p class="plain">${countsLine(report.totals)}, over ${report.requirements.length} requirements.</p>
+<p class="plain">${outcomeLine(report)}, over ${report.requirements.length} requirements.</p>
 </section>
 `;
 }

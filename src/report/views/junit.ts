@@ -1,6 +1,7 @@
 import { diagnosisLines } from './diagnosis-text.js';
 import { xml, type Xml } from './escape/xml.js';
 import { failingChecks, failureLines, skipReason } from './failure-text.js';
+import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { BaselineResult, Report, RequirementResult } from '../model/types.js';
 
 const MESSAGE_CHARS = 500;
@@ -29,43 +30,53 @@ function messageWithCause(report: Report, result: RequirementResult): string {
   return cause ? `${outcomeMessage(result)} | likely cause: ${cause.summary}` : outcomeMessage(result);
 }
 
-function testcase(report: Report, result: RequirementResult, waived: BaselineResult | undefined): Xml {
+/** What an INFO observation saw, for the message of its <skipped>: the document sets no rule to judge it by. */
+function observation(result: RequirementResult): string {
+  const seen = result.checks.map((check) => `${check.description}${check.actual ? `: ${check.actual}` : ''}`).join('; ');
+  return `INFO observation, no rule to judge: ${seen}`;
+}
+
+/**
+ * JUnit has no fourth outcome: "other" is an <error> for a requirement that could not be judged and a <skipped
+ * type="info"> for an INFO observation, so CI tools never count an observation as a pass or a failure.
+ */
+function testcase(report: Report, result: RequirementResult, outcome: Outcome, waived: BaselineResult | undefined): Xml {
   const open = xml`    <testcase classname="${result.family}" name="${`${result.id} (${result.level}): ${result.title}`}">`;
   if (waived) {
     // A known failure the gate lets through is shown as skipped, with why, so the view agrees with the exit code.
     const reason = `known failure waived by the baseline until ${waived.expires} (${waived.owner}): ${waived.reason}`;
     return xml`${open}\n      <skipped message="${reason}"/>\n      <system-out>${failureDetail(report, result)}</system-out>\n    </testcase>`;
   }
-  switch (result.verdict) {
-    case 'fail':
-      return xml`${open}\n      <failure message="${messageWithCause(report, result)}" type="fail">${failureDetail(report, result)}</failure>\n    </testcase>`;
-    case 'flaky':
-    case 'error':
-      return xml`${open}\n      <error message="${messageWithCause(report, result)}" type="error">${failureDetail(report, result)}</error>\n    </testcase>`;
-    case 'skip':
+  switch (outcome) {
+    case 'failed':
+      return xml`${open}\n      <failure message="${messageWithCause(report, result)}" type="${result.verdict}">${failureDetail(report, result)}</failure>\n    </testcase>`;
+    case 'skipped':
       return xml`${open}\n      <skipped message="${skipReason(result)}"/>\n    </testcase>`;
-    default: {
-      const notes = result.checks
-        .map((check) => `${check.verdict.toUpperCase()} ${check.description}${check.actual ? `: ${check.actual}` : ''}`)
-        .join('\n');
-      return xml`${open}\n      <system-out>${`${result.verdict.toUpperCase()}\n${notes}`}</system-out>\n    </testcase>`;
+    case 'other':
+      return result.verdict === 'info'
+        ? xml`${open}\n      <skipped message="${observation(result)}" type="info"/>\n    </testcase>`
+        : xml`${open}\n      <error message="${messageWithCause(report, result)}" type="error">${failureDetail(report, result)}</error>\n    </testcase>`;
+    case 'passed': {
+      const notes = result.checks.map(
+        (check) => `${check.verdict.toUpperCase()} ${check.description}${check.actual ? `: ${check.actual}` : ''}`,
+      );
+      return xml`${open}\n      <system-out>${['PASS', ...notes].join('\n')}</system-out>\n    </testcase>`;
     }
   }
 }
 
-/** One testcase per requirement; skips are <skipped>, never shown green, and so are the failures a baseline waives. */
+/** One testcase per requirement, counted by the outcomes every CI file shares (report/model/outcomes.ts). */
 export function renderJunit(report: Report): string {
   const waived = new Map(
     (report.baseline?.entries ?? []).filter((entry) => entry.outcome === 'known').map((entry) => [entry.requirement, entry]),
   );
-  const cases = report.requirements.map((result) => ({ result, waived: waived.get(result.id) }));
-  const count = (verdict: string): number => cases.filter(({ result, waived }) => !waived && result.verdict === verdict).length;
-  const failures = count('fail');
-  const errors = count('error') + count('flaky');
-  const skipped = count('skip') + cases.filter(({ waived }) => waived).length;
+  const cases = outcomesOf(report);
+  const failures = cases.filter(({ outcome }) => outcome === 'failed').length;
+  const errors = cases.filter(({ outcome, result }) => outcome === 'other' && result.verdict !== 'info').length;
+  const skipped = cases.filter(({ outcome, result }) => outcome === 'skipped' || result.verdict === 'info').length;
   const totals = xml`tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}"`;
   const seconds = (report.durationMs / 1000).toFixed(3);
-  const testcases = cases.map(({ result, waived }) => xml`${testcase(report, result, waived)}\n`);
+  const testcases = cases.map(({ result, outcome }) => xml`${testcase(report, result, outcome, waived.get(result.id))}\n`);
   return xml`<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="ticketing-conformance" ${totals} time="${seconds}">
   <testsuite name="${report.target.baseUrl}" ${totals} time="${seconds}" timestamp="${report.startedAt}">

@@ -1,6 +1,6 @@
 import { baselineLines } from './baseline-text.js';
 import { markdownCodeBlock, markdownText } from './escape/markdown.js';
-import { countsLine, failingChecks, failureLines, skipReason } from './failure-text.js';
+import { failingChecks, failureLines, outcomeLine, skipReason } from './failure-text.js';
 import type { Report } from '../model/types.js';
 
 export function renderMarkdown(report: Report): string {
@@ -11,7 +11,7 @@ export function renderMarkdown(report: Report): string {
     '',
     `- Target: ${markdownText(report.target.baseUrl)}${report.target.embeddedReference ? ' (embedded reference server)' : ''}`,
     `- Suite: ${markdownText(`${report.suite.name} ${report.suite.version}; started ${report.startedAt}; ${report.durationMs} ms; ${report.requests.sent} requests`)}`,
-    `- Totals: ${countsLine(report.totals)}; ${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error`,
+    `- Totals: ${outcomeLine(report)}; ${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error`,
     '',
   ];
   for (const warning of report.warnings ?? []) lines.push(`> **Warning** (${warning.code}): ${markdownText(warning.message)}`, '');

@@ -2,7 +2,7 @@ import { paint } from './colour.js';
 import { terminalLine } from './escape/terminal.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
-import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines, skipReason } from './failure-text.js';
+import { errorGroupLines, errorGroups, failureGroupLines, failureGroups, foldedSkips, outcomeLine, skipReason } from './failure-text.js';
 import { verdictLine } from './next-step.js';
 import type { Report, Verdict } from '../model/types.js';
 
@@ -42,8 +42,10 @@ export function renderTerminal(
   // Requirement lines by index: their label is coloured once every line has been made safe.
   const labelled = new Map<number, Verdict>();
   const idWidth = Math.max(...report.requirements.map((result) => result.id.length));
+  const folded = foldedSkips(report);
+  const listed = report.requirements.filter((result) => !folded?.requirements.includes(result.id));
   let family = '';
-  for (const result of report.requirements) {
+  for (const result of listed) {
     if (result.family !== family) {
       family = result.family;
       lines.push('', family);
@@ -53,15 +55,20 @@ export function renderTerminal(
     lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
     if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
   }
+  if (folded) {
+    lines.push('');
+    labelled.set(lines.length, 'skip');
+    lines.push(`${folded.requirements.length} requirements not judged, because ${folded.cause}: ${folded.requirements.join(', ')}`);
+  }
 
   const failing = report.requirements.filter((result) => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict));
   if (failing.length > 0) {
     lines.push('', 'Failures');
-    for (const result of failing) {
-      for (const check of failingChecks(result).filter((candidate) => candidate.verdict === 'fail')) {
-        lines.push('', ...failureLines(report, result, check));
-      }
-    }
+    // Numbered as Schemathesis numbers its failures; checks that got the same answer are one entry.
+    failureGroups(failing).forEach((group, index) => {
+      const [heading = '', ...rest] = failureGroupLines(report, group);
+      lines.push('', `${index + 1}. ${heading}`, ...rest);
+    });
     for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
   }
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
@@ -76,10 +83,8 @@ export function renderTerminal(
   const json = writtenFiles.find((path) => path.endsWith('report.json'));
   // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
   if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
-  lines.push(
-    `${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error, ${report.totals.flaky} flaky; ${report.requests.sent} requests in ${report.durationMs} ms${rateLimitNote(report)}`,
-  );
-  lines.push(countsLine(report.totals));
+  lines.push(`${report.requests.sent} requests in ${(report.durationMs / 1000).toFixed(1)} s${rateLimitNote(report)}${failedNote(report)}`);
+  lines.push(outcomeLine(report));
   return lines
     .map((line, index) => {
       const verdict = labelled.get(index);
@@ -90,4 +95,10 @@ export function renderTerminal(
 
 function rateLimitNote({ requests }: Report): string {
   return requests.rateLimited ? ` (${requests.rateLimited} answered HTTP 429; paused ${requests.waitedMs ?? 0} ms)` : '';
+}
+
+/** Failed counts SHOULD requirements not met and flaky ones beside the MUSTs broken: said, so "failed" never surprises. */
+function failedNote({ totals }: Report): string {
+  const parts = [totals.warn ? `${totals.warn} SHOULD not met (warn)` : '', totals.flaky ? `${totals.flaky} flaky` : ''].filter(Boolean);
+  return parts.length > 0 ? `; failed includes ${parts.join(' and ')}` : '';
 }

@@ -138,6 +138,9 @@ export interface RequirementResult {
    */
   checks: Check[];
   repeat?: {
+    /**
+     * the runs that judged the requirement: 1 when the others were cut short by the deadline or the request budget
+     */
     runs: number;
     agreed: number;
     /**
@@ -195,6 +198,10 @@ export interface Exchange {
     };
     body: string;
     bodyTruncated: boolean;
+    /**
+     * how long the answer took, from sending the request to reading its body
+     */
+    durationMs?: number;
   };
   /**
    * a curl command with the token replaced by <API_TOKEN>
