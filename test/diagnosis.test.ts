@@ -7,6 +7,7 @@ import { diagnoseStack } from '../src/diagnosis/rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
 import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
 import { exchangeKey } from '../src/exchange/exchange.js';
+import { bodyText, parseJson } from '../src/exchange/body-text.js';
 import { fromApache, missingCredentials, served, STATUS_BODY, wrongTokenRefused } from './doctor/recorded.js';
 
 /**
@@ -99,6 +100,12 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
     const noisy = healthy(exchange('wrong-token', STATUS, { status: 401, body: notice, headers: { 'content-type': 'text/plain' } }));
     const [diagnosis] = diagnose([ACCEPTED], noisy);
     expect(diagnosis?.evidence).toBe(`GET https://help.example.com/api/ticket/status/1 answered HTTP 401 with ${notice.slice(0, 160)}…`);
+    const exact = `\nNotice: Undefined index: lang in /var/www/app/api/status.php on line 7\n`.padEnd(160, '-');
+    const unclassified = healthy(exchange('wrong-token', STATUS, { status: 401, body: exact, headers: { 'content-type': 'text/plain' } }));
+    delete unclassified['wrong-token /api/ticket/status/1?']?.classification;
+    expect(diagnose([ACCEPTED], unclassified)[0]?.evidence).toBe(
+      `GET https://help.example.com/api/ticket/status/1 answered HTTP 401 with ${exact}`,
+    );
     const words = healthy(
       exchange('wrong-token', STATUS, { status: 401, body: '{"status":"error","message":"Token refused. Warning: it expired"}' }),
     );
@@ -121,6 +128,46 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
         ],
       },
     ]);
+  });
+
+  test('a flipped case served on both paths, a shortened token refused: case alone is named, with both requests', () => {
+    const exchanges = healthy(
+      exchange('token-case-flipped', STATUS, { status: 200, body: STATUS_BODY }),
+      exchange('token-case-flipped', LISTING, { status: 200, body: '{"status":"success","message":null,"data":[]}' }),
+      exchange('token-truncated', STATUS, { status: 401, body: REFUSAL }),
+    );
+    const nearMiss: JudgedRequirement = {
+      id: 'AUTH-NEAR-MISS-TOKEN-REFUSED',
+      verdict: 'fail',
+      checks: [
+        {
+          requirement: 'AUTH-NEAR-MISS-TOKEN-REFUSED',
+          scenario: 's',
+          verdict: 'pass',
+          description: 'd',
+          exchange: 'token-truncated /api/ticket/status/1?',
+        },
+        {
+          requirement: 'AUTH-NEAR-MISS-TOKEN-REFUSED',
+          scenario: 's',
+          verdict: 'fail',
+          description: 'd',
+          exchange: 'token-case-flipped /api/ticket/status/1?',
+        },
+        {
+          requirement: 'AUTH-NEAR-MISS-TOKEN-REFUSED',
+          scenario: 's',
+          verdict: 'fail',
+          description: 'd',
+          exchange: 'token-case-flipped /api/selfservice/type?',
+        },
+      ],
+    };
+    const diagnoses = diagnose([ACCEPTED, nearMiss], exchanges);
+    expect(ids(diagnoses)).toEqual(['token-compared-case-insensitively']);
+    expect(diagnoses[0]?.evidence).toBe(
+      'GET https://help.example.com/api/ticket/status/1 (the token with the case of one letter flipped) answered HTTP 200; GET https://help.example.com/api/selfservice/type (the token with the case of one letter flipped) answered HTTP 200',
+    );
   });
 
   test('a token one character shorter or longer served: only a part of it is compared', () => {
@@ -192,6 +239,11 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
       );
     });
 
+    test('where the plain request got no answer to compare with: named with less confidence', () => {
+      const [diagnosis] = diagnose([langFailed], cachedLang(STATUS_BODY));
+      expect(diagnosis).toMatchObject({ id: 'cache-ignores-query-string', confidence: 'medium' });
+    });
+
     test('a lang answer fetched afresh, or a plain request from the store, is no such cache', () => {
       const fresh = exchange(
         'valid',
@@ -232,6 +284,28 @@ describe('a valid request answered with something that says nothing of the crede
     ]);
   });
 
+  test('a redirect from under a path to the root of another host names that host', () => {
+    const moved = exchange('valid', STATUS, {
+      status: 308,
+      body: '',
+      headers: { location: 'https://desk.example.org/api/ticket/status/1' },
+    });
+    const [entry] = Object.values(moved);
+    if (entry) entry.request.url = 'https://help.example.com/support/api/ticket/status/1';
+    const [diagnosis] = diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], moved);
+    expect(diagnosis?.advice).toEqual(['The redirect names the same API at another address: pass --base-url https://desk.example.org']);
+  });
+
+  test.each([
+    ['300 with a Location', 300, { location: 'https://desk.example.org/api/ticket/status/1' }, 'api-redirects'],
+    ['200 with a Location', 200, { location: 'https://desk.example.org/api/ticket/status/1' }, 'no-api-answer'],
+    ['400 with a Location', 400, { location: 'https://desk.example.org/api/ticket/status/1' }, 'no-api-answer'],
+    ['304 without a Location', 304, {}, 'no-api-answer'],
+  ])('%s', (_name, status, headers, id) => {
+    const seen = { status, body: status === 304 ? '' : 'It works!', headers: { 'content-type': 'text/plain', ...headers } };
+    expect(ids(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchange('valid', STATUS, seen)))).toEqual([id]);
+  });
+
   test.each([
     ['to itself', 'https://help.example.com/api/ticket/status/1', /^The API path redirects to itself/],
     ['to a login page', '/login?next=/api/ticket/status/1', /^The redirect leads away from the API/],
@@ -244,21 +318,22 @@ describe('a valid request answered with something that says nothing of the crede
   });
 
   test('a server error in JSON that is no envelope: the application fails', () => {
-    const failed = exchange('valid', STATUS, { status: 500, body: '[]' });
+    const body = JSON.stringify(Array.from({ length: 40 }, (_, index) => `frame ${index}`));
+    const failed = exchange('valid', STATUS, { status: 500, body });
     expect(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], failed)).toEqual([
       {
         id: 'server-error',
         party: 'target',
         confidence: 'high',
         summary: 'the API answers a valid request with HTTP 500, a server error: the application fails before it can be judged',
-        evidence: 'GET https://help.example.com/api/ticket/status/1 answered HTTP 500 []',
+        evidence: `GET https://help.example.com/api/ticket/status/1 answered HTTP 500 ${body.slice(0, 160)}`,
         advice: ["Read the application's and the web server's error logs at the time of this run."],
       },
     ]);
   });
 
   test('plain text from something nobody can tell to be the API: the base URL is questioned, and nothing is judged', () => {
-    const text = { status: 200, body: 'It works!', headers: { 'content-type': 'text/plain' } };
+    const text = { status: 200, body: `It works!${' This is the default page.'.repeat(10)}`, headers: { 'content-type': 'text/plain' } };
     const exchanges = { ...exchange('valid', STATUS, text), ...exchange('no-header', STATUS, text) };
     expect(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges)).toEqual([
       {
@@ -268,7 +343,7 @@ describe('a valid request answered with something that says nothing of the crede
         confidence: 'medium',
         summary:
           "no answer of this run came from the API: the API paths answer HTTP 200 with not a JSON object, which nothing shows to be the API's",
-        evidence: 'GET https://help.example.com/api/ticket/status/1 answered HTTP 200 It works!',
+        evidence: `GET https://help.example.com/api/ticket/status/1 answered HTTP 200 ${text.body.slice(0, 160)}`,
         advice: [
           'Check that --base-url is the address of the service (the one the API paths /api/... are added to), and open it in a browser: it should show the help desk.',
         ],
@@ -298,6 +373,48 @@ describe('a valid request answered with something that says nothing of the crede
     const refusedCut = exchange('valid', STATUS, { status: 401, body: '{"status":"error",' });
     expect(diagnose(results, refusedCut)).toEqual([]);
     expect(diagnose([results[0] as JudgedRequirement, judged('ENV-JSON', [], 'pass')], cut)).toEqual([]);
+  });
+
+  test('the failed check of ENV-JSON that names an answer is the evidence', () => {
+    const cut = exchange('valid', STATUS, { status: 200, body: '{"status":"success","message":null,"data":{"id":1,' });
+    const check = (verdict: 'pass' | 'fail', actual: string, key?: string) => ({
+      requirement: 'ENV-JSON',
+      scenario: 's',
+      verdict,
+      description: 'd',
+      actual,
+      ...(key ? { exchange: key } : {}),
+    });
+    const envJson: JudgedRequirement = {
+      id: 'ENV-JSON',
+      verdict: 'fail',
+      checks: [
+        check('pass', 'a JSON listing', 'valid /api/selfservice/type?'),
+        check('fail', 'no answer'),
+        check('fail', 'JSON cut short', 'valid /api/ticket/status/1?'),
+      ],
+    };
+    expect(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?']), envJson], cut)[0]?.evidence).toBe('JSON cut short');
+  });
+
+  test('a body that does not decode, or an answer kept without its classification, is not JSON; a 300 is not a success', () => {
+    const results = [judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?']), judged('ENV-JSON', ['valid /api/ticket/status/1?'])];
+    const latin1 = exchange('valid', STATUS, { status: 200, body: 'caf\u00e9', headers: { 'content-type': 'text/plain' } });
+    const [entry] = Object.values(latin1);
+    if (entry)
+      entry.classification = classifyAnswer({
+        apiPath: STATUS,
+        status: 200,
+        headers: {},
+        bodyText: 'caf\ufffd',
+        json: parseJson(bodyText(Buffer.from([0x63, 0x61, 0x66, 0xe9]))),
+      });
+    expect(entry?.classification?.meaning).toMatchObject({ kind: 'undecodable', why: 'encoding' });
+    expect(ids(diagnose(results, latin1))).toEqual(['answers-not-json']);
+    const unclassified = exchange('valid', STATUS, { status: 200, body: '{"status":' });
+    delete unclassified['valid /api/ticket/status/1?']?.classification;
+    expect(ids(diagnose(results, unclassified))).toEqual(['answers-not-json']);
+    expect(diagnose(results, exchange('valid', STATUS, { status: 300, body: '{"status":' }))).toEqual([]);
   });
 });
 
