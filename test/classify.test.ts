@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { apiPathOf, classifyAnswer, type ClassifiedInput } from '../src/classify/classify.js';
+import { apiPathOf, classifyAnswer, classifyRecording, type ClassifiedInput } from '../src/classify/classify.js';
+import type { Recording } from '../src/record/recording.js';
+import { answeredWith, recordedAnswer } from './helpers/answers.js';
 import { canonical } from '../src/classify/canonical.js';
 import { memberText } from '../src/classify/json-text.js';
 import { parseJson } from '../src/exchange/body-text.js';
@@ -416,4 +418,73 @@ test('canonical JSON: equal values alike whatever the order, different ones apar
   expect(canonical([{ a: 1 }, 'b'])).toBe('["b",{"a":1}]');
   expect(canonical(undefined)).toBe('undefined');
   expect(canonical({ a: [] })).not.toBe(canonical({ a: {} }));
+});
+
+describe('what the run shows as a whole', () => {
+  const KEYS = [
+    'valid /api/ticket/status/1?',
+    'no-header /api/ticket/status/1?',
+    'wrong-token /api/ticket/status/1?',
+    'valid /api/selfservice/type?',
+    'no-header /api/selfservice/type?',
+    'wrong-token /api/selfservice/type?',
+  ];
+  /** The reference server's answers to these requests, some answered otherwise. */
+  const recording = (changes: Record<string, { status: number; body: string }>): Recording => ({
+    traffic: { sent: KEYS.length, rateLimited: 0, waitedMs: 0 },
+    tlsCertificates: [],
+    answers: Object.fromEntries(
+      KEYS.map((key) => {
+        const change = changes[key];
+        const exchange = recordedAnswer(key);
+        return [
+          key,
+          { exchange: change ? answeredWith(exchange, { ...change, headers: { 'content-type': 'application/json' } }) : exchange },
+        ];
+      }),
+    ),
+  });
+
+  test('the reference server: the API answered, and only the valid token was served', () => {
+    const { answers, reach } = classifyRecording(recording({}), 1);
+    expect(Object.keys(answers)).toEqual(KEYS);
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: ['valid'] });
+  });
+
+  test('a listing answered with HTTP 200 exactly as the status is without credentials was refused', () => {
+    const refusal = { status: 200, body: '{"error":"Unauthorized"}' };
+    const { answers, reach } = classifyRecording(
+      recording({ 'no-header /api/ticket/status/1?': refusal, 'no-header /api/selfservice/type?': refusal }),
+      1,
+    );
+    expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'refused' });
+    expect(reach.servedListingTo).toEqual(['valid']);
+    const otherWords = classifyRecording(
+      recording({
+        'no-header /api/ticket/status/1?': refusal,
+        'no-header /api/selfservice/type?': { status: 200, body: '{"error":"Login first"}' },
+      }),
+      1,
+    );
+    expect(otherWords.answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
+  });
+
+  test("the valid token's listing handed to a wrong token under words of refusal was handed out", () => {
+    const listing = JSON.parse(recordedAnswer('valid /api/selfservice/type?').response.bodyText) as { data: unknown };
+    const refusedWithListing = { status: 403, body: JSON.stringify({ status: 'error', message: 'Forbidden', data: listing.data }) };
+    const { answers, reach } = classifyRecording(recording({ 'wrong-token /api/selfservice/type?': refusedWithListing }), 1);
+    expect(answers['wrong-token /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
+    expect(reach.servedListingTo).toEqual(['valid', 'wrong-token']);
+    const refusedEmpty = { status: 403, body: '{"status":"error","message":"Forbidden","data":[]}' };
+    expect(classifyRecording(recording({ 'wrong-token /api/selfservice/type?': refusedEmpty }), 1).reach.servedListingTo).toEqual([
+      'valid',
+    ]);
+  });
+
+  test('a run where nothing came from the API: no reach, and the status asked for is the one looked at', () => {
+    const page = { status: 404, body: '<html><body>Not Found</body></html>' };
+    const { reach } = classifyRecording(recording(Object.fromEntries(KEYS.map((key) => [key, page]))), 1);
+    expect(reach).toEqual({ apiAnswered: false, servedStatusTo: [], servedListingTo: [] });
+    expect(classifyRecording(recording({}), 2).reach.servedStatusTo).toEqual([]);
+  });
 });
