@@ -17,9 +17,8 @@ function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExc
     results
       .filter((result) => result.id === id)
       .flatMap((result) => result.checks)
-      .filter((check) => check.verdict === 'fail')
-      // Stryker disable next-line ConditionalExpression,ArrayDeclaration: a key no exchange has is dropped below anyway
-      .flatMap((check) => (check.exchange === undefined ? [] : [check.exchange])),
+      .filter((check) => check.verdict === 'fail' && check.exchange !== undefined)
+      .map((check) => check.exchange ?? ''),
   );
   return [...keys].flatMap((key) => {
     const exchange = exchanges[key];
