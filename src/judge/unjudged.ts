@@ -19,6 +19,7 @@ const OUTSIDE_THE_API = new Set<FrontName>(['cdn', 'waf', 'proxy', 'gateway', 'c
  */
 export function whyNotJudged(classified: Classified, httpStatus: number, reach: Reach, passed: boolean): CheckError | undefined {
   const { origin, meaning } = classified;
+  // Stryker disable next-line ConditionalExpression: only an undecodable meaning has a why
   if (meaning.kind === 'undecodable' && meaning.why === 'suite-limit') {
     return {
       code: 'HARNESS_SUITE_LIMIT',
@@ -42,6 +43,7 @@ export function whyNotJudged(classified: Classified, httpStatus: number, reach: 
     meaning.kind === 'error-page' ||
     meaning.kind === 'empty' ||
     meaning.kind === 'redirect' ||
+    // Stryker disable next-line ConditionalExpression: only an undecodable meaning has a why
     (meaning.kind === 'undecodable' && meaning.why === 'not-json');
   if (origin.kind === 'unknown' && undecided && !reach.apiAnswered) {
     return {
