@@ -20,7 +20,9 @@ const none = (): Counts => ({ passed: 0, failed: 0, skipped: 0, other: 0 });
 
 /** The closing line: passed, failed, skipped, then "other" in its parts (INFO observations, could not be judged). */
 function terminalCounts(run: CliRun): Counts {
-  const match = /^(\d+) passed, (\d+) failed, (\d+) skipped(?:, (\d+) info)?(?:, (\d+) could not be judged)?$/.exec(lastLine(run) ?? '');
+  const match = /^(\d+) passed, (\d+) failed, (\d+) skipped(?:, (\d+) info)?(?:, (\d+) could not be judged)? in [\d.]+ s$/.exec(
+    lastLine(run) ?? '',
+  );
   if (!match) throw new Error(`no counts line: ${lastLine(run) ?? ''}`);
   const [, passed, failed, skipped, info, unjudged] = match.map(Number);
   return { passed: passed ?? 0, failed: failed ?? 0, skipped: skipped ?? 0, other: (info || 0) + (unjudged || 0) };

@@ -4,7 +4,7 @@ import MarkdownIt from 'markdown-it';
 import { describe, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { countsLine } from '../src/report/views/failure-text.js';
+import { closingLine } from '../src/report/views/failure-text.js';
 import type { Matrix } from '../src/report/matrix/types.js';
 import type { Report } from '../src/report/model/types.js';
 import {
@@ -44,7 +44,7 @@ function expectSafeTerminal(run: Pick<CliRun, 'stdout' | 'stderr'>, report?: Rep
   // A counts line can only be the suite's own, the last.
   expect(lines.slice(0, -1).filter((line) => COUNTS_LINE.test(line))).toEqual([]);
   if (report) {
-    expect(lines.at(-1)).toBe(countsLine(report.totals));
+    expect(lines.at(-1)).toBe(closingLine(report));
     const verdicts = lines.filter((line) => line.startsWith('Verdict for '));
     expect(verdicts).toHaveLength(1);
     expect(verdicts[0]).toContain(report.summary);

@@ -176,7 +176,7 @@ describe('problems of the environment are named as such, and the verdict is stil
     const run = await inProcess.exec(['--base-url', server.url, '--token', TOKEN, '--out', out], { GITHUB_STEP_SUMMARY: path(dir) });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Verdict for .*: This deployment is conformant/m);
-    expect(lastLine(run)).toMatch(/^\d+ passed, 0 failed, \d+ skipped, \d+ info$/);
+    expect(lastLine(run)).toMatch(/^\d+ passed, 0 failed, \d+ skipped, \d+ info in [\d.]+ s$/);
     expect(run.stdout).toMatch(
       /WARNING STEP_SUMMARY_NOT_WRITTEN: the job summary could not be appended to GITHUB_STEP_SUMMARY .*problem of the environment/,
     );

@@ -95,7 +95,7 @@ test('npx ticketing-conformance with no flags judges the embedded reference serv
   expect(run.code, run.stderr).toBe(0);
   expect(run.report?.verdict).toBe('conformant');
   expect(run.report?.target.embeddedReference).toBe(true);
-  expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped, \d+ info$/);
+  expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped, \d+ info in [\d.]+ s$/);
   await expectAllReports(run.out, run.report);
 });
 

@@ -53,6 +53,11 @@ export function outcomeLine(report: Pick<Report, 'requirements' | 'baseline' | '
   return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${other}`;
 }
 
+/** The last line of a run's terminal output: its outcomes, then the time the run took. */
+export function closingLine(report: Pick<Report, 'requirements' | 'baseline' | 'totals' | 'durationMs'>): string {
+  return `${outcomeLine(report)} in ${(report.durationMs / 1000).toFixed(1)} s`;
+}
+
 export interface ErrorGroup {
   error: NonNullable<RecordedCheck['error']>;
   requirements: string[];

@@ -2,7 +2,7 @@ import { paint } from './colour.js';
 import { terminalLine } from './escape/terminal.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
-import { errorGroupLines, errorGroups, failureGroupLines, failureGroups, foldedSkips, outcomeLine, skipReason } from './failure-text.js';
+import { closingLine, errorGroupLines, errorGroups, failureGroupLines, failureGroups, foldedSkips, skipReason } from './failure-text.js';
 import { verdictLine } from './next-step.js';
 import type { Report, Verdict } from '../model/types.js';
 
@@ -83,8 +83,8 @@ export function renderTerminal(
   const json = writtenFiles.find((path) => path.endsWith('report.json'));
   // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
   if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
-  lines.push(`${report.requests.sent} requests in ${(report.durationMs / 1000).toFixed(1)} s${rateLimitNote(report)}${failedNote(report)}`);
-  lines.push(outcomeLine(report));
+  lines.push(`${report.requests.sent} requests sent${rateLimitNote(report)}${failedNote(report)}`);
+  lines.push(closingLine(report));
   return lines
     .map((line, index) => {
       const verdict = labelled.get(index);
