@@ -8,6 +8,7 @@ import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { readBoundedText } from '../files/bounded-file.js';
 import { readCommandLine } from './command-line.js';
 import { OPTIONS, type OptionName, type OptionSpec } from './options.js';
+import { PROFILES, type Profile } from '../requirements/types.js';
 
 export interface Config {
   baseUrl?: string;
@@ -18,6 +19,8 @@ export interface Config {
   missingLang?: string;
   out: string;
   strict: boolean;
+  /** Extra requirements to judge, and the request they add. */
+  profile?: Profile;
   timeoutMs: number;
   maxRequests: number;
   repeat: number;
@@ -132,6 +135,15 @@ export function checkedToken(
     );
   }
   return raw;
+}
+
+function profile(raw: string | undefined): Profile | undefined {
+  if (raw === undefined) return undefined;
+  const known = PROFILES.find((name) => name === raw.trim());
+  if (!known) {
+    throw new ConfigError('CONFIG_INVALID', `--profile "${raw}" is not a profile of this suite`, `Pass one of: ${PROFILES.join(', ')}`);
+  }
+  return known;
 }
 
 function caFile(raw: string | undefined): Config['ca'] {
@@ -297,6 +309,7 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
     missingLang: locale('missingLang', value('missingLang')),
     out: value('out') ?? 'reports',
     strict: enabled('strict'),
+    profile: profile(value('profile')),
     timeoutMs: positiveInteger('timeoutMs', value('timeoutMs') ?? '10000', 600_000),
     maxRequests: positiveInteger('maxRequests', value('maxRequests') ?? '40', 10_000),
     repeat: positiveInteger('repeat', value('repeat') ?? '1', 20),

@@ -55,7 +55,18 @@ export const OPTIONS = {
     default: 'reports',
     help: 'folder for report.json, report.md, report.html, junit.xml, ctrf.json, badge.svg and allure-results/',
   },
-  strict: { flag: 'strict', env: 'CONFORMANCE_STRICT', kind: 'boolean', help: 'SHOULD failures also fail the run' },
+  strict: {
+    flag: 'strict',
+    env: 'CONFORMANCE_STRICT',
+    kind: 'boolean',
+    help: 'SHOULD failures (and, with --profile, CLIENT failures) also fail the run',
+  },
+  profile: {
+    flag: 'profile',
+    env: 'CONFORMANCE_PROFILE',
+    kind: 'string',
+    help: "official-client: also judge what the vendor's PHP client would make of the answers (one more GET; gates only with --strict)",
+  },
   timeoutMs: {
     flag: 'timeout-ms',
     env: 'CONFORMANCE_TIMEOUT_MS',

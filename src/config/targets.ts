@@ -10,6 +10,7 @@ export type TargetOptions = Pick<
   | 'lang'
   | 'missingLang'
   | 'strict'
+  | 'profile'
   | 'timeoutMs'
   | 'maxRequests'
   | 'repeat'
@@ -106,6 +107,7 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
   const options: TargetOptions = {
     password: checkedPassword(config.password, [token]),
     strict: config.strict,
+    ...(config.profile === undefined ? {} : { profile: config.profile }),
     repeat: 1,
     deadlineMs: config.deadlineMs,
     concurrency: config.concurrency,

@@ -9,6 +9,7 @@ import { variantLabel } from '../exchange/credentials.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from './scenario-result.js';
 import type { Target } from '../record/target.js';
+import type { Profile } from '../requirements/types.js';
 
 class SkipSignal extends Error {
   constructor(
@@ -48,6 +49,8 @@ export interface ScenarioDefinition<R extends RequirementId> {
   id: string;
   requirements: readonly R[];
   title: string;
+  /** The profile the scenario belongs to: it is judged only for a target whose run was given it (--profile). */
+  profile?: Profile;
   run(context: ScenarioContext<R>): Promise<void>;
 }
 
@@ -83,7 +86,8 @@ export function scenario<const R extends RequirementId>(definition: ScenarioDefi
   for (const id of definition.requirements) requirement(id);
   // The requirement IDs are in the name for `vitest -t ID` and are tags for `vitest --tags-filter ID`.
   const name = `${definition.id}: ${definition.title} (${definition.requirements.join(', ')})`;
-  for (const slot of targetSlots()) {
+  const slots = targetSlots().filter((candidate) => definition.profile === undefined || candidate.profile === definition.profile);
+  for (const slot of slots) {
     test(slot.label === undefined ? name : `${slot.label} › ${name}`, { tags: [...definition.requirements] }, (vitestContext) =>
       judge(definition, slot.index, vitestContext),
     );
@@ -133,7 +137,7 @@ async function judge<R extends RequirementId>(
     reach,
     check: forEachListed(definition.id, definition.requirements, (requirementId) => (result: CheckOutcome, exchange?: Exchange) => {
       // Judged only on an answer the API gave: what a front answered is not the API's pass or failure.
-      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result.ok);
+      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result);
       if (notJudged) {
         // A SHOULD or INFO left unjudged does not take the run's verdict away; a MUST does.
         const must = requirement(requirementId).level === 'MUST';

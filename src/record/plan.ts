@@ -6,13 +6,20 @@ export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'b
 /** Wrong tokens and missing credentials, each of which must be refused. */
 export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', 'token-as-password', ...INVALID_HEADER_VARIANTS];
 
-/** The status requests that need no earlier answer: the configured status, the first, an unknown one, every credential probe. */
+/** What --profile official-client adds: the configured status asked for as the vendor's PHP client asks (getStatus). */
+export const OFFICIAL_CLIENT_REQUEST: StatusRequest = { credentials: 'official-client' };
+
+/**
+ * The status requests that need no earlier answer: the configured status, the first, an unknown one, every credential
+ * probe, and the official client's request when the run's profile asks for it.
+ */
 export function independentStatusRequests(target: Target): StatusRequest[] {
   return [
     {},
     { id: FIRST_STATUS_ID },
     { id: UNKNOWN_STATUS_ID },
     ...[...PASSWORD_VARIANTS, ...REFUSED_VARIANTS, ...nearMissesOf(target)].map((credentials) => ({ credentials })),
+    ...(target.settings.profile === 'official-client' ? [OFFICIAL_CLIENT_REQUEST] : []),
   ];
 }
 

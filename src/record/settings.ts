@@ -1,8 +1,12 @@
+import type { Profile } from '../requirements/types.js';
+
 /** What decides which requests a run sends, and all a judge needs to know of its target: no address, no secret. */
 export interface RequestChoices {
   statusId: number;
   lang?: string;
   missingLang?: string;
+  /** The extra requirements the run judges, and the request they add (--profile). */
+  profile?: Profile;
   /** Connections at once: how many requests the first round sends before the lang requests. */
   concurrency: number;
 }
@@ -34,8 +38,14 @@ export interface TargetRun {
 }
 
 /** The part of the settings a judge is handed. */
-export function requestChoices({ statusId, lang, missingLang, concurrency }: RequestChoices): RequestChoices {
-  return { statusId, concurrency, ...(lang === undefined ? {} : { lang }), ...(missingLang === undefined ? {} : { missingLang }) };
+export function requestChoices({ statusId, lang, missingLang, profile, concurrency }: RequestChoices): RequestChoices {
+  return {
+    statusId,
+    concurrency,
+    ...(lang === undefined ? {} : { lang }),
+    ...(missingLang === undefined ? {} : { missingLang }),
+    ...(profile === undefined ? {} : { profile }),
+  };
 }
 
 /** The settings a report and a recording keep: what shaped the run, never an address's credentials or the token. */
@@ -43,6 +53,7 @@ export interface RecordedOptions {
   statusId: number;
   lang?: string;
   missingLang?: string;
+  profile?: Profile;
   strict: boolean;
   timeoutMs: number;
   maxRequests: number;

@@ -2,7 +2,7 @@ import type { FaultParty, RunError } from '../../errors.js';
 import type { RecordedOptions } from '../../record/settings.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import type { JudgedExchange, RecordedCheck } from '../../judge/scenario-result.js';
-import type { Requirement } from '../../requirements/types.js';
+import type { Profile, Requirement } from '../../requirements/types.js';
 import type { REPORT_SCHEMA_VERSION } from '../../version.js';
 
 /** flaky: the verdict changed between repeated runs (--repeat); it is never counted as a pass. */
@@ -59,6 +59,16 @@ export interface BaselineResult {
   note: string;
 }
 
+/** What a profile's requirements found, said once for every view (--profile official-client). */
+export interface ProfileResult {
+  name: Profile;
+  /** The client whose code the profile's requirements quote, as read. */
+  client: { repository: string; version: string; commit: string };
+  /** would-work: its checks passed; would-fail: one of them failed; not-judged: none could be judged. */
+  outcome: 'would-work' | 'would-fail' | 'not-judged';
+  summary: string;
+}
+
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   suite: { name: string; version: string };
@@ -88,6 +98,8 @@ export interface Report {
   warnings?: RunWarning[];
   /** Set when the run was given a baseline of known failures. */
   baseline?: { file: string; entries: BaselineResult[] };
+  /** Set when the run was given a profile (--profile): its requirements are among requirements, level CLIENT. */
+  profile?: ProfileResult;
 }
 
 /** The exchange a check judged, looked up by the key it names. */

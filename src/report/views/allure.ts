@@ -17,6 +17,7 @@ import { failingChecks, failureLines, skipReason } from './failure-text.js';
 import { waivedRequirements } from '../model/verdicts.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
+import type { Level } from '../../requirements/types.js';
 
 /** One file of the allure-results folder: its name there and its text, as Allure's file-system writer would give it. */
 export interface AllureFile {
@@ -41,7 +42,12 @@ const STATUS: Record<Verdict, Status> = {
   skip: Status.SKIPPED,
 };
 
-const SEVERITY = { MUST: Severity.CRITICAL, SHOULD: Severity.NORMAL, INFO: Severity.TRIVIAL } as const;
+const SEVERITY: Record<Level, Severity> = {
+  MUST: Severity.CRITICAL,
+  SHOULD: Severity.NORMAL,
+  CLIENT: Severity.MINOR,
+  INFO: Severity.TRIVIAL,
+};
 
 /** The tag a failure's message carries when a diagnosis explains the run; its category matches on it. */
 const causeTag = (diagnosis: Diagnosis): string => `[cause: ${diagnosis.id}]`;
@@ -58,6 +64,11 @@ function categories(report: Report): Category[] {
     })),
     { name: 'MUST requirements not met', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(MUST\\).*' },
     { name: 'SHOULD requirements not met (warnings, do not gate)', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(SHOULD\\).*' },
+    {
+      name: 'The official client would fail (CLIENT, gates only with --strict)',
+      matchedStatuses: [Status.FAILED],
+      messageRegex: '.*\\(CLIENT\\).*',
+    },
     { name: 'Verdicts that changed between repeated runs (flaky)', matchedStatuses: [Status.BROKEN], messageRegex: '.* flaky.*' },
     { name: 'Not judged: the suite could not reach a verdict', matchedStatuses: [Status.BROKEN] },
     { name: 'Observations where the document sets no rule (INFO)', matchedStatuses: [Status.SKIPPED], messageRegex: '.*\\(INFO\\).*' },

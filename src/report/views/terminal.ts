@@ -2,9 +2,18 @@ import { paint } from './colour.js';
 import { terminalLine } from './escape/terminal.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
-import { countsLine, errorGroupLines, errorGroups, failingChecks, failureLines, skipReason } from './failure-text.js';
+import {
+  countsLine,
+  errorGroupLines,
+  errorGroups,
+  failingChecks,
+  failureLines,
+  profileHeading,
+  skipReason,
+  splitByProfile,
+} from './failure-text.js';
 import { verdictLine } from './next-step.js';
-import type { Report, Verdict } from '../model/types.js';
+import type { Report, RequirementResult, Verdict } from '../model/types.js';
 
 const LABEL: Record<Verdict, string> = {
   pass: 'PASS ',
@@ -42,30 +51,45 @@ export function renderTerminal(
   // Requirement lines by index: their label is coloured once every line has been made safe.
   const labelled = new Map<number, Verdict>();
   const idWidth = Math.max(...report.requirements.map((result) => result.id.length));
-  let family = '';
-  for (const result of report.requirements) {
-    if (result.family !== family) {
-      family = result.family;
-      lines.push('', family);
+  const requirementLines = (results: RequirementResult[]): void => {
+    let family = '';
+    for (const result of results) {
+      if (result.family !== family) {
+        family = result.family;
+        lines.push('', family);
+      }
+      const agreement =
+        result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
+      labelled.set(lines.length, result.verdict);
+      lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
+      if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
     }
-    const agreement = result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
-    labelled.set(lines.length, result.verdict);
-    lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
-    if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
-  }
-
-  const failing = report.requirements.filter((result) => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict));
-  if (failing.length > 0) {
-    lines.push('', 'Failures');
+  };
+  const failureDetails = (failing: RequirementResult[]): void => {
     for (const result of failing) {
       for (const check of failingChecks(result).filter((candidate) => candidate.verdict === 'fail')) {
         lines.push('', ...failureLines(report, result, check));
       }
     }
     for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
+  };
+  const isFailing = (result: RequirementResult): boolean => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict);
+  const { document, profile } = splitByProfile(report);
+  requirementLines(document);
+
+  const failing = document.filter(isFailing);
+  if (failing.length > 0) {
+    lines.push('', 'Failures');
+    failureDetails(failing);
   }
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  if (report.profile) {
+    lines.push('', profileHeading(report.profile));
+    requirementLines(profile);
+    lines.push('', report.profile.summary);
+    failureDetails(profile.filter(isFailing));
+  }
   for (const warning of report.warnings ?? []) lines.push('', warningLine(warning));
   const baseline = baselineLines(report);
   if (baseline.length > 0) lines.push('', ...baseline);
