@@ -146,6 +146,9 @@ const variants: Record<CredentialVariant, VariantSpec> = {
 /** Every variant by name, as a recording may name them. */
 export const CREDENTIAL_VARIANTS = Object.keys(variants) as CredentialVariant[];
 
+/** The variants of the suite's own requests, which the document's checks judge: not a named client's (a --profile's). */
+export const SUITE_VARIANTS = CREDENTIAL_VARIANTS.filter((variant) => variants[variant].clientHeaders === undefined);
+
 /**
  * Tokens one slip away from the real one, which a sloppy comparison accepts (a case-insensitive collation, a prefix or a
  * truncating compare). The case probe needs a letter that has a case.

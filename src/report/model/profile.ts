@@ -28,7 +28,7 @@ export function profileResult(name: Profile, requirements: readonly RequirementR
       name,
       client,
       outcome: 'would-fail',
-      summary: `The official client would fail here${sometimes} (${first.id}): ${check.actual ?? check.description} (expected: ${check.expected ?? first.title}); the client's line: ${first.section} "${first.quote}"${more}.`,
+      summary: `The official client would fail here${sometimes} (${first.id}): ${oneLine(check.actual ?? check.description)} (expected: ${check.expected ?? first.title}); the client's line: ${first.section} "${first.quote}"${more}.`,
     };
   }
   const passed = results.filter((result) => result.verdict === 'pass');
@@ -54,5 +54,8 @@ export function profileResult(name: Profile, requirements: readonly RequirementR
     summary: `What ${CLIENT_NAME} would make of this server could not be judged${reason ? `: ${reason.error?.message ?? reason.description}` : ''}.`,
   };
 }
+
+/** The answer as the summary quotes it, on one line: a body's own line breaks would break the terminal's. */
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
 
 const capitalised = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
