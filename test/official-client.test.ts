@@ -98,8 +98,8 @@ const CASES = {
   'HTTP 201 with --strict': { rewrite: () => ({ status: 201 }), args: ['--profile', 'official-client', '--strict'] },
   'status missing': {
     rewrite: ({ body }) => {
-      const { status: _status, ...rest } = JSON.parse(body) as Record<string, unknown>;
-      return { body: JSON.stringify(rest) };
+      const envelope = Object.entries(JSON.parse(body) as Record<string, unknown>).filter(([field]) => field !== 'status');
+      return { body: JSON.stringify(Object.fromEntries(envelope)) };
     },
   },
   'status "error" with HTTP 200': {
