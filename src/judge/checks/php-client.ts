@@ -3,15 +3,13 @@ import type { Exchange } from '../../exchange/exchange.js';
 import { isObject } from '../../exchange/json-body.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 
-/**
- * What the vendor's PHP client (supportpal/api-client-php) makes of an answer, read from its code: the lines each
- * check follows are quoted by the CLIENT requirements of the catalog.
- */
+// What the vendor's PHP client (supportpal/api-client-php) makes of an answer, read from its code: the CLIENT
+// requirements of the catalog quote the line each check follows.
 
 /**
  * The most nesting of arrays and objects json_decode($body, true, 512) reads: its depth counts the values inside the
  * deepest array or object as one more level, so 512 nested arrays already throw "Maximum stack depth exceeded"
- * (as PHP 8.2 does).
+ * (seen with PHP 8.2).
  */
 export const CLIENT_MAX_NESTING = 511;
 
@@ -153,8 +151,8 @@ function castKeeps(value: unknown): boolean {
 }
 
 /** The fields the client's models cast to int: Status (src/Model/Ticket/Status.php) and StatusTranslation. */
-export const STATUS_INT_FIELDS = ['id', 'auto_close', 'order', 'created_at', 'updated_at'] as const;
-export const TRANSLATION_INT_FIELDS = ['id', 'status_id'] as const;
+const STATUS_INT_FIELDS = ['id', 'auto_close', 'order', 'created_at', 'updated_at'] as const;
+const TRANSLATION_INT_FIELDS = ['id', 'status_id'] as const;
 
 /**
  * Every int-cast field of the status and its translations that (int) does not keep: what the client would hand its
