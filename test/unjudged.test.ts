@@ -43,7 +43,7 @@ describe("a body beyond the suite's own caps", () => {
     expect(capped.meaning).toMatchObject({ kind: 'undecodable', why: 'suite-limit' });
     const detail = capped.meaning.kind === 'undecodable' ? capped.meaning.detail : '';
     for (const passed of [true, false]) {
-      expect(whyNotJudged(capped, 200, API_ANSWERED, passed)).toEqual({
+      expect(whyNotJudged(capped, 200, API_ANSWERED, { ok: passed })).toEqual({
         code: 'HARNESS_SUITE_LIMIT',
         message: `not judged: ${detail}`,
         hint: "The cap is the suite's own, not a rule of the document: judge this answer by hand, or report the answer that needs a higher cap",
@@ -57,44 +57,47 @@ describe("a body beyond the suite's own caps", () => {
       origin: { kind: 'unknown', evidence: 'a body that is not UTF-8' },
       meaning: { kind: 'undecodable', why: 'encoding', detail: 'not UTF-8' },
     };
-    expect(whyNotJudged(undecodable, 200, NOTHING_ANSWERED, false)).toBeUndefined();
+    expect(whyNotJudged(undecodable, 200, NOTHING_ANSWERED, { ok: false })).toBeUndefined();
   });
 });
 
 describe("a front's page", () => {
   test("a CDN's block page is never judged, even where the API answered other requests and the check failed", () => {
-    expect(whyNotJudged(CLOUDFLARE_BLOCK, 403, API_ANSWERED, false)).toEqual({
+    expect(whyNotJudged(CLOUDFLARE_BLOCK, 403, API_ANSWERED, { ok: false })).toEqual({
       code: 'HARNESS_NOT_THE_API',
       message: "not judged: Cloudflare answered instead of the API (HTTP 403: Cloudflare's block page)",
       hint: 'What stands in front of the API answered this request: see the diagnosis for what to change, then run again',
       party: 'environment',
     });
-    expect(whyNotJudged(CLOUDFLARE_BLOCK, 403, API_ANSWERED, true)?.code).toBe('HARNESS_NOT_THE_API');
+    expect(whyNotJudged(CLOUDFLARE_BLOCK, 403, API_ANSWERED, { ok: true })?.code).toBe('HARNESS_NOT_THE_API');
   });
 
   test.each(['cdn', 'waf', 'proxy', 'gateway', 'cache', 'sso', 'captive-portal', 'maintenance'] as const)(
     "a %s stands outside the deployment: a failure on its answer is not the API's",
     (front) => {
-      expect(whyNotJudged(frontOf(front), 403, API_ANSWERED, false)).toMatchObject({ code: 'HARNESS_NOT_THE_API', party: 'environment' });
+      expect(whyNotJudged(frontOf(front), 403, API_ANSWERED, { ok: false })).toMatchObject({
+        code: 'HARNESS_NOT_THE_API',
+        party: 'environment',
+      });
     },
   );
 
   test("the web server's own 404 page fails a check once the API is seen answering here: a rewrite that misses a path", () => {
-    expect(whyNotJudged(APACHE_404, 404, API_ANSWERED, false)).toBeUndefined();
-    expect(whyNotJudged(FPM_NOT_FOUND, 404, API_ANSWERED, false)).toBeUndefined();
+    expect(whyNotJudged(APACHE_404, 404, API_ANSWERED, { ok: false })).toBeUndefined();
+    expect(whyNotJudged(FPM_NOT_FOUND, 404, API_ANSWERED, { ok: false })).toBeUndefined();
   });
 
   test('the same page never passes a check (a refusal), and judges nothing where the API never answered', () => {
-    expect(whyNotJudged(APACHE_404, 404, API_ANSWERED, true)).toMatchObject({
+    expect(whyNotJudged(APACHE_404, 404, API_ANSWERED, { ok: true })).toMatchObject({
       code: 'HARNESS_NOT_THE_API',
       message: "not judged: Apache answered instead of the API (HTTP 404: Apache's own error page)",
     });
-    expect(whyNotJudged(APACHE_404, 404, NOTHING_ANSWERED, false)?.code).toBe('HARNESS_NOT_THE_API');
+    expect(whyNotJudged(APACHE_404, 404, NOTHING_ANSWERED, { ok: false })?.code).toBe('HARNESS_NOT_THE_API');
   });
 
   test('a gateway error page judges nothing: the application did not take the request', () => {
     expect(NGINX_502.origin).toMatchObject({ kind: 'front', front: 'web-server' });
-    expect(whyNotJudged(NGINX_502, 502, API_ANSWERED, false)).toMatchObject({
+    expect(whyNotJudged(NGINX_502, 502, API_ANSWERED, { ok: false })).toMatchObject({
       code: 'HARNESS_NOT_THE_API',
       message: "not judged: nginx answered instead of the API (HTTP 502: nginx's own error page)",
     });
@@ -111,7 +114,7 @@ describe('an answer nobody can be told to have written', () => {
 
   test.each(Object.entries(unknown))('%s judges nothing while no answer of the run came from the API', (_name, answer) => {
     expect(answer.origin.kind).toBe('unknown');
-    expect(whyNotJudged(answer, 200, NOTHING_ANSWERED, false)).toEqual({
+    expect(whyNotJudged(answer, 200, NOTHING_ANSWERED, { ok: false })).toEqual({
       code: 'HARNESS_NOT_THE_API',
       message: `not judged: no answer of this run came from the API at this base URL, and this one cannot be told to (${answer.origin.kind === 'unknown' ? answer.origin.evidence : ''})`,
       hint: 'Check --base-url: it must be the address of the service, the one the API paths /api/... are added to',
@@ -120,14 +123,14 @@ describe('an answer nobody can be told to have written', () => {
   });
 
   test.each(Object.entries(unknown))("%s is the API's once the API is seen answering at this base URL", (_name, answer) => {
-    expect(whyNotJudged(answer, 200, API_ANSWERED, false)).toBeUndefined();
+    expect(whyNotJudged(answer, 200, API_ANSWERED, { ok: false })).toBeUndefined();
   });
 });
 
 test("the API's own answer is always judged, even one that does not parse where nothing else came from the API", () => {
-  expect(whyNotJudged(API_REFUSAL, 401, NOTHING_ANSWERED, false)).toBeUndefined();
+  expect(whyNotJudged(API_REFUSAL, 401, NOTHING_ANSWERED, { ok: false })).toBeUndefined();
   const broken = classified(200, '{"status":"success","data":{"id":1,', { 'content-type': 'application/json' });
   expect(broken).toMatchObject({ origin: { kind: 'api' }, meaning: { kind: 'undecodable', why: 'not-json' } });
-  expect(whyNotJudged(broken, 200, NOTHING_ANSWERED, false)).toBeUndefined();
-  expect(whyNotJudged(API_REFUSAL, 401, API_ANSWERED, true)).toBeUndefined();
+  expect(whyNotJudged(broken, 200, NOTHING_ANSWERED, { ok: false })).toBeUndefined();
+  expect(whyNotJudged(API_REFUSAL, 401, API_ANSWERED, { ok: true })).toBeUndefined();
 });

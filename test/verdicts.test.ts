@@ -11,7 +11,7 @@ import { classifyExchange } from '../src/classify/classify.js';
 import { cutShort, mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
 import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from '../src/report/model/verdicts.js';
-import { catalog, requirement } from '../src/requirements/catalog.js';
+import { documentCatalog as catalog, requirement } from '../src/requirements/catalog.js';
 import type { Level } from '../src/requirements/types.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
 
@@ -932,6 +932,33 @@ describe('--repeat: runs folded into one report', () => {
     expect(merged.diagnoses.map((diagnosis) => diagnosis.summary)).toEqual(['later']);
     expect(merged.requirements).toHaveLength(catalog.length);
     expect(resultOf(merged, 'SELFSERVICE-SHAPE').repeat?.runs).toBe(3);
+  });
+});
+
+describe('--profile official-client: CLIENT requirements', () => {
+  const A_CLIENT = requirement('CLIENT-PHP-HTTP-200');
+  const profiled = (checks: RecordedCheck[], strict = false): Report =>
+    reportOf(checks, { options: { statusId: 1, strict, timeoutMs: 1000, maxRequests: 40, repeat: 1, profile: 'official-client' } }, strict);
+
+  test('judged only with the profile: a report without it holds no CLIENT requirement and no profile section', () => {
+    const report = reportOf(allPassed());
+    expect(report.requirements.some((result) => result.level === 'CLIENT')).toBe(false);
+    expect(report.profile).toBeUndefined();
+  });
+
+  test('a CLIENT failure warns and says the official client would fail, without changing the verdict', () => {
+    const report = profiled([...allPassed(), check(A_CLIENT.id, 'fail', VALID)]);
+    expect(report.requirements.find((result) => result.id === A_CLIENT.id)?.verdict).toBe('warn');
+    expect(report.profile?.outcome).toBe('would-fail');
+    expect(report.profile?.summary).toMatch(/^The official client would fail here \(CLIENT-PHP-HTTP-200\)/);
+    expect(report.profile?.summary).toContain('src/Http/Client.php line 89');
+    expect(report).toMatchObject({ verdict: 'conformant', exitCode: 0 });
+  });
+
+  test('with --strict a CLIENT failure fails the run', () => {
+    const report = profiled([...allPassed(), check(A_CLIENT.id, 'fail', VALID)], true);
+    expect(report).toMatchObject({ verdict: 'not-conformant', exitCode: 1 });
+    expect(report.summary).toContain(A_CLIENT.id);
   });
 });
 

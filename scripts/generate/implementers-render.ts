@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { authorizationHeader, curlCommand, type CredentialVariant } from '../../src/exchange/credentials.js';
+import { authorizationHeader, clientHeaders, curlCommand, type CredentialVariant } from '../../src/exchange/credentials.js';
 import { variants } from '../../src/reference-server/faults.js';
 import { expectedKills, expectedWarnings } from '../../src/reference-server/kills.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
@@ -9,7 +9,7 @@ import type { Family, Requirement } from '../../src/requirements/types.js';
 export const DOCS_DIR = 'docs/implementers';
 const EXAMPLE_BASE_URL = 'https://help.example.com';
 const EXAMPLE_PASSWORD = 'x';
-const FAMILIES: readonly Family[] = ['envelope', 'status', 'lang', 'auth', 'selfservice'];
+const FAMILIES: readonly Family[] = ['envelope', 'status', 'lang', 'auth', 'selfservice', 'official-client'];
 
 const FAMILY_INTRO: Record<Family, string> = {
   envelope: 'Every successful response shown in the document is a JSON envelope of `status`, `message` and `data`.',
@@ -18,6 +18,8 @@ const FAMILY_INTRO: Record<Family, string> = {
   auth: 'The API token is the Basic user name; the password is ignored; anything else fails authentication.',
   selfservice:
     'The reference call `GET /api/selfservice/type` succeeds with valid credentials and fails without them. Its body shape is not shown.',
+  'official-client':
+    "What the vendor's PHP client needs of an answer to work, quoted from its code; judged only with `--profile official-client` (see [the profile](../official-client.md)).",
 };
 
 interface Example {
@@ -41,6 +43,14 @@ const EXAMPLES: Record<Family, Example[]> = {
       path: '/api/ticket/status/1',
       credentials: 'wrong-token',
       note: 'The code and body of a refusal are not stated: 401 with this body is what production deployments answer; any answer that is not a success passes.',
+    },
+  ],
+  'official-client': [
+    {
+      title:
+        "A ticket status asked for as the official client asks (getStatus): password X, Content-Type: application/json, Guzzle's User-Agent, no Accept",
+      path: '/api/ticket/status/1',
+      credentials: 'official-client',
     },
   ],
   selfservice: [
@@ -67,7 +77,7 @@ async function answers(): Promise<Map<Example, Answer>> {
     for (const example of Object.values(EXAMPLES).flat()) {
       const authorization = authorizationHeader(example.credentials, token, EXAMPLE_PASSWORD);
       const response = await fetch(`${server.url}${example.path}`, {
-        headers: authorization ? { authorization } : {},
+        headers: { ...clientHeaders(example.credentials), ...(authorization ? { authorization } : {}) },
         signal: AbortSignal.timeout(5000),
       });
       const body = JSON.stringify(await response.json(), null, 2);
@@ -100,7 +110,9 @@ function requirementSection(requirement: Requirement): string[] {
   return [
     `### ${requirement.id} (${requirement.level})`,
     '',
-    `Checked: ${requirement.title}. The document (${requirement.section}):`,
+    requirement.level === 'CLIENT'
+      ? `Checked: ${requirement.title}. The client (${requirement.section}):`
+      : `Checked: ${requirement.title}. The document (${requirement.section}):`,
     '',
     `> ${requirement.quote}`,
     '',

@@ -1,5 +1,5 @@
 import { parseJson } from '../exchange/body-text.js';
-import type { CredentialVariant } from '../exchange/credentials.js';
+import { SUITE_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
 import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, type Exchange, type ParsedBody } from '../exchange/exchange.js';
 import { isObject } from '../exchange/json-body.js';
 import type { Recording } from '../record/recording.js';
@@ -273,5 +273,12 @@ export function classifyRecording(recording: Recording, statusId: number): Class
     }
   }
   const lookUp = (path: string, credentials: CredentialVariant): Classified | undefined => answers[exchangeKey(path, {}, credentials)];
-  return { answers, reach: deriveReach(Object.values(answers), lookUp, statusId) };
+  // What a named client's request (a --profile's) got says nothing the suite's own requests must not say alone.
+  const suiteAnswers = Object.entries(answers)
+    .filter(([key]) => {
+      const answer = recording.answers[key];
+      return answer !== undefined && 'exchange' in answer && SUITE_VARIANTS.includes(answer.exchange.request.credentials);
+    })
+    .map(([, classified]) => classified);
+  return { answers, reach: deriveReach(suiteAnswers, lookUp, statusId) };
 }

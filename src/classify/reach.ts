@@ -1,4 +1,4 @@
-import { CREDENTIAL_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
+import { SUITE_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
 import { SELFSERVICE_PATH, STATUS_PATH } from '../exchange/exchange.js';
 import { isServed, type Classified, type Reach } from './types.js';
 
@@ -13,7 +13,7 @@ export function deriveReach(
   statusId: number,
 ): Reach {
   const servedTo = (path: string): CredentialVariant[] =>
-    CREDENTIAL_VARIANTS.filter((credentials) => {
+    SUITE_VARIANTS.filter((credentials) => {
       const answer = lookUp(path, credentials);
       return answer !== undefined && answer.origin.kind === 'api' && isServed(answer);
     });

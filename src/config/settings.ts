@@ -15,6 +15,7 @@ import {
   type Place,
 } from './values.js';
 import { REPORT_KINDS, reportKinds } from './reports.js';
+import { profileName } from './profiles.js';
 
 /** What a row of the settings table says of one setting, whatever its value's type. */
 interface Described<T> {
@@ -126,7 +127,17 @@ export const SETTINGS = {
     default: REPORT_KINDS,
     help: 'reports to write, comma-separated: json, junit, html, md, ctrf, allure, badge, recording (default: all); report.json is always written, since the exit code, verify, compare and baseline read it',
   }),
-  strict: toggle({ flag: 'strict', env: 'CONFORMANCE_STRICT', help: 'SHOULD failures also fail the run' }),
+  strict: toggle({
+    flag: 'strict',
+    env: 'CONFORMANCE_STRICT',
+    help: 'SHOULD failures (and, with --profile, CLIENT failures) also fail the run',
+  }),
+  profile: option(profileName, {
+    flag: 'profile',
+    env: 'CONFORMANCE_PROFILE',
+    placeholder: 'NAME',
+    help: "official-client: also judge what the vendor's PHP client would make of the answers (one more GET; gates only with --strict)",
+  }),
   timeoutMs: wholeNumberOption(
     { min: 1, max: 600_000 },
     {

@@ -12,6 +12,7 @@ export type TargetOptions = Pick<
   | 'lang'
   | 'missingLang'
   | 'strict'
+  | 'profile'
   | 'timeoutMs'
   | 'maxRequests'
   | 'repeat'
@@ -105,6 +106,7 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
     strict: config.strict,
     timeoutMs: config.timeoutMs,
     maxRequests: config.maxRequests,
+    ...(config.profile === undefined ? {} : { profile: config.profile }),
     repeat: 1,
     deadlineMs: config.deadlineMs,
     concurrency: config.concurrency,

@@ -16,7 +16,8 @@ export type CredentialVariant =
   | 'token-case-flipped'
   | 'token-truncated'
   | 'token-extended'
-  | 'token-as-password';
+  | 'token-as-password'
+  | 'official-client';
 
 export const WRONG_TOKEN = 'conformance-invalid-token-0000';
 const LONG_PASSWORD = 'p'.repeat(256);
@@ -40,7 +41,12 @@ interface VariantSpec {
   label: string;
   header(token: string, password: string): string | undefined;
   curl(password: string): string;
+  /** The headers a named client sends in place of the suite's own Accept, Accept-Encoding and User-Agent. */
+  clientHeaders?: Record<string, string>;
 }
+
+/** What Guzzle 7, which the official PHP client sends through, puts in User-Agent by default. */
+const OFFICIAL_CLIENT_USER_AGENT = 'GuzzleHttp/7';
 
 const base64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 /** A header value carries bytes: a token outside ASCII goes as its UTF-8 bytes, as any HTTP client sends it. */
@@ -126,10 +132,22 @@ const variants: Record<CredentialVariant, VariantSpec> = {
     header: (token) => basic(OTHER_USER, token),
     curl: () => `-u ${shellQuote(`${OTHER_USER}:<API_TOKEN>`)}`,
   },
+  // supportpal/api-client-php: src/Http/Request.php builds the header and the Content-Type (application/json, from
+  // src/Resources/services.php) for every request, GET included; Guzzle adds its User-Agent and, over curl, no Accept
+  // and no Accept-Encoding.
+  'official-client': {
+    label: 'the official PHP client\'s request: password "X", Content-Type: application/json, no Accept',
+    header: (token) => basic(token, 'X'),
+    curl: () => `-u ${shellQuote('<API_TOKEN>:X')} -H 'Content-Type: application/json' -H 'Accept:' -A ${OFFICIAL_CLIENT_USER_AGENT}`,
+    clientHeaders: { 'content-type': 'application/json', 'user-agent': OFFICIAL_CLIENT_USER_AGENT },
+  },
 };
 
 /** Every variant by name, as a recording may name them. */
 export const CREDENTIAL_VARIANTS = Object.keys(variants) as CredentialVariant[];
+
+/** The variants of the suite's own requests, which the document's checks judge: not a named client's (a --profile's). */
+export const SUITE_VARIANTS = CREDENTIAL_VARIANTS.filter((variant) => variants[variant].clientHeaders === undefined);
 
 /**
  * Tokens one slip away from the real one, which a sloppy comparison accepts (a case-insensitive collation, a prefix or a
@@ -163,6 +181,11 @@ export function curlCredentials(variant: CredentialVariant, password: string): s
  */
 export function curlCommand(variant: CredentialVariant, password: string, url: string): string {
   return ['curl', '-sS', curlCredentials(variant, password), shellQuote(url)].filter(Boolean).join(' ');
+}
+
+/** The headers of the client a variant stands for, sent instead of the suite's own; undefined for the suite's own requests. */
+export function clientHeaders(variant: CredentialVariant): Record<string, string> | undefined {
+  return variants[variant].clientHeaders;
 }
 
 export function variantLabel(variant: CredentialVariant): string {

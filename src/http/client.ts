@@ -16,7 +16,7 @@ import {
   type TrafficCounts,
 } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
-import { authorizationHeader, curlCommand } from '../exchange/credentials.js';
+import { authorizationHeader, clientHeaders, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
@@ -132,10 +132,13 @@ export class HttpClient {
     }
     const url = this.urlFor(options.path, options.query);
     const authorization = authorizationHeader(options.credentials, this.options.token, this.options.password);
+    // A named client's request goes as that client sends it; the traceparent still joins it to the run.
     const headers: Record<string, string> = {
-      accept: 'application/json',
-      'accept-encoding': 'gzip, deflate, br',
-      'user-agent': this.options.userAgent,
+      ...(clientHeaders(options.credentials) ?? {
+        accept: 'application/json',
+        'accept-encoding': 'gzip, deflate, br',
+        'user-agent': this.options.userAgent,
+      }),
       traceparent: traceparent(this.runId),
     };
     if (authorization !== undefined) headers.authorization = authorization;

@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import type { Classification } from '../classify/types.js';
 import { Target } from '../record/target.js';
+import type { Profile } from '../requirements/types.js';
 
 const TARGETS_KEY = Symbol.for('ticketing-conformance.targets');
 type Holder = { [TARGETS_KEY]?: { specRunId: string; targets: Map<number, Promise<Target>> } };
@@ -8,11 +9,17 @@ type Holder = { [TARGETS_KEY]?: { specRunId: string; targets: Map<number, Promis
 export interface TargetSlot {
   index: number;
   label?: string;
+  /** The profile the target's run was given, whose scenarios are judged for it alone. */
+  profile?: Profile;
 }
 
 /** The targets this spec run judges: one for a single run, several for a batch of a matrix. */
 export function targetSlots(): TargetSlot[] {
-  return inject('conformance').targets.map((run, index) => ({ index, ...(run.label === undefined ? {} : { label: run.label }) }));
+  return inject('conformance').targets.map((run, index) => ({
+    index,
+    ...(run.label === undefined ? {} : { label: run.label }),
+    ...(run.settings.profile === undefined ? {} : { profile: run.settings.profile }),
+  }));
 }
 
 /**

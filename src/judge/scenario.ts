@@ -8,6 +8,7 @@ import { whyNotJudged } from './unjudged.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { judgedExchange, type JudgedExchange, type RecordedCheck, type ScenarioResult } from './scenario-result.js';
 import type { Target } from '../record/target.js';
+import type { Profile } from '../requirements/types.js';
 
 class SkipSignal extends Error {
   constructor(
@@ -47,6 +48,8 @@ export interface ScenarioDefinition<R extends RequirementId> {
   id: string;
   requirements: readonly R[];
   title: string;
+  /** The profile the scenario belongs to: it is judged only for a target whose run was given it (--profile). */
+  profile?: Profile;
   run(context: ScenarioContext<R>): Promise<void>;
 }
 
@@ -73,9 +76,13 @@ export function scenario<const R extends RequirementId>(definition: ScenarioDefi
   // The requirement IDs are in the name for `vitest -t ID` and are tags for `vitest --tags-filter ID`.
   const name = `${definition.id}: ${definition.title} (${definition.requirements.join(', ')})`;
   for (const slot of targetSlots()) {
-    test(slot.label === undefined ? name : `${slot.label} › ${name}`, { tags: [...definition.requirements] }, (vitestContext) =>
-      judge(definition, slot.index, vitestContext),
-    );
+    const testName = slot.label === undefined ? name : `${slot.label} › ${name}`;
+    if (definition.profile !== undefined && slot.profile !== definition.profile) {
+      // Registered all the same, recording nothing: to Vitest a spec file without a single test is an error.
+      test.skip(`${testName} (judged only with --profile ${definition.profile})`, () => undefined);
+      continue;
+    }
+    test(testName, { tags: [...definition.requirements] }, (vitestContext) => judge(definition, slot.index, vitestContext));
   }
 }
 
@@ -122,7 +129,7 @@ async function judge<R extends RequirementId>(
     reach,
     check: forEachListed(definition.id, definition.requirements, (requirementId) => (result: CheckOutcome, exchange?: Exchange) => {
       // Judged only on an answer the API gave: what a front answered is not the API's pass or failure.
-      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result.ok);
+      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result);
       if (notJudged) {
         // A SHOULD or INFO left unjudged does not take the run's verdict away; a MUST does.
         const must = requirement(requirementId).level === 'MUST';

@@ -2,6 +2,7 @@ import { GATEWAY_ERRORS } from '../classify/signatures.js';
 import type { Classified, FrontName, Reach } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
 import type { RecordedCheck } from './scenario-result.js';
+import type { CheckOutcome } from './checks/outcome.js';
 
 type CheckError = NonNullable<RecordedCheck['error']>;
 
@@ -15,12 +16,18 @@ const OUTSIDE_THE_API = new Set<FrontName>(['cdn', 'waf', 'proxy', 'gateway', 'c
  *   answering at this base URL (a catch-all route, a rewrite that misses a path), but it never passes a refusal, and
  *   a gateway error (the application did not take the request) judges nothing.
  * - An unrecognised page is the API's only once the API is seen answering at this base URL.
- * - A body beyond the suite's own caps is the suite's limit, never the target's failure.
+ * - A body beyond the suite's own caps is the suite's limit, never the target's failure; except to a check of the
+ *   official PHP client, which fails on a body nested that deep itself, and which is judged then as an unrecognised page.
  */
-export function whyNotJudged(classified: Classified, httpStatus: number, reach: Reach, passed: boolean): CheckError | undefined {
+export function whyNotJudged(
+  classified: Classified,
+  httpStatus: number,
+  reach: Reach,
+  { ok: passed, beyondDepthCap }: Pick<CheckOutcome, 'ok' | 'beyondDepthCap'>,
+): CheckError | undefined {
   const { origin, meaning } = classified;
-  // Stryker disable next-line ConditionalExpression: only an undecodable meaning has a why
-  if (meaning.kind === 'undecodable' && meaning.why === 'suite-limit') {
+  const beyondCaps = meaning.kind === 'undecodable' && meaning.why === 'suite-limit';
+  if (beyondCaps && !beyondDepthCap) {
     return {
       code: 'HARNESS_SUITE_LIMIT',
       message: `not judged: ${meaning.detail}`,
@@ -43,8 +50,8 @@ export function whyNotJudged(classified: Classified, httpStatus: number, reach: 
     meaning.kind === 'error-page' ||
     meaning.kind === 'empty' ||
     meaning.kind === 'redirect' ||
-    // Stryker disable next-line ConditionalExpression: only an undecodable meaning has a why
-    (meaning.kind === 'undecodable' && meaning.why === 'not-json');
+    (meaning.kind === 'undecodable' && meaning.why === 'not-json') ||
+    beyondCaps;
   if (origin.kind === 'unknown' && undecided && !reach.apiAnswered) {
     return {
       code: 'HARNESS_NOT_THE_API',

@@ -57,6 +57,7 @@ export function targetSettings(target: PlannedTarget, startedAt: Date): TargetSe
     statusId: options.statusId,
     lang: options.lang,
     missingLang: options.missingLang,
+    ...(options.profile ? { profile: options.profile } : {}),
     timeoutMs: options.timeoutMs,
     maxBodyBytes: MAX_BODY_BYTES,
     maxRequests: options.maxRequests,
@@ -142,7 +143,7 @@ function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunErr
 
 /** Diagnose and build: what was judged folded per requirement, diagnosed from the classified answers, built once. */
 export function reportFrom(input: ReportInput): Report {
-  const judged = judgedRun(input.scenarios, input.complete);
+  const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
   const diagnoses = diagnose(judged.requirements, judged.exchanges, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
   return buildReport(input, judged, diagnoses);
 }
@@ -170,6 +171,7 @@ export function targetReport({ target, startedAt, runId, finishedAt, judged }: T
       statusId: options.statusId,
       ...(options.lang ? { lang: options.lang } : {}),
       ...(options.missingLang ? { missingLang: options.missingLang } : {}),
+      ...(options.profile ? { profile: options.profile } : {}),
       strict: options.strict,
       timeoutMs: options.timeoutMs,
       maxRequests: options.maxRequests,

@@ -9,6 +9,9 @@ export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'b
 /** Wrong tokens and missing credentials, each of which must be refused. */
 export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', 'token-as-password', ...INVALID_HEADER_VARIANTS];
 
+/** What --profile official-client adds: the configured status asked for as the vendor's PHP client asks (getStatus). */
+export const OFFICIAL_CLIENT_REQUEST: StatusRequest = { credentials: 'official-client' };
+
 /** The status requests that need no earlier answer: the configured status, the first, an unknown one, every credential probe. */
 export function independentStatusRequests(target: Target): StatusRequest[] {
   return [
@@ -17,6 +20,14 @@ export function independentStatusRequests(target: Target): StatusRequest[] {
     { id: UNKNOWN_STATUS_ID },
     ...[...PASSWORD_VARIANTS, ...REFUSED_VARIANTS, ...nearMissesOf(target)].map((credentials) => ({ credentials })),
   ];
+}
+
+/**
+ * The requests of the run's profile, apart from the document's: only the profile's checks judge their answers, so
+ * --profile leaves the document's verdicts as they are without it.
+ */
+export function profileRequests(target: Target): StatusRequest[] {
+  return target.settings.profile === 'official-client' ? [OFFICIAL_CLIENT_REQUEST] : [];
 }
 
 /**
@@ -47,7 +58,7 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
   // The same request asked twice (the first status is often the configured one) is one promise, sent once.
   const independent = [
     ...new Set([
-      ...independentStatusRequests(target).map((request) => target.status(request)),
+      ...[...independentStatusRequests(target), ...profileRequests(target)].map((request) => target.status(request)),
       ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
     ]),
   ];

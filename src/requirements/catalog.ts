@@ -1,4 +1,19 @@
-import type { Requirement, RequirementText } from './types.js';
+import type { Profile, Requirement, RequirementText } from './types.js';
+
+/**
+ * The vendor's PHP client as read for the CLIENT requirements: the release, and the commit of its tag. Its src/ is the
+ * same at the newest commit read (65adb9d); the lines a CLIENT requirement cites have not moved since v2.0.0.
+ */
+export const OFFICIAL_CLIENT = {
+  repository: 'supportpal/api-client-php',
+  version: 'v2.5.0',
+  commit: '6581207033543652d88c8516b09bb80eddafdc25',
+} as const;
+
+/** Where a CLIENT requirement's quote stands in the client. */
+function clientLine(file: string, line: number): string {
+  return `${OFFICIAL_CLIENT.repository} ${OFFICIAL_CLIENT.version} (${OFFICIAL_CLIENT.commit.slice(0, 7)}), ${file} line ${line}`;
+}
 
 /**
  * Every requirement, keyed by its ID. The keys are the type RequirementId, so a spec that names an ID the catalog
@@ -272,12 +287,64 @@ export const requirements = {
     section: 'Endpoints',
     quote: 'GET | `/api/selfservice/type` | none shown | none | Body shape: not shown.',
   },
+  'CLIENT-PHP-JSON-DECODE': {
+    level: 'CLIENT',
+    family: 'official-client',
+    title:
+      'the body passes json_decode with depth 512 and JSON_THROW_ON_ERROR: no byte order mark, no text around the JSON, valid UTF-8, no unpaired \\u surrogate, fewer than 512 levels of nesting',
+    section: clientLine('src/Http/Client.php', 78),
+    quote: '$body = json_decode((string) $response->getBody(), true, 512, JSON_THROW_ON_ERROR);',
+  },
+  'CLIENT-PHP-HTTP-200': {
+    level: 'CLIENT',
+    family: 'official-client',
+    title: 'the HTTP status is exactly 200: any other, 201 and 203 included, makes the client throw',
+    section: clientLine('src/Http/Client.php', 89),
+    quote: 'if ($response->getStatusCode() !== 200',
+  },
+  'CLIENT-PHP-STATUS-SET': {
+    level: 'CLIENT',
+    family: 'official-client',
+    title: 'the decoded body is a JSON object (a PHP array) whose status is set and not null',
+    section: clientLine('src/Http/Client.php', 91),
+    quote: "|| ! isset($body['status'])",
+  },
+  'CLIENT-PHP-STATUS-NOT-ERROR': {
+    level: 'CLIENT',
+    family: 'official-client',
+    title: 'status is not "error"',
+    section: clientLine('src/Http/Client.php', 92),
+    quote: "|| $body['status'] === 'error'",
+  },
+  'CLIENT-PHP-DATA-ARRAY': {
+    level: 'CLIENT',
+    family: 'official-client',
+    title: 'data is a JSON object (a PHP array), which the client builds its Status from; anything else is a TypeError',
+    section: clientLine('src/Api/Ticket/Statuses.php', 42),
+    quote: 'private function createStatusModel(array $data): Status',
+  },
+  'CLIENT-PHP-INT-CAST': {
+    level: 'CLIENT',
+    family: 'official-client',
+    title:
+      'id, auto_close, order, created_at, updated_at and each translation\'s id and status_id hold a value PHP\'s (int) cast keeps: the client reads "abc" as 0, without an error',
+    section: `${clientLine('src/Model/Ticket/Status.php', 27)} (and lines 30 to 33; src/Model/Ticket/StatusTranslation.php lines 16 and 17)`,
+    quote: "'id'         => 'int',",
+  },
 } satisfies Record<string, RequirementText>;
 
 export type RequirementId = keyof typeof requirements;
 
 /** The requirements in catalog order, each with its ID. */
 export const catalog: readonly Requirement[] = Object.entries(requirements).map(([id, text]) => ({ id: id as RequirementId, ...text }));
+
+/** The requirements of the document: what every run judges. */
+export const documentCatalog: readonly Requirement[] = catalog.filter((requirement) => requirement.level !== 'CLIENT');
+
+/** What a run judges: the document's requirements, and those of the profile it was given. */
+export function judgedCatalog(profile: Profile | undefined): readonly Requirement[] {
+  return profile === 'official-client' ? catalog : documentCatalog;
+}
 
 const byId = new Map<string, Requirement>(catalog.map((entry) => [entry.id, entry]));
 

@@ -1,16 +1,24 @@
 import type { RequirementId } from './catalog.js';
 
-export type Level = 'MUST' | 'SHOULD' | 'INFO';
-export type Family = 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice';
+/**
+ * MUST, SHOULD and INFO are the document's; CLIENT is what the vendor's own client needs of an answer, judged only
+ * with --profile official-client, and gating the run only with --strict, as a SHOULD does.
+ */
+export type Level = 'MUST' | 'SHOULD' | 'INFO' | 'CLIENT';
+export type Family = 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice' | 'official-client';
+
+/** A set of extra requirements a run judges only when asked to (--profile). */
+export type Profile = 'official-client';
+export const PROFILES: readonly Profile[] = ['official-client'];
 
 export interface Requirement {
   id: RequirementId;
   level: Level;
   family: Family;
   title: string;
-  /** The document's own words; the single place this text lives. */
+  /** The words the requirement is judged by, in the single place they live: the document's, or a CLIENT requirement's line of the client. */
   quote: string;
-  /** Where in the document the quote stands. */
+  /** Where the quote stands: a section of the document, or the client's file and line at the version read. */
   section: string;
 }
 

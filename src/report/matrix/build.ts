@@ -38,7 +38,10 @@ export function buildMatrix(input: MatrixInput): Matrix {
     exitCode: 0,
     summary: '',
     totals: { targets: 0, conformant: 0, notConformant: 0, inconclusive: 0 },
-    requirements: catalog.map(({ id, level, family, title }) => ({ id, level, family, title })),
+    // The document's requirements, and a profile's where a target was judged by it (a run's --profile, a merged shard's).
+    requirements: catalog
+      .filter((requirement) => requirement.level !== 'CLIENT' || targets.some((target) => requirement.id in target.verdicts))
+      .map(({ id, level, family, title }) => ({ id, level, family, title })),
     targets,
   };
   settleMatrix(matrix);

@@ -1,11 +1,13 @@
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
-import { catalog } from '../../requirements/catalog.js';
+import { judgedCatalog } from '../../requirements/catalog.js';
+import type { Profile } from '../../requirements/types.js';
 import { configurationHash } from './integrity.js';
 import type { Report, RequirementResult, TargetFingerprint, Verdict } from './types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import { exchangeOf, VERDICTS } from './types.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
 import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
+import { profileResult } from './profile.js';
 import type { RunError } from '../../errors.js';
 import { catalogHash } from '../../hash.js';
 
@@ -113,14 +115,14 @@ export interface JudgedRun {
   exchanges: Report['exchanges'];
 }
 
-/** Folds the scenarios' checks into one result per requirement of the catalog; one not judged says why. */
-export function judgedRun(scenarios: ScenarioResult[], complete: boolean): JudgedRun {
+/** Folds the scenarios' checks into one result per requirement the run judges (the profile's too); one not judged says why. */
+export function judgedRun(scenarios: ScenarioResult[], complete: boolean, profile?: Profile): JudgedRun {
   const checksByRequirement = new Map<string, RecordedCheck[]>();
   for (const check of scenarios.flatMap((scenario) => scenario.checks)) {
     checksByRequirement.set(check.requirement, [...(checksByRequirement.get(check.requirement) ?? []), check]);
   }
   const unjudged = complete ? 'not run' : 'not run: the run stopped early';
-  const requirements = catalog.map((requirement) => {
+  const requirements = judgedCatalog(profile).map((requirement) => {
     const checks = checksByRequirement.get(requirement.id) ?? [
       { requirement: requirement.id, scenario: '-', verdict: 'skip' as const, description: unjudged },
     ];
@@ -196,9 +198,11 @@ function requestCounts(scenarios: ScenarioResult[]): Report['requests'] {
   };
 }
 
-/** Sets verdict, exit code and summary from the requirements and errors; call again after adding errors. */
+/** Sets verdict, exit code, summary and the profile's outcome from the requirements and errors; call again after adding errors. */
 export function settleOutcome(report: Report): void {
   const couldNotJudge = report.diagnoses.some((diagnosis) => diagnosis.inconclusive);
   Object.assign(report, runOutcome(report.requirements, report.options.strict, report.errors, waivedRequirements(report), couldNotJudge));
   report.summary = summarise(report);
+  const profile = report.options.profile && profileResult(report.options.profile, report.requirements);
+  if (profile) report.profile = profile;
 }

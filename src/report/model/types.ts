@@ -2,7 +2,7 @@ import type { FaultParty, RunError } from '../../errors.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import type { JudgedExchange, RecordedCheck } from '../../judge/scenario-result.js';
 import type * as ReportFile from '../../validators/types/report.generated.js';
-import type { Requirement } from '../../requirements/types.js';
+import type { Profile, Requirement } from '../../requirements/types.js';
 
 /** flaky: the verdict changed between repeated runs (--repeat); it is never counted as a pass. */
 export type Verdict = ReportFile.Verdict;
@@ -31,6 +31,9 @@ export type RunWarning = NonNullable<ReportFile.TicketingConformanceReport['warn
 /** One known failure of the baseline, as it turned out in this run. */
 export type BaselineResult = ReportFile.BaselineResult;
 export type BaselineOutcome = BaselineResult['outcome'];
+
+/** What a profile's requirements found, said once for every view (--profile official-client). */
+export type ProfileResult = Omit<NonNullable<ReportFile.TicketingConformanceReport['profile']>, 'name'> & { name: Profile };
 
 /**
  * report.json as its schema has it, with the vocabularies the code owns typed by the code: requirement IDs (the

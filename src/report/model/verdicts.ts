@@ -1,23 +1,33 @@
 import type { RecordedCheck } from '../../judge/scenario-result.js';
-import type { Requirement } from '../../requirements/types.js';
+import type { Level, Requirement } from '../../requirements/types.js';
 import type { ExitCode, Report, RequirementResult, RunVerdict, Verdict } from './types.js';
 import type { RunError } from '../../errors.js';
+
+/** What a failed check makes of its requirement: a broken MUST fails, a SHOULD or CLIENT warns, an INFO is observed. */
+const FAILED_AS: Record<Level, Verdict> = { MUST: 'fail', SHOULD: 'warn', CLIENT: 'warn', INFO: 'info' };
+
+/** The levels whose failure fails the run only under --strict. */
+const STRICT_LEVELS: ReadonlySet<Level> = new Set(['SHOULD', 'CLIENT']);
 
 /** Folds every check of one requirement into its verdict: a failure outweighs an error, which outweighs a pass. */
 export function requirementVerdict(requirement: Requirement, checks: RecordedCheck[]): Verdict {
   const has = (verdict: RecordedCheck['verdict']): boolean => checks.some((check) => check.verdict === verdict);
-  if (has('fail')) return requirement.level === 'MUST' ? 'fail' : requirement.level === 'SHOULD' ? 'warn' : 'info';
+  if (has('fail')) return FAILED_AS[requirement.level];
   if (has('error')) return 'error';
   if (has('pass')) return 'pass';
   if (has('info')) return 'info';
   return 'skip';
 }
 
-/** Whether a requirement's verdict fails the run by itself, before any baseline. */
-/** A failure that fails the run: a MUST broken, a SHOULD under --strict, or either of them broken in any --repeat run. */
+/**
+ * Whether a requirement's verdict fails the run by itself, before any baseline: a MUST broken, a SHOULD or CLIENT under
+ * --strict, or either of them broken in any --repeat run.
+ */
 export function failsRun(result: Pick<RequirementResult, 'verdict' | 'level' | 'checks'>, strict: boolean): boolean {
   if (result.verdict === 'flaky') {
-    return result.checks.some((check) => check.verdict === 'fail') && (result.level === 'MUST' || (strict && result.level === 'SHOULD'));
+    return (
+      result.checks.some((check) => check.verdict === 'fail') && (result.level === 'MUST' || (strict && STRICT_LEVELS.has(result.level)))
+    );
   }
   return result.verdict === 'fail' || (strict && result.verdict === 'warn');
 }

@@ -18,6 +18,7 @@ import { waivedRequirements } from '../model/verdicts.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
+import type { Level } from '../../requirements/types.js';
 
 /** One file of the allure-results folder: its name there and its text, as Allure's file-system writer would give it. */
 export interface AllureFile {
@@ -48,7 +49,12 @@ function statusOf(result: RequirementResult, outcome: Outcome): Status {
   }
 }
 
-const SEVERITY = { MUST: Severity.CRITICAL, SHOULD: Severity.NORMAL, INFO: Severity.TRIVIAL } as const;
+const SEVERITY: Record<Level, Severity> = {
+  MUST: Severity.CRITICAL,
+  SHOULD: Severity.NORMAL,
+  CLIENT: Severity.MINOR,
+  INFO: Severity.TRIVIAL,
+};
 
 /** The tag a failure's message carries when a diagnosis explains the run; its category matches on it. */
 const causeTag = (diagnosis: Diagnosis): string => `[cause: ${diagnosis.id}]`;
@@ -66,6 +72,11 @@ function categories(report: Report): Category[] {
     { name: 'Verdicts that changed between repeated runs (flaky)', matchedStatuses: [Status.FAILED], messageRegex: '.* flaky.*' },
     { name: 'MUST requirements not met', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(MUST\\).*' },
     { name: 'SHOULD requirements not met (warnings, do not gate)', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(SHOULD\\).*' },
+    {
+      name: 'The official client would fail (CLIENT, gates only with --strict)',
+      matchedStatuses: [Status.FAILED],
+      messageRegex: '.*\\(CLIENT\\).*',
+    },
     { name: 'Not judged: the suite could not reach a verdict', matchedStatuses: [Status.BROKEN] },
     { name: 'Observations where the document sets no rule (INFO)', matchedStatuses: [Status.SKIPPED], messageRegex: '.*\\(INFO\\) info.*' },
   ];

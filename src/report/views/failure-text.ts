@@ -3,6 +3,23 @@ import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { outcomeCounts } from '../model/outcomes.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../model/types.js';
 
+/**
+ * The document's requirements, and apart from them the profile's (level CLIENT, with --profile), which every view shows
+ * in a section of its own: what the vendor's client would make of the server is not what the document requires.
+ */
+export function splitByProfile(report: Pick<Report, 'requirements'>): { document: RequirementResult[]; profile: RequirementResult[] } {
+  return {
+    document: report.requirements.filter((result) => result.level !== 'CLIENT'),
+    profile: report.requirements.filter((result) => result.level === 'CLIENT'),
+  };
+}
+
+/** The heading of the profile's section: whose code its requirements quote. */
+export function profileHeading(profile: NonNullable<Report['profile']>): string {
+  const { repository, version, commit } = profile.client;
+  return `The official client: what ${repository} ${version} (${commit.slice(0, 7)}) would make of this server (--profile ${profile.name})`;
+}
+
 /** The h2spec order: requirement and its words, Expected, Actual, the request made, a repro. */
 export function failureLines(report: Pick<Report, 'exchanges'>, result: RequirementResult, check: RecordedCheck): string[] {
   const lines = [`${result.id} (${result.level})  "${result.quote}"`, `  Check:    ${check.description}`];

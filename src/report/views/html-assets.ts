@@ -19,6 +19,9 @@ code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberatio
 .verdict.conformant{border-color:var(--pass)}
 .verdict.not-conformant{border-color:var(--fail)}
 .verdict.inconclusive{border-color:var(--error)}
+.verdict.would-work{border-color:var(--pass)}
+.verdict.would-fail{border-color:var(--warn)}
+.verdict.not-judged{border-color:var(--skip)}
 .meta{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem 1rem;margin:0;font-size:.9rem}
 .meta dt{color:var(--muted)}
 .meta dd{margin:0;overflow-wrap:anywhere}

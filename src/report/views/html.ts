@@ -1,7 +1,7 @@
 import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { groupByExchange, requestText, responseText, type ExchangeGroup } from './exchange-text.js';
 import { htmlPage, markup, type Html } from './escape/html.js';
-import { outcomeLine } from './failure-text.js';
+import { outcomeLine, profileHeading, splitByProfile } from './failure-text.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { requestPath } from './request-path.js';
 import type { Report, RequirementResult, RunVerdict, Verdict } from '../model/types.js';
@@ -112,7 +112,7 @@ function requirementDetails(report: Report, result: RequirementResult, idPrefix:
 <summary>${badge(result.verdict)} <span class="level">${result.level}</span> <code class="rid">${result.id}</code> <span>${result.title}</span></summary>
 <div class="req-body">
 <blockquote><p>“${result.quote}”</p></blockquote>
-<p class="source">API document, ${result.section}</p>
+<p class="source">${result.level === 'CLIENT' ? 'Client code' : 'API document'}, ${result.section}</p>
 ${party}${exchanges}</div>
 </details>
 `;
@@ -132,11 +132,12 @@ function header(report: Report): Html {
     .map(([name, value]) => markup`<dt>${name}</dt><dd>${value}</dd>`);
   const diagnosis = report.diagnoses.length > 0 ? markup`<li><a href="#diagnosis">Likely cause</a></li>` : undefined;
   const errors = report.errors.length > 0 ? markup`<li><a href="#run-errors">Run errors</a></li>` : undefined;
+  const profile = report.profile ? markup`<li><a href="#official-client">Official client</a></li>` : undefined;
   return markup`<header class="wrap">
 <h1>Ticketing API conformance report</h1>
 <p class="verdict ${report.verdict}" id="verdict">${headline(report)}</p>
 <dl class="meta">${meta}</dl>
-<nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>${diagnosis}${errors}<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li></ul></nav>
+<nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>${diagnosis}${errors}<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li>${profile}</ul></nav>
 </header>
 `;
 }
@@ -197,7 +198,8 @@ function attentionTitle(failing: RequirementResult[]): string {
 }
 
 function attentionSection(report: Report, ids: Ids): Html {
-  const failing = NEEDS_ATTENTION.flatMap((verdict) => report.requirements.filter((result) => result.verdict === verdict));
+  const { document } = splitByProfile(report);
+  const failing = NEEDS_ATTENTION.flatMap((verdict) => document.filter((result) => result.verdict === verdict));
   const body =
     failing.length === 0
       ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
@@ -210,9 +212,10 @@ ${body}</section>
 }
 
 function familiesSection(report: Report, ids: Ids): Html {
-  const families = [...new Set(report.requirements.map((result) => result.family))];
+  const { document } = splitByProfile(report);
+  const families = [...new Set(document.map((result) => result.family))];
   const blocks = families.map((family) => {
-    const members = report.requirements.filter((result) => result.family === family);
+    const members = document.filter((result) => result.family === family);
     const counts = VERDICTS.map((verdict) => [verdict, members.filter((result) => result.verdict === verdict).length] as const)
       .filter(([, count]) => count > 0)
       .map(([verdict, count]) => `${count} ${TOTAL_LABEL[verdict]}`)
@@ -226,6 +229,21 @@ ${members.map((result) => requirementDetails(report, result, 'requirement', ids)
   return markup`<section aria-labelledby="families">
 <h2 id="families">All requirements by family</h2>
 ${blocks}</section>
+`;
+}
+
+/** The profile's requirements on their own: what the vendor's client would make of the server, failures open first. */
+function profileSection(report: Report, ids: Ids): Html | undefined {
+  if (!report.profile) return undefined;
+  const { profile } = splitByProfile(report);
+  const ordered = [...NEEDS_ATTENTION, ...VERDICTS.filter((verdict) => !NEEDS_ATTENTION.includes(verdict))].flatMap((verdict) =>
+    profile.filter((result) => result.verdict === verdict),
+  );
+  return markup`<section aria-labelledby="official-client">
+<h2 id="official-client">${profileHeading(report.profile)}</h2>
+<p class="verdict ${report.profile.outcome}">${report.profile.summary}</p>
+<p class="plain">These checks follow the client's own code, quoted with each; they fail the run only with --strict.</p>
+${ordered.map((result) => requirementDetails(report, result, 'client', ids))}</section>
 `;
 }
 
@@ -249,7 +267,7 @@ export function renderHtml(report: Report): string {
     script: SCRIPT,
     body: markup`<a class="skip" href="#main">Skip to the results</a>
 ${header(report)}<main id="main" class="wrap">
-${totalsSection(report)}${diagnosisSection(report, ids)}${errorsSection(report)}${attentionSection(report, ids)}${familiesSection(report, ids)}</main>
+${totalsSection(report)}${diagnosisSection(report, ids)}${errorsSection(report)}${attentionSection(report, ids)}${familiesSection(report, ids)}${profileSection(report, ids)}</main>
 ${footer(report)}`,
   });
 }

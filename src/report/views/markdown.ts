@@ -1,7 +1,7 @@
 import { baselineLines } from './baseline-text.js';
 import { markdownCodeBlock, markdownText } from './escape/markdown.js';
-import { failingChecks, failureLines, outcomeLine, skipReason } from './failure-text.js';
-import type { Report } from '../model/types.js';
+import { failingChecks, failureLines, outcomeLine, profileHeading, skipReason, splitByProfile } from './failure-text.js';
+import type { Report, RequirementResult } from '../model/types.js';
 
 export function renderMarkdown(report: Report): string {
   const lines = [
@@ -27,24 +27,27 @@ export function renderMarkdown(report: Report): string {
       lines.push('>', `> ${markdownText(snippet.label)}:`, '>', ...markdownCodeBlock(snippet.lines).map((line) => `> ${line}`));
     lines.push('');
   }
-  lines.push('| Verdict | Level | Requirement | Title |', '|---|---|---|---|');
-  for (const result of report.requirements) {
-    lines.push(`| ${result.verdict.toUpperCase()} | ${result.level} | ${markdownText(result.id)} | ${markdownText(result.title)} |`);
-  }
+  const { document, profile } = splitByProfile(report);
+  const table = (results: RequirementResult[]): string[] => [
+    '| Verdict | Level | Requirement | Title |',
+    '|---|---|---|---|',
+    ...results.map(
+      (result) => `| ${result.verdict.toUpperCase()} | ${result.level} | ${markdownText(result.id)} | ${markdownText(result.title)} |`,
+    ),
+  ];
+  const failures = (results: RequirementResult[]): string[] =>
+    results.flatMap((result) => failingChecks(result).flatMap((check) => ['', ...markdownCodeBlock(failureLines(report, result, check))]));
+  const skips = (results: RequirementResult[]): string[] =>
+    results
+      .filter((result) => result.verdict === 'skip')
+      .map((result) => `- **${markdownText(result.id)}**: ${markdownText(skipReason(result))}`);
+  lines.push(...table(document));
   const baseline = baselineLines(report);
   if (baseline.length > 0) lines.push('', '## Known failures', '', ...markdownCodeBlock(baseline));
-  const failing = report.requirements.filter((result) => failingChecks(result).length > 0);
-  if (failing.length > 0) {
-    lines.push('', '## Failures');
-    for (const result of failing) {
-      for (const check of failingChecks(result)) lines.push('', ...markdownCodeBlock(failureLines(report, result, check)));
-    }
-  }
-  const skipped = report.requirements.filter((result) => result.verdict === 'skip');
-  if (skipped.length > 0) {
-    lines.push('', '## Not judged (skipped)', '');
-    for (const result of skipped) lines.push(`- **${markdownText(result.id)}**: ${markdownText(skipReason(result))}`);
-  }
+  const failed = failures(document);
+  if (failed.length > 0) lines.push('', '## Failures', ...failed);
+  const skipped = skips(document);
+  if (skipped.length > 0) lines.push('', '## Not judged (skipped)', '', ...skipped);
   const observations = report.requirements.filter((result) => result.level === 'INFO');
   if (observations.length > 0) {
     lines.push('', '## Observations (the document leaves these open)', '');
@@ -52,6 +55,19 @@ export function renderMarkdown(report: Report): string {
       for (const check of result.checks)
         lines.push(`- **${markdownText(result.id)}**: ${markdownText(check.description)}: ${markdownText(check.actual ?? check.verdict)}`);
     }
+  }
+  if (report.profile) {
+    lines.push(
+      '',
+      `## ${markdownText(profileHeading(report.profile))}`,
+      '',
+      `**${markdownText(report.profile.summary)}**`,
+      '',
+      ...table(profile),
+    );
+    lines.push(...failures(profile));
+    const unjudged = skips(profile);
+    if (unjudged.length > 0) lines.push('', ...unjudged);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,9 +2,19 @@ import { paint } from './colour.js';
 import { terminalLine } from './escape/terminal.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
-import { closingLine, errorGroupLines, errorGroups, failureGroupLines, failureGroups, foldedSkips, skipReason } from './failure-text.js';
+import {
+  closingLine,
+  errorGroupLines,
+  errorGroups,
+  failureGroupLines,
+  failureGroups,
+  foldedSkips,
+  profileHeading,
+  skipReason,
+  splitByProfile,
+} from './failure-text.js';
 import { verdictLine } from './next-step.js';
-import type { Report, Verdict } from '../model/types.js';
+import type { Report, RequirementResult, Verdict } from '../model/types.js';
 
 const LABEL: Record<Verdict, string> = {
   pass: 'PASS ',
@@ -42,37 +52,51 @@ export function renderTerminal(
   // Requirement lines by index: their label is coloured once every line has been made safe.
   const labelled = new Map<number, Verdict>();
   const idWidth = Math.max(...report.requirements.map((result) => result.id.length));
-  const folded = foldedSkips(report);
-  const listed = report.requirements.filter((result) => !folded?.requirements.includes(result.id));
-  let family = '';
-  for (const result of listed) {
-    if (result.family !== family) {
-      family = result.family;
-      lines.push('', family);
+  const requirementLines = (results: RequirementResult[]): void => {
+    let family = '';
+    for (const result of results) {
+      if (result.family !== family) {
+        family = result.family;
+        lines.push('', family);
+      }
+      const agreement =
+        result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
+      labelled.set(lines.length, result.verdict);
+      lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
+      if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
     }
-    const agreement = result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
-    labelled.set(lines.length, result.verdict);
-    lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
-    if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
-  }
+  };
+  // Numbered as Schemathesis numbers its failures; checks that got the same answer are one entry.
+  const failureDetails = (failing: RequirementResult[]): void => {
+    failureGroups(failing).forEach((group, index) => {
+      const [heading = '', ...rest] = failureGroupLines(report, group);
+      lines.push('', `${index + 1}. ${heading}`, ...rest);
+    });
+    for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
+  };
+  const isFailing = (result: RequirementResult): boolean => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict);
+  const { document, profile } = splitByProfile(report);
+  const folded = foldedSkips(report);
+  requirementLines(document.filter((result) => !folded?.requirements.includes(result.id)));
   if (folded) {
     lines.push('');
     labelled.set(lines.length, 'skip');
     lines.push(`${folded.requirements.length} requirements not judged, because ${folded.cause}: ${folded.requirements.join(', ')}`);
   }
 
-  const failing = report.requirements.filter((result) => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict));
+  const failing = document.filter(isFailing);
   if (failing.length > 0) {
     lines.push('', 'Failures');
-    // Numbered as Schemathesis numbers its failures; checks that got the same answer are one entry.
-    failureGroups(failing).forEach((group, index) => {
-      const [heading = '', ...rest] = failureGroupLines(report, group);
-      lines.push('', `${index + 1}. ${heading}`, ...rest);
-    });
-    for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
+    failureDetails(failing);
   }
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
+  if (report.profile) {
+    lines.push('', profileHeading(report.profile));
+    requirementLines(profile);
+    lines.push('', report.profile.summary);
+    failureDetails(profile.filter(isFailing));
+  }
   for (const warning of report.warnings ?? []) lines.push('', warningLine(warning));
   const baseline = baselineLines(report);
   if (baseline.length > 0) lines.push('', ...baseline);

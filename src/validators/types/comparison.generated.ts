@@ -40,7 +40,7 @@ export interface Totals {
 }
 export interface VerdictDifference {
   id: string;
-  level: 'MUST' | 'SHOULD' | 'INFO';
+  level: 'MUST' | 'SHOULD' | 'INFO' | 'CLIENT';
   title: string;
   target: Verdict;
   compareTo: Verdict;

@@ -40,8 +40,8 @@ export interface TicketingConformanceMatrix {
   };
   requirements: {
     id: string;
-    level: 'MUST' | 'SHOULD' | 'INFO';
-    family: 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice';
+    level: 'MUST' | 'SHOULD' | 'INFO' | 'CLIENT';
+    family: 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice' | 'official-client';
     title: string;
   }[];
   targets: Target[];

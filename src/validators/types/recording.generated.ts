@@ -35,7 +35,7 @@ export interface TicketingConformanceRecording {
    */
   requirements: {
     id: string;
-    level: 'MUST' | 'SHOULD' | 'INFO';
+    level: 'MUST' | 'SHOULD' | 'INFO' | 'CLIENT';
     hash: Hash;
   }[];
   target: {
@@ -71,6 +71,10 @@ export interface Options {
   statusId: number;
   lang?: string;
   missingLang?: string;
+  /**
+   * --profile: the extra requirements the run judged (level CLIENT), and the request they added
+   */
+  profile?: 'official-client';
   strict: boolean;
   timeoutMs: number;
   maxRequests: number;
@@ -124,7 +128,8 @@ export interface Exchange {
       | 'token-case-flipped'
       | 'token-truncated'
       | 'token-extended'
-      | 'token-as-password';
+      | 'token-as-password'
+      | 'official-client';
     /**
      * which credentials were sent, in words
      */

@@ -38,6 +38,10 @@ export interface TicketingConformanceReport {
     statusId: number;
     lang?: string;
     missingLang?: string;
+    /**
+     * --profile: the extra requirements the run judged (level CLIENT), and the request they added
+     */
+    profile?: 'official-client';
     strict: boolean;
     timeoutMs: number;
     maxRequests: number;
@@ -123,13 +127,38 @@ export interface TicketingConformanceReport {
     file: string;
     entries: BaselineResult[];
   };
+  /**
+   * set with --profile: what the profile's requirements (level CLIENT, among requirements) found together
+   */
+  profile?: {
+    name: 'official-client';
+    /**
+     * the client whose code the profile's requirements quote, as read
+     */
+    client: {
+      repository: string;
+      version: string;
+      commit: string;
+    };
+    /**
+     * would-work: its checks passed; would-fail: one of them failed; not-judged: none could be judged
+     */
+    outcome: 'would-work' | 'would-fail' | 'not-judged';
+    summary: string;
+  };
 }
 export interface RequirementResult {
   id: string;
-  level: 'MUST' | 'SHOULD' | 'INFO';
-  family: 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice';
+  level: 'MUST' | 'SHOULD' | 'INFO' | 'CLIENT';
+  family: 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice' | 'official-client';
   title: string;
+  /**
+   * the words the requirement is judged by: the document's, or for level CLIENT the client's line of code
+   */
   quote: string;
+  /**
+   * where the quote stands: a section of the document, or the client's file and line at the version read
+   */
   section: string;
   verdict: Verdict;
   party?: Party;
