@@ -234,6 +234,11 @@ export const SETTINGS = {
     placeholder: 'I/N',
     help: 'with --targets: test only shard I of N (I/N, e.g. 2/4); merge the shards with the merge command',
   }),
+  exitZeroWhenJudged: toggle({
+    flag: 'exit-zero-when-judged',
+    env: 'CONFORMANCE_EXIT_ZERO_WHEN_JUDGED',
+    help: 'with --targets: exit 0 once every target has its verdict and the matrix is written, whatever the verdicts (a fleet job); 2 still means the run could not be done',
+  }),
   baseline: option(text, {
     flag: 'baseline',
     env: 'CONFORMANCE_BASELINE',
