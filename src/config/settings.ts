@@ -301,6 +301,7 @@ export function helpText(version: string): string {
     'Usage: ticketing-conformance [--base-url URL --token TOKEN | --targets FILE] [options]',
     '       ticketing-conformance serve [--port N] [--fault NAME ...]   the reference server alone (serve --help)',
     '       ticketing-conformance judge RECORDING.json [--out DIR]       the verdict of a recording, no request sent',
+    '       ticketing-conformance init [--out DIR]                       a commented .env and targets.yaml to start from',
     '       ticketing-conformance doctor|verify|baseline|compare|merge|history|exporter|judge ... (each with --help)',
     '',
     'Options (flags beat environment variables, which beat a .env file in the current folder):',
