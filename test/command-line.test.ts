@@ -18,6 +18,7 @@ const MISTYPED: [string, string, string][] = [
   ['history', '--ot', 'out'],
   ['exporter', '--min-intervl', 'min-interval'],
   ['judge', '--quite', 'quiet'],
+  ['init', '--forse', 'force'],
 ];
 
 test('every command is in the table', () => {

@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
+import { freePort } from './helpers/free-port.js';
 import { CLI_BIN, repoRoot } from './helpers/run-cli.js';
 import { SAFETY_NET_MS, removeFolder } from './helpers/safety-net.js';
 
@@ -126,8 +127,10 @@ describe('examples/kubernetes', () => {
     expect(script).toContain('shard=$((JOB_COMPLETION_INDEX + 1))');
     expect(script).toContain('--shard "$shard/$SHARDS"');
     expect(script).toContain('--out "/reports/shard-$shard"');
+    expect(script).toContain('--exit-zero-when-judged');
     const [merge] = (await manifests('audit-merge-job.yaml')) as (Manifest & { spec: { template: { spec: PodSpec } } })[];
     expect(merge?.spec.template.spec.containers[0]?.command?.at(-1)).toContain('merge /reports/shard-*/matrix.json');
+    expect(merge?.spec.template.spec.containers[0]?.command?.at(-1)).toContain('--exit-zero-when-judged');
   });
 });
 
@@ -144,23 +147,25 @@ function runScript(script: string, paths: Record<string, string>, env: Record<st
   });
 }
 
-test('the audit Job and its merge, run as written over local targets, give the matrix of the whole fleet', async () => {
+test("the audit Job and its merge, run as written over local targets one of which is down, complete with the fleet's verdict in the matrix", async () => {
   const work = await mkdtemp(join(tmpdir(), 'kubernetes-audit-'));
   const servers: RunningReferenceServer[] = [];
   try {
     const token = 'kubernetes-audit-token-4Jd8';
-    for (let index = 0; index < 6; index += 1) {
+    for (let index = 0; index < 5; index += 1) {
       servers.push(await startReferenceServer({ token, variants: index === 4 ? ['colour-without-hash'] : [] }));
     }
+    // site-3 is an install that is down: nothing listens on its port.
+    const urls = servers.map((server) => server.url);
+    urls.splice(2, 0, `http://127.0.0.1:${await freePort()}`);
+    const names = urls.map((_, index) => `site-${index + 1}`);
     const bin = join(work, 'bin');
     await mkdir(bin);
     await writeFile(join(bin, 'ticketing-conformance'), `#!/bin/sh\nexec "${process.execPath}" "${CLI_BIN}" "$@"\n`);
     await chmod(join(bin, 'ticketing-conformance'), 0o755);
     await writeFile(
       join(work, 'targets.yaml'),
-      JSON.stringify({
-        targets: servers.map((server, index) => ({ name: `site-${index + 1}`, baseUrl: server.url, tokenEnv: 'AUDIT_TOKEN' })),
-      }),
+      JSON.stringify({ targets: urls.map((url, index) => ({ name: names[index], baseUrl: url, tokenEnv: 'AUDIT_TOKEN' })) }),
     );
     const paths = { '/etc/ticketing-conformance/targets.yaml': join(work, 'targets.yaml'), '/reports': join(work, 'reports') };
     const job = named(await manifests('audit-job.yaml'), 'Job') as Manifest & {
@@ -169,26 +174,44 @@ test('the audit Job and its merge, run as written over local targets, give the m
     const [container] = job.spec.template.spec.containers;
     const shards = String(job.spec.completions);
     for (let index = 0; index < job.spec.completions; index += 1) {
-      // A shard with a non-conformant target still succeeds: exit 1 is a verdict, not a failed pod.
+      // Every shard completes with its matrix written, the one holding the install that is down included.
       const code = await runScript(
         container?.command?.at(-1) ?? '',
         paths,
         { JOB_COMPLETION_INDEX: String(index), SHARDS: shards, AUDIT_TOKEN: token },
         bin,
       );
-      expect(code).toBe(0);
+      expect(code, `shard ${index + 1}`).toBe(0);
+      const shard = JSON.parse(await readFile(join(work, 'reports', `shard-${index + 1}`, 'matrix.json'), 'utf8')) as Matrix;
+      expect(shard.targets.length).toBeGreaterThan(0);
     }
     const [merge] = (await manifests('audit-merge-job.yaml')) as (Manifest & { spec: { template: { spec: PodSpec } } })[];
-    expect(await runScript(merge?.spec.template.spec.containers[0]?.command?.at(-1) ?? '', paths, {}, bin)).toBe(0);
+    const mergeScript = merge?.spec.template.spec.containers[0]?.command?.at(-1) ?? '';
+    expect(await runScript(mergeScript, paths, {}, bin)).toBe(0);
     const merged = JSON.parse(await readFile(join(work, 'reports', 'merged', 'matrix.json'), 'utf8')) as Matrix;
-    expect(merged.targets.map((target) => target.name).sort()).toEqual(servers.map((_, index) => `site-${index + 1}`).sort());
-    expect(merged.exitCode).toBe(1);
-    expect(merged.targets.filter((target) => target.verdict === 'not-conformant').map((target) => target.name)).toEqual(['site-5']);
+    expect(merged.targets.map((target) => target.name).sort()).toEqual([...names].sort());
+    expect(Object.fromEntries(merged.targets.map((target) => [target.name, target.verdict]))).toEqual({
+      'site-1': 'conformant',
+      'site-2': 'conformant',
+      'site-3': 'inconclusive',
+      'site-4': 'conformant',
+      'site-5': 'conformant',
+      'site-6': 'not-conformant',
+    });
+    // The fleet's exit code is the worst of its targets: could not judge.
+    expect(merged.exitCode).toBe(2);
     expect(await readFile(join(work, 'reports', 'merged', 'matrix.json'), 'utf8')).not.toContain(token);
+    // The same merge without the option exits with that code, for a job that should fail on it.
+    expect(await runScript(mergeScript.replace(' --exit-zero-when-judged', '').replace('/merged', '/merged-strict'), paths, {}, bin)).toBe(
+      2,
+    );
 
-    // A shard that cannot judge (its token is missing) fails its pod, so the Job retries it instead of merging a hole.
+    // A shard that cannot run (its token is missing) exits 2, which fails the Job instead of merging a hole.
     const failing = await runScript(container?.command?.at(-1) ?? '', paths, { JOB_COMPLETION_INDEX: '0', SHARDS: shards }, bin);
     expect(failing).toBe(2);
+    expect(
+      (job.spec as { podFailurePolicy?: { rules: { action: string; onExitCodes?: { values: number[] } }[] } }).podFailurePolicy?.rules,
+    ).toContainEqual(expect.objectContaining({ action: 'FailJob', onExitCodes: expect.objectContaining({ values: [2] }) }));
   } finally {
     await Promise.all(servers.map((server) => server.close()));
     await removeFolder(work);

@@ -109,6 +109,13 @@ function checkCombinations(config: Config): void {
       'Shards split the targets of a targets file; pass --targets FILE',
     );
   }
+  if (config.exitZeroWhenJudged && config.targets === undefined) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      '--exit-zero-when-judged is set without --targets',
+      'It lets a matrix of a targets file exit 0 with its verdicts written; a single run exits with its verdict',
+    );
+  }
   if (config.baseUrl && !config.token) {
     throw new ConfigError(
       'CONFIG_MISSING_TOKEN',

@@ -245,6 +245,11 @@ export const SETTINGS = {
     placeholder: 'I/N',
     help: 'with --targets: test only shard I of N (I/N, e.g. 2/4); merge the shards with the merge command',
   }),
+  exitZeroWhenJudged: toggle({
+    flag: 'exit-zero-when-judged',
+    env: 'CONFORMANCE_EXIT_ZERO_WHEN_JUDGED',
+    help: 'with --targets: exit 0 once every target has its verdict and the matrix is written, whatever the verdicts (a fleet job); 2 still means the run could not be done',
+  }),
   baseline: option(text, {
     flag: 'baseline',
     env: 'CONFORMANCE_BASELINE',
@@ -307,6 +312,7 @@ export function helpText(version: string): string {
     'Usage: ticketing-conformance [--base-url URL --token TOKEN | --targets FILE] [options]',
     '       ticketing-conformance serve [--port N] [--fault NAME ...]   the reference server alone (serve --help)',
     '       ticketing-conformance judge RECORDING.json [--out DIR]       the verdict of a recording, no request sent',
+    '       ticketing-conformance init [--out DIR]                       a commented .env and targets.yaml to start from',
     '       ticketing-conformance doctor|verify|baseline|compare|merge|history|exporter|judge ... (each with --help)',
     '',
     'Options (flags beat environment variables, which beat a .env file in the current folder):',

@@ -227,12 +227,20 @@ export async function appendArtifact(path: string, file: ScreenedArtifact, end =
  * Writes one file the user named (a baseline), in a folder that must exist, screened like every other: a refusal is
  * thrown as the leak error, a path that cannot take it as a problem of the environment.
  */
-export async function writeNamedFile(path: string, content: string, scanner: SecretScanner, what: string, hint: string): Promise<void> {
+export async function writeNamedFile(
+  path: string,
+  content: string,
+  scanner: SecretScanner,
+  what: string,
+  hint: string,
+  { overwrite = true }: { overwrite?: boolean } = {},
+): Promise<void> {
   const { passed, refused } = screenArtifacts([{ name: path, content }], scanner);
   const [leak] = refused;
   if (leak) throw new HarnessError(leak.code, leak.message, leak.hint, leak.party);
   for (const file of passed) {
-    await writeFile(path, file.content).catch((problem: unknown) => {
+    // Without overwrite the file is created or nothing is written, even if another process made it meanwhile.
+    await writeFile(path, file.content, { flag: overwrite ? 'w' : 'wx' }).catch((problem: unknown) => {
       throw environmentError(`${what} cannot be written to ${path}`, problem, hint);
     });
   }

@@ -19,6 +19,7 @@ export const commands: Record<string, () => Promise<Command>> = {
   history: async () => (await import('./history.js')).historyCommand,
   exporter: async () => (await import('./exporter.js')).exporterCommand,
   judge: async () => (await import('./judge.js')).judgeCommand,
+  init: async () => (await import('./init.js')).initCommand,
 };
 
 /** Names commands had before, kept so that scripts written for them go on working. */

@@ -6,15 +6,31 @@ import { writeMatrix } from '../../report/matrix/write.js';
 import { mergeShards } from '../../report/matrix/merge.js';
 import { readResultFile } from '../../report/model/read.js';
 import { readCommandLine, required } from '../../config/command-line.js';
+import { SETTINGS } from '../../config/settings.js';
 import type { CommandIo } from '../io.js';
 
-const USAGE = 'Usage: ticketing-conformance merge shard-1/matrix.json shard-2/matrix.json ... --out DIR';
+const USAGE = 'Usage: ticketing-conformance merge shard-1/matrix.json shard-2/matrix.json ... --out DIR [--exit-zero-when-judged]';
+const EXIT_ZERO = SETTINGS.exitZeroWhenJudged.flag;
 
-/** Combines shard matrices into one matrix.json, matrix.md and matrix.html; exits with the merged exit code. */
+/**
+ * Combines shard matrices into one matrix.json, matrix.md and matrix.html; exits with the merged exit code, or 0 once
+ * the merged matrix is written when --exit-zero-when-judged is given.
+ */
 export async function mergeCommand(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = readCommandLine(argv, { out: { type: 'string' } }, { hint: USAGE, command: 'merge' });
+  const { values, positionals } = readCommandLine(
+    argv,
+    { out: { type: 'string' }, [EXIT_ZERO]: { type: 'boolean' } },
+    { hint: USAGE, command: 'merge' },
+  );
   if (values.help) {
-    io.log(`${USAGE}\n\nEvery shard of one split must be given once; the merged matrix keeps the order of the targets file.`);
+    io.log(
+      [
+        USAGE,
+        '',
+        'Every shard of one split must be given once; the merged matrix keeps the order of the targets file.',
+        `--${EXIT_ZERO}: exit 0 once the merged matrix is written, whatever its verdicts (a fleet job); 2 still means it could not be merged.`,
+      ].join('\n'),
+    );
     return 0;
   }
   const out = required(values.out, '--out', USAGE);
@@ -29,5 +45,5 @@ export async function mergeCommand(argv: string[], io: CommandIo): Promise<numbe
   // The shards' files hold no token to look for; the scan still refuses an Authorization value.
   const written = await writeMatrix(matrix, out, artifactScanner([]));
   io.log(renderMatrixTerminal(matrix, written));
-  return matrix.exitCode;
+  return values[EXIT_ZERO] === true ? 0 : matrix.exitCode;
 }

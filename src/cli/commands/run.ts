@@ -97,7 +97,8 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
       { judge: io.judge },
     );
     io.log(renderMatrixTerminal(matrix, writtenFiles));
-    return matrix.exitCode;
+    // The verdicts, could-not-judge included, are in the matrix just written; a fleet job reads them there.
+    return config.exitZeroWhenJudged ? 0 : matrix.exitCode;
   }
   for (const warning of safetyWarnings(config, io.env)) io.error(warningLine(warning));
   const colour = io.colour.stdout;
