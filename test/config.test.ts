@@ -165,7 +165,9 @@ test('the option tables of the docs give each flag the variable and default of t
         .split('|')
         .slice(1)
         .map((cell) => cell.trim());
-      const spec: Setting<unknown> | undefined = Object.values(SETTINGS).find((setting) => flagCell.startsWith(`\`--${setting.flag}`));
+      const spec: Setting<unknown> | undefined = Object.values(SETTINGS).find((setting) =>
+        [' ', '`'].some((end) => flagCell.startsWith(`\`--${setting.flag}${end}`)),
+      );
       expect(spec, row).toBeDefined();
       expect(variableCell.replace(/`/g, '').replace(/=1$/, ''), row).toBe(spec?.env ?? '');
       if (typeof spec?.default === 'string' || typeof spec?.default === 'number') expect(defaultCell, row).toBe(`\`${spec.default}\``);
@@ -186,5 +188,33 @@ describe('settings that weaken what is promised about the token are warned about
     ['http://api.localhost', false, []],
   ])('%s (insecure: %s)', (baseUrl, insecure, codes) => {
     expect(safetyWarnings({ baseUrl, insecure }).map((warning) => warning.code)).toEqual(codes);
+  });
+});
+
+describe('a client certificate (mutual TLS) is read and checked before any request', () => {
+  const configMessage = (argv: string[]): string => {
+    try {
+      loadConfig(['--base-url', 'https://help.example.com', '--token', 'config-token-0d5a', ...argv], {}, dotenvPath);
+    } catch (error) {
+      if (error instanceof ConfigError) return `${error.message}. ${error.hint}`;
+      throw error;
+    }
+    throw new Error('no ConfigError was thrown');
+  };
+
+  test('a file that is no certificate, or holds no key, is named with the fix, its content never quoted', () => {
+    expect(configMessage(['--cert', notPem, '--key', notPem])).toBe(
+      `--cert "${notPem}" holds no PEM certificate. Pass a readable PEM file holding the client certificate (-----BEGIN CERTIFICATE-----)`,
+    );
+    expect(configMessage(['--key', notPem])).toBe(
+      `--key "${notPem}" holds no PEM private key. Pass a readable PEM file holding the private key of the client certificate (-----BEGIN PRIVATE KEY-----)`,
+    );
+    expect(configMessage(['--key', unreadable])).toMatch(/^--key ".*absent-ca\.pem" could not be read/);
+  });
+
+  test('a passphrase without a key is refused', () => {
+    expect(configMessage(['--key-passphrase', 'unlock-me-please'])).toBe(
+      '--key-passphrase is set without --key. The passphrase unlocks the key of a client certificate: pass --cert FILE and --key FILE with it, or drop it',
+    );
   });
 });

@@ -1,9 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { screenOutput } from '../src/cli/screen-output.js';
-import { createSecretScanner } from '../src/secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
 import { reportFrom } from '../src/pipeline/pipeline.js';
@@ -225,5 +226,27 @@ test('a token with markup characters is also found in the model, and no view car
     expect(names).toContain('report.html');
   } finally {
     await removeFolder(outDir);
+  }
+});
+
+test('a client key and its passphrase are found and redacted in every form a target could echo them, named as the client key', () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const passphrase = 'unlock-4b7e19d2';
+  const keyScanner = createSecretScanner([TOKEN], [], clientKeySecrets({ key: { pem }, keyPassphrase: passphrase }));
+  const body = pem.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+  const echoes = [
+    pem,
+    JSON.stringify({ debug: pem }),
+    `x-client-key: ${body.join('')}`,
+    `one line of it: ${body[3] ?? ''}`,
+    Buffer.from(pem).toString('base64'),
+    `passphrase=${passphrase}`,
+  ];
+  for (const echo of echoes) {
+    expect(keyScanner.find(echo), echo.slice(0, 40)).toBe('the client key');
+    const redacted = keyScanner.redact(echo);
+    expect(body.filter((line) => redacted.includes(line))).toEqual([]);
+    expect(redacted).not.toContain(passphrase);
   }
 });

@@ -8,6 +8,7 @@ import { loadTargets } from '../src/config/targets.js';
 import { ConfigError } from '../src/errors.js';
 import { shardOf } from '../src/pipeline/shard.js';
 import { fileResources } from './helpers/file-resources.js';
+import { mutualTlsFiles } from './helpers/mutual-tls.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const { tempFolder } = fileResources();
@@ -235,5 +236,34 @@ describe('matrix options', () => {
       [2, 5, 8],
     ]);
     expect(shardOf(targets, undefined)).toEqual(targets);
+  });
+});
+
+describe('a target with a client certificate of its own (mutual TLS)', async () => {
+  const files = await mutualTlsFiles(await tempFolder('conformance-targets-mtls-'));
+  const targetsWith = async (fields: Record<string, string>): Promise<ReturnType<typeof loadTargets>> => {
+    const file = await targetsFile('mtls.json', JSON.stringify([{ name: 'a', baseUrl: 'https://a.example', tokenEnv: 'A', ...fields }]));
+    return loadTargets(loadConfig(['--targets', file], {}, noDotenv), { A: 'token-a' }, noDotenv);
+  };
+
+  test('reads cert and key through the parsers of --cert and --key', async () => {
+    const [target] = await targetsWith({ cert: files.clientCertFile, key: files.clientKeyFile });
+    expect(target?.options.cert?.path).toBe(files.clientCertFile);
+    expect(target?.options.key?.pem).toBe(files.clientKeyPem.trim());
+  });
+
+  test.each([
+    [{ cert: 'clientCertFile' }, 'target "a": cert is set without key'],
+    [{ key: 'clientKeyFile' }, 'target "a": key is set without cert'],
+    [
+      { cert: 'clientCertFile', key: 'otherKeyFile' },
+      `target "a": key "${files.otherKeyFile}" is not the private key of cert "${files.clientCertFile}"`,
+    ],
+    [{ cert: 'clientCertFile', key: 'encryptedClientKeyFile' }, `target "a": key "${files.encryptedClientKeyFile}" is encrypted`],
+  ] as const)('refuses %o in one line', async (fields, message) => {
+    const paths = Object.fromEntries(Object.entries(fields).map(([field, name]) => [field, files[name]]));
+    const refusal = targetsWith(paths);
+    await expect(refusal).rejects.toBeInstanceOf(ConfigError);
+    await expect(refusal).rejects.toMatchObject({ message });
   });
 });

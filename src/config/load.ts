@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../errors.js';
 import { readBoundedText } from '../files/bounded-file.js';
+import { checkClientIdentity } from './client-identity.js';
 import { readCommandLine } from './command-line.js';
 import { flagPlace, SETTINGS, type Config, type Setting, type SettingName } from './settings.js';
 
@@ -131,6 +132,7 @@ function checkCombinations(config: Config): void {
     );
   }
   checkLocalesDiffer(config, (name) => `--${SETTINGS[name].flag}`);
+  checkClientIdentity(config, (name) => `--${SETTINGS[name].flag}`);
 }
 
 /** The locale with a translation and the one without cannot be one code; `named` says how the message names each. */

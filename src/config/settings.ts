@@ -1,6 +1,8 @@
 import {
   apiToken,
   caFile,
+  clientCertificateFile,
+  clientKeyFile,
   folder,
   locale,
   names,
@@ -215,6 +217,26 @@ export const SETTINGS = {
     flag: 'insecure',
     env: 'CONFORMANCE_INSECURE',
     help: 'do not verify the TLS certificate (warned about in the terminal and the report)',
+  }),
+  cert: option(clientCertificateFile, {
+    flag: 'cert',
+    env: 'CONFORMANCE_CERT',
+    placeholder: 'FILE',
+    perTarget: true,
+    help: 'PEM file of the client certificate shown to a target that asks for one (mutual TLS); with --key',
+  }),
+  key: option(clientKeyFile, {
+    flag: 'key',
+    env: 'CONFORMANCE_KEY',
+    placeholder: 'FILE',
+    perTarget: true,
+    help: 'PEM file of the private key of --cert; its content is never printed or written',
+  }),
+  keyPassphrase: option(text, {
+    flag: 'key-passphrase',
+    env: 'CONFORMANCE_KEY_PASSPHRASE',
+    placeholder: 'VALUE',
+    help: 'passphrase of an encrypted --key; never printed or written',
   }),
   targets: option(text, {
     flag: 'targets',

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { checkClientIdentity } from './client-identity.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { checkLocalesDiffer, variableLookup } from './load.js';
 import { flagPlace, PER_TARGET, SETTINGS, targetPlace, type Config, type Setting, type SettingName } from './settings.js';
@@ -20,6 +21,9 @@ export type TargetOptions = Pick<
   | 'concurrency'
   | 'ca'
   | 'insecure'
+  | 'cert'
+  | 'key'
+  | 'keyPassphrase'
 >;
 
 /** A target as the file gives it: its per-target settings as written, to be read by the settings' own parsers. */
@@ -112,9 +116,15 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
     concurrency: config.concurrency,
     ca: config.ca,
     insecure: config.insecure,
+    cert: config.cert,
+    key: config.key,
+    keyPassphrase: config.keyPassphrase,
     ...ownSettings(raw, label, token),
   };
   checkLocalesDiffer(options, (name) => name, `${label}: `);
+  // The run's own pair was checked with the flags; a target that sets either has a pair of its own to check.
+  if (raw.cert !== undefined || raw.key !== undefined)
+    checkClientIdentity(options, (name) => (name === 'keyPassphrase' ? `--${SETTINGS.keyPassphrase.flag}` : name), `${label}: `);
   const baseUrl = SETTINGS.baseUrl.parse(raw.baseUrl, targetPlace(SETTINGS.baseUrl, 'baseUrl', label, [token]));
   return { name: raw.name, baseUrl, tokenEnv: raw.tokenEnv, token, options };
 }

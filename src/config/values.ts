@@ -106,9 +106,14 @@ export const password: Parser<string> = (raw, { name, tokens }) => {
   return raw;
 };
 
-/** CA certificates to trust instead of the system's: the file's path, for the report, and its PEM text. */
-export const caFile: Parser<{ path: string; pem: string }> = (raw, { name }) => {
-  const hint = "Pass a readable PEM file holding the CA certificate that signed the target's certificate";
+/** A PEM file the suite was given, read within bounds: its path, resolved for the report, and its text. */
+export interface PemFile {
+  path: string;
+  pem: string;
+}
+
+/** The text of the file named by raw, which must hold a PEM certificate; messages name the file, never its content. */
+function certificateFile(raw: string, name: string, hint: string): PemFile {
   const pem = readBoundedText(raw, (reason) => new ConfigError('CONFIG_INVALID', `${name} "${raw}" ${reason}`, hint));
   try {
     new X509Certificate(pem);
@@ -116,6 +121,27 @@ export const caFile: Parser<{ path: string; pem: string }> = (raw, { name }) => 
     throw new ConfigError('CONFIG_INVALID', `${name} "${raw}" holds no PEM certificate`, hint);
   }
   return { path: resolve(raw), pem };
+}
+
+/** CA certificates to trust instead of the system's: the file's path, for the report, and its PEM text. */
+export const caFile: Parser<PemFile> = (raw, { name }) =>
+  certificateFile(raw, name, "Pass a readable PEM file holding the CA certificate that signed the target's certificate");
+
+/** The client certificate presented to a target that asks for one (mutual TLS). */
+export const clientCertificateFile: Parser<PemFile> = (raw, { name }) =>
+  certificateFile(raw, name, 'Pass a readable PEM file holding the client certificate (-----BEGIN CERTIFICATE-----)');
+
+const PEM_PRIVATE_KEY =
+  /-----BEGIN (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----[\s\S]+?-----END (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----/;
+
+/** The private key of the client certificate: checked against the certificate once both are read (clientIdentity). */
+export const clientKeyFile: Parser<PemFile> = (raw, { name }) => {
+  const hint = 'Pass a readable PEM file holding the private key of the client certificate (-----BEGIN PRIVATE KEY-----)';
+  const pem = readBoundedText(raw, (reason) => new ConfigError('CONFIG_INVALID', `${name} "${raw}" ${reason}`, hint));
+  const block = PEM_PRIVATE_KEY.exec(pem)?.[0];
+  if (block === undefined) throw new ConfigError('CONFIG_INVALID', `${name} "${raw}" holds no PEM private key`, hint);
+  // Only the key: whatever else the file holds (a certificate, comments) is not sent.
+  return { path: resolve(raw), pem: block };
 };
 
 export const shard: Parser<Shard> = (raw, { name }) => {

@@ -1,6 +1,6 @@
 import type { TargetEntry } from '../config/targets.js';
 import type { Report } from '../report/model/types.js';
-import { createSecretScanner } from '../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner } from '../secrets/scanner.js';
 import { judgeTimeoutMs, startJudge, testTarget, type JudgeQueue } from '../pipeline/pipeline.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
@@ -87,7 +87,7 @@ export class Runs {
     const budgetMs = answerBy - startedAt.getTime();
     const deadlineMs = Math.max(1, Math.min(entry.options.deadlineMs, budgetMs - judgingReserveMs(budgetMs)));
     const options = { ...entry.options, deadlineMs };
-    const scanner = createSecretScanner([entry.token], [options.password]);
+    const scanner = createSecretScanner([entry.token], [options.password], clientKeySecrets(options));
     const run = async (): Promise<Report> => (await testTarget({ ...entry, options }, this.judge, scanner, { startedAt })).report;
     return run()
       .then((report) => {

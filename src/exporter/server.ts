@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TargetEntry } from '../config/targets.js';
-import { createSecretScanner } from '../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner } from '../secrets/scanner.js';
 import { OwnMetrics } from './own-metrics.js';
 import { probeMetrics } from './probe-metrics.js';
 import { Runs } from './runs.js';
@@ -89,6 +89,7 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
   const scanner = createSecretScanner(
     options.targets.map((entry) => entry.token),
     options.targets.map((entry) => entry.options.password),
+    options.targets.flatMap((entry) => clientKeySecrets(entry.options)),
   );
 
   async function probe(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {

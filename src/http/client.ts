@@ -21,16 +21,16 @@ import { Limiter } from './limiter.js';
 import { RateLimitPause, rateLimitedError } from './rate-limit.js';
 import { readBody } from './read-body.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
-import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
-import { classifyTransportError, failsEveryRequest } from './transport-errors.js';
+import { classifyTransportError, failsEveryRequest, isSocketClosed } from './transport-errors.js';
 
 /** What the client takes: the target, its credentials and every bound; the fields that are settings are typed by the table. */
 export interface HttpClientOptions
   extends
     Required<Pick<Config, 'baseUrl' | 'token'>>,
     Pick<Config, 'password' | 'maxRequests'>,
-    Omit<TransportOptions, 'concurrency' | 'onTlsCertificate'>,
+    Omit<TransportOptions, 'concurrency' | 'onTlsCertificate' | 'onTlsError'>,
     Partial<Pick<TransportOptions, 'concurrency'>> {
   maxBodyBytes: number;
   userAgent: string;
@@ -76,15 +76,22 @@ export class HttpClient {
   private sent = 0;
   /** Set when a request was left pending at the deadline, so closing does not wait for it. */
   private abandoned = false;
+  /** The first TLS alert a connection ended with: undici reports it as the other side closing. */
+  private tlsError?: Error;
   /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
   private originFailure?: HarnessError;
 
   constructor(private readonly options: HttpClientOptions) {
     const concurrency = options.concurrency ?? SETTINGS.concurrency.default;
-    this.dispatcher = createDispatcher({ ...options, concurrency, onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint) });
+    this.dispatcher = createDispatcher({
+      ...options,
+      concurrency,
+      onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint),
+      onTlsError: (error) => (this.tlsError ??= error),
+    });
     this.limiter = new Limiter(concurrency);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
-    const scanner = options.scanner ?? createSecretScanner([options.token], [options.password]);
+    const scanner = options.scanner ?? createSecretScanner([options.token], [options.password], clientKeySecrets(options));
     this.redact = (text) => scanner.redact(text);
     this.runId = options.runId ?? newRunId();
     if (options.deadlineAt !== undefined) {
@@ -196,10 +203,12 @@ export class HttpClient {
   private explain(error: unknown, path: string): HarnessError {
     if (this.deadline?.aborted) return this.deadlinePassed(path);
     if (error instanceof HarnessError) return error;
-    const { code, message, hint, party } = classifyTransportError(error, path, this.options.timeoutMs);
+    const failure = this.tlsError && isSocketClosed(error) ? this.tlsError : error;
+    const clientCertificate = this.options.cert !== undefined;
+    const { code, message, hint, party } = classifyTransportError(failure, path, this.options.timeoutMs, clientCertificate);
     // A transport error may quote what the target sent (a certificate's names, a malformed header).
     const classified = new HarnessError(code, this.redact(message), hint, party);
-    if (failsEveryRequest(error)) this.originFailure ??= classified;
+    if (failsEveryRequest(failure)) this.originFailure ??= classified;
     return classified;
   }
 

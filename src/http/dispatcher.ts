@@ -3,21 +3,34 @@ import { Agent, buildConnector, EnvHttpProxyAgent, Pool, type Dispatcher } from 
 import type { Config } from '../config/settings.js';
 
 /** How the transport connects: the fields that are settings are typed as the settings table reads them. */
-export interface TransportOptions extends Pick<Config, 'timeoutMs' | 'concurrency'>, Partial<Pick<Config, 'ca' | 'insecure'>> {
+export interface TransportOptions
+  extends Pick<Config, 'timeoutMs' | 'concurrency'>, Partial<Pick<Config, 'ca' | 'insecure' | 'cert' | 'key' | 'keyPassphrase'>> {
   /** Route requests through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY excludes the target. */
   proxyFromEnvironment?: boolean;
   /** Told the SHA-256 fingerprint of each TLS certificate the target presents on a direct connection. */
   onTlsCertificate?(fingerprint: string): void;
+  /** Told the TLS error a connection ended with (a target's alert), which undici reports only as the socket closing. */
+  onTlsError?(error: Error): void;
 }
 
-/** Reads the certificate off each TLS connection as it opens, so the fingerprint costs no request of its own. */
-function notingCertificates(connect: buildConnector.connector, note: (fingerprint: string) => void): buildConnector.connector {
+type TlsWatch = Pick<TransportOptions, 'onTlsCertificate' | 'onTlsError'>;
+
+/**
+ * Watches each TLS connection as it opens: its certificate, so the fingerprint costs no request of its own, and the
+ * alert a target may end it with after the handshake (TLS 1.3 sends "certificate required" then).
+ */
+function watchingTls(connect: buildConnector.connector, { onTlsCertificate, onTlsError }: TlsWatch): buildConnector.connector {
   return (connectOptions, callback) =>
     connect(connectOptions, (...args) => {
       const socket = args[1];
       if (socket instanceof TLSSocket) {
         const fingerprint = socket.getPeerCertificate().fingerprint256;
-        if (fingerprint) note(fingerprint);
+        if (fingerprint && onTlsCertificate) onTlsCertificate(fingerprint);
+        if (onTlsError) {
+          socket.once('error', (error: Error & { code?: unknown }) => {
+            if (typeof error.code === 'string' && error.code.startsWith('ERR_SSL_')) onTlsError(error);
+          });
+        }
       }
       callback(...args);
     });
@@ -26,12 +39,20 @@ function notingCertificates(connect: buildConnector.connector, note: (fingerprin
 /** Far more than any API answer needs, small enough that a flood of headers is refused early. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
-/** The undici dispatcher: time-outs per phase, a bounded pool, the TLS trust asked for, and proxies from the environment. */
+/**
+ * The undici dispatcher: time-outs per phase, a bounded pool, the TLS trust asked for, the client certificate a target
+ * may ask for, and proxies from the environment.
+ */
 export function createDispatcher(options: TransportOptions): Dispatcher {
-  const tls = { ...(options.ca ? { ca: options.ca.pem } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
+  const tls = {
+    ...(options.ca ? { ca: options.ca.pem } : {}),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+    ...(options.cert && options.key ? { cert: options.cert.pem, key: options.key.pem } : {}),
+    ...(options.keyPassphrase !== undefined ? { passphrase: options.keyPassphrase } : {}),
+  };
   const direct = buildConnector({ timeout: options.timeoutMs, ...tls });
   const agentOptions = {
-    connect: options.onTlsCertificate ? notingCertificates(direct, options.onTlsCertificate) : direct,
+    connect: options.onTlsCertificate || options.onTlsError ? watchingTls(direct, options) : direct,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: options.concurrency,

@@ -23,6 +23,11 @@ function codesOf(error: unknown): string[] {
 
 const isTls = (code: string): boolean => TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL');
 
+/** The connection closed under a request: how undici reports a connection a TLS alert ended. */
+export function isSocketClosed(error: unknown): boolean {
+  return codesOf(error).some((code) => code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
+}
+
 /** Failures of the origin itself (name, port, certificate): every later request would meet them too. */
 export function failsEveryRequest(error: unknown): boolean {
   return codesOf(error).some(
@@ -30,8 +35,22 @@ export function failsEveryRequest(error: unknown): boolean {
   );
 }
 
-/** Turns what undici and the socket throw into a coded error that says whose problem it is and what to do. */
-export function classifyTransportError(error: unknown, path: string, timeoutMs: number): HarnessError {
+/** What the target says of the client certificate when it ends a connection for it (TLS alerts, as OpenSSL names them). */
+const CLIENT_CERTIFICATE_REFUSED = [
+  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+  'ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED',
+  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+  'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
+];
+
+/**
+ * Turns what undici and the socket throw into a coded error that says whose problem it is and what to do.
+ * `clientCertificate` says whether a client certificate was shown (--cert), which decides what a TLS alert means.
+ */
+export function classifyTransportError(error: unknown, path: string, timeoutMs: number, clientCertificate = false): HarnessError {
   const codes = codesOf(error);
   const detail = error instanceof Error ? error.message : String(error);
   const has = (...wanted: string[]): boolean => codes.some((code) => wanted.includes(code));
@@ -85,6 +104,31 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       'HARNESS_TLS',
       `TLS failed for GET ${path}: ${detail}`,
       'The port answers plain HTTP, not TLS: use http:// instead of https:// in --base-url (or the port the server speaks HTTPS on)',
+      'environment',
+    );
+  }
+  if (has('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')) {
+    return new HarnessError(
+      'HARNESS_TLS',
+      `the target requires a client certificate (mutual TLS) and closed the connection for GET ${path}`,
+      'Pass the client certificate and its key with --cert FILE --key FILE',
+      'environment',
+    );
+  }
+  if (has(...CLIENT_CERTIFICATE_REFUSED) && clientCertificate) {
+    return new HarnessError(
+      'HARNESS_TLS',
+      `the target refused the client certificate of --cert for GET ${path}: ${detail}`,
+      'Pass with --cert and --key a client certificate the target trusts: signed by the CA it accepts, not expired',
+      'environment',
+    );
+  }
+  // TLS 1.2 names no reason: a target that requires a client certificate ends the handshake with this alert.
+  if (has('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE') && !clientCertificate) {
+    return new HarnessError(
+      'HARNESS_TLS',
+      `the target ended the TLS handshake for GET ${path} (handshake failure)`,
+      'If the target requires a client certificate (mutual TLS), pass --cert FILE --key FILE; else it shares no TLS version or cipher with the suite',
       'environment',
     );
   }

@@ -72,6 +72,7 @@ export async function judgeRecording(
       concurrency: options.concurrency ?? SETTINGS.concurrency.default,
       ca: options.ca === undefined ? undefined : { path: options.ca, pem: '' },
       insecure: options.insecure ?? false,
+      cert: options.cert === undefined ? undefined : { path: options.cert, pem: '' },
     },
   };
   await prepareOutDir(outDir);

@@ -11,7 +11,7 @@ import { buildMatrix, matrixRow } from '../report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
 import type { Report } from '../report/model/types.js';
 import { writeMatrix } from '../report/matrix/write.js';
-import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
 import { judgeFor, judgePass, judgeTimeoutMs, recordPass, targetReport, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
 import { shardOf } from './shard.js';
@@ -88,6 +88,7 @@ export async function runMatrix(
   const scanner = createSecretScanner(
     selected.map((entry) => entry.token),
     selected.map((entry) => entry.options.password),
+    selected.flatMap((entry) => clientKeySecrets(entry.options)),
   );
   await prepareOutDir(config.out);
   await clearOwnOutputs(config.out);

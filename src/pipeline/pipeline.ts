@@ -66,6 +66,9 @@ export function targetSettings(target: PlannedTarget, startedAt: Date): TargetSe
     concurrency: options.concurrency,
     ca: options.ca,
     insecure: options.insecure,
+    cert: options.cert,
+    key: options.key,
+    keyPassphrase: options.keyPassphrase,
     // The embedded server is on loopback, where a proxy from the environment could not reach it.
     proxyFromEnvironment: target.embeddedReference !== true,
     runId: newRunId(),
@@ -180,6 +183,7 @@ export function targetReport({ target, startedAt, runId, finishedAt, judged }: T
       concurrency: options.concurrency,
       ...(options.ca ? { ca: options.ca.path } : {}),
       ...(options.insecure ? { insecure: true } : {}),
+      ...(options.cert ? { cert: options.cert.path } : {}),
     },
     startedAt,
     finishedAt: finishedAt ?? new Date(),

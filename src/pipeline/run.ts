@@ -11,7 +11,7 @@ import type { RunningReferenceServer } from '../reference-server/server.js';
 import { applyBaseline } from '../report/model/baseline.js';
 import { cutShort, mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
-import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { judgeFor, judgeTimeoutMs, targetSettings, testTarget, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
 
 export interface RunResult {
@@ -113,7 +113,7 @@ export async function runConformance(
   try {
     await clearOwnOutputs(config.out);
     // One scanner of the tokens serves the client's redaction, every artifact's screen and the terminal's.
-    const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])], [config.password]);
+    const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])], [config.password], clientKeySecrets(config));
     // Vitest loads once the first requests are out, while their answers are on their way.
     const onFirstRoundSent = (): void => own?.warmUp();
     const { reports, passes } = await passesOver(target, config, judge, scanner, startedAt, onFirstRoundSent).finally(closeReference);

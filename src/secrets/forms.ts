@@ -20,7 +20,7 @@ export function isOrdinaryWord(token: string): boolean {
 type FormKind = 'plain' | 'hex' | 'base64';
 
 /** What the screen names when an artifact holds a secret, never the secret itself; the first is named before the others. */
-export const SECRET_NAMES = ['the API token', 'the password'] as const;
+export const SECRET_NAMES = ['the API token', 'the password', 'the client key'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 export interface SecretForm {

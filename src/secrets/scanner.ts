@@ -32,12 +32,36 @@ export interface SecretScanner {
 }
 
 /**
- * One matcher over every form of every (distinct) token and password: verbatim in any letter case, JSON-escaped,
- * URL-encoded, HTML-escaped, as UTF-8 bytes read as Latin-1, as UTF-16 bytes, hex, base64 or base64url at any of the
- * three offsets, and hex of that base64. Linear in the text whatever the number of secrets. A password shorter than a
- * token may be is not looked for: the default one is a single letter.
+ * What a client key (mutual TLS) is looked for as: each line of its PEM body, since a target that echoes the key, whole
+ * or cut, in PEM or as one base64 string, JSON-escaped or encoded again, writes these lines; and its passphrase.
  */
-export function createSecretScanner(tokens: readonly string[], passwords: readonly string[] = []): SecretScanner {
+export function clientKeySecrets({
+  key,
+  keyPassphrase,
+}: {
+  key?: { pem: string } | undefined;
+  keyPassphrase?: string | undefined;
+}): string[] {
+  const lines = (key?.pem ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    // The armour and the headers of an encrypted key (Proc-Type, DEK-Info) are the same in every key.
+    .filter((line) => line !== '' && !line.startsWith('-----') && !line.includes(':'));
+  return [...lines, ...(keyPassphrase === undefined ? [] : [keyPassphrase])];
+}
+
+/**
+ * One matcher over every form of every (distinct) token, password and piece of a client key (see clientKeySecrets):
+ * verbatim in any letter case, JSON-escaped, URL-encoded, HTML-escaped, as UTF-8 bytes read as Latin-1, as UTF-16
+ * bytes, hex, base64 or base64url at any of the three offsets, and hex of that base64. Linear in the text whatever the
+ * number of secrets. A password or a piece of a key shorter than a token may be is not looked for: the default password
+ * is a single letter, the last line of a key's body may be a few characters.
+ */
+export function createSecretScanner(
+  tokens: readonly string[],
+  passwords: readonly string[] = [],
+  clientKeys: readonly string[] = [],
+): SecretScanner {
   // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too, but
   // for a token that is an ordinary word, whose near misses are ordinary text (the token "data" would cut "dat").
   const distinct = [
@@ -45,10 +69,12 @@ export function createSecretScanner(tokens: readonly string[], passwords: readon
       tokens.filter((token) => token.length > 0).flatMap((token) => (isOrdinaryWord(token) ? [token] : [token, ...nearMissSecrets(token)])),
     ),
   ];
-  const otherPasswords = [...new Set(passwords)].filter((password) => password.length >= MIN_TOKEN_LENGTH && !distinct.includes(password));
+  const others = (secrets: readonly string[]): string[] =>
+    [...new Set(secrets)].filter((secret) => secret.length >= MIN_TOKEN_LENGTH && !distinct.includes(secret));
   const automaton = new FormAutomaton([
     ...distinct.flatMap((token) => secretForms(token, 'the API token')),
-    ...otherPasswords.flatMap((password) => secretForms(password, 'the password')),
+    ...others(passwords).flatMap((password) => secretForms(password, 'the password')),
+    ...others(clientKeys).flatMap((piece) => secretForms(piece, 'the client key')),
   ]);
   // Where each of the last maxLength canonical bytes started in the text.
   const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));

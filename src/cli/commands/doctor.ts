@@ -5,7 +5,7 @@ import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
 import { warningLine } from '../../report/views/terminal.js';
 import { safetyWarnings } from '../../config/warnings.js';
-import { createSecretScanner } from '../../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner } from '../../secrets/scanner.js';
 import type { CommandIo } from '../io.js';
 import { screenOutput } from '../screen-output.js';
 
@@ -37,7 +37,7 @@ export async function doctorCommand(argv: string[], io: CommandIo): Promise<numb
   }
   for (const warning of safetyWarnings(config, io.env)) io.error(warningLine(warning));
   // One scanner of the token redacts every answer as it arrives and screens what is printed, as in a run.
-  const scanner = createSecretScanner([token], [config.password]);
+  const scanner = createSecretScanner([token], [config.password], clientKeySecrets(config));
   const examination = await examine({ ...config, baseUrl, token }, scanner);
   const output = screenOutput(renderExamination(examination), (text) => scanner.find(text));
   io.log(output.text);

@@ -89,6 +89,10 @@ export interface Options {
    * true when TLS certificates were not verified (--insecure)
    */
   insecure?: boolean;
+  /**
+   * path of the --cert file shown as the client certificate (mutual TLS); the key is never recorded
+   */
+  cert?: string;
 }
 export interface Run {
   startedAt: string;

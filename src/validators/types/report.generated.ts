@@ -56,6 +56,10 @@ export interface TicketingConformanceReport {
      * true when TLS certificates were not verified (--insecure)
      */
     insecure?: boolean;
+    /**
+     * path of the --cert file shown as the client certificate (mutual TLS); the key is never recorded
+     */
+    cert?: string;
   };
   startedAt: string;
   finishedAt: string;

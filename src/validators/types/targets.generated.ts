@@ -46,4 +46,12 @@ export interface Target {
    * as --max-requests, whose bounds apply
    */
   maxRequests?: number;
+  /**
+   * as --cert: PEM file of the client certificate for mutual TLS, with key
+   */
+  cert?: string;
+  /**
+   * as --key: PEM file of the private key of cert (a path; the key itself is never in the file)
+   */
+  key?: string;
 }
