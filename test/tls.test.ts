@@ -129,20 +129,15 @@ describe.concurrent('a target that requires a client certificate (mutual TLS)', 
     expect(front.forwarded).toBe(0);
   });
 
+  /** A run's arguments with the client certificate and its key. */
+  const withIdentity = (url: string): string[] => [
+    ...['--base-url', url, '--token', MTLS_TOKEN, '--ca', files.caFile],
+    ...['--cert', files.clientCertFile, '--key', files.clientKeyFile],
+  ];
+
   test('passes with --cert and --key; the report names the certificate, never the key', async () => {
     const { front } = await mutualTarget();
-    const run = await inProcess.run([
-      '--base-url',
-      front.url,
-      '--token',
-      MTLS_TOKEN,
-      '--ca',
-      files.caFile,
-      '--cert',
-      files.clientCertFile,
-      '--key',
-      files.clientKeyFile,
-    ]);
+    const run = await inProcess.run(withIdentity(front.url));
     cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: MTLS_TOKEN, servers: [] });
     expect(front.forwarded).toBeGreaterThan(0);
@@ -165,19 +160,7 @@ describe.concurrent('a target that requires a client certificate (mutual TLS)', 
 
   test('is judged by the doctor with --cert and --key, as by a run', async () => {
     const { front } = await mutualTarget();
-    const run = await inProcess.run([
-      'doctor',
-      '--base-url',
-      front.url,
-      '--token',
-      MTLS_TOKEN,
-      '--ca',
-      files.caFile,
-      '--cert',
-      files.clientCertFile,
-      '--key',
-      files.clientKeyFile,
-    ]);
+    const run = await inProcess.run(['doctor', ...withIdentity(front.url)]);
     cleanUpAfterAll(run.cleanup);
     expect(run.stdout).toContain('Verdict: no problem found in the hosting stack');
     expect(run.code).toBe(0);
@@ -185,18 +168,7 @@ describe.concurrent('a target that requires a client certificate (mutual TLS)', 
 
   test('that echoes the client key back finds it in no file the run wrote and in no output', async () => {
     const { front } = await mutualTarget(files.clientKeyPem);
-    const run = await inProcess.run([
-      '--base-url',
-      front.url,
-      '--token',
-      MTLS_TOKEN,
-      '--ca',
-      files.caFile,
-      '--cert',
-      files.clientCertFile,
-      '--key',
-      files.clientKeyFile,
-    ]);
+    const run = await inProcess.run(withIdentity(front.url));
     cleanUpAfterAll(run.cleanup);
     expect(front.forwarded).toBeGreaterThan(0);
     expect(run.report).toBeDefined();
