@@ -11,7 +11,8 @@ import type { Diagnosis } from '../src/diagnosis/types.js';
 import type { Report } from '../src/report/model/types.js';
 import { exchangeOf, VERDICTS } from '../src/report/model/types.js';
 import { chromiumMissing, launchChromium } from './helpers/chromium.js';
-import { runCli, type CliRun } from './helpers/run-cli.js';
+import { inProcessRuns } from './helpers/in-process-runs.js';
+import type { CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 const TOKEN = 'html-report-token-7c1e0b';
@@ -19,6 +20,8 @@ const FAILURE = 'AUTH-TOKEN-ACCEPTED';
 const MAX_TABS = 80;
 
 let server: RunningReferenceServer | undefined;
+/** The page is what is tested: the report is written by a run in this process, judged by the worker's spec runner. */
+const inProcess = inProcessRuns();
 let run: CliRun | undefined;
 let browser: Browser | undefined;
 
@@ -128,11 +131,11 @@ describe.skipIf(chromiumMissing !== undefined)(
   () => {
     beforeAll(async () => {
       server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
-      [run, browser] = await Promise.all([runCli(['--base-url', server.url, '--token', TOKEN]), launchChromium()]);
+      [run, browser] = await Promise.all([inProcess.run(['--base-url', server.url, '--token', TOKEN]), launchChromium()]);
     });
 
     afterAll(async () => {
-      await Promise.all([browser?.close(), server?.close(), run?.cleanup()]);
+      await Promise.all([browser?.close(), server?.close(), inProcess.close()]);
     });
 
     test('shows the verdict sentence and the counts, and loads nothing but itself', async () => {

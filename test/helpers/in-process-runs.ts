@@ -2,17 +2,27 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../../src/cli/cli.js';
-import { SETTINGS } from '../../src/config/settings.js';
-import { DEADLINE_GRACE_MS, startJudge } from '../../src/pipeline/pipeline.js';
+import { startJudge } from '../../src/pipeline/pipeline.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
-import { TEST_SAFETY_NET_MS, removeFolder } from './safety-net.js';
+import { SAFETY_NET_MS, TEST_SAFETY_NET_MS, removeFolder } from './safety-net.js';
 
 /**
  * The spec runner of this worker process, shared by every file it runs (the self-tests' workers keep their modules
  * from file to file): Vitest and the specs load once per worker, not once per file. The runs that wait while a batch
- * is judged go together in the next, as the targets of a matrix do. It ends with the worker.
+ * is judged go together in the next, as the targets of a matrix do. It ends with the worker. Its bound is the safety
+ * net's, not one run's deadline: on a loaded machine a full batch can take longer to judge than one run may.
  */
-const processJudge = startJudge({ timeoutMs: SETTINGS.deadlineMs.default + DEADLINE_GRACE_MS });
+const processJudge = startJudge({ timeoutMs: SAFETY_NET_MS });
+
+/**
+ * A whole file's runs are recorded at once in this process, beside the loopback servers they test: on a loaded machine
+ * an answer can wait its turn longer than a request's default time-out, or a run longer than its default deadline.
+ * Both are the safety net's unless the test sets its own (a flag beats these variables, as it does for any user).
+ */
+const PATIENT_ENV: Record<string, string> = {
+  CONFORMANCE_TIMEOUT_MS: String(SAFETY_NET_MS),
+  CONFORMANCE_DEADLINE_MS: String(SAFETY_NET_MS),
+};
 
 export interface InProcessRuns {
   /**
@@ -39,7 +49,7 @@ export function inProcessRuns(options: { ownSpecRunner?: boolean } = {}): InProc
       error: (line) => stderr.push(`${line}\n`),
       progress: () => undefined,
       colour: { stdout: false, stderr: false },
-      env,
+      env: { ...PATIENT_ENV, ...env },
       dotenvPath: dotenvPath ?? join(tmpdir(), 'conformance-no-such-folder', '.env'),
       startedAt: new Date(),
       ...(options.ownSpecRunner ? {} : { judge: processJudge }),
