@@ -103,8 +103,9 @@ export async function runMatrix(
       const judged = await judgePass(pass, judge);
       const report = targetReport({ target, startedAt: pass.startedAt, runId: pass.settings.runId, judged });
       const written = writing.then(async () => {
-        rows.push(await writeTarget(config, entry, report, pass, baseline, scanner));
-        hooks.onTarget?.(rows.at(-1) as MatrixTarget, rows.length, selected.length);
+        const row = await writeTarget(config, entry, report, pass, baseline, scanner);
+        rows.push(row);
+        hooks.onTarget?.(row, rows.length, selected.length);
         // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
         collectGarbageWhenGrown();
       });
