@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { cliEnv, CHECKOUT_BIN, repoRoot } from './helpers/run-cli.js';
+import { cliEnv, CLI_BIN, repoRoot } from './helpers/run-cli.js';
 import { removeFolder, SAFETY_NET_MS, TEST_SAFETY_NET_MS } from './helpers/safety-net.js';
 
 /**
@@ -81,6 +81,8 @@ const shellBlocks = blocks.filter((block) => block.file === undefined);
 
 let server: RunningReferenceServer | undefined;
 let work = '';
+/** A folder put first on the blocks' PATH, holding the npx below. */
+let shims = '';
 const outcomes = new Map<string, { code: number | null; output: string }>();
 
 /** A folder that looks like this checkout (each entry linked, not copied) with what the pages assume was run before. */
@@ -100,8 +102,34 @@ async function workspace(block: Block, fixture: string, baseUrl: string): Promis
   return folder;
 }
 
+/**
+ * `npx ticketing-conformance` runs the compiled command straight, without npx finding it first: that npx finds the
+ * package's command is what the package and git-install tests check, and npx costs a Node start of its own on every
+ * line of every page. Any other npx line goes to the machine's npx.
+ */
+async function writeNpxShim(folder: string): Promise<void> {
+  const npx = (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, 'npx'))
+    .find((candidate) => existsSync(candidate));
+  if (!npx) throw new Error('npx is not on PATH');
+  const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
+  const shim = join(folder, 'npx');
+  await writeFile(
+    shim,
+    [
+      '#!/usr/bin/env bash',
+      `if [ "\${1-}" = ticketing-conformance ]; then shift; exec ${quote(process.execPath)} ${quote(CLI_BIN)} "$@"; fi`,
+      `exec ${quote(npx)} "$@"`,
+      '',
+    ].join('\n'),
+  );
+  await chmod(shim, 0o755);
+}
+
 function runBlock(text: string, cwd: string): Promise<{ code: number | null; output: string }> {
   const env = cliEnv(Object.fromEntries(TOKEN_VARIABLES.map((name) => [name, TOKEN])));
+  env.PATH = `${shims}${delimiter}${env.PATH ?? ''}`;
   return new Promise((resolve) => {
     execFile(
       'bash',
@@ -117,10 +145,13 @@ function runBlock(text: string, cwd: string): Promise<{ code: number | null; out
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conformance-docs-blocks-'));
+  shims = join(work, 'shims');
+  await mkdir(shims);
+  await writeNpxShim(shims);
   server = await startReferenceServer({ token: TOKEN });
   const baseUrl = server.url;
   const fixture = join(work, 'fixture-reports');
-  const run = await runBlock(`node ${CHECKOUT_BIN} --base-url ${baseUrl} --token ${TOKEN} --out ${fixture}`, work);
+  const run = await runBlock(`npx ticketing-conformance --base-url ${baseUrl} --token ${TOKEN} --out ${fixture}`, work);
   if (run.code !== 0) throw new Error(`the run the pages assume could not be made:\n${run.output}`);
   const queue = shellBlocks.filter((block) => block.notRun === undefined);
   const worker = async (): Promise<void> => {
