@@ -21,5 +21,6 @@ export default defineConfig({
     tags: requirementTags,
     // A changed recording is judged again in watch mode.
     forceRerunTriggers: [recording],
+    experimental: { fsModuleCache: true, fsModuleCachePath: 'node_modules/.cache/ticketing-conformance/vitest-specs' },
   },
 });

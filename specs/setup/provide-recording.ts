@@ -9,7 +9,12 @@ export const RECORDING_VARIABLE = 'CONFORMANCE_RECORDING';
 export default async function provideRecording(project: TestProject): Promise<void> {
   const path = process.env[RECORDING_VARIABLE] ?? '';
   const provide = async (): Promise<void> => {
-    const recording = await readRecording(path);
+    const recording = await readRecording(path).catch((error: unknown) => {
+      // The one line is all a user needs; and Vite's source maps cannot map a stack through modules that came from
+      // Vitest's module cache (vitest.specs.config.ts), so the stack is written before anything asks for it.
+      if (error instanceof Error) error.stack = `${error.name}: ${error.message}`;
+      throw error;
+    });
     project.provide('conformance', { specRunId: `${path} ${Date.now()}`, targets: providedTargets(recording) });
   };
   await provide();
