@@ -107,15 +107,17 @@ export function fpmConf(dir: string, socket: string): string {
  * The nginx sites of the lab: the front controller served as Debian's snippet and the application's documentation
  * have it, and one site for each mistake seen in real set-ups.
  */
-export type NginxSite =
-  | 'front-controller'
-  | 'authorization-param-emptied'
-  | 'root-above-application'
-  | 'no-front-controller'
-  | 'fpm-socket-missing'
-  | 'auth-basic'
-  | 'auth-basic-api-exempt'
-  | 'proxy-drops-authorization';
+export const NGINX_SITES = [
+  'front-controller',
+  'authorization-param-emptied',
+  'root-above-application',
+  'no-front-controller',
+  'fpm-socket-missing',
+  'auth-basic',
+  'auth-basic-api-exempt',
+  'proxy-drops-authorization',
+] as const;
+export type NginxSite = (typeof NGINX_SITES)[number];
 
 /** Files of /etc/nginx that a site's configuration includes by a relative path, as a Debian site does. */
 export const NGINX_INCLUDES = ['snippets', 'fastcgi.conf', 'fastcgi_params'];
