@@ -88,3 +88,6 @@ export const nginxLabFile = (site: NginxSite): string => join(import.meta.dirnam
 
 /** What the doctor's five probes got from one nginx site of the lab. */
 export const nginxLab = (site: NginxSite): StackObservations => JSON.parse(readFileSync(nginxLabFile(site), 'utf8')) as StackObservations;
+
+/** Apache's words, which advice on an nginx stack never holds. */
+export const APACHE_ADVICE = /\.htaccess|mod_rewrite|AllowOverride|CGIPassAuth|a2enmod|DocumentRoot/;

@@ -81,7 +81,7 @@ export class Lab {
   ) {}
 
   static async start(tools: LabTools, token: string): Promise<Lab> {
-    const root = await mkdtemp(join(tmpdir(), 'apache-lab-'));
+    const root = await mkdtemp(join(tmpdir(), 'hosting-lab-'));
     const fpmDir = join(root, 'fpm');
     await mkdir(fpmDir);
     const socket = join(fpmDir, 'fpm.sock');
@@ -104,7 +104,10 @@ export class Lab {
     return lab;
   }
 
-  /** Writes the site (application, .htaccess, data exported from the reference server) and starts its web server. */
+  /**
+   * Writes the site (application, .htaccess, data exported from the reference server; for nginx, a password file and
+   * links to Debian's include files) and starts its web server.
+   */
   async serve(site: SiteSetup): Promise<RunningSite> {
     this.sites += 1;
     const dir = join(this.root, `${this.sites}-${site.name}`);
