@@ -207,7 +207,7 @@ function webServerError(valid: ObservedAnswer, server: ServerKind): Diagnosis {
       : 'Start PHP-FPM and make the socket in the web server configuration the one in the pool\'s "listen =" line.';
   const failingAdvice =
     server === 'nginx'
-      ? 'The error log names the cause: a rewrite or internal redirection cycle, or a file nginx may not read.'
+      ? 'Most often it is a rewrite or internal redirection cycle, or a file nginx may not read.'
       : 'If the log says "Invalid command \'RewriteEngine\'", enable mod_rewrite.';
   const snippet = unavailable
     ? server === 'nginx'
