@@ -537,6 +537,30 @@ describe('something in front of the API answered the valid request', () => {
     );
   });
 
+  test('PHP-FPM\'s "File not found." behind Apache: the DocumentRoot, and no word of nginx', () => {
+    const diagnosis = only({ valid: fromApache(404, 'File not found.\n', 'text/html; charset=UTF-8') });
+    expect(diagnosis.id).toBe('php-fpm-script-not-found');
+    expect(diagnosis.advice).toEqual([
+      'Set the DocumentRoot (or the path in the proxy:fcgi:// handler) to the folder index.php is in, as PHP-FPM sees it: Apache hands PHP-FPM the script path it built from them.',
+      'If PHP-FPM runs in a container or chroot, the path must be the one inside it.',
+    ]);
+  });
+
+  test("Apache's own 401 page: the web server's password, without nginx's lines", () => {
+    const page = fromApache(
+      401,
+      '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>401 Unauthorized</title>\n</head><body>\n<h1>Unauthorized</h1>\n<p>This server could not verify that you are authorized to access the document\nrequested.</p>\n</body></html>\n',
+      'text/html; charset=iso-8859-1',
+    );
+    const diagnosis = only({ valid: { ...page, headers: { ...page.headers, 'www-authenticate': 'Basic realm="Staff"' } } });
+    expect(diagnosis).toMatchObject({ id: 'web-server-password', inconclusive: true, confidence: 'high' });
+    expect(diagnosis.summary).toMatch(/^Apache asks for a password of its own/);
+    expect(diagnosis.advice[0]).toBe(
+      "Take the API paths (/api/... and the front controller they are rewritten to) out of the web server's own password.",
+    );
+    expect(diagnosis.snippets).toBeUndefined();
+  });
+
   test("a CDN's block page, and a refusing page nobody can name", () => {
     const blocked = observed(403, '<html><title>Attention Required! | Cloudflare</title><h1>Sorry, you have been blocked</h1></html>', {
       ...HTML_TYPE,
@@ -733,6 +757,27 @@ describe("the web server's own error page", () => {
     );
     expect(diagnosis.advice[0]).toBe(`Read ${name}'s error log at the time of the request: it names the failing directive or back end.`);
     expect(diagnosis.advice[1]).toMatch(unavailable ? /^Start PHP-FPM/ : /^If the log says "Invalid command 'RewriteEngine'"/);
+  });
+
+  test("nginx's own 500 page: its error log names the cause, and no word of Apache's modules", () => {
+    const page = observed(
+      500,
+      '<html><head><title>500 Internal Server Error</title></head><body><center>nginx/1.22.1</center></body></html>',
+      {
+        ...HTML_TYPE,
+        server: 'nginx/1.22.1',
+      },
+    );
+    const diagnosis = only({ valid: page });
+    expect(diagnosis).toMatchObject({
+      id: 'web-server-error',
+      summary: 'nginx fails with its own error page (HTTP 500) before the application answers',
+      advice: [
+        "Read nginx's error log at the time of the request: it names the failing directive or back end.",
+        'Most often it is a rewrite or internal redirection cycle, or a file nginx may not read.',
+      ],
+    });
+    expect(diagnosis.snippets).toBeUndefined();
   });
 });
 

@@ -9,6 +9,7 @@ import {
   pathOf,
   sameAnswer,
   servedJson,
+  serverKind,
   requestsOf,
   requirementsOf,
   type FailedAnswer,
@@ -16,6 +17,8 @@ import {
   type StackObservations,
   type StackSetup,
 } from './answers.js';
+import { nginxDocs } from './nginx-docs.js';
+import { SNIPPETS } from './snippets.js';
 
 /**
  * Answers that did not come from the API: something in front of it (a WAF or CDN, a proxy, a gateway, a maintenance
@@ -216,6 +219,14 @@ function loginInTheWay(valid: ObservedAnswer, portal: boolean): Diagnosis {
 }
 
 function fpmScriptNotFound(valid: ObservedAnswer): Diagnosis {
+  const server = serverKind([valid]);
+  const scriptPath = {
+    nginx: `Set root to the folder index.php is in (the application's public folder, not the one above it), and SCRIPT_FILENAME to the script's path in it: fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; (Debian's snippets/fastcgi-php.conf sets it through fastcgi.conf) (${nginxDocs('root', 'fastcgi_param')}).`,
+    apache:
+      'Set the DocumentRoot (or the path in the proxy:fcgi:// handler) to the folder index.php is in, as PHP-FPM sees it: Apache hands PHP-FPM the script path it built from them.',
+    unknown:
+      "Set SCRIPT_FILENAME to the front controller's real path: on nginx, fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; with root pointing at the application's public folder; on Apache, the DocumentRoot (or the path in the proxy:fcgi:// handler) must be the folder PHP-FPM sees.",
+  }[server];
   return couldNotJudge({
     id: 'php-fpm-script-not-found',
     confidence: 'high',
@@ -223,10 +234,38 @@ function fpmScriptNotFound(valid: ObservedAnswer): Diagnosis {
       'PHP-FPM answered "File not found." (it logs "Primary script unknown"): the web server hands it a script path that does not exist, so no request reached the application',
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
     advice: [
-      "Set SCRIPT_FILENAME to the front controller's real path: on nginx, fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; with root pointing at the application's public folder; on Apache, the DocumentRoot (or the path in the proxy:fcgi:// handler) must be the folder PHP-FPM sees.",
+      scriptPath,
       'If PHP-FPM runs in a container or chroot, the path must be the one inside it.',
-      'This is not a missing try_files: without one, nginx answers its own 404 page, not PHP-FPM\'s "File not found.".',
+      ...(server === 'apache'
+        ? []
+        : ['This is not a missing try_files: without one, nginx answers its own 404 page, not PHP-FPM\'s "File not found.".']),
     ],
+  });
+}
+
+/**
+ * The web server asked for a password of its own (nginx's auth_basic, Apache's AuthType Basic) before the application
+ * saw the request: the API's token rides in the same Authorization header, and the web server checked it as its own.
+ */
+function webServerPassword(observations: StackObservations, valid: ObservedAnswer): Diagnosis {
+  const server = serverKind([valid]);
+  const challenge = valid.headers['www-authenticate'];
+  const { frontController } = observations;
+  const reached = frontController && fromApplication(frontController) ? frontController : undefined;
+  const name = server === 'nginx' ? 'nginx' : server === 'apache' ? 'Apache' : 'the web server';
+  const advice =
+    server === 'nginx'
+      ? [
+          `Take the API paths out of nginx's password: "auth_basic off;" in a location for /api/, as below, or auth_basic out of the location or server block that covers /api/..., then reload nginx (${nginxDocs('auth_basic')}).`,
+        ]
+      : ["Take the API paths (/api/... and the front controller they are rewritten to) out of the web server's own password."];
+  return couldNotJudge({
+    id: 'web-server-password',
+    confidence: 'high',
+    summary: `${name} asks for a password of its own (HTTP 401 with its own page) before the application sees the request: the API's token, sent in the same Authorization header, is checked against the web server's password file and refused, so no request reached the API`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${challenge === undefined ? '' : ` with WWW-Authenticate: ${challenge}`}${reached ? `, while GET ${pathOf(reached)} reached the application: ${briefly(reached)}` : ''}`,
+    advice: [...advice, 'The API authenticates its clients with its own token: no password of the web server may stand in front of it.'],
+    ...(server === 'nginx' ? { snippets: [SNIPPETS.nginxApiWithoutPassword] } : {}),
   });
 }
 
@@ -265,6 +304,7 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
           : blockPage(valid, origin.vendor);
       case 'web-server':
         if (PLAIN_HTTP_TO_TLS_PORT.test(valid.body)) return plainHttpToTlsPort(valid, setup.baseUrl);
+        if (valid.status === 401) return webServerPassword(observations, valid);
         break;
       default:
         break;

@@ -22,6 +22,7 @@ import {
 import { cacheMark } from '../classify/signatures.js';
 import type { ApplicationFailure, Meaning } from '../classify/types.js';
 import { frontAnswered } from './fronts.js';
+import { nginxDocs } from './nginx-docs.js';
 import { SNIPPETS } from './snippets.js';
 
 const OTHER_SERVERS =
@@ -125,13 +126,20 @@ function apiPathServesHtml(valid: ObservedAnswer): Diagnosis {
   };
 }
 
-function notRoutedEvidence(valid: ObservedAnswer, front: ObservedAnswer | undefined, frontNoHeader: ObservedAnswer | undefined): string {
+function notRoutedEvidence(
+  valid: ObservedAnswer,
+  front: ObservedAnswer | undefined,
+  frontNoHeader: ObservedAnswer | undefined,
+  server: ServerKind,
+): string {
   const missed = `GET ${pathOf(valid)} answered ${briefly(valid)}, the web server's own page, not the application's`;
   if (!front) return `${missed}; "ticketing-conformance doctor" confirms it by trying /index.php/api/... as well`;
-  const stripped =
-    !succeeded(front) && sameAnswer(front, frontNoHeader)
-      ? '; there the token was refused like no header, which the same .htaccess fixes once it works'
-      : '';
+  const refusedLikeNoHeader = !succeeded(front) && sameAnswer(front, frontNoHeader);
+  const stripped = !refusedLikeNoHeader
+    ? ''
+    : server === 'nginx'
+      ? '; there the token was refused like no header, so the Authorization header may not reach PHP either'
+      : '; there the token was refused like no header, which the same .htaccess fixes once it works';
   return `${missed}, while GET ${pathOf(front)} reached the application: ${briefly(front)}${stripped}`;
 }
 
@@ -147,12 +155,12 @@ function notRouted(observations: StackObservations, valid: ObservedAnswer, serve
       evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}; GET ${pathOf(front)} answered ${briefly(front)}`,
       advice: [
         'Pass the address of the folder the application is served from, e.g. --base-url https://help.example.com or https://example.com/support.',
-        'Check that the application is installed where that address leads (the DocumentRoot or Alias of the site).',
+        `Check that the application is installed where that address leads (${server === 'nginx' ? 'the root or alias of its nginx server block' : 'the DocumentRoot or Alias of the site'}).`,
       ],
     };
   }
   const confidence = front ? 'high' : server === 'unknown' ? 'low' : 'medium';
-  const evidence = notRoutedEvidence(valid, front, observations.frontControllerNoHeader);
+  const evidence = notRoutedEvidence(valid, front, observations.frontControllerNoHeader, server);
   if (server === 'nginx') {
     return {
       id: 'front-controller-not-routed',
@@ -162,7 +170,9 @@ function notRouted(observations: StackObservations, valid: ObservedAnswer, serve
       summary:
         "requests for /api/... get nginx's own 404 page and never reach the application: nginx does not hand paths that are not files to the front controller (index.php)",
       evidence,
-      advice: ['Send every path that is not a file to index.php with try_files, then reload nginx.'],
+      advice: [
+        `Send every path that is not a file to index.php with try_files in "location /", then reload nginx: Debian's default site has "try_files $uri $uri/ =404;", which answers nginx's 404 page for every API path (${nginxDocs('try_files')}).`,
+      ],
       snippets: [SNIPPETS.nginxTryFiles],
     };
   }
@@ -187,6 +197,25 @@ function notRouted(observations: StackObservations, valid: ObservedAnswer, serve
 function webServerError(valid: ObservedAnswer, server: ServerKind): Diagnosis {
   const unavailable = valid.status === 502 || valid.status === 503 || valid.status === 504;
   const name = server === 'unknown' ? 'the web server' : server === 'apache' ? 'Apache' : 'nginx';
+  const failing =
+    server === 'nginx'
+      ? `nginx fails with its own error page (HTTP ${valid.status}) before the application answers`
+      : `${name} fails with its own error page (HTTP ${valid.status}) before the application answers: often a .htaccess line whose module is not loaded, such as RewriteEngine without mod_rewrite`;
+  const unavailableAdvice =
+    server === 'nginx'
+      ? `Start PHP-FPM, and make the socket of nginx's fastcgi_pass the one in the pool's "listen =" line: Debian's default site names /run/php/php7.4-fpm.sock, which a newer PHP does not create (${nginxDocs('fastcgi_pass')}).`
+      : 'Start PHP-FPM and make the socket in the web server configuration the one in the pool\'s "listen =" line.';
+  const failingAdvice =
+    server === 'nginx'
+      ? 'Most often it is a rewrite or internal redirection cycle, or a file nginx may not read.'
+      : 'If the log says "Invalid command \'RewriteEngine\'", enable mod_rewrite.';
+  const snippet = unavailable
+    ? server === 'nginx'
+      ? SNIPPETS.nginxFpmSocket
+      : SNIPPETS.fpmSocket
+    : server === 'nginx'
+      ? undefined
+      : SNIPPETS.modRewrite;
   return {
     id: 'web-server-error',
     party: 'environment',
@@ -194,15 +223,13 @@ function webServerError(valid: ObservedAnswer, server: ServerKind): Diagnosis {
     confidence: 'medium',
     summary: unavailable
       ? `${name} answers HTTP ${valid.status} with its own error page: it cannot reach PHP (PHP-FPM is not running, or the socket ${name} uses is not the one PHP-FPM listens on)`
-      : `${name} fails with its own error page (HTTP ${valid.status}) before the application answers: often a .htaccess line whose module is not loaded, such as RewriteEngine without mod_rewrite`,
+      : failing,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
     advice: [
       `Read ${name}'s error log at the time of the request: it names the failing directive or back end.`,
-      unavailable
-        ? 'Start PHP-FPM and make the socket in the web server configuration the one in the pool\'s "listen =" line.'
-        : 'If the log says "Invalid command \'RewriteEngine\'", enable mod_rewrite.',
+      unavailable ? unavailableAdvice : failingAdvice,
     ],
-    snippets: [unavailable ? SNIPPETS.fpmSocket : SNIPPETS.modRewrite],
+    ...(snippet ? { snippets: [snippet] } : {}),
   };
 }
 
@@ -218,7 +245,8 @@ function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | unde
     'On Apache 2.4.13 or newer, "CGIPassAuth On" also passes the header: in the <Directory> block of the application under PHP-FPM, in the one of the php-cgi binary (/usr/lib/cgi-bin) under CGI.',
   ];
   const nginx = [
-    'If the header is stripped: nginx hands request headers to PHP-FPM unless told otherwise: look for "fastcgi_pass_request_headers off", or for a proxy in front of nginx that drops the Authorization header.',
+    `If the header is stripped: nginx hands every request header to PHP-FPM unless told otherwise. In the location that passes .php files to PHP-FPM, look for a "fastcgi_param HTTP_AUTHORIZATION" line that sets it to "" or another constant, and for "fastcgi_pass_request_headers off": remove them, or set the header as below (${nginxDocs('fastcgi_param', 'fastcgi_pass_request_headers')}).`,
+    `If an nginx proxy stands in front of it (proxy_pass), look there for "proxy_set_header Authorization" set to "" (often added to keep the proxy's own password from the back end) and for "proxy_pass_request_headers off": remove them, or pass the header on as below (${nginxDocs('proxy_set_header', 'proxy_pass_request_headers')}).`,
   ];
   return {
     id: 'authorization-header-stripped',
@@ -228,7 +256,10 @@ function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | unde
       'the valid token was refused exactly like no token at all: either the web server strips the Authorization header before the application sees it, or the token is wrong (a wrong token is answered the same way here)',
     evidence: `${alike}, GET ${pathOf(valid)} got the same answer: ${briefly(valid)}`,
     advice: [tellApart, ...(server === 'nginx' ? nginx : server === 'apache' ? apache : [...apache, OTHER_SERVERS])],
-    snippets: server === 'nginx' ? [SNIPPETS.nginxAuthorization] : [SNIPPETS.authorizationRule, SNIPPETS.cgiToFpm],
+    snippets:
+      server === 'nginx'
+        ? [SNIPPETS.nginxAuthorization, SNIPPETS.nginxProxyAuthorization]
+        : [SNIPPETS.authorizationRule, SNIPPETS.cgiToFpm],
     environmentAnswer: { status: valid.status, body: valid.body },
   };
 }

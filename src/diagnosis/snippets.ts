@@ -41,7 +41,23 @@ export const SNIPPETS = {
     lines: ['location / {', '    try_files $uri $uri/ /index.php?$query_string;', '}'],
   },
   nginxAuthorization: {
-    label: 'in the nginx location that passes .php files to PHP-FPM',
+    label: 'in the nginx location that passes .php files to PHP-FPM, in place of a line that empties the header',
     lines: ['fastcgi_pass_request_headers on;', 'fastcgi_param HTTP_AUTHORIZATION $http_authorization;'],
+  },
+  nginxProxyAuthorization: {
+    label: 'in the location of an nginx proxy in front (the one with proxy_pass), in place of proxy_set_header Authorization ""',
+    lines: ['proxy_pass_request_headers on;', 'proxy_set_header Authorization $http_authorization;'],
+  },
+  nginxFpmSocket: {
+    label: "the socket in nginx's fastcgi_pass must be the one the PHP-FPM pool listens on",
+    lines: [
+      '# nginx, in the location of .php files:  fastcgi_pass unix:/run/php/php8.2-fpm.sock;',
+      '# PHP-FPM pool (/etc/php/8.2/fpm/pool.d/www.conf):  listen = /run/php/php8.2-fpm.sock',
+      'service php8.2-fpm start',
+    ],
+  },
+  nginxApiWithoutPassword: {
+    label: 'in the nginx server block, beside the location that has auth_basic',
+    lines: ['location /api/ {', '    auth_basic off;', '    try_files $uri $uri/ /index.php?$query_string;', '}'],
   },
 } satisfies Record<string, Snippet>;

@@ -51,7 +51,8 @@ export type DiagnosisId =
   | 'token-read-from-wrong-place'
   | 'token-refused'
   | 'unrecognised-answer'
-  | 'web-server-error';
+  | 'web-server-error'
+  | 'web-server-password';
 
 /**
  * A cause as report.json keeps it, its id typed by the union above (which the schema checks only the form of).

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ObservedAnswer, StackObservations } from '../../src/diagnosis/answers.js';
+import type { NginxSite } from '../lab/configs.js';
 
 /** Answers recorded from the lab's real Apache 2.4, nginx 1.22 and PHP 8.2 (test/lab), as the HTTP client keeps them. */
-const BASE = 'http://127.0.0.1:8080';
+export const BASE = 'http://127.0.0.1:8080';
 const API = '/api/ticket/status/1';
 
 const APACHE = 'Apache/2.4.71 (Debian)';
@@ -68,3 +71,23 @@ export const LAB: Record<string, StackObservations> = {
     frontControllerNoHeader: frontControllerRefused,
   },
 };
+
+/** The headers the stack rules read; the others (Date, Connection) only change from one recording to the next. */
+const RECORDED_HEADERS = ['server', 'content-type', 'www-authenticate'];
+
+/** An answer as the recordings keep it: at BASE instead of the lab's own port, with the headers the rules read. */
+export function recordedForm(answer: ObservedAnswer, labUrl: string): ObservedAnswer {
+  const headers = Object.fromEntries(
+    RECORDED_HEADERS.flatMap((name) => (answer.headers[name] === undefined ? [] : [[name, answer.headers[name]]])),
+  );
+  return { url: answer.url.replace(labUrl.replace(/\/$/, ''), BASE), status: answer.status, headers, body: answer.body };
+}
+
+/** Where the answers of each nginx site of the lab are kept; test/lab/nginx-lab.test.ts records them and checks them. */
+export const nginxLabFile = (site: NginxSite): string => join(import.meta.dirname, 'nginx-lab', `${site}.json`);
+
+/** What the doctor's five probes got from one nginx site of the lab. */
+export const nginxLab = (site: NginxSite): StackObservations => JSON.parse(readFileSync(nginxLabFile(site), 'utf8')) as StackObservations;
+
+/** Apache's words, which advice on an nginx stack never holds. */
+export const APACHE_ADVICE = /\.htaccess|mod_rewrite|AllowOverride|CGIPassAuth|a2enmod|DocumentRoot/;

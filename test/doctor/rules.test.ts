@@ -8,8 +8,11 @@ import type { Diagnosis, JudgedExchanges } from '../../src/diagnosis/types.js';
 import { variantLabel } from '../../src/exchange/credentials.js';
 import { STACK_REQUESTS } from '../../src/record/plan.js';
 import { statusKey } from '../../src/record/target.js';
+import { nginxDocUrl } from '../../src/diagnosis/nginx-docs.js';
+import { NGINX_SITES, type NginxSite } from '../lab/configs.js';
 import {
   answer,
+  APACHE_ADVICE,
   APACHE_404_PAGE,
   APACHE_500_PAGE,
   APACHE_503_PAGE,
@@ -19,6 +22,7 @@ import {
   missingCredentials,
   MISSING_CREDENTIALS_BODY,
   NGINX_404_PAGE,
+  nginxLab,
   served,
   STATUS_BODY,
   wrongTokenRefused,
@@ -198,6 +202,87 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
   });
 });
 
+/** Every recorded configuration by name: the Apache lab's, and each nginx site's as "nginx <site>". */
+const RECORDED: Record<string, StackObservations> = {
+  ...LAB,
+  ...Object.fromEntries(NGINX_SITES.map((site) => [`nginx ${site}`, nginxLab(site)])),
+};
+const RECORDED_NAMES = Object.keys(RECORDED);
+
+const wordsOf = (diagnosis: Diagnosis): string =>
+  [diagnosis.summary, diagnosis.evidence, ...diagnosis.advice, snippetText(diagnosis)].join('\n');
+
+describe('nginx rules, on answers recorded from the nginx lab (test/lab/nginx-lab.test.ts)', () => {
+  const nginxOnly = (site: NginxSite): Diagnosis => only(nginxLab(site));
+
+  test.each(['front-controller', 'auth-basic-api-exempt'] as const)('%s: no diagnosis', (site) => {
+    expect(diagnoseStack(nginxLab(site))).toEqual([]);
+  });
+
+  test.each(NGINX_SITES)('%s: no Apache advice on an nginx stack', (site) => {
+    for (const diagnosis of diagnoseStack(nginxLab(site))) expect(wordsOf(diagnosis)).not.toMatch(APACHE_ADVICE);
+  });
+
+  test.each(['authorization-param-emptied', 'proxy-drops-authorization'] as const)(
+    '%s: header stripped, with the fastcgi_param and proxy_set_header lines and their documentation',
+    (site) => {
+      const diagnosis = nginxOnly(site);
+      expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', confidence: 'medium' });
+      const advice = diagnosis.advice.join(' ');
+      expect(advice).toContain('look for a "fastcgi_param HTTP_AUTHORIZATION" line that sets it to ""');
+      expect(advice).toContain('look there for "proxy_set_header Authorization" set to ""');
+      for (const directive of ['fastcgi_param', 'fastcgi_pass_request_headers', 'proxy_set_header', 'proxy_pass_request_headers'] as const)
+        expect(advice).toContain(nginxDocUrl(directive));
+      expect(snippetText(diagnosis)).toContain('fastcgi_param HTTP_AUTHORIZATION $http_authorization;');
+      expect(snippetText(diagnosis)).toContain('proxy_set_header Authorization $http_authorization;');
+    },
+  );
+
+  test('root one folder above index.php: PHP-FPM\'s "File not found.", root and SCRIPT_FILENAME with their documentation', () => {
+    const diagnosis = nginxOnly('root-above-application');
+    expect(diagnosis).toMatchObject({ id: 'php-fpm-script-not-found', inconclusive: true, confidence: 'high' });
+    expect(diagnosis.advice[0]).toMatch(/^Set root to the folder index\.php is in/);
+    expect(diagnosis.advice[0]).toContain('fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;');
+    expect(diagnosis.advice[0]).toContain(nginxDocUrl('root'));
+    expect(diagnosis.advice[0]).toContain(nginxDocUrl('fastcgi_param'));
+  });
+
+  test("Debian's default try_files: nginx's 404 page while /index.php/api/ is served, try_files with its documentation", () => {
+    const diagnosis = nginxOnly('no-front-controller');
+    expect(diagnosis).toMatchObject({ id: 'front-controller-not-routed', confidence: 'high' });
+    expect(diagnosis.evidence).toContain('while GET /index.php/api/ticket/status/1 reached the application: HTTP 200');
+    expect(diagnosis.advice.join(' ')).toContain(nginxDocUrl('try_files'));
+    expect(snippetText(diagnosis)).toContain('try_files $uri $uri/ /index.php?$query_string;');
+  });
+
+  test("fastcgi_pass to a socket that is not there: nginx's 502 page, fastcgi_pass with its documentation", () => {
+    const diagnosis = nginxOnly('fpm-socket-missing');
+    expect(diagnosis).toMatchObject({ id: 'web-server-error', inconclusive: true });
+    expect(diagnosis.summary).toContain('nginx answers HTTP 502 with its own error page: it cannot reach PHP');
+    expect(diagnosis.advice[1]).toContain('make the socket of nginx\'s fastcgi_pass the one in the pool\'s "listen =" line');
+    expect(diagnosis.advice[1]).toContain(nginxDocUrl('fastcgi_pass'));
+    expect(snippetText(diagnosis)).toContain('fastcgi_pass unix:/run/php/php8.2-fpm.sock;');
+  });
+
+  test("auth_basic on location /: nginx's own 401 page, told from the API's by who answered, auth_basic off for /api/", () => {
+    const diagnosis = nginxOnly('auth-basic');
+    expect(diagnosis).toMatchObject({ id: 'web-server-password', party: 'environment', inconclusive: true, confidence: 'high' });
+    expect(diagnosis.evidence).toContain('with WWW-Authenticate: Basic realm="Staff only"');
+    expect(diagnosis.evidence).toContain('while GET /index.php/api/ticket/status/1 reached the application: HTTP 200');
+    expect(diagnosis.advice[0]).toContain(nginxDocUrl('auth_basic'));
+    expect(snippetText(diagnosis)).toContain('    auth_basic off;');
+    // Without the Server header, nginx's page still says who wrote it.
+    expect(only(withoutServer(nginxLab('auth-basic')))).toMatchObject({ id: 'web-server-password', snippets: diagnosis.snippets });
+  });
+
+  test("the API's own 401, even with a WWW-Authenticate: Basic challenge, is the API's refusal, not nginx's password", () => {
+    const refused = nginxLab('authorization-param-emptied').valid;
+    if (!refused) throw new Error('the recording has no answer to the valid token');
+    const challenging = { ...refused, headers: { ...refused.headers, 'www-authenticate': 'Basic realm="API"' } };
+    expect(only({ valid: challenging, noHeader: challenging, wrongToken: challenging }).id).toBe('authorization-header-stripped');
+  });
+});
+
 /** The exchange key and the words for the credentials of the request each requirement judged. */
 const REQUESTS: Record<string, { key: string; credentials: string }> = {
   'AUTH-TOKEN-ACCEPTED': { key: 'valid /api/ticket/status/1?', credentials: 'valid token, configured password' },
@@ -232,18 +317,15 @@ function diagnoseAll(...judged: ReturnType<typeof resultWith>[]): Diagnosis[] {
 }
 
 describe('the main run reads its own answers with the same rules', () => {
-  test.each(['headerStripped', 'rewriteNotApplied', 'conformant'])(
-    '%s: same diagnoses as the doctor minus the /index.php probe',
-    (name) => {
-      const lab = LAB[name] ?? {};
-      const judged = diagnoseAll(
-        resultWith('AUTH-TOKEN-ACCEPTED', lab.valid),
-        resultWith('AUTH-MISSING-HEADER-REFUSED', lab.noHeader),
-        resultWith('AUTH-WRONG-TOKEN-REFUSED', lab.wrongToken),
-      );
-      expect(judged).toEqual(diagnoseStack({ valid: lab.valid, noHeader: lab.noHeader, wrongToken: lab.wrongToken }));
-    },
-  );
+  test.each(RECORDED_NAMES)('%s: same diagnoses as the doctor minus the /index.php probe', (name) => {
+    const lab = RECORDED[name] ?? {};
+    const judged = diagnoseAll(
+      resultWith('AUTH-TOKEN-ACCEPTED', lab.valid),
+      resultWith('AUTH-MISSING-HEADER-REFUSED', lab.noHeader),
+      resultWith('AUTH-WRONG-TOKEN-REFUSED', lab.wrongToken),
+    );
+    expect(judged).toEqual(diagnoseStack({ valid: lab.valid, noHeader: lab.noHeader, wrongToken: lab.wrongToken }));
+  });
 
   test('a served status gives the main run no diagnosis', () => {
     expect(diagnoseAll(resultWith('AUTH-TOKEN-ACCEPTED', fromApache(200, STATUS_BODY)))).toEqual([]);
@@ -267,13 +349,10 @@ function doctorExchanges(observations: StackObservations): JudgedExchanges {
 }
 
 describe("the doctor's answers go through the run's diagnosis", () => {
-  test.each(['headerStripped', 'rewriteNotApplied', 'conformant'])(
-    '%s: the front-controller pair read as the stack rules read it',
-    (name) => {
-      const lab = LAB[name] ?? {};
-      expect(diagnose([], doctorExchanges(lab), { statusId: 1 })).toEqual(diagnoseStack(lab));
-    },
-  );
+  test.each(RECORDED_NAMES)('%s: the front-controller pair read as the stack rules read it', (name) => {
+    const lab = RECORDED[name] ?? {};
+    expect(diagnose([], doctorExchanges(lab), { statusId: 1 })).toEqual(diagnoseStack(lab));
+  });
 
   test('/index.php/api/... reaching the application lifts the rewrite diagnosis to high confidence', () => {
     const [diagnosis] = diagnose([], doctorExchanges(LAB.rewriteNotApplied ?? {}), { statusId: 1 });

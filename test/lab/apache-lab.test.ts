@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { tokenFormsIn } from '../helpers/token-forms.js';
 import { fileResources } from '../helpers/file-resources.js';
-import { COUNTS_LINE, failedRequirements, lastLine, runCli, type CliRun } from '../helpers/run-cli.js';
+import { failedRequirements } from '../helpers/run-cli.js';
 import { EVERY_SOURCE, Lab, type SiteSetup } from './lab.js';
+import { expectBothSay, expectConformant, expectDiagnosed, siteRuns, type Runs } from './site-runs.js';
 import { findLabTools } from './tools.js';
 
 const TOKEN = 'lab-token-3c9e71d0a5';
@@ -14,62 +14,10 @@ const FPM = { php: 'fpm', rewriteModule: true, allowOverride: 'All' } as const;
 /** An application that reads the header where PHP puts it, but not REDIRECT_HTTP_AUTHORIZATION. */
 const PLAIN_SOURCES: SiteSetup['authorizationSources'] = ['PHP_AUTH_USER', 'HTTP_AUTHORIZATION'];
 
-interface Runs {
-  main: CliRun;
-  doctor: CliRun;
-}
-
 let lab: Lab | undefined;
-const { inProcess, cleanUpAfterAll } = fileResources();
-
-/**
- * Serves one configuration and runs the CLI against it twice: the conformance run and the doctor. The first site
- * gets the real binary, end to end; the others run the same commands in this process, their recordings judged together.
- */
-async function against(site: SiteSetup, process: 'real CLI' | 'in process' = 'in process'): Promise<Runs> {
-  if (!lab) throw new Error('the lab did not start');
-  const running = await lab.serve(site);
-  const command = process === 'real CLI' ? runCli : inProcess.run;
-  try {
-    const [main, doctor] = await Promise.all([
-      command(['--base-url', running.url, '--token', TOKEN]),
-      command(['doctor', '--base-url', running.url, '--token', TOKEN]),
-    ]);
-    cleanUpAfterAll(main.cleanup);
-    cleanUpAfterAll(doctor.cleanup);
-    for (const run of [main, doctor]) {
-      expect(tokenFormsIn(run.stdout + run.stderr, TOKEN)).toEqual([]);
-      // What a front or the web server answered in the API's place is counted as not judged, after the totals.
-      expect(lastLine(run)).toMatch(COUNTS_LINE);
-    }
-    return { main, doctor };
-  } finally {
-    await running.stop();
-  }
-}
-
-function diagnosisIds(run: CliRun): string[] {
-  return (run.report?.diagnoses ?? []).map((diagnosis) => diagnosis.id);
-}
-
-function expectConformant({ main, doctor }: Runs): void {
-  expect(failedRequirements(main.report)).toEqual([]);
-  expect(main.code).toBe(0);
-  expect(main.report?.diagnoses).toEqual([]);
-  expect(doctor.stdout).toContain('Verdict: no problem found in the hosting stack');
-  expect(lastLine(doctor)).toBe('3 passed, 0 failed, 0 skipped');
-  expect(doctor.code).toBe(0);
-}
-
-/** The main run exits 1 when the API answered and broke a rule, 2 when it was never reached; the doctor exits 1 for any diagnosis. */
-function expectDiagnosed({ main, doctor }: Runs, id: string, confidence: { main: string; doctor: string }, mainExit: 1 | 2): void {
-  expect(main.code).toBe(mainExit);
-  expect(diagnosisIds(main)).toEqual([id]);
-  expect(main.report?.diagnoses[0]?.confidence).toBe(confidence.main);
-  expect(main.stdout).toContain(`Diagnosis (environment, ${confidence.main} confidence)`);
-  expect(doctor.code).toBe(1);
-  expect(doctor.stdout).toContain(`Diagnosis (environment, ${confidence.doctor} confidence): ${main.report?.diagnoses[0]?.summary}`);
-}
+const resources = fileResources();
+/** The first site gets the real binary, end to end; the others run the same commands in this process. */
+const against = siteRuns(() => lab, TOKEN, resources);
 
 /** /api/ gets the Apache 404 page, not the application's JSON, while /index.php/api/ reaches the application. */
 function expectRewriteNotApplied(runs: Runs): void {
@@ -81,16 +29,6 @@ function expectRewriteNotApplied(runs: Runs): void {
   expect(runs.doctor.stdout).toMatch(/while GET \/index\.php\/api\/ticket\/status\/1 reached the application/);
 }
 
-/** The main run and the doctor both print the fix. */
-function expectBothSay({ main, doctor }: Runs, ...texts: (string | RegExp)[]): void {
-  for (const run of [main, doctor]) {
-    for (const text of texts) {
-      if (typeof text === 'string') expect(run.stdout).toContain(text);
-      else expect(run.stdout).toMatch(text);
-    }
-  }
-}
-
 // Each site is a web server of its own: they are served and judged side by side.
 describe.skipIf(!tools)(
   tools ? 'Apache and PHP-FPM lab: the CLI against real web servers' : `Apache/PHP-FPM lab ${skipReason}`,
@@ -98,14 +36,14 @@ describe.skipIf(!tools)(
   () => {
     beforeAll(async () => {
       if (tools) lab = await Lab.start(tools, TOKEN);
-      cleanUpAfterAll(async () => lab?.close());
+      resources.cleanUpAfterAll(async () => lab?.close());
     });
 
     test('1. mod_rewrite, AllowOverride All, PHP-FPM through proxy_fcgi: conformant', async () => {
       expectConformant(
         await against(
           { name: 'fpm', server: { kind: 'apache', setup: FPM }, htaccess: 'shipped', authorizationSources: EVERY_SOURCE },
-          'real CLI',
+          'both',
         ),
       );
     });
@@ -180,14 +118,5 @@ describe.skipIf(!tools)(
         }),
       );
     });
-
-    test.skipIf(!tools?.nginx)(
-      'nginx and PHP-FPM with the usual front-controller block: conformant, no extra fastcgi_param needed',
-      async () => {
-        expectConformant(
-          await against({ name: 'nginx', server: { kind: 'nginx' }, htaccess: 'shipped', authorizationSources: PLAIN_SOURCES }),
-        );
-      },
-    );
   },
 );

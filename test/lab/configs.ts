@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SNIPPETS } from '../../src/diagnosis/snippets.js';
 import type { LabTools } from './tools.js';
 
 /** How PHP is wired into Apache in one configuration of the lab. */
@@ -102,15 +103,114 @@ export function fpmConf(dir: string, socket: string): string {
   ].join('\n');
 }
 
-/** nginx in front of the same PHP-FPM pool, with the usual front-controller routing and nothing added for the header. */
-export function nginxConf(site: SitePaths): string {
+/**
+ * The nginx sites of the lab: the front controller served as Debian's snippet and the application's documentation
+ * have it, and one site for each mistake seen in real set-ups.
+ */
+export const NGINX_SITES = [
+  'front-controller',
+  'authorization-param-emptied',
+  'root-above-application',
+  'no-front-controller',
+  'fpm-socket-missing',
+  'auth-basic',
+  'auth-basic-api-exempt',
+  'proxy-drops-authorization',
+] as const;
+export type NginxSite = (typeof NGINX_SITES)[number];
+
+/** Files of /etc/nginx that a site's configuration includes by a relative path, as a Debian site does. */
+export const NGINX_INCLUDES = ['snippets', 'fastcgi.conf', 'fastcgi_params'];
+
+/** The password file of auth_basic: a staff account, which the API's token is not. */
+export const htpasswdFile = (siteDir: string): string => join(siteDir, 'htpasswd');
+export const HTPASSWD = 'staff:{PLAIN}staff-password\n';
+
+/** The PHP-FPM socket of Debian's default site (sites-available/default names PHP 7.4): Debian 12 ships PHP 8.2. */
+const DEBIAN_DEFAULT_SOCKET = '/run/php/php7.4-fpm.sock';
+
+/** Every path that is not a file goes to the front controller, the query string kept. */
+const FRONT_CONTROLLER = 'try_files $uri $uri/ /index.php?$query_string;';
+
+/** Debian's way of handing .php files to PHP-FPM (snippets/fastcgi-php.conf), with PATH_INFO for /index.php/api/... */
+function phpLocation(socket: string, extra: string[] = []): string[] {
+  return [
+    'location ~ \\.php(/|$) {',
+    '  include snippets/fastcgi-php.conf;',
+    ...extra.map((line) => `  ${line}`),
+    `  fastcgi_pass unix:${socket};`,
+    '}',
+  ];
+}
+
+/** The server block of the application: its root, its routing and its PHP location, with the site's mistake in it. */
+function applicationServer(site: SitePaths, variant: NginxSite, listen: string): string[] {
+  const head = [`listen ${listen};`, `root ${site.docRoot};`, 'index index.php;'];
+  switch (variant) {
+    case 'authorization-param-emptied':
+      return [...head, `location / { ${FRONT_CONTROLLER} }`, ...phpLocation(site.fpmSocket, ['fastcgi_param HTTP_AUTHORIZATION "";'])];
+    case 'root-above-application':
+      // A PHP location in the manner of Laravel's and Symfony's documentation, without a check that the script exists, and root one
+      // folder above the one index.php is in.
+      return [
+        `listen ${listen};`,
+        `root ${site.dir};`,
+        'index index.php;',
+        `location / { ${FRONT_CONTROLLER} }`,
+        'location ~ ^/index\\.php(/|$) {',
+        `  fastcgi_pass unix:${site.fpmSocket};`,
+        '  fastcgi_split_path_info ^(.+\\.php)(/.*)$;',
+        '  include fastcgi_params;',
+        '  fastcgi_param SCRIPT_FILENAME $realpath_root$fastcgi_script_name;',
+        '}',
+      ];
+    case 'no-front-controller':
+      // Debian's default site.
+      return [...head, 'location / { try_files $uri $uri/ =404; }', ...phpLocation(site.fpmSocket)];
+    case 'fpm-socket-missing':
+      return [...head, `location / { ${FRONT_CONTROLLER} }`, ...phpLocation(DEBIAN_DEFAULT_SOCKET)];
+    case 'auth-basic':
+    case 'auth-basic-api-exempt':
+      return [
+        ...head,
+        `location / { auth_basic "Staff only"; auth_basic_user_file ${htpasswdFile(site.dir)}; ${FRONT_CONTROLLER} }`,
+        // The fix the diagnosis of the other site gives, as it gives it.
+        ...(variant === 'auth-basic-api-exempt' ? SNIPPETS.nginxApiWithoutPassword.lines : []),
+        ...phpLocation(site.fpmSocket),
+      ];
+    default:
+      return [...head, `location / { ${FRONT_CONTROLLER} }`, ...phpLocation(site.fpmSocket)];
+  }
+}
+
+/** The socket the application listens on behind the proxy front. */
+const proxiedSocket = (site: SitePaths): string => join(site.dir, 'application.sock');
+
+/** A self-contained nginx.conf for one site of the lab, loopback only; relative includes resolve beside it (NGINX_INCLUDES). */
+export function nginxConf(site: SitePaths, variant: NginxSite): string {
   const temp = (name: string): string => join(site.dir, `nginx-${name}`);
+  const servers =
+    variant === 'proxy-drops-authorization'
+      ? [
+          // A proxy in front of the application that keeps a password of its own from reaching it, and the token with it.
+          [
+            `listen 127.0.0.1:${site.port};`,
+            'location / {',
+            `  proxy_pass http://unix:${proxiedSocket(site)};`,
+            '  proxy_set_header Host $host;',
+            '  proxy_set_header Authorization "";',
+            '}',
+          ],
+          applicationServer(site, 'front-controller', `unix:${proxiedSocket(site)}`),
+        ]
+      : [applicationServer(site, variant, `127.0.0.1:${site.port}`)];
   return [
     'worker_processes 1;',
     `pid ${join(site.dir, 'nginx.pid')};`,
     `error_log ${join(site.dir, 'error.log')} warn;`,
     'user www-data;',
-    'events { worker_connections 64; }',
+    // Debian's figure: a proxied request holds four connections of the one worker (client, upstream, and the back end's two).
+    'events { worker_connections 768; }',
     'http {',
     '  access_log off;',
     `  client_body_temp_path ${temp('body')};`,
@@ -118,19 +218,7 @@ export function nginxConf(site: SitePaths): string {
     `  proxy_temp_path ${temp('proxy')};`,
     `  uwsgi_temp_path ${temp('uwsgi')};`,
     `  scgi_temp_path ${temp('scgi')};`,
-    '  server {',
-    `    listen 127.0.0.1:${site.port};`,
-    `    root ${site.docRoot};`,
-    '    index index.php;',
-    '    location / { try_files $uri /index.php$is_args$args; }',
-    '    location ~ \\.php(/|$) {',
-    '      fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
-    '      include /etc/nginx/fastcgi_params;',
-    '      fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;',
-    '      fastcgi_param PATH_INFO $fastcgi_path_info;',
-    `      fastcgi_pass unix:${site.fpmSocket};`,
-    '    }',
-    '  }',
+    ...servers.flatMap((lines) => ['  server {', ...lines.map((line) => `    ${line}`), '  }']),
     '}',
     '',
   ].join('\n');

@@ -1,9 +1,19 @@
-import { access, chmod, chown, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, chmod, chown, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { selfserviceTypes, statuses } from '../../src/reference-server/data.js';
 import { freePort } from '../helpers/free-port.js';
-import { fpmConf, httpdConf, nginxConf, type ApacheSetup, type SitePaths } from './configs.js';
+import {
+  fpmConf,
+  HTPASSWD,
+  htpasswdFile,
+  httpdConf,
+  NGINX_INCLUDES,
+  nginxConf,
+  type ApacheSetup,
+  type NginxSite,
+  type SitePaths,
+} from './configs.js';
 import { accepts, startProcess, waitUntil, type LabProcess } from './processes.js';
 import type { LabTools } from './tools.js';
 import { removeFolder } from '../helpers/safety-net.js';
@@ -16,7 +26,7 @@ export const EVERY_SOURCE: AuthorizationSource[] = ['PHP_AUTH_USER', 'HTTP_AUTHO
 
 export interface SiteSetup {
   name: string;
-  server: { kind: 'apache'; setup: ApacheSetup } | { kind: 'nginx' };
+  server: { kind: 'apache'; setup: ApacheSetup } | { kind: 'nginx'; site: NginxSite };
   /** The .htaccess as the application ships it, or with the rule that copies the Authorization header taken out. */
   htaccess: 'shipped' | 'without-authorization-rule';
   authorizationSources: AuthorizationSource[];
@@ -24,6 +34,8 @@ export interface SiteSetup {
 
 export interface RunningSite {
   url: string;
+  /** What the web server wrote to its error log so far. */
+  errorLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -69,7 +81,7 @@ export class Lab {
   ) {}
 
   static async start(tools: LabTools, token: string): Promise<Lab> {
-    const root = await mkdtemp(join(tmpdir(), 'apache-lab-'));
+    const root = await mkdtemp(join(tmpdir(), 'hosting-lab-'));
     const fpmDir = join(root, 'fpm');
     await mkdir(fpmDir);
     const socket = join(fpmDir, 'fpm.sock');
@@ -92,7 +104,10 @@ export class Lab {
     return lab;
   }
 
-  /** Writes the site (application, .htaccess, data exported from the reference server) and starts its web server. */
+  /**
+   * Writes the site (application, .htaccess, data exported from the reference server; for nginx, a password file and
+   * links to Debian's include files) and starts its web server.
+   */
   async serve(site: SiteSetup): Promise<RunningSite> {
     this.sites += 1;
     const dir = join(this.root, `${this.sites}-${site.name}`);
@@ -102,6 +117,10 @@ export class Lab {
     await writeFile(join(docRoot, '.htaccess'), await htaccess(site.htaccess));
     const appData = { token: this.token, authorizationSources: site.authorizationSources, statuses, selfserviceTypes };
     await writeFile(join(dir, 'app-data.json'), JSON.stringify(appData));
+    if (site.server.kind === 'nginx') {
+      await writeFile(htpasswdFile(dir), HTPASSWD);
+      for (const name of NGINX_INCLUDES) await symlink(join('/etc/nginx', name), join(dir, name));
+    }
     await openToWebServer(dir);
     if (site.server.kind === 'apache' && site.server.setup.php === 'fcgid') {
       const { uid, gid } = await wwwData();
@@ -111,6 +130,7 @@ export class Lab {
     const { server, port } = await this.startWebServer(site, dir, docRoot);
     return {
       url: `http://127.0.0.1:${port}`,
+      errorLog: () => readFile(join(dir, 'error.log'), 'utf8').catch(() => ''),
       stop: async () => {
         this.processes.delete(server);
         await server.stop();
@@ -140,7 +160,7 @@ export class Lab {
     if (site.server.kind === 'nginx') {
       if (!this.tools.nginx) throw new Error('nginx is not installed');
       const conf = join(paths.dir, 'nginx.conf');
-      await writeFile(conf, nginxConf(paths));
+      await writeFile(conf, nginxConf(paths, site.server.site));
       return startProcess('nginx', this.tools.nginx, ['-e', join(paths.dir, 'error.log'), '-c', conf, '-g', 'daemon off;'], log);
     }
     const conf = join(paths.dir, 'httpd.conf');
