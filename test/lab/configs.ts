@@ -212,6 +212,9 @@ export function nginxConf(site: SitePaths, variant: NginxSite): string {
     // Debian's figure: a proxied request holds four connections of the one worker (client, upstream, and the back end's two).
     'events { worker_connections 768; }',
     'http {',
+    // As production sites often are: "Server: nginx" and error pages without the version. The recorded answers the
+    // rules' self-tests read then hold nothing that changes with Debian's nginx package.
+    '  server_tokens off;',
     '  access_log off;',
     `  client_body_temp_path ${temp('body')};`,
     `  fastcgi_temp_path ${temp('fastcgi')};`,

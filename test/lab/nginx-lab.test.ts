@@ -116,7 +116,7 @@ describe.skipIf(absent.length > 0)(
 
     test("Debian's default try_files $uri $uri/ =404: nginx's 404 page on /api/, the advice names try_files", async ({ expect: check }) => {
       const runs = await serve('no-front-controller', check);
-      expect(runs.answers.valid?.body).toContain('<center>nginx/');
+      expect(runs.answers.valid?.body).toContain('<center>nginx</center>');
       expectDiagnosed(runs, 'front-controller-not-routed', { main: 'medium', doctor: 'high' }, 2);
       expect(runs.doctor.stdout).toMatch(/while GET \/index\.php\/api\/ticket\/status\/1 reached the application: HTTP 200/);
       expectBothSay(runs, 'try_files $uri $uri/ /index.php?$query_string;', nginxDocUrl('try_files'));
