@@ -11,6 +11,6 @@ if (existsSync(source)) {
   register();
   await import(source.href);
 } else {
-  // The command line bundled into a few files (npm run build): the same code as dist/src/, loaded in far fewer steps.
+  // The command line bundled (npm run build): the same code as dist/src/, loaded in far fewer steps.
   await import('../dist/cli/main.js');
 }

@@ -7,7 +7,7 @@ export const CLI_BUNDLE_DIR = 'cli';
 
 /**
  * Bundles the compiled command line (dist/src/cli/main.js) and everything it imports into dist/cli/, so that a run
- * loads a few files instead of resolving each module of the suite and of its packages one by one. Vitest stays a package of its own: it
+ * loads far fewer files instead of resolving each module of the suite and of its packages one by one. Vitest stays a package of its own: it
  * is the spec engine, and the judging thread and the specs import it, and the suite's modules, from dist/src as before.
  * What a command loads only when asked for (another subcommand, the exporter, a matrix) stays a chunk of its own, loaded
  * as late as before. Every chunk sits in the one folder, one level under dist/, where paths.js expects itself.
