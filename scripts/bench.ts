@@ -8,19 +8,21 @@ import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { compile, compiledCli, root } from './bench/compile.js';
 import { startDelayProxy } from './bench/delay-proxy.js';
+import { DREDD_DOCUMENT, dreddSuccessTransactions } from './bench/dredd-transactions.js';
 import { newmanCollection } from './bench/newman-collection.js';
 import { pageOpening } from './bench/matrix-page.js';
 import { measure, type ProcessRun } from './bench/process-stats.js';
 
 /**
- * npm run bench: the suite against the reference server behind a delay proxy, N times, beside Newman doing the same work;
- * then the Vitest start-up in parts, and matrices of 200, 1,000 and 5,000 targets (one local target under that many
+ * npm run bench: the suite against the reference server behind a delay proxy, N times, beside Newman doing the same work
+ * and Dredd checking the document's own examples; then the Vitest start-up in parts, and matrices of 200, 1,000 and 5,000 targets (one local target under that many
  * names), compiled and from source. Prints figures and writes reports/bench.json.
  */
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
     'newman-runs': { type: 'string', default: '3' },
+    'dredd-runs': { type: 'string', default: '3' },
     'rtt-ms': { type: 'string', default: '100' },
     'matrix-targets': { type: 'string', default: '200,1000,5000' },
     'matrix-source-targets': { type: 'string', default: '200,1000' },
@@ -33,6 +35,7 @@ const { values } = parseArgs({
 });
 const RUNS = Number(values.runs);
 const NEWMAN_RUNS = Number(values['newman-runs']);
+const DREDD_RUNS = Number(values['dredd-runs']);
 const RTT_MS = Number(values['rtt-ms']);
 const sizes = (list: string): number[] => list.split(',').filter(Boolean).map(Number);
 const MATRIX_TARGETS = sizes(values['matrix-targets']);
@@ -49,6 +52,7 @@ const node = process.execPath;
 const BENCH_OPTIONS = JSON.stringify(loadConfig([], {}, join(root, 'no-such.env')));
 const tsxCli = join(root, 'bin', 'ticketing-conformance.js');
 const newmanBin = join(root, 'node_modules', 'newman', 'bin', 'newman.js');
+const dreddBin = join(root, 'node_modules', 'dredd', 'bin', 'dredd');
 const TOKEN = randomBytes(12).toString('hex');
 
 interface Figures {
@@ -132,6 +136,15 @@ const newman = async (url: string, work: string): Promise<string[]> => {
   return [newmanBin, 'run', file, '--reporters', 'cli', '--bail'];
 };
 
+const dredd = async (url: string): Promise<string[]> => [
+  dreddBin,
+  DREDD_DOCUMENT,
+  url,
+  '--header',
+  `Authorization: Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}`,
+  ...dreddSuccessTransactions().flatMap((name) => ['--only', name]),
+];
+
 /** The prefetch alone through the delay proxy: the round trips its dependencies cost, without Vitest sharing the CPU. */
 async function prefetchAlone(
   reference: RunningReferenceServer,
@@ -144,8 +157,8 @@ async function prefetchAlone(
       proxy.reset();
       const script = `
         const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
-        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'run.js'))});
-        await recordTarget(targetSettings(${BENCH_OPTIONS}, ${JSON.stringify(proxy.url)}, ${JSON.stringify(TOKEN)}, new Date(), false));
+        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'pipeline', 'pipeline.js'))});
+        await recordTarget(targetSettings({ baseUrl: ${JSON.stringify(proxy.url)}, token: ${JSON.stringify(TOKEN)}, options: ${BENCH_OPTIONS} }, new Date()));
       `;
       check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
       samples.push(proxy.stats());
@@ -169,8 +182,8 @@ async function vitestStartup(reference: RunningReferenceServer): Promise<Record<
     await import('vitest/node'); times.importVitestMs = lap();
     const { SpecRunner } = await import(${JSON.stringify(join(root, 'dist', 'src', 'judge', 'spec-runner.js'))});
     const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
-    const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'run.js'))});
-    const settings = targetSettings(${BENCH_OPTIONS}, ${JSON.stringify(reference.url)}, ${JSON.stringify(TOKEN)}, new Date(), false);
+    const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'pipeline', 'pipeline.js'))});
+    const settings = targetSettings({ baseUrl: ${JSON.stringify(reference.url)}, token: ${JSON.stringify(TOKEN)}, options: ${BENCH_OPTIONS} }, new Date());
     const recording = await recordTarget(settings);
     let at = performance.now();
     const runner = await SpecRunner.start({ timeoutMs: 10000 });
@@ -239,6 +252,33 @@ async function matrix(
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+/** The tools side by side, as a Markdown table: median wall time at loopback and at the bench's round-trip time. */
+function peersTable(byRtt: Record<string, Record<string, Figures | number>>): string {
+  const rows: [string, string][] = [
+    ['ours, compiled (the installed CLI)', 'ours'],
+    ['--against, in turn', 'against'],
+    ['ours, from source (bin, as `npm run conformance`)', 'oursViaTsx'],
+    ["Dredd 14.1.0, the document's examples", 'dredd'],
+    ['Newman 6.2.2, our requests and assertions', 'newman'],
+  ];
+  const figures = (rtt: number, key: string): Figures | undefined => {
+    const found = byRtt[`${rtt}ms`]?.[key];
+    return typeof found === 'object' ? found : undefined;
+  };
+  const cell = (found: Figures | undefined): string => (found ? `${seconds(found.medianMs)}, ${found.peakRssMb} MB` : '-');
+  const lines = [
+    `| tool | loopback | +${RTT_MS} ms a round trip | requests |`,
+    '| --- | --- | --- | --- |',
+    ...rows.flatMap(([name, key]) => {
+      const loopback = figures(0, key);
+      const delayed = figures(RTT_MS, key);
+      const requests = (loopback ?? delayed)?.requests;
+      return loopback || delayed ? [`| ${name} | ${cell(loopback)} | ${cell(delayed)} | ${requests ?? '-'} |`] : [];
+    }),
+  ];
+  return `Median wall time and peak RSS, load average ${round(loadavg()[0] ?? 0, 2)} now:\n${lines.join('\n')}`;
+}
 const line = (name: string, figures: Figures): string =>
   `  ${name.padEnd(22)} median ${seconds(figures.medianMs)} (min ${seconds(figures.minMs)}, max ${seconds(figures.maxMs)}, ${figures.runs} runs); ${figures.requests} requests; ${figures.roundTrips} round trips on the network path; peak RSS ${figures.peakRssMb} MB`;
 
@@ -267,12 +307,14 @@ async function main(): Promise<void> {
       const ours = compiled.figures;
       const { figures: viaTsx } = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
       const { figures: theirs } = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
+      const { figures: dreddFigures } = await timeTool('dredd', DREDD_RUNS, reference, rttMs, dredd);
       const ratio = round(ours.medianMs / theirs.medianMs, 2);
       byRtt[`${rttMs}ms`] = {
         ours,
         ...(compiled.alternate ? { against: compiled.alternate } : {}),
         oursViaTsx: viaTsx,
         newman: theirs,
+        dredd: dreddFigures,
         oursOverNewman: ratio,
       };
       console.log(`Round-trip time ${rttMs} ms (delay proxy on loopback):`);
@@ -280,8 +322,10 @@ async function main(): Promise<void> {
       if (compiled.alternate) console.log(line('--against, in turn', compiled.alternate));
       console.log(line('ours (tsx, from src)', viaTsx));
       console.log(line('newman 6.2.2', theirs));
+      console.log(line('dredd 14.1.0', dreddFigures));
       console.log(`  ours/newman            ${ratio} (median wall time)`);
     }
+    if (!values['matrix-only']) console.log(peersTable(byRtt));
     if (!values['matrix-only']) {
       prefetch = await prefetchAlone(reference, RTT_MS);
       console.log(

@@ -5,4 +5,4 @@ import { existsSync } from 'node:fs';
 import buildPackage from '../test/helpers/build-package.js';
 import { COMPILED_CLI } from '../test/helpers/run-cli.js';
 
-if (!existsSync(COMPILED_CLI)) buildPackage();
+if (!existsSync(COMPILED_CLI)) await buildPackage();

@@ -1,7 +1,10 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Compiled to dist/src/paths.js in the package; src/paths.ts when run from source. */
+/**
+ * Compiled to dist/src/paths.js in the package, and bundled into dist/cli/ with the command line; src/paths.ts when run
+ * from source. Each is one folder under the root of the code, which is all the paths below rely on.
+ */
 export const compiled = import.meta.url.endsWith('.js');
 /** The folder holding src/ and specs/: the package itself from source, its dist/ once compiled. */
 const codeRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -12,5 +15,7 @@ export const schemasDir = resolve(packageRoot, 'schemas');
 export const specsDir = resolve(codeRoot, 'specs');
 /** The suite's own modules (scenario API, checks, catalog) that the specs import. */
 export const sourceDir = resolve(codeRoot, 'src');
+/** The entry of the judging thread: plain JavaScript, the same file from source and compiled. */
+export const judgingThreadEntry = resolve(sourceDir, 'judge', 'judging-thread.js');
 /** What the spec files are named: TypeScript from source, JavaScript once compiled. */
 export const specPattern = compiled ? '**/*.spec.js' : '**/*.spec.ts';

@@ -71,11 +71,11 @@ async function expectAllReports(out: string, report: Report | undefined): Promis
   expect(validate(report), formatSchemaErrors(validate.errors)).toBe(true);
 }
 
-test('publishing compiles dist/ as the self-tests do: prepack runs the build, from the same tsconfig as the global setup', () => {
+test('publishing builds dist/ as the self-tests do: prepack compiles from the same tsconfig as the global setup, then bundles the CLI', () => {
   const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   expect(scripts.prepack).toBe('npm run build');
-  expect(scripts.build).toMatch(/rmSync\('dist'.*&& tsc -p (\S+)$/);
-  expect(scripts.build?.endsWith(`tsc -p ${PACKAGE_TSCONFIG}`)).toBe(true);
+  expect(scripts.build).toMatch(/rmSync\('dist'.*&& tsc -p (\S+) && tsx scripts\/generate\/cli-bundle\.ts$/);
+  expect(scripts.build).toContain(`tsc -p ${PACKAGE_TSCONFIG} &&`);
 });
 
 test('the installed package holds compiled JavaScript only: no TypeScript source, no tsx, no dev dependency', () => {

@@ -1,6 +1,6 @@
 import { terminalLine } from '../report/views/escape/terminal.js';
 import { environmentError, HarnessError, isSystemError } from '../errors.js';
-import { ALIASES, commands, loadRunCommand } from './commands/index.js';
+import { ALIASES, commands, JUDGING_COMMANDS, loadRunCommand } from './commands/index.js';
 import type { CommandIo } from './io.js';
 
 /** The one line a command's failure gets, and who it is for: the user's setting, their machine, or the suite. */
@@ -21,14 +21,26 @@ function failureLine(error: unknown): string {
   );
 }
 
-/** The whole command line: the subcommand it names (or a run), its exit code, and one line for whatever stopped it. */
-export async function cli(args: string[], io: CommandIo): Promise<number> {
+/** The subcommand a command line names, if any (otherwise it is a run), and the arguments it gets. */
+function commandOf(args: string[]): { name?: string; argv: string[]; rest: string[] } {
   // "help" and "help COMMAND" are --help of the main command or of that command.
   const argv = args[0] === 'help' ? (args[1] !== undefined ? [args[1], '--help'] : ['--help']) : args;
   const [first, ...rest] = argv;
   // Own names only: a word such as "constructor" is read as options of a run, not as something every object has.
   const name = first !== undefined && Object.hasOwn(ALIASES, first) ? ALIASES[first] : first;
-  const subcommand = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
+  return name !== undefined && Object.hasOwn(commands, name) ? { name, argv, rest } : { argv, rest: argv };
+}
+
+/** Whether the command line judges recordings (a run, a matrix, judge FILE), so that it needs the judging thread. */
+export function judges(args: string[]): boolean {
+  const { name } = commandOf(args);
+  return name === undefined || JUDGING_COMMANDS.includes(name);
+}
+
+/** The whole command line: the subcommand it names (or a run), its exit code, and one line for whatever stopped it. */
+export async function cli(args: string[], io: CommandIo): Promise<number> {
+  const { name, argv, rest } = commandOf(args);
+  const subcommand = name === undefined ? undefined : commands[name];
   try {
     return subcommand ? await (await subcommand())(rest, io) : await (await loadRunCommand())(argv, io);
   } catch (error) {

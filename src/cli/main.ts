@@ -1,5 +1,6 @@
-import { cli } from './cli.js';
+import { cli, judges } from './cli.js';
 import { processIo } from './io.js';
+import { startJudgingThreadEarly } from '../judge/lasting-thread.js';
 import { keepYoungGenerationSmall } from '../judge/memory.js';
 
 /**
@@ -14,7 +15,11 @@ function exitOnceSettled(): void {
 // lasts, lets it grow again (io.beforeLongRun).
 keepYoungGenerationSmall();
 
-void cli(process.argv.slice(2), processIo())
+const args = process.argv.slice(2);
+// Vitest's runtime loads in the judging thread, on the other core, while this thread loads the run and records.
+if (judges(args)) startJudgingThreadEarly();
+
+void cli(args, processIo())
   .then((code) => {
     process.exitCode = code;
   })

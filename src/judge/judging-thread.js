@@ -7,6 +7,7 @@ import { init, runBaseTests, setupEnvironment } from 'vitest/worker';
 // The same message types as thread-messages.ts, which the main thread reads them with.
 const HEAP_SNAPSHOT = 'ticketing-conformance:heap-snapshot';
 const HEAP_USED = 'ticketing-conformance:heap-used';
+const THREAD_ENV = 'ticketing-conformance:env';
 
 /**
  * One of Vitest's lists of listeners that live as long as the thread (to hear of a cancellation, to clean up when the
@@ -43,12 +44,16 @@ function runTests(method, state, traces) {
 
 const port = parentPort;
 if (!port) throw new Error('the judging thread runs only as a worker thread');
-// What the thread keeps between runs is measured from its heap, which only the thread itself can read.
+// Our own messages, beside Vitest's: what the thread keeps between runs is measured from its heap, which only the
+// thread itself can read, and Vitest's variables arrive after the thread has started.
 port.on('message', (message) => {
   if (message?.type === HEAP_SNAPSHOT && typeof message.path === 'string') {
     port.postMessage({ type: HEAP_SNAPSHOT, path: writeHeapSnapshot(message.path) });
   } else if (message?.type === HEAP_USED) {
     port.postMessage({ type: HEAP_USED, bytes: process.memoryUsage().heapUsed });
+  } else if (message?.type === THREAD_ENV && typeof message.env === 'object') {
+    // Vitest's variables, which a thread started before Vitest could not be given at its start.
+    for (const [name, value] of Object.entries(message.env)) if (typeof value === 'string') process.env[name] = value;
   }
 });
 init({

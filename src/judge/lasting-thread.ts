@@ -1,25 +1,58 @@
-import { fileURLToPath } from 'node:url';
-import { ThreadsPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest } from 'vitest/node';
-import { HEAP_SNAPSHOT, HEAP_USED, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
+import { Worker } from 'node:worker_threads';
+import type { PoolOptions, PoolWorker, WorkerRequest } from 'vitest/node';
+import { judgingThreadEntry } from '../paths.js';
+import { HEAP_SNAPSHOT, HEAP_USED, THREAD_ENV, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
 
 type Listener = (arg: unknown) => void;
 
 /** Vitest's own answer to a start or stop request, given by the pool when the thread already is (or stays) started. */
 const answer = (type: 'started' | 'stopped'): object => ({ type, __vitest_worker_response__: true });
 
-/** Vitest's thread worker, started from our entry, which lets each spec run's memory go once the next run starts. */
-class JudgingThread extends ThreadsPoolWorker {
-  protected override readonly entrypoint = fileURLToPath(new URL('./judging-thread.js', import.meta.url));
+/**
+ * Vitest's thread worker, run from our entry (which lets each spec run's memory go once the next run starts). Its
+ * thread may be started before Vitest is loaded at all: see startJudgingThreadEarly.
+ */
+function startThread(): Worker {
+  // Of the process's own flags only the profilers' (as Vitest passes them on): a host program's -e script, for one,
+  // would run again in the thread.
+  const execArgv = process.execArgv.filter((flag) => /^--(cpu-prof|heap-prof|diagnostic-dir)/.test(flag));
+  return new Worker(judgingThreadEntry, { execArgv });
+}
+
+/** A judging thread started ahead of any Vitest instance, for the first lasting thread to take. */
+let early: Worker | undefined;
+
+/**
+ * Starts the judging thread now, so that Vitest's runtime loads in it on the other core while this thread loads its
+ * own modules and records the target; otherwise it loads only once Vitest has started here, and this thread waits for
+ * it. Unused (a command that judges nothing, a run that stops at a setting), it keeps nothing alive.
+ */
+export function startJudgingThreadEarly(): void {
+  if (early) return;
+  const thread = startThread();
+  thread.unref();
+  // A thread that fails before anyone takes it is replaced by a new one when a lasting thread opens.
+  thread.once('error', () => {
+    if (early === thread) early = undefined;
+  });
+  early = thread;
+}
+
+function takeEarlyThread(): Worker | undefined {
+  const thread = early;
+  early = undefined;
+  thread?.ref();
+  return thread;
 }
 
 /**
  * One worker thread that outlives Vitest's spec runs. Vitest ends its worker after every spec run, and a matrix makes
  * one spec run per batch of targets: a fresh thread would load Vitest's runtime and every spec and harness module
- * again for each batch. This pool starts the thread once, keeps it between runs (the modules stay loaded, as they do
- * between files with isolate: false), and ends it when the spec runner closes.
+ * again for each batch. This pool starts the thread once (or takes the one started early), keeps it between runs (the
+ * modules stay loaded, as they do between files with isolate: false), and ends it when the spec runner closes.
  */
 export class LastingThread {
-  private thread?: ThreadsPoolWorker;
+  private thread?: Worker;
   /** Whether Vitest's runtime in the thread has been set up (its first "start" request went through). */
   private runtimeStarted = false;
 
@@ -28,11 +61,15 @@ export class LastingThread {
     createPoolWorker: (options: PoolOptions): PoolWorker => new RunView(this, options),
   };
 
-  /** The thread, started on first use. */
-  async open(options: PoolOptions): Promise<ThreadsPoolWorker> {
+  /**
+   * The thread, started on first use. Vitest's variables (VITEST, NODE_ENV and the like) are set in it before its
+   * runtime starts, since a thread started early could not be given them at its start. Vitest's command-line flags
+   * for its threads are not: they filter warnings and set resolve conditions, which no module of the suite reads.
+   */
+  open(options: PoolOptions): Worker {
     if (!this.thread) {
-      const thread = new JudgingThread(options);
-      await thread.start();
+      const thread = takeEarlyThread() ?? startThread();
+      thread.postMessage({ type: THREAD_ENV, env: options.env } satisfies ThreadQuestion);
       // A thread that ends by itself (a crash) is started afresh by the next run.
       thread.on('exit', () => {
         if (this.thread === thread) this.forget();
@@ -71,7 +108,7 @@ export class LastingThread {
         resolve(message as ThreadAnswer);
       };
       thread.on('message', answered);
-      thread.send(question as unknown as WorkerRequest);
+      thread.postMessage(question);
     });
   }
 
@@ -83,14 +120,14 @@ export class LastingThread {
   async close(): Promise<void> {
     const thread = this.thread;
     this.forget();
-    await thread?.stop();
+    await thread?.terminate();
   }
 }
 
 /** What one Vitest spec run sees as its worker: the lasting thread, with start and stop answered by the pool. */
 class RunView implements PoolWorker {
   readonly name = 'lasting-thread';
-  private thread?: ThreadsPoolWorker;
+  private thread?: Worker;
   private readonly listeners: [string, Listener][] = [];
 
   constructor(
@@ -98,8 +135,9 @@ class RunView implements PoolWorker {
     private readonly options: PoolOptions,
   ) {}
 
-  async start(): Promise<void> {
-    this.thread = await this.lasting.open(this.options);
+  start(): Promise<void> {
+    this.thread = this.lasting.open(this.options);
+    return Promise.resolve();
   }
 
   on(event: string, callback: Listener): void {
@@ -122,7 +160,7 @@ class RunView implements PoolWorker {
       });
       return;
     }
-    this.thread?.send(message);
+    this.thread?.postMessage(message);
   }
 
   deserialize(data: unknown): unknown {
@@ -133,5 +171,6 @@ class RunView implements PoolWorker {
   async stop(): Promise<void> {
     for (const [event, listener] of this.listeners.splice(0)) this.thread?.off(event, listener);
     this.thread = undefined;
+    return Promise.resolve();
   }
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleCli } from '../../scripts/generate/bundle-cli.js';
 import { COMPILED_CLI, repoRoot } from './run-cli.js';
 
 /** The compiler settings of the package, which `npm run build` (prepack) compiles with too. */
@@ -9,11 +10,12 @@ export const PACKAGE_TSCONFIG = 'tsconfig.build.json';
 const BUILD_INFO = join(repoRoot, 'node_modules', '.cache', 'ticketing-conformance', 'dist.tsbuildinfo');
 
 /**
- * Vitest's global setup: compiles dist/ once, as the package ships it, before any file runs. The real CLI the
+ * Vitest's global setup: compiles dist/ and bundles its command line once, as the package ships them, before any file
+ * runs. The real CLI the
  * self-tests start is that compiled one (a start from source spends half a second more of CPU in the TypeScript
  * loader), and the packed tarball is made from it.
  */
-export default function buildPackage(): void {
+export default async function buildPackage(): Promise<void> {
   // tsc trusts its build information: outputs deleted since (npm run build starts afresh) must be written again.
   if (!existsSync(COMPILED_CLI)) rmSync(BUILD_INFO, { force: true });
   execFileSync(
@@ -21,4 +23,5 @@ export default function buildPackage(): void {
     [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', PACKAGE_TSCONFIG, '--incremental', '--tsBuildInfoFile', BUILD_INFO],
     { cwd: repoRoot, stdio: 'inherit' },
   );
+  await bundleCli(join(repoRoot, 'dist'));
 }

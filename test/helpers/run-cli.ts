@@ -8,8 +8,8 @@ import { SAFETY_NET_MS, removeFolder } from './safety-net.js';
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 /** The command as `npm run conformance` runs it from a checkout: the bin, which runs the TypeScript source. */
 export const CHECKOUT_BIN = join(repoRoot, 'bin', 'ticketing-conformance.js');
-/** The command as the package ships it, compiled once for the self-test run by test/helpers/build-package.ts. */
-export const COMPILED_CLI = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+/** The command as the package ships it (bundled), compiled once for the self-test run by test/helpers/build-package.ts. */
+export const COMPILED_CLI = join(repoRoot, 'dist', 'cli', 'main.js');
 /** What the self-tests start as the real CLI: the compiled command (the checkout's bin is tested where it matters). */
 export const CLI_BIN = COMPILED_CLI;
 

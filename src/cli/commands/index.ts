@@ -22,5 +22,8 @@ export const commands: Record<string, () => Promise<Command>> = {
   init: async () => (await import('./init.js')).initCommand,
 };
 
+/** The subcommands that judge recordings, besides the default run. */
+export const JUDGING_COMMANDS: readonly string[] = ['run', 'judge'];
+
 /** Names commands had before, kept so that scripts written for them go on working. */
 export const ALIASES: Record<string, keyof typeof commands> = { diff: 'compare' };
