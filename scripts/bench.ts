@@ -9,6 +9,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import { compile, compiledCli, root } from './bench/compile.js';
 import { startDelayProxy } from './bench/delay-proxy.js';
 import { DREDD_DOCUMENT, dreddSuccessTransactions } from './bench/dredd-transactions.js';
+import { peerTool } from './bench/peer-tools.js';
 import { newmanCollection } from './bench/newman-collection.js';
 import { pageOpening } from './bench/matrix-page.js';
 import { measure, type ProcessRun } from './bench/process-stats.js';
@@ -52,7 +53,8 @@ const node = process.execPath;
 const BENCH_OPTIONS = JSON.stringify(loadConfig([], {}, join(root, 'no-such.env')));
 const tsxCli = join(root, 'bin', 'ticketing-conformance.js');
 const newmanBin = join(root, 'node_modules', 'newman', 'bin', 'newman.js');
-const dreddBin = join(root, 'node_modules', 'dredd', 'bin', 'dredd');
+/** Dredd at the version the figures name, installed for the bench on first use. */
+const DREDD_VERSION = '14.1.0';
 const TOKEN = randomBytes(12).toString('hex');
 
 interface Figures {
@@ -137,7 +139,7 @@ const newman = async (url: string, work: string): Promise<string[]> => {
 };
 
 const dredd = async (url: string): Promise<string[]> => [
-  dreddBin,
+  await peerTool('dredd', DREDD_VERSION, join('bin', 'dredd')),
   DREDD_DOCUMENT,
   url,
   '--header',
@@ -259,7 +261,7 @@ function peersTable(byRtt: Record<string, Record<string, Figures | number>>): st
     ['ours, compiled (the installed CLI)', 'ours'],
     ['--against, in turn', 'against'],
     ['ours, from source (bin, as `npm run conformance`)', 'oursViaTsx'],
-    ["Dredd 14.1.0, the document's examples", 'dredd'],
+    [`Dredd ${DREDD_VERSION}, the document's examples`, 'dredd'],
     ['Newman 6.2.2, our requests and assertions', 'newman'],
   ];
   const figures = (rtt: number, key: string): Figures | undefined => {
@@ -322,7 +324,7 @@ async function main(): Promise<void> {
       if (compiled.alternate) console.log(line('--against, in turn', compiled.alternate));
       console.log(line('ours (tsx, from src)', viaTsx));
       console.log(line('newman 6.2.2', theirs));
-      console.log(line('dredd 14.1.0', dreddFigures));
+      console.log(line(`dredd ${DREDD_VERSION}`, dreddFigures));
       console.log(`  ours/newman            ${ratio} (median wall time)`);
     }
     if (!values['matrix-only']) console.log(peersTable(byRtt));
