@@ -85,3 +85,23 @@ export function sliceSummaryLine({ label, counts, failed }: SliceSummary): strin
   const parts = Object.entries(counts).map(([verdict, count]) => `${count} ${verdict}`);
   return `${label}: ${parts.join(', ') || 'nothing judged'}${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`;
 }
+
+/** The requirements judged per status or per language, a row each, with a column per status and per language. */
+export interface SliceGrid {
+  columns: string[];
+  rows: { id: string; cells: (Verdict | undefined)[] }[];
+}
+
+export function sliceGrid(report: Pick<Report, 'requirements' | 'options'>): SliceGrid {
+  const { statusIds, langs } = runSlices(report.options);
+  const rows = report.requirements
+    .filter((result) => result.byStatus || result.byLanguage)
+    .map((result) => ({
+      id: result.id,
+      cells: [
+        ...statusIds.map((statusId) => result.byStatus?.find((entry) => entry.statusId === statusId)?.verdict),
+        ...langs.map((lang) => result.byLanguage?.find((entry) => entry.lang === lang)?.verdict),
+      ],
+    }));
+  return { columns: [...statusIds.map((statusId) => `status ${statusId}`), ...langs.map((lang) => `lang ${lang}`)], rows };
+}
