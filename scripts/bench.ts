@@ -29,6 +29,8 @@ const { values } = parseArgs({
     against: { type: 'string' },
     /** Only the matrices: the curve of time and memory against the number of targets. */
     'matrix-only': { type: 'boolean', default: false },
+    /** Only one status in one language beside three statuses in two languages: the requests and round trips each costs. */
+    'several-only': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(values.runs);
@@ -125,6 +127,9 @@ const oursWith =
   (cli: string) =>
   async (url: string, work: string): Promise<string[]> => [cli, '--base-url', url, '--token', TOKEN, '--out', join(work, 'out')];
 const oursCompiled = oursWith(compiledCli);
+/** Three statuses in two languages, which the reference server all has. */
+const SEVERAL = ['--status-id', '1,2,5', '--lang', 'fr,de'];
+const oursSeveral = async (url: string, work: string): Promise<string[]> => [...(await oursCompiled(url, work)), ...SEVERAL];
 const oursTsx = oursWith(tsxCli);
 const newman = async (url: string, work: string): Promise<string[]> => {
   const file = join(work, 'collection.json');
@@ -262,7 +267,17 @@ async function main(): Promise<void> {
   let prefetch: Awaited<ReturnType<typeof prefetchAlone>> | undefined;
   let startup: Record<string, number> | undefined;
   try {
-    for (const rttMs of values['matrix-only'] ? [] : [RTT_MS, 0]) {
+    if (!values['matrix-only']) {
+      // The extra statuses and languages go out beside the requests of one: the round trips must not grow with them.
+      const { figures: one, alternate: several } = await timeTool('the suite', RUNS, reference, RTT_MS, oursCompiled, oursSeveral);
+      if (!several) throw new Error('the run of several statuses was not timed');
+      byRtt.several = { one, several };
+      console.log(`One status in one language against ${SEVERAL.join(' ')}, round-trip time ${RTT_MS} ms:`);
+      console.log(line('ours, one status', one));
+      console.log(line('ours, 3 statuses x 2', several));
+    }
+    const only = values['matrix-only'] || values['several-only'];
+    for (const rttMs of only ? [] : [RTT_MS, 0]) {
       const compiled = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled, AGAINST ? oursWith(AGAINST) : undefined);
       const ours = compiled.figures;
       const { figures: viaTsx } = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
@@ -282,7 +297,7 @@ async function main(): Promise<void> {
       console.log(line('newman 6.2.2', theirs));
       console.log(`  ours/newman            ${ratio} (median wall time)`);
     }
-    if (!values['matrix-only']) {
+    if (!only) {
       prefetch = await prefetchAlone(reference, RTT_MS);
       console.log(
         `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
@@ -297,7 +312,7 @@ async function main(): Promise<void> {
       ...MATRIX_TARGETS.map((targets) => ({ targets, build: 'compiled' as const })),
       ...MATRIX_SOURCE_TARGETS.map((targets) => ({ targets, build: 'source' as const })),
     ];
-    for (const { targets, build } of plan) {
+    for (const { targets, build } of values['several-only'] ? [] : plan) {
       const figures = await matrix(reference, targets, MATRIX_CONCURRENCY, build);
       matrices.push(figures);
       const page = figures.page ? `; matrix.html first paint ${figures.page.firstPaintMs} ms, loaded ${figures.page.loadMs} ms` : '';
