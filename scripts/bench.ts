@@ -141,7 +141,9 @@ const newman = async (url: string, work: string): Promise<string[]> => {
 async function prefetchAlone(
   reference: RunningReferenceServer,
   rttMs: number,
+  args: string[] = [],
 ): Promise<{ roundTrips: number; requests: number; connections: number }> {
+  const options = JSON.stringify(loadConfig(args, {}, join(root, 'no-such.env')));
   const proxy = await startDelayProxy(new URL(reference.url), rttMs);
   const samples: { roundTrips: number; requests: number; connections: number }[] = [];
   try {
@@ -149,8 +151,9 @@ async function prefetchAlone(
       proxy.reset();
       const script = `
         const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
-        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'runner', 'run.js'))});
-        await recordTarget(targetSettings(${BENCH_OPTIONS}, ${JSON.stringify(proxy.url)}, ${JSON.stringify(TOKEN)}, new Date(), false));
+        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'pipeline', 'pipeline.js'))});
+        const target = { baseUrl: ${JSON.stringify(proxy.url)}, token: ${JSON.stringify(TOKEN)}, options: ${options}, embeddedReference: true };
+        await recordTarget(targetSettings(target, new Date()));
       `;
       check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
       samples.push(proxy.stats());
@@ -265,16 +268,26 @@ async function main(): Promise<void> {
   const reference = await startReferenceServer({ token: TOKEN });
   const byRtt: Record<string, Record<string, Figures | number>> = {};
   let prefetch: Awaited<ReturnType<typeof prefetchAlone>> | undefined;
+  let severalFigures: Record<string, unknown> | undefined;
   let startup: Record<string, number> | undefined;
   try {
     if (!values['matrix-only']) {
       // The extra statuses and languages go out beside the requests of one: the round trips must not grow with them.
       const { figures: one, alternate: several } = await timeTool('the suite', RUNS, reference, RTT_MS, oursCompiled, oursSeveral);
       if (!several) throw new Error('the run of several statuses was not timed');
-      byRtt.several = { one, several };
+      const [oneAlone, severalAlone] = [await prefetchAlone(reference, RTT_MS), await prefetchAlone(reference, RTT_MS, SEVERAL)];
+      severalFigures = { args: SEVERAL, one, several, prefetchOne: oneAlone, prefetchSeveral: severalAlone };
       console.log(`One status in one language against ${SEVERAL.join(' ')}, round-trip time ${RTT_MS} ms:`);
       console.log(line('ours, one status', one));
       console.log(line('ours, 3 statuses x 2', several));
+      for (const [name, alone] of [
+        ['one status', oneAlone],
+        ['3 statuses x 2', severalAlone],
+      ] as const) {
+        console.log(
+          `  prefetch alone, ${name.padEnd(14)} ${alone.roundTrips} round trips on the critical path, ${alone.requests} requests over ${alone.connections} connections`,
+        );
+      }
     }
     const only = values['matrix-only'] || values['several-only'];
     for (const rttMs of only ? [] : [RTT_MS, 0]) {
@@ -336,6 +349,7 @@ async function main(): Promise<void> {
       rttMs: RTT_MS,
       byRtt,
       prefetch,
+      several: severalFigures,
       vitestStartup: startup,
       matrices,
       benchMs: round(performance.now() - started),
