@@ -56,17 +56,18 @@ export function statusViews(target: Target): Target[] {
 
 /**
  * Sends every request the specs will ask for, so the critical path is three round trips:
- * everything that needs no earlier answer at once, the other statuses of --status-id among it (a connection each, up
- * to the connection limit: two round trips), then, over those connections as they come free, what the limit held back
- * and the lang requests of every status, which need the locales its plain answer names.
+ * everything that needs no earlier answer at once, every status of --status-id first (a connection each, up to the
+ * connection limit: two round trips), then, over those connections as they come free, what the limit held back and the
+ * lang requests of every status, which need the locales its plain answer names.
  * Settles when every answer is in; onFirstRoundSent is told once the requests of the first round have gone out.
  */
 export async function prefetch(target: Target, onFirstRoundSent?: () => void): Promise<void> {
-  // The same request asked twice (the first status is often the configured one) is one promise, sent once.
+  // The same request asked twice (the first status is often the configured one) is one promise, sent once. Each status
+  // of --status-id goes first, within the connection limit: its lang requests wait for its answer.
   const independent = [
     ...new Set([
-      ...[...independentStatusRequests(target), ...profileRequests(target)].map((request) => target.status(request)),
       ...statusViews(target).map((view) => view.status()),
+      ...[...independentStatusRequests(target), ...profileRequests(target)].map((request) => target.status(request)),
       ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
     ]),
   ];
