@@ -120,6 +120,18 @@ describe('several statuses and languages in one run', () => {
     expect(ctrf.results.tests.map((entry) => entry.name)).toContain('STATUS-NAME (MUST): name is a string [status 1, 2, 5; lang fr, de]');
   });
 
+  test('judging the recording again gives each status and language the same verdicts, sending nothing', async () => {
+    const { run } = await caseRun('the reference server, three statuses in two languages');
+    const again = join(run.outDir, 'judged-again');
+    const judged = await inProcess.exec(['judge', join(run.outDir, 'recording.json'), '--out', again]);
+    expect(judged.code).toBe(0);
+    const report = JSON.parse(await readFile(join(again, 'report.json'), 'utf8')) as Report;
+    const perSlice = ({ requirements }: Report): unknown[] =>
+      requirements.map(({ id, verdict, byStatus, byLanguage }) => [id, verdict, byStatus, byLanguage]);
+    expect(report.options).toMatchObject({ statusIds: [1, 2, 5], langs: ['fr', 'de'] });
+    expect(perSlice(report)).toEqual(perSlice(reportOf(run)));
+  });
+
   test('one status and one language: the report has the shape it always had, with nothing per status', async () => {
     const { run, servers } = await caseRun('one status and one language, as before');
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers });
