@@ -32,6 +32,8 @@ const { values } = parseArgs({
     against: { type: 'string' },
     /** Only the matrices: the curve of time and memory against the number of targets. */
     'matrix-only': { type: 'boolean', default: false },
+    /** Only one status in one language beside three statuses in two languages: the requests and round trips each costs. */
+    'several-only': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(values.runs);
@@ -131,6 +133,9 @@ const oursWith =
   (cli: string) =>
   async (url: string, work: string): Promise<string[]> => [cli, '--base-url', url, '--token', TOKEN, '--out', join(work, 'out')];
 const oursCompiled = oursWith(compiledCli);
+/** Three statuses in two languages, which the reference server all has. */
+const SEVERAL = ['--status-id', '1,2,5', '--lang', 'fr,de'];
+const oursSeveral = async (url: string, work: string): Promise<string[]> => [...(await oursCompiled(url, work)), ...SEVERAL];
 const oursTsx = oursWith(tsxCli);
 const newman = async (url: string, work: string): Promise<string[]> => {
   const file = join(work, 'collection.json');
@@ -151,7 +156,9 @@ const dredd = async (url: string): Promise<string[]> => [
 async function prefetchAlone(
   reference: RunningReferenceServer,
   rttMs: number,
+  args: string[] = [],
 ): Promise<{ roundTrips: number; requests: number; connections: number }> {
+  const options = JSON.stringify(loadConfig(args, {}, join(root, 'no-such.env')));
   const proxy = await startDelayProxy(new URL(reference.url), rttMs);
   const samples: { roundTrips: number; requests: number; connections: number }[] = [];
   try {
@@ -160,7 +167,8 @@ async function prefetchAlone(
       const script = `
         const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
         const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'pipeline', 'pipeline.js'))});
-        await recordTarget(targetSettings({ baseUrl: ${JSON.stringify(proxy.url)}, token: ${JSON.stringify(TOKEN)}, options: ${BENCH_OPTIONS} }, new Date()));
+        const target = { baseUrl: ${JSON.stringify(proxy.url)}, token: ${JSON.stringify(TOKEN)}, options: ${options}, embeddedReference: true };
+        await recordTarget(targetSettings(target, new Date()));
       `;
       check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
       samples.push(proxy.stats());
@@ -302,9 +310,29 @@ async function main(): Promise<void> {
   const reference = await startReferenceServer({ token: TOKEN });
   const byRtt: Record<string, Record<string, Figures | number>> = {};
   let prefetch: Awaited<ReturnType<typeof prefetchAlone>> | undefined;
+  let severalFigures: Record<string, unknown> | undefined;
   let startup: Record<string, number> | undefined;
   try {
-    for (const rttMs of values['matrix-only'] ? [] : [RTT_MS, 0]) {
+    if (!values['matrix-only']) {
+      // The extra statuses and languages go out beside the requests of one: the round trips must not grow with them.
+      const { figures: one, alternate: several } = await timeTool('the suite', RUNS, reference, RTT_MS, oursCompiled, oursSeveral);
+      if (!several) throw new Error('the run of several statuses was not timed');
+      const [oneAlone, severalAlone] = [await prefetchAlone(reference, RTT_MS), await prefetchAlone(reference, RTT_MS, SEVERAL)];
+      severalFigures = { args: SEVERAL, one, several, prefetchOne: oneAlone, prefetchSeveral: severalAlone };
+      console.log(`One status in one language against ${SEVERAL.join(' ')}, round-trip time ${RTT_MS} ms:`);
+      console.log(line('ours, one status', one));
+      console.log(line('ours, 3 statuses x 2', several));
+      for (const [name, alone] of [
+        ['one status', oneAlone],
+        ['3 statuses x 2', severalAlone],
+      ] as const) {
+        console.log(
+          `  prefetch alone, ${name.padEnd(14)} ${alone.roundTrips} round trips on the critical path, ${alone.requests} requests over ${alone.connections} connections`,
+        );
+      }
+    }
+    const only = values['matrix-only'] || values['several-only'];
+    for (const rttMs of only ? [] : [RTT_MS, 0]) {
       const compiled = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled, AGAINST ? oursWith(AGAINST) : undefined);
       const ours = compiled.figures;
       const { figures: viaTsx } = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
@@ -327,8 +355,8 @@ async function main(): Promise<void> {
       console.log(line(`dredd ${DREDD_VERSION}`, dreddFigures));
       console.log(`  ours/newman            ${ratio} (median wall time)`);
     }
-    if (!values['matrix-only']) console.log(peersTable(byRtt));
-    if (!values['matrix-only']) {
+    if (!only) console.log(peersTable(byRtt));
+    if (!only) {
       prefetch = await prefetchAlone(reference, RTT_MS);
       console.log(
         `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
@@ -343,7 +371,7 @@ async function main(): Promise<void> {
       ...MATRIX_TARGETS.map((targets) => ({ targets, build: 'compiled' as const })),
       ...MATRIX_SOURCE_TARGETS.map((targets) => ({ targets, build: 'source' as const })),
     ];
-    for (const { targets, build } of plan) {
+    for (const { targets, build } of values['several-only'] ? [] : plan) {
       const figures = await matrix(reference, targets, MATRIX_CONCURRENCY, build);
       matrices.push(figures);
       const page = figures.page ? `; matrix.html first paint ${figures.page.firstPaintMs} ms, loaded ${figures.page.loadMs} ms` : '';
@@ -367,6 +395,7 @@ async function main(): Promise<void> {
       rttMs: RTT_MS,
       byRtt,
       prefetch,
+      several: severalFigures,
       vitestStartup: startup,
       matrices,
       benchMs: round(performance.now() - started),

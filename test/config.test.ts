@@ -23,7 +23,7 @@ describe('flags beat the environment, which beats .env', () => {
     expect(config).toMatchObject({
       baseUrl: 'https://from-dotenv.example/',
       token: 'dotenv-token',
-      statusId: 3,
+      statusId: [3],
       password: 'x',
       out: 'reports',
       timeoutMs: 10000,
@@ -35,7 +35,11 @@ describe('flags beat the environment, which beats .env', () => {
   });
   test('environment over .env', () => {
     const config = loadConfig([], { CONFORMANCE_STATUS_ID: '2', CONFORMANCE_TOKEN: 'env-token' }, dotenvPath);
-    expect(config).toMatchObject({ statusId: 2, token: 'env-token', baseUrl: 'https://from-dotenv.example/' });
+    expect(config).toMatchObject({ statusId: [2], token: 'env-token', baseUrl: 'https://from-dotenv.example/' });
+  });
+  test('a list of statuses and of languages, in the order given', () => {
+    const config = loadConfig(['--status-id', '1, 2,5'], { CONFORMANCE_LANG: 'fr,de' }, dotenvPath);
+    expect(config).toMatchObject({ statusId: [1, 2, 5], lang: ['fr', 'de'] });
   });
   test('flags over environment', () => {
     const config = loadConfig(
@@ -43,7 +47,7 @@ describe('flags beat the environment, which beats .env', () => {
       { CONFORMANCE_STATUS_ID: '2' },
       dotenvPath,
     );
-    expect(config).toMatchObject({ statusId: 5, baseUrl: 'https://flag.example/support', strict: true, token: 'dotenv-token' });
+    expect(config).toMatchObject({ statusId: [5], baseUrl: 'https://flag.example/support', strict: true, token: 'dotenv-token' });
   });
   test('an empty password flag is kept, since any password may be used', () => {
     expect(loadConfig(['--password', ''], {}, join(dir, 'absent.env')).password).toBe('');
@@ -71,6 +75,20 @@ describe('every bad setting is one ConfigError naming the setting and the fix', 
     ['second server on port 0', ['--compare-to', 'http://x.example:0/'], {}, /--compare-to .* has port 0/],
     ['status id not a number', ['--status-id', 'one'], {}, /--status-id "one" is not a whole number/],
     ['status id zero from the environment', [], { CONFORMANCE_STATUS_ID: '0' }, /--status-id "0"/],
+    ['status ids with an empty item', ['--status-id', '1,,5'], {}, /^CONFIG_INVALID: --status-id "1,,5" has an empty item\. Pass items/],
+    ['status ids ending in a comma', [], { CONFORMANCE_STATUS_ID: '1,2,' }, /--status-id "1,2," has an empty item/],
+    ['a status id twice', ['--status-id', '1,2,1'], {}, /--status-id "1,2,1" lists 1 twice\. Pass each item once/],
+    ['a status id in a list not a number', ['--status-id', '1,two'], {}, /--status-id "two" is not a whole number from 1 to/],
+    [
+      'more status ids than the cap',
+      ['--status-id', '1,2,3,4,5,6'],
+      {},
+      /--status-id "1,2,3,4,5,6" lists 6 items, more than 5\. Pass at most 5/,
+    ],
+    ['a language twice, in two cases', ['--lang', 'fr,FR'], {}, /--lang "fr,FR" lists FR twice/],
+    ['a language of three letters in a list', ['--lang', 'fr,deu'], {}, /--lang "deu" is not a two-letter language code/],
+    ['more languages than the cap', [], { CONFORMANCE_LANG: 'fr,de,it,es,nl,pt' }, /--lang "fr,de,it,es,nl,pt" lists 6 items, more than 5/],
+    ['missing-lang among the languages', ['--lang', 'fr,de', '--missing-lang', 'de'], {}, /--lang and --missing-lang both name "de"/],
     ['time-out negative', ['--timeout-ms', '-5'], {}, /CONFIG_/],
     ['lang of three letters', ['--lang', 'fra'], {}, /--lang "fra" is not a two-letter language code/],
     ['lang equal to missing-lang', ['--lang', 'fr', '--missing-lang', 'FR'], {}, /--missing-lang must name a code/],
@@ -170,7 +188,11 @@ test('the option tables of the docs give each flag the variable and default of t
       );
       expect(spec, row).toBeDefined();
       expect(variableCell.replace(/`/g, '').replace(/=1$/, ''), row).toBe(spec?.env ?? '');
-      if (typeof spec?.default === 'string' || typeof spec?.default === 'number') expect(defaultCell, row).toBe(`\`${spec.default}\``);
+      const shown =
+        Array.isArray(spec?.default) && spec.default.length > 0 && spec.default.every((item) => typeof item === 'number')
+          ? spec.default.join(',')
+          : spec?.default;
+      if (typeof shown === 'string' || typeof shown === 'number') expect(defaultCell, row).toBe(`\`${shown}\``);
     }
   }
 });

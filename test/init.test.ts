@@ -45,7 +45,7 @@ test('init writes a .env the config loader reads, as written and filled in, and 
   const dotenv = await readFile(dotenvPath, 'utf8');
   await writeFile(dotenvPath, filledIn(dotenv));
   const config = loadConfig([], {}, dotenvPath);
-  expect(config).toMatchObject({ baseUrl: 'https://help.example.com/', token: 'paste-the-api-token-here', statusId: 1, out: 'reports' });
+  expect(config).toMatchObject({ baseUrl: 'https://help.example.com/', token: 'paste-the-api-token-here', statusId: [1], out: 'reports' });
 
   // The targets file loads with the tokens its targets name, taken from the filled-in .env.
   const targets = loadTargets({ ...config, baseUrl: undefined, targets: join(folder, 'targets.yaml') }, {}, dotenvPath);

@@ -31,3 +31,30 @@ test('the prefetch sends each request once, all that need no earlier answer at o
   expect(proxy.stats().connections).toBe(Math.min(keys.length - lang.length, config.concurrency));
   expect(Object.values(recording.answers).every((answer) => 'exchange' in answer)).toBe(true);
 });
+
+test('with several statuses and languages, the other statuses go in the first round and every lang request over kept-alive connections', async () => {
+  const server = await startReferenceServer({ token: TOKEN });
+  cleanUpAfterAll(server.close);
+  const proxy = await startDelayProxy(new URL(server.url), 20);
+  cleanUpAfterAll(proxy.close);
+  const config = loadConfig(['--status-id', '1,2,5', '--lang', 'fr,de'], {}, join(repoRoot, 'no-such.env'));
+  const recording = await recordTarget(
+    targetSettings({ baseUrl: proxy.url, token: TOKEN, options: config, embeddedReference: true }, new Date()),
+  );
+  const keys = Object.keys(recording.answers);
+  const lang = keys.filter((key) => key.includes('lang='));
+  // Each status in French, in German, and in a language it lacks.
+  for (const id of [1, 2, 5]) {
+    expect(lang.filter((key) => key.includes(`/api/ticket/status/${id}?`)).map((key) => /lang=(\w+)/.exec(key)?.[1])).toEqual([
+      'fr',
+      'de',
+      expect.stringMatching(/^[a-z]{2}$/),
+    ]);
+  }
+  expect(proxy.stats().requests).toBe(keys.length);
+  // The lang requests of every status wait for its answer, then reuse the connections the first round opened: no more
+  // round trips than one status in one language costs, as long as the second round fits within --concurrency.
+  const heldBack = Math.max(0, keys.length - lang.length - config.concurrency);
+  expect(heldBack + lang.length).toBeLessThanOrEqual(config.concurrency);
+  expect(proxy.stats().connections).toBe(Math.min(keys.length - lang.length, config.concurrency));
+});

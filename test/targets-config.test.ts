@@ -54,8 +54,8 @@ describe('the targets file', () => {
       insecure: false,
     };
     expect(targets.map(({ name, baseUrl, token, options }) => ({ name, baseUrl, token, ...options }))).toEqual([
-      { ...fromTheRun, name: 'eu', baseUrl: 'https://eu.example/support', token: 'eu-token', statusId: 3, lang: 'de' },
-      { ...fromTheRun, name: 'us', baseUrl: 'https://us.example/', token: 'us-from-dotenv', statusId: 1, lang: undefined },
+      { ...fromTheRun, name: 'eu', baseUrl: 'https://eu.example/support', token: 'eu-token', statusId: [3], lang: ['de'] },
+      { ...fromTheRun, name: 'us', baseUrl: 'https://us.example/', token: 'us-from-dotenv', statusId: [1], lang: undefined },
     ]);
   });
 
@@ -119,6 +119,12 @@ describe('the targets file', () => {
       'target "a" lang "fra" is not a two-letter language code',
     ],
     [
+      'a status id twice in a list',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', statusId: [1, 2, 1] }],
+      'CONFIG_INVALID',
+      'target "a" statusId "1,2,1" lists 1 twice',
+    ],
+    [
       'a status id that is no number',
       [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', statusId: '3' }],
       'CONFIG_INVALID',
@@ -137,6 +143,15 @@ describe('the targets file', () => {
     expect(error.oneLine()).toContain(message);
   });
 
+  test('a target may list several statuses and languages, as a YAML list or as the flag writes them', async () => {
+    const file = await targetsFile(
+      'several.yaml',
+      'targets:\n  - name: eu\n    baseUrl: https://eu.example\n    tokenEnv: EU_TOKEN\n    statusId: [1, 2, 5]\n    lang: fr,de\n',
+    );
+    const [target] = loadTargets(loadConfig(['--targets', file], {}, noDotenv), { EU_TOKEN: 'eu-token' }, noDotenv);
+    expect(target?.options).toMatchObject({ statusId: [1, 2, 5], lang: ['fr', 'de'] });
+  });
+
   test('a target may set exactly the settings the table marks per target, and the schema checks their type only', () => {
     const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/targets.schema.json'), 'utf8')) as {
       $defs: { target: { properties: Record<string, { type: string } & Record<string, unknown>> } };
@@ -145,7 +160,16 @@ describe('the targets file', () => {
     expect([name, baseUrl, tokenEnv].every(Boolean)).toBe(true);
     expect(Object.keys(settings).sort()).toEqual([...PER_TARGET].sort());
     // Bounds and patterns are the table's: a copy in the schema would refuse values before its parsers could say why.
-    for (const property of Object.values(settings)) expect(Object.keys(property).sort()).toEqual(['description', 'type']);
+    // A setting that takes one value or a list (statusId, lang) says so with a type for each.
+    const typesOnly = (property: Record<string, unknown>): boolean => {
+      const keys = Object.keys(property).sort().join(' ');
+      if (keys === 'description type') return true;
+      const alternatives = property.anyOf;
+      return (
+        keys === 'anyOf description' && Array.isArray(alternatives) && alternatives.every((entry) => Object.keys(entry).join() === 'type')
+      );
+    };
+    for (const property of Object.values(settings)) expect(typesOnly(property)).toBe(true);
   });
 
   test('a YAML tag such as !!js/function is one error naming its line and column, quoting nothing of the file', async () => {

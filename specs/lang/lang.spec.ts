@@ -10,17 +10,18 @@ scenario({
   id: 'lang-replaces-name',
   requirements: ['LANG-TRANSLATION-REPLACES', 'LANG-KEEPS-TRANSLATIONS', 'LANG-OTHER-FIELDS-UNCHANGED'],
   title: 'lang with a translation replaces name and keeps everything else',
+  per: 'language',
   async run({ target, check, skip, answer }) {
     const plain = await target.status();
     skipUnlessStatusSucceeded({ answer, skip }, plain);
     if (!dataOf(plain)) skip('the status response has no data object (see ENV-DATA-OBJECT)');
-    const wanted = target.settings.lang;
+    const wanted = target.lang;
     const translation =
       (await target.translatedLocale()) ??
       skip(
         wanted === undefined
-          ? `status ${target.settings.statusId} lists no translation to ask for; pass --status-id of a status that has one`
-          : `status ${target.settings.statusId} lists no translation for --lang ${wanted}`,
+          ? `status ${target.statusId} lists no translation to ask for; pass --status-id of a status that has one`
+          : `status ${target.statusId} lists no translation for --lang ${wanted}`,
       );
     const locale = String(translation.locale);
     const asked = await target.status({ lang: locale });
@@ -47,6 +48,7 @@ scenario({
   id: 'lang-missing-translation',
   requirements: ['LANG-MISSING-FALLBACK', 'LANG-KEEPS-TRANSLATIONS'],
   title: 'lang naming a locale with no translation: what comes back',
+  per: 'status',
   async run({ target, check, observe, skip, answer }) {
     const plain = await target.status();
     skipUnlessStatusSucceeded({ answer, skip }, plain);

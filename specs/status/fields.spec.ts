@@ -37,6 +37,7 @@ scenario({
     'STATUS-TRANSLATIONS',
   ],
   title: 'every ticket status served has its documented fields, and is the one asked for',
+  per: 'status',
   async run({ target, check, skip, answer }) {
     const plain = await target.status();
     skipUnlessStatusSucceeded({ answer, skip }, plain);
@@ -44,10 +45,7 @@ scenario({
     const served = distinctServed(await everyStatusAnswer({ target, answer })).filter(
       ({ exchange }) => exchange !== plain && dataOf(exchange),
     );
-    for (const { exchange, requestedId, label } of [
-      { exchange: plain, requestedId: target.settings.statusId, label: undefined },
-      ...served,
-    ]) {
+    for (const { exchange, requestedId, label } of [{ exchange: plain, requestedId: target.statusId, label: undefined }, ...served]) {
       check['STATUS-ID'](about(statusField(exchange, 'id'), label), exchange);
       check['STATUS-ID'](about(statusIdIs(exchange, requestedId, answer(exchange)), label), exchange);
       // Whether lang keeps translations is LANG-KEEPS-TRANSLATIONS' business.
@@ -63,6 +61,7 @@ scenario({
   id: 'translation-entries',
   requirements: ['TRANSLATION-STATUS-ID', 'TRANSLATION-NAME', 'TRANSLATION-LOCALE'],
   title: 'every translation entry served has its documented fields',
+  per: 'status',
   async run({ target, check, skip, answer }) {
     const plain = await target.status();
     skipUnlessStatusSucceeded({ answer, skip }, plain);
@@ -73,16 +72,13 @@ scenario({
     };
     const translations = entriesOf(plain) ?? skip('the status has no translations array (see STATUS-TRANSLATIONS)');
     if (translations.length === 0) {
-      skip(`status ${target.settings.statusId} lists no translations; pass --status-id of a status that has one`);
+      skip(`status ${target.statusId} lists no translations; pass --status-id of a status that has one`);
     }
     // Another status served in place of the one asked for fails STATUS-ID; its translations are its own business.
     const served = distinctServed(await everyStatusAnswer({ target, answer })).filter(
       ({ exchange, requestedId }) => exchange !== plain && dataOf(exchange)?.id === requestedId && (entriesOf(exchange)?.length ?? 0) > 0,
     );
-    for (const { exchange, requestedId, label } of [
-      { exchange: plain, requestedId: target.settings.statusId, label: undefined },
-      ...served,
-    ]) {
+    for (const { exchange, requestedId, label } of [{ exchange: plain, requestedId: target.statusId, label: undefined }, ...served]) {
       check['TRANSLATION-STATUS-ID'](about(translationField(exchange, 'status_id'), label), exchange);
       check['TRANSLATION-STATUS-ID'](about(translationsBelongToStatus(exchange, requestedId), label), exchange);
       check['TRANSLATION-NAME'](about(translationField(exchange, 'name'), label), exchange);

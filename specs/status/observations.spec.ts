@@ -9,6 +9,7 @@ scenario({
   id: 'status-observations',
   requirements: ['STATUS-AUTO-CLOSE-VALUES', 'STATUS-TIMESTAMP-UNIT'],
   title: 'what auto_close and the timestamps hold, where the document is silent',
+  per: 'status',
   async run({ target, observe, skip, answer }) {
     const plain = await target.status();
     skipUnlessStatusSucceeded({ answer, skip }, plain);

@@ -141,10 +141,11 @@ export function checkLocalesDiffer(
   named: (name: 'lang' | 'missingLang') => string,
   where = '',
 ): void {
-  if (lang && missingLang && lang.toLowerCase() === missingLang.toLowerCase()) {
+  const same = missingLang === undefined ? undefined : lang?.find((code) => code.toLowerCase() === missingLang.toLowerCase());
+  if (same !== undefined) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      `${where}${named('lang')} and ${named('missingLang')} are both "${lang}"`,
+      `${where}${named('lang')} and ${named('missingLang')} both name "${same}"`,
       `${named('missingLang')} must name a code the status has no translation for`,
     );
   }

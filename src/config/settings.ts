@@ -4,6 +4,7 @@ import {
   clientCertificateFile,
   clientKeyFile,
   folder,
+  listOf,
   locale,
   names,
   password,
@@ -68,6 +69,15 @@ function toggle<const S extends Omit<Described<boolean>, 'default'>>(
 }
 
 const token = { flag: 'token', env: 'CONFORMANCE_TOKEN' } as const;
+
+/** What --status-id accepts: any id the document allows up to the largest integer the suite sends and compares exactly. */
+const STATUS_ID_BOUNDS: Bounds = { min: 1, max: Number.MAX_SAFE_INTEGER };
+/**
+ * The most statuses and languages one run judges: five of each keep the requests of a run within a few dozen, and the
+ * extra ones within the connections one round trip can use (--concurrency 16).
+ */
+export const MOST_STATUSES = 5;
+export const MOST_LANGS = 5;
 const compareToken = { flag: 'compare-token', env: 'CONFORMANCE_COMPARE_TOKEN' } as const;
 
 /**
@@ -89,25 +99,24 @@ export const SETTINGS = {
     default: 'x',
     help: 'Basic password sent with the token (the API ignores it)',
   }),
-  // Any id the document allows up to the largest integer the suite sends and compares exactly (2^53 - 1).
-  statusId: wholeNumberOption(
-    { min: 1, max: Number.MAX_SAFE_INTEGER },
+  statusId: option(listOf(wholeNumber(STATUS_ID_BOUNDS), MOST_STATUSES), {
+    flag: 'status-id',
+    env: 'CONFORMANCE_STATUS_ID',
+    placeholder: 'N[,N...]',
+    default: [1],
+    perTarget: true,
+    help: `ids of the ticket statuses to read, each judged (at most ${MOST_STATUSES}); the first also serves the credential checks; ideally each has a translation`,
+  }),
+  lang: option(
+    listOf(locale, MOST_LANGS, (a, b) => a.toLowerCase() === b.toLowerCase()),
     {
-      flag: 'status-id',
-      env: 'CONFORMANCE_STATUS_ID',
-      placeholder: 'N',
-      default: 1,
+      flag: 'lang',
+      env: 'CONFORMANCE_LANG',
+      placeholder: 'CODE[,CODE...]',
       perTarget: true,
-      help: 'id of a ticket status to read, ideally one with a translation',
+      help: `locales with a translation, each judged on every status (at most ${MOST_LANGS}; default: the first in each status' translations named unlike the default)`,
     },
   ),
-  lang: option(locale, {
-    flag: 'lang',
-    env: 'CONFORMANCE_LANG',
-    placeholder: 'CODE',
-    perTarget: true,
-    help: "locale with a translation (default: the first in the status' translations named unlike the default)",
-  }),
   missingLang: option(locale, {
     flag: 'missing-lang',
     env: 'CONFORMANCE_MISSING_LANG',
@@ -315,7 +324,9 @@ function exampleValue(spec: Setting<unknown>): string {
 
 /** The default as --help shows it, when there is one worth showing. */
 function shownDefault(spec: Setting<unknown>): string | undefined {
-  return typeof spec.default === 'string' || typeof spec.default === 'number' ? String(spec.default) : undefined;
+  const { default: value } = spec;
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'number')) return value.join(',');
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
 
 export function helpText(version: string): string {

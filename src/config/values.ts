@@ -63,6 +63,36 @@ export function wholeNumber({ min, max }: Bounds): Parser<number> {
   };
 }
 
+/**
+ * A comma-separated list whose items each go through `item`: no blank item, no item twice, at most `most` of them.
+ * `same` says when two items are one (two locale codes differing only in case are).
+ */
+export function listOf<T>(item: Parser<T>, most: number, same: (a: T, b: T) => boolean = (a, b) => a === b): Parser<readonly T[]> {
+  return (raw, place) => {
+    const texts = raw.split(',').map((text) => text.trim());
+    if (texts.some((text) => text === '')) {
+      throw new ConfigError(
+        'CONFIG_INVALID',
+        `${place.name} "${raw}" has an empty item`,
+        `Pass items separated by single commas, e.g. ${place.example}`,
+      );
+    }
+    if (texts.length > most) {
+      throw new ConfigError(
+        'CONFIG_INVALID',
+        `${place.name} "${raw}" lists ${texts.length} items, more than ${most}`,
+        `Pass at most ${most}; test more in several runs, or as a matrix of targets`,
+      );
+    }
+    const items = texts.map((text) => item(text, place));
+    const twice = items.findIndex((value, index) => items.findIndex((other) => same(value, other)) !== index);
+    if (twice !== -1) {
+      throw new ConfigError('CONFIG_INVALID', `${place.name} "${raw}" lists ${texts[twice]} twice`, 'Pass each item once');
+    }
+    return items;
+  };
+}
+
 export const locale: Parser<string> = (raw, { name }) => {
   if (!/^[A-Za-z]{2}$/.test(raw)) {
     throw new ConfigError(

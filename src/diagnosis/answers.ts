@@ -65,6 +65,8 @@ export interface StackObservations {
 export interface StackSetup {
   baseUrl?: string;
   statusId?: number;
+  /** The other statuses of --status-id, each of which must exist as the first must. */
+  otherStatusIds?: readonly number[];
 }
 
 export type ServerKind = 'apache' | 'nginx' | 'unknown';

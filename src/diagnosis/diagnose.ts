@@ -14,7 +14,7 @@ import { PASSWORD_VARIANTS } from '../record/plan.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
 import { answerFindings } from './findings.js';
-import { frontAnsweredSome } from './fronts.js';
+import { frontAnsweredSome, statusMissing } from './fronts.js';
 import { diagnoseStack, headerLostOnSome } from './rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 import type { RecordedCheck } from '../judge/scenario-result.js';
@@ -93,6 +93,14 @@ const mustFailed = (results: JudgedRequirement[]): boolean =>
 /** Errors of the environment that are no failure to reach the target: their own words say what happened. */
 const NOT_TRANSPORT = new Set(['HARNESS_DEADLINE', 'HARNESS_RATE_LIMITED', 'HARNESS_NOT_THE_API']);
 
+/** The other statuses of --status-id that are answered like a status that does not exist: each leaves the run unjudged. */
+function otherStatusesMissing(observations: StackObservations, exchanges: JudgedExchanges, setup: StackSetup): Diagnosis[] {
+  return (setup.otherStatusIds ?? []).flatMap((id) => {
+    const valid = answerTo(exchanges, STATUS_PATH(id), 'valid');
+    return (valid && !succeeded(valid) && statusMissing(observations, valid, id, true)) || [];
+  });
+}
+
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
@@ -103,6 +111,7 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
   const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid, exchanges) : undefined;
   if (unusualAnswer) diagnoses.push(unusualAnswer);
   diagnoses.push(...answerFindings(results, exchanges, statusId));
+  if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) diagnoses.push(...otherStatusesMissing(observations, exchanges, setup));
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
     const someBlocked = frontAnsweredSome(frontAnswers(results, exchanges), mustFailed(results));
     if (someBlocked) diagnoses.push(someBlocked);

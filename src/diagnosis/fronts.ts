@@ -120,7 +120,13 @@ function pathsNotFound(observations: StackObservations, valid: ObservedAnswer, b
   });
 }
 
-function statusMissing(observations: StackObservations, valid: ObservedAnswer, statusId: number): Diagnosis | undefined {
+/** A status of --status-id answered like one that does not exist; `others` when it is not the only one listed. */
+export function statusMissing(
+  observations: StackObservations,
+  valid: ObservedAnswer,
+  statusId: number,
+  others = false,
+): Diagnosis | undefined {
   const { selfservice, firstStatus, unknownStatus } = observations;
   if (!servedJson(selfservice) || !fromApplication(valid) || valid.status === 401 || valid.status === 403) return undefined;
   const firstServed = statusId !== 1 && servedJson(firstStatus);
@@ -131,9 +137,11 @@ function statusMissing(observations: StackObservations, valid: ObservedAnswer, s
     summary: `status ${statusId} does not seem to exist: the token is accepted (the selfservice listing is served), but status ${statusId} is answered like a status that does not exist`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${firstServed ? `, while GET ${pathOf(firstStatus)} was served` : `, the same as GET ${unknownStatus ? pathOf(unknownStatus) : 'a status that does not exist'}`}`,
     advice: [
-      firstServed
-        ? 'Pass --status-id 1, or the id of another status that exists (the help desk lists them in its ticket status settings).'
-        : 'Pass --status-id with the id of a status that exists (the help desk lists them in its ticket status settings); if none is missing, the status endpoint itself is not routed.',
+      others
+        ? `Leave ${statusId} out of --status-id, or put the id of a status that exists in its place (the help desk lists them in its ticket status settings).`
+        : firstServed
+          ? 'Pass --status-id 1, or the id of another status that exists (the help desk lists them in its ticket status settings).'
+          : 'Pass --status-id with the id of a status that exists (the help desk lists them in its ticket status settings); if none is missing, the status endpoint itself is not routed.',
     ],
   });
 }

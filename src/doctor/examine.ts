@@ -5,7 +5,7 @@ import { urlAt } from '../exchange/exchange.js';
 import { classifyRecording } from '../classify/classify.js';
 import { STACK_REQUESTS, stackPlan, type StackRequestName } from '../record/plan.js';
 import type { RecordedFailure } from '../record/recording.js';
-import { statusKey, statusPathOf } from '../record/target.js';
+import { firstSlice, statusKey, statusPathOf } from '../record/target.js';
 import { recordPass, targetSettings } from '../pipeline/pipeline.js';
 import { judgedExchange } from '../judge/scenario-result.js';
 import { handedOut, observedOf, succeeded, type ObservedAnswer } from '../diagnosis/answers.js';
@@ -64,20 +64,22 @@ export async function examine(config: Config & { baseUrl: string; token: string 
   const startedAt = new Date();
   const settings = { ...targetSettings(target, startedAt), userAgent: `ticketing-conformance-doctor/${suiteVersion}` };
   const pass = await recordPass(target, scanner, { startedAt, settings, plan: stackPlan });
+  // The doctor asks for one status: the first of --status-id.
+  const { statusId } = firstSlice(settings);
   const recorded = pass.recording?.answers ?? {};
-  const classified = pass.recording ? classifyRecording(pass.recording, settings.statusId).answers : {};
+  const classified = pass.recording ? classifyRecording(pass.recording, statusId).answers : {};
   const exchanges: JudgedExchanges = {};
   for (const [key, answer] of Object.entries(recorded)) {
     if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);
   }
   const requests = STACK_REQUESTS.map((request): ExaminedRequest => {
-    const key = statusKey(request, settings.statusId);
+    const key = statusKey(request, statusId);
     const exchange = exchanges[key];
     const answered = recorded[key];
     const answer = exchange && observedOf(exchange);
     return {
       name: request.name,
-      path: urlAt(settings.baseUrl, statusPathOf(request, settings.statusId)).pathname,
+      path: urlAt(settings.baseUrl, statusPathOf(request, statusId)).pathname,
       credentials: variantLabel(request.credentials ?? 'valid'),
       ...(answer ? { answer } : {}),
       ...(answered && 'failure' in answered ? { failure: answered.failure } : {}),
@@ -85,7 +87,7 @@ export async function examine(config: Config & { baseUrl: string; token: string 
     };
   });
   const valid = requests.find((request) => request.name === 'valid');
-  const diagnoses = diagnose([], exchanges, { baseUrl: settings.baseUrl, statusId: settings.statusId });
+  const diagnoses = diagnose([], exchanges, { baseUrl: settings.baseUrl, statusId });
   // A run shows its failed checks beside its diagnoses; the doctor has nothing else to show, so it says it knows no pattern.
   if (valid?.answer && diagnoses.length === 0 && !succeeded(valid.answer)) diagnoses.push(unrecognisedAnswer(valid.answer));
   const count = (verdict: Verdict): number => requests.filter((request) => request.verdict === verdict).length;

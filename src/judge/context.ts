@@ -2,6 +2,7 @@ import { inject } from 'vitest';
 import type { Classification } from '../classify/types.js';
 import { Target } from '../record/target.js';
 import type { Profile } from '../requirements/types.js';
+import type { RequestChoices } from '../record/settings.js';
 
 const TARGETS_KEY = Symbol.for('ticketing-conformance.targets');
 type Holder = { [TARGETS_KEY]?: { specRunId: string; targets: Map<number, Promise<Target>> } };
@@ -11,12 +12,15 @@ export interface TargetSlot {
   label?: string;
   /** The profile the target's run was given, whose scenarios are judged for it alone. */
   profile?: Profile;
+  /** The statuses and languages its run asked for, each judged in a slice of its own. */
+  choices: Pick<RequestChoices, 'statusId' | 'lang'>;
 }
 
 /** The targets this spec run judges: one for a single run, several for a batch of a matrix. */
 export function targetSlots(): TargetSlot[] {
   return inject('conformance').targets.map((run, index) => ({
     index,
+    choices: run.settings,
     ...(run.label === undefined ? {} : { label: run.label }),
     ...(run.settings.profile === undefined ? {} : { profile: run.settings.profile }),
   }));

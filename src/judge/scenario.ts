@@ -7,7 +7,7 @@ import type { Classification, Classified, Reach } from '../classify/types.js';
 import { whyNotJudged } from './unjudged.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { judgedExchange, type JudgedExchange, type RecordedCheck, type ScenarioResult } from './scenario-result.js';
-import type { Target } from '../record/target.js';
+import { severalSlices, slicesOf, type Slice, type SliceScope, type Target } from '../record/target.js';
 import type { Profile } from '../requirements/types.js';
 
 class SkipSignal extends Error {
@@ -50,6 +50,11 @@ export interface ScenarioDefinition<R extends RequirementId> {
   title: string;
   /** The profile the scenario belongs to: it is judged only for a target whose run was given it (--profile). */
   profile?: Profile;
+  /**
+   * Judged once for the run (the default), once for each status of --status-id, or once for each status and each
+   * language of --lang: what the scenario judges belongs to one status, or to one status in one language.
+   */
+  per?: SliceScope;
   run(context: ScenarioContext<R>): Promise<void>;
 }
 
@@ -69,20 +74,35 @@ export function formatFailure(check: RecordedCheck, exchanges: Record<string, Ju
   return lines.join('\n');
 }
 
-/** Registers the scenario once per target of the spec run; a batch of several targets names each test after its target. */
+/** How a test and a check name the slice they judged: "status 5", "status 5, lang de". */
+export function sliceLabel({ statusId, lang }: Slice): string {
+  return lang === undefined ? `status ${statusId}` : `status ${statusId}, lang ${lang}`;
+}
+
+/**
+ * Registers the scenario once per target of the spec run, and per status (and language) when it is judged so and the
+ * run asks for several; a batch of several targets names each test after its target, and each slice after its status.
+ */
 export function scenario<const R extends RequirementId>(definition: ScenarioDefinition<R>): void {
   // A spec in plain JavaScript gets no compiler: an ID the catalog lacks still stops it here.
   for (const id of definition.requirements) requirement(id);
   // The requirement IDs are in the name for `vitest -t ID` and are tags for `vitest --tags-filter ID`.
   const name = `${definition.id}: ${definition.title} (${definition.requirements.join(', ')})`;
+  const scope = definition.per ?? 'run';
   for (const slot of targetSlots()) {
-    const testName = slot.label === undefined ? name : `${slot.label} › ${name}`;
+    const targetName = slot.label === undefined ? name : `${slot.label} › ${name}`;
     if (definition.profile !== undefined && slot.profile !== definition.profile) {
       // Registered all the same, recording nothing: to Vitest a spec file without a single test is an error.
-      test.skip(`${testName} (judged only with --profile ${definition.profile})`, () => undefined);
+      test.skip(`${targetName} (judged only with --profile ${definition.profile})`, () => undefined);
       continue;
     }
-    test(testName, { tags: [...definition.requirements] }, (vitestContext) => judge(definition, slot.index, vitestContext));
+    const several = scope !== 'run' && severalSlices(slot.choices);
+    for (const slice of slicesOf(slot.choices, scope)) {
+      const testName = several ? `${slot.label === undefined ? '' : `${slot.label} › `}${sliceLabel(slice)} › ${name}` : targetName;
+      test(testName, { tags: [...definition.requirements] }, (vitestContext) =>
+        judge(definition, slot.index, several ? slice : undefined, vitestContext),
+      );
+    }
   }
 }
 
@@ -102,9 +122,27 @@ function forEachListed<R extends RequirementId, F>(scenarioId: string, listed: r
   }) as ForEachListed<R, F>;
 }
 
+/**
+ * What a check of a slice is marked with: its status, and its language when it judged an answer to one of --lang's
+ * (the slice's own, for a scenario judged per language).
+ */
+function sliceMark(
+  slice: Slice | undefined,
+  scope: SliceScope,
+  langs: readonly string[] | undefined,
+  exchange: Exchange | undefined,
+): Pick<RecordedCheck, 'statusId' | 'lang'> {
+  if (!slice) return {};
+  const asked = exchange && new URL(exchange.request.url).searchParams.get('lang');
+  const listed = asked ? langs?.find((code) => code.toLowerCase() === asked.toLowerCase()) : undefined;
+  const lang = scope === 'language' ? slice.lang : listed;
+  return lang === undefined ? { statusId: slice.statusId } : { statusId: slice.statusId, lang };
+}
+
 async function judge<R extends RequirementId>(
   definition: ScenarioDefinition<R>,
   targetIndex: number,
+  slice: Slice | undefined,
   vitestContext: TestContext,
 ): Promise<void> {
   const checks: RecordedCheck[] = [];
@@ -116,12 +154,18 @@ async function judge<R extends RequirementId>(
     exchanges[exchange.key] ??= judgedExchange(exchange, classification?.answers[exchange.key]);
     return { exchange: exchange.key };
   };
-  const target = await currentTarget(targetIndex);
+  const whole = await currentTarget(targetIndex);
+  const target = slice ? whole.forSlice(slice) : whole;
+  const scope = definition.per ?? 'run';
   const classification = currentClassification(targetIndex);
   const reach = classification?.reach ?? NOTHING_REACHED;
   const answer = (exchange: Exchange): Classified => classifiedIn(classification, exchange, definition.id);
-  const record = (entry: Omit<RecordedCheck, 'scenario'>): void => {
-    checks.push({ scenario: definition.id, ...entry });
+  // A check of a slice says which status and language it was made for, in its words as in its fields.
+  const record = (entry: Omit<RecordedCheck, 'scenario'>, exchange?: Exchange): void => {
+    const mark = sliceMark(slice, scope, target.settings.lang, exchange);
+    const description =
+      mark.statusId === undefined ? entry.description : `${sliceLabel({ ...mark, statusId: mark.statusId })}: ${entry.description}`;
+    checks.push({ scenario: definition.id, ...entry, description, ...mark });
   };
   const context: ScenarioContext<R> = {
     target,
@@ -133,32 +177,38 @@ async function judge<R extends RequirementId>(
       if (notJudged) {
         // A SHOULD or INFO left unjudged does not take the run's verdict away; a MUST does.
         const must = requirement(requirementId).level === 'MUST';
-        record({
-          requirement: requirementId,
-          verdict: must ? 'error' : 'skip',
-          description: `${result.description}: ${notJudged.message}`,
-          expected: result.expected,
-          actual: result.actual,
-          error: notJudged,
-          ...exchangeDetails(exchange),
-        });
+        record(
+          {
+            requirement: requirementId,
+            verdict: must ? 'error' : 'skip',
+            description: `${result.description}: ${notJudged.message}`,
+            expected: result.expected,
+            actual: result.actual,
+            error: notJudged,
+            ...exchangeDetails(exchange),
+          },
+          exchange,
+        );
         return false;
       }
-      record({
-        requirement: requirementId,
-        verdict: result.ok ? 'pass' : 'fail',
-        description: result.description,
-        expected: result.expected,
-        actual: result.actual,
-        ...exchangeDetails(exchange),
-      });
+      record(
+        {
+          requirement: requirementId,
+          verdict: result.ok ? 'pass' : 'fail',
+          description: result.description,
+          expected: result.expected,
+          actual: result.actual,
+          ...exchangeDetails(exchange),
+        },
+        exchange,
+      );
       return result.ok;
     }),
     observe: forEachListed(
       definition.id,
       definition.requirements,
       (requirementId) => (description: string, actual: string, exchange?: Exchange) => {
-        record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) });
+        record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) }, exchange);
       },
     ),
     skip(reason, exchange) {
@@ -185,9 +235,8 @@ async function judge<R extends RequirementId>(
               'suite',
             );
       for (const id of definition.requirements) {
-        checks.push({
+        record({
           requirement: id,
-          scenario: definition.id,
           verdict: 'error',
           description: harnessError.message,
           error: { code: harnessError.code, message: harnessError.message, hint: harnessError.hint, party: harnessError.party },
@@ -198,13 +247,15 @@ async function judge<R extends RequirementId>(
 
   for (const id of definition.requirements) {
     if (!checks.some((check) => check.requirement === id)) {
-      checks.push({
-        requirement: id,
-        scenario: definition.id,
-        verdict: 'skip',
-        description: skippedBecause ?? 'not judged in this scenario: see its other checks',
-        ...(skippedBecause === undefined ? {} : exchangeDetails(skippedOn)),
-      });
+      record(
+        {
+          requirement: id,
+          verdict: 'skip',
+          description: skippedBecause ?? 'not judged in this scenario: see its other checks',
+          ...(skippedBecause === undefined ? {} : exchangeDetails(skippedOn)),
+        },
+        skippedOn,
+      );
     }
   }
   const result: ScenarioResult = {

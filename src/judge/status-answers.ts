@@ -4,15 +4,18 @@ import type { StatusAnswer } from './checks/status.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { ScenarioContext } from './scenario.js';
 
-/** Every status answer of the run that got through, the lang ones included, each with its classification; failed requests are left out. */
+/**
+ * Every status answer of the view's status that got through, the lang ones included, each with its classification;
+ * failed requests are left out. The run's own status has the credential probes and the other ids besides.
+ */
 export async function everyStatusAnswer({ target, answer }: Pick<ScenarioContext, 'target' | 'answer'>): Promise<StatusAnswer[]> {
-  const requests = [...independentStatusRequests(target), ...(await langRequests(target))];
+  const requests = [...(target.readsFirstStatus ? independentStatusRequests(target) : [{}]), ...(await langRequests(target))];
   const answers = await Promise.all(
     requests.map(async (request) => {
       const exchange = await target.status(request).catch(() => undefined);
       return (
         exchange && {
-          requestedId: request.id ?? target.settings.statusId,
+          requestedId: request.id ?? target.statusId,
           label: `answer to GET ${exchange.request.path} with ${variantLabel(exchange.request.credentials)}`,
           exchange,
           classified: answer(exchange),

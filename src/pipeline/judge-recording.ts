@@ -1,6 +1,7 @@
 import { prepareOutDir } from '../config/out-dir.js';
 import { safetyWarnings } from '../config/warnings.js';
 import { RECORDING_OUTPUTS } from '../record/write-recording.js';
+import { choicesWritten } from '../record/settings.js';
 import { artifactScanner, clearOwnOutputs } from '../files/artifacts.js';
 import { mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
@@ -67,6 +68,7 @@ export async function judgeRecording(
     token: '',
     options: {
       ...options,
+      ...choicesWritten(options),
       password: '',
       deadlineMs: options.deadlineMs ?? SETTINGS.deadlineMs.default,
       concurrency: options.concurrency ?? SETTINGS.concurrency.default,

@@ -8,6 +8,7 @@ import type { ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
+import { choicesWritten, writtenChoices } from '../record/settings.js';
 import { writeRecording } from '../record/write-recording.js';
 import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
 import type { Report, RunWarning } from '../report/model/types.js';
@@ -147,7 +148,8 @@ function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunErr
 /** Diagnose and build: what was judged folded per requirement, diagnosed from the classified answers, built once. */
 export function reportFrom(input: ReportInput): Report {
   const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
-  const diagnoses = diagnose(judged.requirements, judged.exchanges, { baseUrl: input.target.baseUrl, statusId: input.options.statusId });
+  const [statusId, ...otherStatusIds] = choicesWritten(input.options).statusId;
+  const diagnoses = diagnose(judged.requirements, judged.exchanges, { baseUrl: input.target.baseUrl, statusId, otherStatusIds });
   return buildReport(input, judged, diagnoses);
 }
 
@@ -171,8 +173,7 @@ export function targetReport({ target, startedAt, runId, finishedAt, judged }: T
     ...(runId ? { runId } : {}),
     target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
     options: {
-      statusId: options.statusId,
-      ...(options.lang ? { lang: options.lang } : {}),
+      ...writtenChoices(options),
       ...(options.missingLang ? { missingLang: options.missingLang } : {}),
       ...(options.profile ? { profile: options.profile } : {}),
       strict: options.strict,

@@ -1,5 +1,5 @@
 import { NEAR_MISS_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
-import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
+import { FIRST_STATUS_ID, slicesOf, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
 
 /** What a recording sends: every request of the plan, through the target, which keeps each answer. */
 export type Plan = (target: Target, onFirstRoundSent?: () => void) => Promise<void>;
@@ -12,7 +12,7 @@ export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header'
 /** What --profile official-client adds: the configured status asked for as the vendor's PHP client asks (getStatus). */
 export const OFFICIAL_CLIENT_REQUEST: StatusRequest = { credentials: 'official-client' };
 
-/** The status requests that need no earlier answer: the configured status, the first, an unknown one, every credential probe. */
+/** The status requests that need no earlier answer: the view's status, the first, an unknown one, every credential probe. */
 export function independentStatusRequests(target: Target): StatusRequest[] {
   return [
     {},
@@ -40,24 +40,33 @@ export function nearMissesOf(target: Target): CredentialVariant[] {
 
 export const SELFSERVICE_VARIANTS: CredentialVariant[] = ['valid', 'no-header', 'wrong-token'];
 
-/** The lang requests, which need the locales the plain status names. */
+/** The lang requests of the view's status, which need the locales its plain answer names: each language, and one it lacks. */
 export async function langRequests(target: Target): Promise<StatusRequest[]> {
-  const translation = await target.translatedLocale();
+  const translations = await target.translatedLocales();
   const missing = await target.missingLocale();
-  return [translation ? String(translation.locale) : undefined, missing].flatMap((lang) => (lang === undefined ? [] : [{ lang }]));
+  return [...translations.map((translation) => String(translation.locale)), missing].flatMap((lang) =>
+    lang === undefined ? [] : [{ lang }],
+  );
+}
+
+/** The target seen for each status of --status-id, the run's own first. */
+export function statusViews(target: Target): Target[] {
+  return slicesOf(target.settings, 'status').map((slice) => target.forSlice(slice));
 }
 
 /**
  * Sends every request the specs will ask for, so the critical path is three round trips:
- * everything that needs no earlier answer at once (a connection each, up to the connection limit: two round trips),
- * then, over those connections as they come free, what the limit held back and the two lang requests, which need the
- * locales the plain status names.
+ * everything that needs no earlier answer at once, every status of --status-id first (a connection each, up to the
+ * connection limit: two round trips), then, over those connections as they come free, what the limit held back and the
+ * lang requests of every status, which need the locales its plain answer names.
  * Settles when every answer is in; onFirstRoundSent is told once the requests of the first round have gone out.
  */
 export async function prefetch(target: Target, onFirstRoundSent?: () => void): Promise<void> {
-  // The same request asked twice (the first status is often the configured one) is one promise, sent once.
+  // The same request asked twice (the first status is often the configured one) is one promise, sent once. Each status
+  // of --status-id goes first, within the connection limit: its lang requests wait for its answer.
   const independent = [
     ...new Set([
+      ...statusViews(target).map((view) => view.status()),
       ...[...independentStatusRequests(target), ...profileRequests(target)].map((request) => target.status(request)),
       ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
     ]),
@@ -73,7 +82,10 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
     // those connections back, lets the lang requests reuse a kept-alive connection instead of paying for a new one.
     await Promise.allSettled(independent.slice(0, target.settings.concurrency));
     await new Promise((resolve) => setImmediate(resolve));
-    await Promise.allSettled((await langRequests(target)).map((request) => target.status(request)));
+    // Each status' lang requests go as soon as its own answer names its locales, whatever the other statuses' answers.
+    await Promise.allSettled(
+      statusViews(target).map(async (view) => Promise.allSettled((await langRequests(view)).map((request) => view.status(request)))),
+    );
   })();
   await Promise.allSettled([...independent, dependent]);
 }

@@ -13,3 +13,33 @@ export function requestChoices({ statusId, lang, missingLang, profile, concurren
     ...(profile === undefined ? {} : { profile }),
   };
 }
+
+/**
+ * The statuses and languages as report.json and recording.json keep them: the first as statusId and lang, which a run
+ * of one has alone, and every one as statusIds and langs when there are several.
+ */
+export interface WrittenChoices {
+  statusId: number;
+  statusIds?: number[];
+  lang?: string;
+  langs?: string[];
+}
+
+export function writtenChoices({ statusId, lang }: Pick<RequestChoices, 'statusId' | 'lang'>): WrittenChoices {
+  const [first = 1] = statusId;
+  const [language] = lang ?? [];
+  return {
+    statusId: first,
+    ...(statusId.length > 1 ? { statusIds: [...statusId] } : {}),
+    ...(language === undefined ? {} : { lang: language }),
+    ...(lang && lang.length > 1 ? { langs: [...lang] } : {}),
+  };
+}
+
+/** The statuses and languages a report or a recording was made with, read back from how they keep them. */
+export function choicesWritten({ statusId, statusIds, lang, langs }: WrittenChoices): {
+  statusId: RequestChoices['statusId'];
+  lang: RequestChoices['lang'];
+} {
+  return { statusId: statusIds ?? [statusId], lang: langs ?? (lang === undefined ? undefined : [lang]) };
+}

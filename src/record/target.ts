@@ -18,6 +18,38 @@ export const UNKNOWN_STATUS_ID = 2147483646;
 /** Real two-letter codes, tried in order, for a locale the status has no translation for. */
 export const MISSING_LOCALE_CANDIDATES = ['sw', 'is', 'mt', 'cy', 'eu', 'ga', 'lb', 'mk'];
 
+/**
+ * What one view of the target judges: one status of --status-id and, when --lang gives several, one of its languages.
+ * The first status with the first language is the run's own: the credential probes and the rest ask for it.
+ */
+export interface Slice {
+  statusId: number;
+  lang?: string;
+}
+
+/** Which slices a scenario is judged in: once for the run, once per status, or once per status and language. */
+export type SliceScope = 'run' | 'status' | 'language';
+
+/** The first status with the first language: the slice a run of one status and one language has alone. */
+export function firstSlice({ statusId, lang }: Pick<RequestChoices, 'statusId' | 'lang'>): Slice {
+  const [first = FIRST_STATUS_ID] = statusId;
+  const [language] = lang ?? [];
+  return language === undefined ? { statusId: first } : { statusId: first, lang: language };
+}
+
+/** Whether the run asks for several statuses or several languages, so that its results are told apart by them. */
+export function severalSlices({ statusId, lang }: Pick<RequestChoices, 'statusId' | 'lang'>): boolean {
+  return statusId.length > 1 || (lang?.length ?? 0) > 1;
+}
+
+/** The slices a scenario of that scope is judged in, the run's own first. */
+export function slicesOf(settings: Pick<RequestChoices, 'statusId' | 'lang'>, scope: SliceScope): Slice[] {
+  const first = firstSlice(settings);
+  if (scope === 'run') return [first];
+  const langs = scope === 'language' && settings.lang ? settings.lang : [first.lang];
+  return settings.statusId.flatMap((statusId) => langs.map((lang) => (lang === undefined ? { statusId } : { statusId, lang })));
+}
+
 export interface StatusRequest {
   id?: number;
   lang?: string;
@@ -26,7 +58,7 @@ export interface StatusRequest {
   frontController?: boolean;
 }
 
-/** The path a status request asks for: the document's path of the status (the configured one unless it names another). */
+/** The path a status request asks for: the document's path of the status (the slice's unless it names another). */
 export function statusPathOf({ id, frontController }: StatusRequest, statusId: number): string {
   const path = STATUS_PATH(id ?? statusId);
   return frontController ? THROUGH_FRONT_CONTROLLER(path) : path;
@@ -55,21 +87,49 @@ export interface TargetSource {
   nearMisses?: CredentialVariant[];
 }
 
+/** What every view of one target shares: each request's answer, and the sender. */
+interface Wire {
+  memo: Map<string, Promise<Exchange>>;
+  client?: Sender;
+  connecting?: Promise<Sender>;
+}
+
 /**
  * The target as the plan and the specs see it: named requests, each sent at most once per run and shared by every
- * scenario. The recorder sends them; the judge answers them from the recording alone.
+ * scenario. The recorder sends them; the judge answers them from the recording alone. A view of it for another slice
+ * (forSlice) asks for that status and language and shares every answer.
  */
 export class Target {
-  private client?: Sender;
-  private connecting?: Promise<Sender>;
-  private readonly memo = new Map<string, Promise<Exchange>>();
   private readonly recording?: Recording;
 
   constructor(
     readonly settings: RequestChoices,
     private readonly source: TargetSource = {},
+    /** The status and language this view asks for when a request names none. */
+    readonly slice: Slice = firstSlice(settings),
+    private readonly wire: Wire = { memo: new Map() },
   ) {
     this.recording = source.recording;
+  }
+
+  /** The same target seen for another status and language: the same answers, sent once for every view. */
+  forSlice(slice: Slice): Target {
+    return new Target(this.settings, this.source, slice, this.wire);
+  }
+
+  /** The status this view reads: the run's first, or the slice's. */
+  get statusId(): number {
+    return this.slice.statusId;
+  }
+
+  /** The language this view asks for: one of --lang, or undefined when the status' own translations choose. */
+  get lang(): string | undefined {
+    return this.slice.lang;
+  }
+
+  /** Whether this view reads the run's first status, the one the credential probes and the other run-wide requests ask for. */
+  get readsFirstStatus(): boolean {
+    return this.slice.statusId === firstSlice(this.settings).statusId;
   }
 
   /** The near-miss tokens of this run: those the token allows when recording, those recorded when judging. */
@@ -84,7 +144,7 @@ export class Target {
   /** Requests sent, 429 answers met and time paused, over the recording and anything sent since. */
   get traffic(): TrafficCounts {
     const recorded = this.recording?.traffic ?? { sent: 0, rateLimited: 0, waitedMs: 0 };
-    const live = this.client?.traffic ?? { sent: 0, rateLimited: 0, waitedMs: 0 };
+    const live = this.wire.client?.traffic ?? { sent: 0, rateLimited: 0, waitedMs: 0 };
     return {
       sent: recorded.sent + live.sent,
       rateLimited: recorded.rateLimited + live.rateLimited,
@@ -94,12 +154,12 @@ export class Target {
 
   /** SHA-256 fingerprints of the TLS certificates the target presented (https only). */
   get tlsCertificates(): string[] {
-    return [...new Set([...(this.recording?.tlsCertificates ?? []), ...(this.client?.tlsCertificates ?? [])])];
+    return [...new Set([...(this.recording?.tlsCertificates ?? []), ...(this.wire.client?.tlsCertificates ?? [])])];
   }
 
   status(request: StatusRequest = {}): Promise<Exchange> {
     const { lang, credentials = 'valid' } = request;
-    return this.once(statusPathOf(request, this.settings.statusId), lang === undefined ? {} : { lang }, credentials);
+    return this.once(statusPathOf(request, this.statusId), lang === undefined ? {} : { lang }, credentials);
   }
 
   selfservice(credentials: CredentialVariant = 'valid'): Promise<Exchange> {
@@ -107,17 +167,24 @@ export class Target {
   }
 
   /**
-   * The locale to ask for: the configured one, or the first translation the status lists whose name differs from the
+   * The locale to ask for: the slice's, or the first translation the status lists whose name differs from the
    * default name (else the first): asked for one named like the default, an answer that ignored lang would look right.
    */
   async translatedLocale(): Promise<Translation | undefined> {
+    return (await this.translatedLocales(this.lang === undefined ? undefined : [this.lang]))[0];
+  }
+
+  /** The translations of the status for every language of --lang it lists (or the one the status offers), in --lang's order. */
+  async translatedLocales(wanted = this.settings.lang): Promise<Translation[]> {
     const status = await this.status();
     const translations = translationsOf(status) ?? [];
-    const wanted = this.settings.lang?.toLowerCase();
-    if (wanted !== undefined) return translations.find((entry) => String(entry.locale).toLowerCase() === wanted);
+    if (wanted !== undefined) {
+      return wanted.flatMap((code) => translations.find((entry) => String(entry.locale).toLowerCase() === code.toLowerCase()) ?? []);
+    }
     const usable = translations.filter((entry) => typeof entry.locale === 'string' && typeof entry.name === 'string');
     const defaultName = dataOf(status)?.name;
-    return usable.find((entry) => entry.name !== defaultName) ?? usable[0];
+    const chosen = usable.find((entry) => entry.name !== defaultName) ?? usable[0];
+    return chosen ? [chosen] : [];
   }
 
   /**
@@ -134,12 +201,13 @@ export class Target {
   async recorded(): Promise<Recording> {
     let settled = 0;
     // A request may be started while earlier ones settle (the translated locale waits on the status).
-    while (settled < this.memo.size) {
-      settled = this.memo.size;
-      await Promise.allSettled(this.memo.values());
+    const { memo } = this.wire;
+    while (settled < memo.size) {
+      settled = memo.size;
+      await Promise.allSettled(memo.values());
     }
     const answers: Record<string, RecordedAnswer> = {};
-    for (const [key, pending] of this.memo) {
+    for (const [key, pending] of memo) {
       answers[key] = await pending.then(
         (exchange) => ({ exchange }),
         (error: unknown) => ({ failure: asFailure(error) }),
@@ -149,17 +217,17 @@ export class Target {
   }
 
   async close(): Promise<void> {
-    await (await this.connecting)?.close();
+    await (await this.wire.connecting)?.close();
   }
 
   /** Whether a recording judged on its own holds this request: there, what was sent decides what can be judged. */
   recordedStatus(request: StatusRequest): boolean {
-    return this.recording?.answers[statusKey(request, this.settings.statusId)] !== undefined;
+    return this.recording?.answers[statusKey(request, this.statusId)] !== undefined;
   }
 
   private once(path: string, query: Record<string, string>, credentials: CredentialVariant): Promise<Exchange> {
     const key = exchangeKey(path, query, credentials);
-    let pending = this.memo.get(key);
+    let pending = this.wire.memo.get(key);
     if (!pending) {
       const answer = this.recording?.answers[key];
       const answering = answer
@@ -171,7 +239,7 @@ export class Target {
       pending = answering.then((exchange) => ({ ...exchange, key }));
       // Scenarios await these later; an early rejection must not count as unhandled meanwhile.
       pending.catch(() => undefined);
-      this.memo.set(key, pending);
+      this.wire.memo.set(key, pending);
     }
     return pending;
   }
@@ -185,8 +253,9 @@ export class Target {
   private live(): Promise<Sender> {
     const { connect } = this.source;
     if (!connect) return Promise.reject(new Error('judging a recording sends no request'));
-    this.connecting ??= connect().then((client) => (this.client = client));
-    return this.connecting;
+    const { wire } = this;
+    wire.connecting ??= connect().then((client) => (wire.client = client));
+    return wire.connecting;
   }
 }
 

@@ -32,7 +32,10 @@ export const statuses: readonly StatusRecord[] = [
     order: 2,
     created_at: 1486732738,
     updated_at: 1520950440,
-    translations: [{ status_id: 2, name: 'En attente de réponse', locale: 'fr' }],
+    translations: [
+      { status_id: 2, name: 'En attente de réponse', locale: 'fr' },
+      { status_id: 2, name: 'Warten auf Antwort', locale: 'de' },
+    ],
   },
   {
     id: 3,
@@ -43,6 +46,29 @@ export const statuses: readonly StatusRecord[] = [
     created_at: 1486732738,
     updated_at: 1486732738,
     translations: [],
+  },
+  {
+    id: 4,
+    name: 'On Hold',
+    colour: '#8e44ad',
+    auto_close: 0,
+    order: 4,
+    created_at: 1520950440,
+    updated_at: 1520950440,
+    translations: [{ status_id: 4, name: 'En pause', locale: 'fr' }],
+  },
+  {
+    id: 5,
+    name: 'Resolved',
+    colour: '#1f6fb2',
+    auto_close: 1,
+    order: 5,
+    created_at: 1520950440,
+    updated_at: 1561400012,
+    translations: [
+      { status_id: 5, name: 'Résolu', locale: 'fr' },
+      { status_id: 5, name: 'Gelöst', locale: 'de' },
+    ],
   },
 ];
 

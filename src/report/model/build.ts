@@ -8,6 +8,7 @@ import { exchangeOf, VERDICTS } from './types.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
 import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
 import { profileResult } from './profile.js';
+import { runSlices, sliceVerdicts } from './slices.js';
 import type { RunError } from '../../errors.js';
 import { catalogHash } from '../../hash.js';
 
@@ -140,8 +141,10 @@ export function buildReport(input: ReportInput, judged: JudgedRun, diagnoses: Di
   const { exchanges } = judged;
   const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
   const environmentAnswer = diagnoses.find((diagnosis) => diagnosis.environmentAnswer)?.environmentAnswer;
+  const slices = runSlices(input.options);
   const requirements: RequirementResult[] = judged.requirements.map((judgedResult) => {
-    const result = unjudgeable ? setAside(judgedResult, unjudgeable) : judgedResult;
+    const asJudged = unjudgeable ? setAside(judgedResult, unjudgeable) : judgedResult;
+    const result = { ...asJudged, ...sliceVerdicts(asJudged, slices) };
     const party = partyOf(result, exchanges, environmentAnswer);
     return party ? { ...result, party } : result;
   });

@@ -10,7 +10,7 @@ const FAILED_AS: Record<Level, Verdict> = { MUST: 'fail', SHOULD: 'warn', CLIENT
 const STRICT_LEVELS: ReadonlySet<Level> = new Set(['SHOULD', 'CLIENT']);
 
 /** Folds every check of one requirement into its verdict: a failure outweighs an error, which outweighs a pass. */
-export function requirementVerdict(requirement: Requirement, checks: RecordedCheck[]): Verdict {
+export function requirementVerdict(requirement: Pick<Requirement, 'level'>, checks: RecordedCheck[]): Verdict {
   const has = (verdict: RecordedCheck['verdict']): boolean => checks.some((check) => check.verdict === verdict);
   if (has('fail')) return FAILED_AS[requirement.level];
   if (has('error')) return 'error';

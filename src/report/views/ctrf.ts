@@ -1,6 +1,6 @@
 import type { CTRFReport, Test, TestStatus } from 'ctrf';
 import { diagnosisLines } from './diagnosis-text.js';
-import { failingChecks, failureLines, skipReason } from './failure-text.js';
+import { failingChecks, failureLines, skipReason, testName } from './failure-text.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 
@@ -34,7 +34,7 @@ function test(report: Report, result: RequirementResult, outcome: Outcome, waive
   ].join('\n\n');
   const text = message(report, result, waiver);
   return {
-    name: `${result.id} (${result.level}): ${result.title}`,
+    name: testName(result),
     // A failure the baseline waives does not fail the gate: skipped with the reason, as in junit.xml.
     status: STATUS[outcome],
     rawStatus: result.verdict,

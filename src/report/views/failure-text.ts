@@ -1,6 +1,7 @@
 import { isServed } from '../../classify/types.js';
 import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { outcomeCounts } from '../model/outcomes.js';
+import { judgedFor } from '../model/slices.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../model/types.js';
 
 /**
@@ -18,6 +19,12 @@ export function splitByProfile(report: Pick<Report, 'requirements'>): { document
 export function profileHeading(profile: NonNullable<Report['profile']>): string {
   const { repository, version, commit } = profile.client;
   return `The official client: what ${repository} ${version} (${commit.slice(0, 7)}) would make of this server (--profile ${profile.name})`;
+}
+
+/** A requirement as a CI file names its test: with the statuses and languages it was judged for, when the run had several. */
+export function testName(result: RequirementResult): string {
+  const slices = judgedFor(result);
+  return `${result.id} (${result.level}): ${result.title}${slices === undefined ? '' : ` [${slices}]`}`;
 }
 
 /** The h2spec order: requirement and its words, Expected, Actual, the request made, a repro. */

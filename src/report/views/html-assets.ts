@@ -34,6 +34,7 @@ nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:0;margin:1rem 0 0;
 .t-error{border-top-color:var(--error)!important}.t-flaky{border-top-color:var(--warn)!important}
 .plain{color:var(--muted);margin:.25rem 0}
 .badge{display:inline-block;min-width:3.75rem;text-align:center;font:700 .75rem/1.7 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#fff;background:var(--skip);border-radius:.2rem;padding:0 .35rem;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+.scroll{overflow-x:auto}.slices{border-collapse:collapse}.slices th,.slices td{padding:.2rem .6rem;text-align:left}
 .b-pass{background:var(--pass)}.b-fail{background:var(--fail)}.b-warn{background:var(--warn)}
 .b-info{background:var(--info)}.b-skip{background:var(--skip)}.b-error{background:var(--error)}.b-flaky{background:var(--warn)}
 .level{font-size:.8rem;font-weight:600;color:var(--muted)}

@@ -6,6 +6,7 @@ import { SCRIPT, STYLE } from './html-assets.js';
 import { requestPath } from './request-path.js';
 import type { Report, RequirementResult, RunVerdict, Verdict } from '../model/types.js';
 import { VERDICTS } from '../model/types.js';
+import { sliceGrid } from '../model/slices.js';
 
 const RUN_VERDICT_LABEL: Record<RunVerdict, string> = {
   conformant: 'Conformant',
@@ -154,6 +155,24 @@ function totalsSection(report: Report): Html {
 `;
 }
 
+/** With several statuses or languages: each requirement judged per status or language, its verdict for each. */
+function slicesSection(report: Report): Html | undefined {
+  const grid = sliceGrid(report);
+  if (grid.rows.length === 0) return undefined;
+  const head = grid.columns.map((column) => markup`<th scope="col">${column}</th>`);
+  const rows = grid.rows.map(
+    ({ id, cells }) =>
+      markup`<tr><th scope="row">${id}</th>${cells.map((verdict) => markup`<td>${verdict ? badge(verdict) : '-'}</td>`)}</tr>\n`,
+  );
+  return markup`<section aria-labelledby="slices">
+<h2 id="slices">By status and language</h2>
+<p class="plain">A requirement's own verdict is the worst of these and of its checks made once for the run.</p>
+<div class="scroll"><table class="slices"><thead><tr><th scope="col">Requirement</th>${head}</tr></thead>
+<tbody>${rows}</tbody></table></div>
+</section>
+`;
+}
+
 function diagnosisSection(report: Report, ids: Ids): Html | undefined {
   if (report.diagnoses.length === 0) return undefined;
   const items = report.diagnoses.map((diagnosis) => {
@@ -267,7 +286,7 @@ export function renderHtml(report: Report): string {
     script: SCRIPT,
     body: markup`<a class="skip" href="#main">Skip to the results</a>
 ${header(report)}<main id="main" class="wrap">
-${totalsSection(report)}${diagnosisSection(report, ids)}${errorsSection(report)}${attentionSection(report, ids)}${familiesSection(report, ids)}${profileSection(report, ids)}</main>
+${totalsSection(report)}${slicesSection(report)}${diagnosisSection(report, ids)}${errorsSection(report)}${attentionSection(report, ids)}${familiesSection(report, ids)}${profileSection(report, ids)}</main>
 ${footer(report)}`,
   });
 }

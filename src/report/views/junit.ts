@@ -1,6 +1,6 @@
 import { diagnosisLines } from './diagnosis-text.js';
 import { xml, type Xml } from './escape/xml.js';
-import { failingChecks, failureLines, skipReason } from './failure-text.js';
+import { failingChecks, failureLines, skipReason, testName } from './failure-text.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { BaselineResult, Report, RequirementResult } from '../model/types.js';
 
@@ -41,7 +41,7 @@ function observation(result: RequirementResult): string {
  * type="info"> for an INFO observation, so CI tools never count an observation as a pass or a failure.
  */
 function testcase(report: Report, result: RequirementResult, outcome: Outcome, waived: BaselineResult | undefined): Xml {
-  const open = xml`    <testcase classname="${result.family}" name="${`${result.id} (${result.level}): ${result.title}`}">`;
+  const open = xml`    <testcase classname="${result.family}" name="${testName(result)}">`;
   if (waived) {
     // A known failure the gate lets through is shown as skipped, with why, so the view agrees with the exit code.
     const reason = `known failure waived by the baseline until ${waived.expires} (${waived.owner}): ${waived.reason}`;

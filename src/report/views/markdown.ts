@@ -2,6 +2,7 @@ import { baselineLines } from './baseline-text.js';
 import { markdownCodeBlock, markdownText } from './escape/markdown.js';
 import { failingChecks, failureLines, outcomeLine, profileHeading, skipReason, splitByProfile } from './failure-text.js';
 import type { Report, RequirementResult } from '../model/types.js';
+import { sliceGrid } from '../model/slices.js';
 
 export function renderMarkdown(report: Report): string {
   const lines = [
@@ -42,6 +43,17 @@ export function renderMarkdown(report: Report): string {
       .filter((result) => result.verdict === 'skip')
       .map((result) => `- **${markdownText(result.id)}**: ${markdownText(skipReason(result))}`);
   lines.push(...table(document));
+  const grid = sliceGrid(report);
+  if (grid.rows.length > 0) {
+    lines.push(
+      '',
+      '## By status and language',
+      '',
+      `| Requirement | ${grid.columns.join(' | ')} |`,
+      `|---|${grid.columns.map(() => '---|').join('')}`,
+      ...grid.rows.map(({ id, cells }) => `| ${markdownText(id)} | ${cells.map((verdict) => verdict?.toUpperCase() ?? '-').join(' | ')} |`),
+    );
+  }
   const baseline = baselineLines(report);
   if (baseline.length > 0) lines.push('', '## Known failures', '', ...markdownCodeBlock(baseline));
   const failed = failures(document);

@@ -15,6 +15,7 @@ import {
 } from './failure-text.js';
 import { verdictLine } from './next-step.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
+import { sliceSummaries, sliceSummaryLine } from '../model/slices.js';
 
 const LABEL: Record<Verdict, string> = {
   pass: 'PASS ',
@@ -83,6 +84,9 @@ export function renderTerminal(
     labelled.set(lines.length, 'skip');
     lines.push(`${folded.requirements.length} requirements not judged, because ${folded.cause}: ${folded.requirements.join(', ')}`);
   }
+
+  const slices = sliceSummaries(report);
+  if (slices.length > 0) lines.push('', 'By status and language', ...slices.map((slice) => `  ${sliceSummaryLine(slice)}`));
 
   const failing = document.filter(isFailing);
   if (failing.length > 0) {

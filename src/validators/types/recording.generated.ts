@@ -68,8 +68,26 @@ export interface Fingerprint {
   tlsCertificateSha256: string[];
 }
 export interface Options {
+  /**
+   * the status the run read (the first of statusIds when --status-id gave several)
+   */
   statusId: number;
+  /**
+   * every status of --status-id, in its order, when it gave several
+   *
+   * @minItems 2
+   */
+  statusIds?: number[];
+  /**
+   * the language --lang gave (the first of langs when it gave several)
+   */
   lang?: string;
+  /**
+   * every language of --lang, in its order, when it gave several
+   *
+   * @minItems 2
+   */
+  langs?: string[];
   missingLang?: string;
   /**
    * --profile: the extra requirements the run judged (level CLIENT), and the request they added

@@ -35,8 +35,26 @@ export interface TicketingConformanceReport {
     };
   };
   options: {
+    /**
+     * the status the run read (the first of statusIds when --status-id gave several)
+     */
     statusId: number;
+    /**
+     * every status of --status-id, in its order, when it gave several
+     *
+     * @minItems 2
+     */
+    statusIds?: number[];
+    /**
+     * the language --lang gave (the first of langs when it gave several)
+     */
     lang?: string;
+    /**
+     * every language of --lang, in its order, when it gave several
+     *
+     * @minItems 2
+     */
+    langs?: string[];
     missingLang?: string;
     /**
      * --profile: the extra requirements the run judged (level CLIENT), and the request they added
@@ -170,6 +188,20 @@ export interface RequirementResult {
    * @minItems 1
    */
   checks: Check[];
+  /**
+   * with several statuses: the verdict of the requirement's checks made for each status it was judged per; the requirement's own verdict is the worst of them and of its run-wide checks
+   */
+  byStatus?: {
+    statusId: number;
+    verdict: Verdict;
+  }[];
+  /**
+   * with several languages: the verdict of the requirement's checks made for each language it was judged per
+   */
+  byLanguage?: {
+    lang: string;
+    verdict: Verdict;
+  }[];
   repeat?: {
     /**
      * the runs that judged the requirement: 1 when the others were cut short by the deadline or the request budget
@@ -201,6 +233,14 @@ export interface Check {
    * the key of the exchange the check judged, in exchanges
    */
   exchange?: string;
+  /**
+   * with several statuses or languages: the status the check was made for
+   */
+  statusId?: number;
+  /**
+   * with several statuses or languages: the language of --lang the check was made for
+   */
+  lang?: string;
   error?: RunError;
 }
 /**

@@ -27,13 +27,13 @@ export interface Target {
    */
   tokenEnv: string;
   /**
-   * as --status-id, whose bounds apply
+   * as --status-id, whose bounds and cap apply: one id, or a list of them
    */
-  statusId?: number;
+  statusId?: number | unknown[];
   /**
-   * as --lang: a two-letter code
+   * as --lang: a two-letter code, or a list of them
    */
-  lang?: string;
+  lang?: string | unknown[];
   /**
    * as --missing-lang: a two-letter code
    */

@@ -1,0 +1,220 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import type { Report, RequirementResult } from '../src/report/model/types.js';
+import { expectSettledRun } from './helpers/expect-run.js';
+import { fileResources } from './helpers/file-resources.js';
+import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
+import type { LoopbackServer } from './helpers/loopback-server.js';
+import type { CliRun } from './helpers/run-cli.js';
+import { serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
+
+const TOKEN = 'several-Token-3e8a61c2';
+const { inProcess, cleanUpAfterAll } = fileResources();
+const SEVERAL = ['--status-id', '1,2,5', '--lang', 'fr,de'];
+
+interface Case {
+  /** A server written for the case; the reference server otherwise. */
+  api?: UnusualApi;
+  args: string[];
+}
+
+const cases = {
+  'the reference server, three statuses in two languages': { args: SEVERAL },
+  'one status and one language, as before': { args: ['--status-id', '2', '--lang', 'fr'] },
+  'only status 5 broken: its colour lacks the "#"': {
+    api: { status: (envelope, { id }) => (id === 5 ? withData(envelope, { colour: '1f6fb2' }) : envelope) },
+    args: SEVERAL,
+  },
+  'only German broken: lang=de is ignored': {
+    api: {
+      status: (envelope, { id, lang }) =>
+        lang === 'de' ? withData(envelope, { name: statuses.find((status) => status.id === id)?.name }) : envelope,
+    },
+    args: SEVERAL,
+  },
+  'a status among them that does not exist': { args: ['--status-id', '1,7', '--lang', 'fr,de'] },
+} satisfies Record<string, Case>;
+type CaseName = keyof typeof cases;
+
+interface CaseRun {
+  run: CliRun;
+  /** The case's own server, whose connections the run must leave closed. */
+  servers: LoopbackServer[];
+}
+
+async function runCase({ api, args }: Case): Promise<CaseRun> {
+  const servers: LoopbackServer[] = [];
+  let url: string;
+  if (api) {
+    const server = await serveUnusualApi(TOKEN, api);
+    servers.push(server);
+    cleanUpAfterAll(server.close);
+    url = server.url;
+  } else {
+    const server = await startReferenceServer({ token: TOKEN });
+    cleanUpAfterAll(server.close);
+    url = server.url;
+  }
+  const run = await inProcess.run(['--base-url', url, '--token', TOKEN, ...args]);
+  cleanUpAfterAll(run.cleanup);
+  return { run, servers };
+}
+
+/** Every case recorded at once, and judged together by the shared spec runner. */
+let caseRun: (name: CaseName) => Promise<CaseRun>;
+beforeAll(async () => {
+  const started = startAll(Object.entries(cases).map(([name, entry]) => [name, () => runCase(entry)] as const));
+  caseRun = started.outcome as (name: CaseName) => Promise<CaseRun>;
+  await started.settled;
+}, ALL_CASES_TIMEOUT_MS);
+
+const reportOf = (run: CliRun): Report => {
+  if (!run.report) throw new Error(`the run wrote no report.json: ${run.stderr}`);
+  return run.report;
+};
+const resultOf = (report: Report, id: string): RequirementResult => {
+  const result = report.requirements.find((candidate) => candidate.id === id);
+  if (!result) throw new Error(`the report has no ${id}`);
+  return result;
+};
+const failed = (report: Report): string[] =>
+  report.requirements
+    .filter((result) => result.verdict === 'fail')
+    .map((result) => result.id)
+    .sort();
+
+describe('several statuses and languages in one run', () => {
+  test('against the reference server, each status and each language is judged, and the run is conformant', async () => {
+    const { run, servers } = await caseRun('the reference server, three statuses in two languages');
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers });
+    const report = reportOf(run);
+    expect(report.options).toMatchObject({ statusId: 1, statusIds: [1, 2, 5], lang: 'fr', langs: ['fr', 'de'] });
+    const replaces = resultOf(report, 'LANG-TRANSLATION-REPLACES');
+    expect(replaces.byStatus).toEqual([1, 2, 5].map((statusId) => ({ statusId, verdict: 'pass' })));
+    expect(replaces.byLanguage).toEqual(['fr', 'de'].map((lang) => ({ lang, verdict: 'pass' })));
+    // Every status and language pair was asked for, and the check of each names it.
+    expect(replaces.checks.map((check) => [check.statusId, check.lang])).toEqual([
+      [1, 'fr'],
+      [1, 'de'],
+      [2, 'fr'],
+      [2, 'de'],
+      [5, 'fr'],
+      [5, 'de'],
+    ]);
+    expect(replaces.checks.find((check) => check.statusId === 5 && check.lang === 'de')?.description).toMatch(/^status 5, lang de: /);
+    expect(resultOf(report, 'STATUS-NAME').byStatus?.map((entry) => entry.statusId)).toEqual([1, 2, 5]);
+    // A requirement about the credentials is judged once for the run, not per status.
+    expect(resultOf(report, 'AUTH-TOKEN-ACCEPTED')).not.toHaveProperty('byStatus');
+    expect(run.stdout).toMatch(/^By status and language\n {2}status 1: \d+ pass, \d+ info\n(.*\n)* {2}lang de: \d+ pass\n/m);
+    expect(await readFile(join(run.outDir, 'report.md'), 'utf8')).toContain(
+      '| Requirement | status 1 | status 2 | status 5 | lang fr | lang de |',
+    );
+    expect(await readFile(join(run.outDir, 'report.html'), 'utf8')).toContain('<h2 id="slices">By status and language</h2>');
+    const junit = await readFile(join(run.outDir, 'junit.xml'), 'utf8');
+    expect(junit).toContain(
+      'name="LANG-TRANSLATION-REPLACES (MUST): lang with a translation replaces name with that translation&apos;s name [status 1, 2, 5; lang fr, de]"',
+    );
+    const ctrf = JSON.parse(await readFile(join(run.outDir, 'ctrf.json'), 'utf8')) as { results: { tests: { name: string }[] } };
+    expect(ctrf.results.tests.map((entry) => entry.name)).toContain('STATUS-NAME (MUST): name is a string [status 1, 2, 5; lang fr, de]');
+  });
+
+  test('judging the recording again gives each status and language the same verdicts, sending nothing', async () => {
+    const { run } = await caseRun('the reference server, three statuses in two languages');
+    const again = join(run.outDir, 'judged-again');
+    const judged = await inProcess.exec(['judge', join(run.outDir, 'recording.json'), '--out', again]);
+    expect(judged.code).toBe(0);
+    const report = JSON.parse(await readFile(join(again, 'report.json'), 'utf8')) as Report;
+    const perSlice = ({ requirements }: Report): unknown[] =>
+      requirements.map(({ id, verdict, byStatus, byLanguage }) => [id, verdict, byStatus, byLanguage]);
+    expect(report.options).toMatchObject({ statusIds: [1, 2, 5], langs: ['fr', 'de'] });
+    expect(perSlice(report)).toEqual(perSlice(reportOf(run)));
+  });
+
+  test('one status and one language: the report has the shape it always had, with nothing per status', async () => {
+    const { run, servers } = await caseRun('one status and one language, as before');
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers });
+    const report = reportOf(run);
+    expect(report.options).toMatchObject({ statusId: 2, lang: 'fr' });
+    expect(report.options).not.toHaveProperty('statusIds');
+    expect(report.options).not.toHaveProperty('langs');
+    for (const result of report.requirements) {
+      expect(result).not.toHaveProperty('byStatus');
+      expect(result).not.toHaveProperty('byLanguage');
+      for (const check of result.checks) expect(check).not.toHaveProperty('statusId');
+    }
+    expect(run.stdout).not.toContain('By status and language');
+  });
+
+  test('only status 5 broken: exactly its requirement fails, and the report says for status 5', async () => {
+    const { run, servers } = await caseRun('only status 5 broken: its colour lacks the "#"');
+    await expectSettledRun(run, { exit: 1, token: TOKEN, servers });
+    const report = reportOf(run);
+    expect(failed(report)).toEqual(['STATUS-COLOUR']);
+    const colour = resultOf(report, 'STATUS-COLOUR');
+    expect(colour.byStatus).toEqual([
+      { statusId: 1, verdict: 'pass' },
+      { statusId: 2, verdict: 'pass' },
+      { statusId: 5, verdict: 'fail' },
+    ]);
+    const failing = colour.checks.filter((check) => check.verdict === 'fail');
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.every((check) => check.statusId === 5)).toBe(true);
+    expect(run.stdout).toMatch(/^ {2}status 5: .*1 fail.* \(STATUS-COLOUR\)$/m);
+    // The failure names the status, and its repro asks for it.
+    expect(run.stdout).toMatch(/Check: +status 5(, lang \w\w)?: data\.colour has the documented type/);
+    expect(run.stdout).toMatch(/Repro: +curl .*\/api\/ticket\/status\/5/);
+  });
+
+  test('only German broken: exactly the translation requirement fails, and the report says for lang de', async () => {
+    const { run, servers } = await caseRun('only German broken: lang=de is ignored');
+    await expectSettledRun(run, { exit: 1, token: TOKEN, servers });
+    const report = reportOf(run);
+    expect(failed(report)).toEqual(['LANG-TRANSLATION-REPLACES']);
+    const replaces = resultOf(report, 'LANG-TRANSLATION-REPLACES');
+    expect(replaces.byLanguage).toEqual([
+      { lang: 'fr', verdict: 'pass' },
+      { lang: 'de', verdict: 'fail' },
+    ]);
+    // Every status fails in German: the worst of each status' checks.
+    expect(replaces.byStatus?.map((entry) => entry.verdict)).toEqual(['fail', 'fail', 'fail']);
+    expect(replaces.checks.filter((check) => check.verdict === 'fail').map((check) => [check.statusId, check.lang])).toEqual([
+      [1, 'de'],
+      [2, 'de'],
+      [5, 'de'],
+    ]);
+    expect(run.stdout).toMatch(/^ {2}lang de: .*fail.*\(LANG-TRANSLATION-REPLACES\)$/m);
+    expect(run.stdout).toMatch(/Check: +status 5, lang de: with lang=de, name is the "de" translation/);
+    expect(run.stdout).toMatch(/Repro: +curl .*\/api\/ticket\/status\/5\?lang=de/);
+  });
+
+  test('a status among them that does not exist: no verdict, as for a single --status-id that does not exist', async () => {
+    const { run, servers } = await caseRun('a status among them that does not exist');
+    await expectSettledRun(run, {
+      exit: 2,
+      token: TOKEN,
+      servers,
+      line: /status 7 does not seem to exist.*\n(.*\n)*.*Next: Leave 7 out of --status-id/,
+    });
+    const report = reportOf(run);
+    expect(report.verdict).toBe('inconclusive');
+    expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['status-not-found']);
+    expect(failed(report)).toEqual([]);
+  });
+});
+
+describe('a bad list of statuses or languages', () => {
+  test.each([
+    [['--status-id', '1,,5'], /^CONFIG_INVALID: --status-id "1,,5" has an empty item/],
+    [['--status-id', '1,5,1'], /^CONFIG_INVALID: --status-id "1,5,1" lists 1 twice/],
+    [['--status-id', '1,five'], /^CONFIG_INVALID: --status-id "five" is not a whole number/],
+    [['--status-id', '1,2,3,4,5,6'], /^CONFIG_INVALID: --status-id "1,2,3,4,5,6" lists 6 items, more than 5/],
+    [['--lang', 'fr,de,fr'], /^CONFIG_INVALID: --lang "fr,de,fr" lists fr twice/],
+  ])('%j exits 2 with one line', async (args, line) => {
+    const run = await inProcess.exec(args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
+  });
+});
