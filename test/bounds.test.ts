@@ -211,4 +211,13 @@ describe('--repeat shares the invocation’s request budget and deadline', () =>
     expect(loadConfig(['--repeat', '3', '--max-requests', '20'], {}, '/nonexistent/.env').maxRequests).toBe(20);
     expect(loadConfig(['--repeat', '3'], { CONFORMANCE_MAX_REQUESTS: '25' }, '/nonexistent/.env').maxRequests).toBe(25);
   });
+
+  test('without --max-requests, each listed status and language gets the default budget too; one given is the whole', async () => {
+    const { loadConfig } = await import('../src/config/load.js');
+    const lists = ['--status-id', '1,2,5', '--lang', 'fr,de'];
+    expect(loadConfig(lists, {}, '/nonexistent/.env').maxRequests).toBe(240);
+    expect(loadConfig([...lists, '--repeat', '2'], {}, '/nonexistent/.env').maxRequests).toBe(480);
+    expect(loadConfig(['--status-id', '1,2'], {}, '/nonexistent/.env').maxRequests).toBe(80);
+    expect(loadConfig([...lists, '--max-requests', '30'], {}, '/nonexistent/.env').maxRequests).toBe(30);
+  });
 });

@@ -83,9 +83,11 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
   }
   // Every name of the table with the value its own parser gave (or its default): the shape Config is derived from.
   const config = Object.fromEntries(SETTING_NAMES.map((name) => [name, valueOf(name)])) as Config;
-  // The budget belongs to the whole invocation; unless one is given, each --repeat run gets the default's worth.
+  // The budget belongs to the whole invocation; unless one is given, each --repeat run, and each status and language
+  // listed, gets the default's worth.
   if (texts.maxRequests === undefined) {
-    config.maxRequests = Math.min(SETTINGS.maxRequests.bounds.max, config.maxRequests * config.repeat);
+    const judged = config.repeat * config.statusId.length * Math.max(1, config.lang?.length ?? 0);
+    config.maxRequests = Math.min(SETTINGS.maxRequests.bounds.max, config.maxRequests * judged);
   }
   if (config.help || config.version) return config;
   checkCombinations(config);

@@ -168,7 +168,7 @@ export const SETTINGS = {
       placeholder: 'N',
       default: 40,
       perTarget: true,
-      help: 'most requests the whole invocation may send to the target, --repeat runs included (the default is for each run)',
+      help: 'most requests the whole invocation may send to the target, --repeat runs included (the default is for each run, status and language)',
     },
   ),
   repeat: wholeNumberOption(
