@@ -1,23 +1,11 @@
 import { SETTINGS } from '../config/settings.js';
+import type { Exchange as RecordedExchange } from '../validators/types/recording.generated.js';
 
-/** Every way the suite presents credentials, with the curl flag that reproduces it without the secret. */
-export type CredentialVariant =
-  | 'valid'
-  | 'password-letter'
-  | 'password-empty'
-  | 'password-long'
-  | 'password-colon'
-  | 'wrong-token'
-  | 'no-header'
-  | 'bearer-scheme'
-  | 'bad-base64'
-  | 'no-colon'
-  | 'empty-credentials'
-  | 'token-case-flipped'
-  | 'token-truncated'
-  | 'token-extended'
-  | 'token-as-password'
-  | 'official-client';
+/**
+ * Every way the suite presents credentials, with the curl flag that reproduces it without the secret: the names the
+ * recording's schema lists (schemas/recording.schema.json), which the type is generated from.
+ */
+export type CredentialVariant = RecordedExchange['request']['credentials'];
 
 export const WRONG_TOKEN = 'conformance-invalid-token-0000';
 const LONG_PASSWORD = 'p'.repeat(256);
