@@ -55,6 +55,33 @@ export function statusViews(target: Target): Target[] {
 }
 
 /**
+ * Resolves once `count` of the promises have settled: as many answers in, as many kept-alive connections free.
+ */
+function settledCount(promises: readonly Promise<unknown>[]): (count: number) => Promise<void> {
+  let settled = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const wake = (): void => {
+    for (const waiter of waiting.filter(({ count }) => settled >= count)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
+  for (const promise of promises) {
+    void promise
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        settled += 1;
+        wake();
+      });
+  }
+  return (count) =>
+    settled >= count || count > promises.length ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }));
+}
+
+/**
  * Sends every request the specs will ask for, so the critical path is three round trips:
  * everything that needs no earlier answer at once, every status of --status-id first (a connection each, up to the
  * connection limit: two round trips), then, over those connections as they come free, what the limit held back and the
@@ -77,16 +104,21 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
     () => setImmediate(() => onFirstRoundSent?.()),
     () => onFirstRoundSent?.(),
   );
-  const dependent = (async () => {
-    // Waiting for the answers that got a connection of their own, and one turn of the event loop for the client to take
-    // those connections back, lets the lang requests reuse a kept-alive connection instead of paying for a new one.
-    await Promise.allSettled(independent.slice(0, target.settings.concurrency));
-    await new Promise((resolve) => setImmediate(resolve));
-    // Each status' lang requests go as soon as its own answer names its locales, whatever the other statuses' answers.
-    await Promise.allSettled(
-      statusViews(target).map(async (view) => Promise.allSettled((await langRequests(view)).map((request) => view.status(request)))),
-    );
-  })();
+  const answered = settledCount(independent.slice(0, target.settings.concurrency));
+  let claimed = 0;
+  // Each status' lang requests go as soon as its own answer names its locales and as many first-round answers are in
+  // as they need connections: each of those left a kept-alive connection free, so none of them pays for a new one.
+  // Waiting for the whole first round instead would put its slowest answer on the critical path.
+  const dependent = Promise.allSettled(
+    statusViews(target).map(async (view) => {
+      const requests = await langRequests(view);
+      claimed += requests.length;
+      await answered(claimed);
+      // One turn of the event loop for the client to take the connection back.
+      await new Promise((resolve) => setImmediate(resolve));
+      return Promise.allSettled(requests.map((request) => view.status(request)));
+    }),
+  );
   await Promise.allSettled([...independent, dependent]);
 }
 
