@@ -1,15 +1,9 @@
 import { join, sep } from 'node:path';
 import { formatSchemaErrors, validator } from '../validators/schemas.js';
 import type { SecretScanner } from '../secrets/scanner.js';
-import { allureFiles } from './views/allure.js';
 import { ALLURE_DIR } from './model/outputs.js';
 import { appendArtifact, probeAppend, putArtifacts, screenArtifacts, type View } from '../files/artifacts.js';
-import { renderHtml } from './views/html.js';
-import { renderBadge } from './views/badge.js';
-import { renderCtrf } from './views/ctrf.js';
 import { sealReport } from './model/integrity.js';
-import { renderJunit } from './views/junit.js';
-import { renderMarkdown } from './views/markdown.js';
 import { settleOutcome } from './model/build.js';
 import type { Report, RunWarning } from './model/types.js';
 import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
@@ -96,6 +90,19 @@ export function finishedReport(report: Report, scanner: SecretScanner, found: { 
 }
 
 /**
+ * Each view's file and its renderer, loaded only when the view is chosen: a run that asks for report.json alone loads
+ * none of the others.
+ */
+const VIEWS: [ReportKind, string, () => Promise<(report: Report) => string>][] = [
+  ['json', 'report.json', () => Promise.resolve((final) => `${JSON.stringify(final, null, 2)}\n`)],
+  ['md', 'report.md', async () => (await import('./views/markdown.js')).renderMarkdown],
+  ['html', 'report.html', async () => (await import('./views/html.js')).renderHtml],
+  ['junit', 'junit.xml', async () => (await import('./views/junit.js')).renderJunit],
+  ['ctrf', 'ctrf.json', async () => (await import('./views/ctrf.js')).renderCtrf],
+  ['badge', 'badge.svg', async () => (await import('./views/badge.js')).renderBadge],
+];
+
+/**
  * Writes every view of the report through the artifact writer. The report is finished first (see finishedReport), then
  * each view is rendered once from it and scanned once; the Markdown view is also appended to stepSummary, the file
  * GitHub Actions shows on the job's page. Returns the finished report and the paths written.
@@ -110,20 +117,19 @@ export async function writeReports(
   const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
   const finished = finishedReport(report, scanner, { errors: found, warnings: summaryProblem ? [summaryProblem] : [] });
 
-  const views: [ReportKind, View<Report>][] = [
-    ['json', ['report.json', (final) => `${JSON.stringify(final, null, 2)}\n`]],
-    ['md', ['report.md', renderMarkdown]],
-    ['html', ['report.html', renderHtml]],
-    ['junit', ['junit.xml', renderJunit]],
-    ['ctrf', ['ctrf.json', renderCtrf]],
-    ['badge', ['badge.svg', renderBadge]],
-  ];
   // report.json is written whatever was chosen; the Markdown view is rendered for the job summary even when not written.
   const chosen = (kind: ReportKind): boolean => kind === 'json' || reports.includes(kind) || (kind === 'md' && stepSummary !== undefined);
+  const views = await Promise.all(
+    VIEWS.filter(([kind]) => chosen(kind)).map(async ([, name, load]): Promise<View<Report>> => [name, await load()]),
+  );
   const allure = reports.includes('allure');
   const files = [
-    ...views.filter(([kind]) => chosen(kind)).map(([, [name, render]]) => ({ name, content: render(finished) })),
-    ...(allure ? allureFiles(finished, env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content })) : []),
+    ...views.map(([name, render]) => ({ name, content: render(finished) })),
+    ...(allure
+      ? (await import('./views/allure.js'))
+          .allureFiles(finished, env)
+          .map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content }))
+      : []),
   ];
   const rendered = screenArtifacts(files, scanner);
   const markdown = rendered.passed.find(({ name }) => name === 'report.md');
