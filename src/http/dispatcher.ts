@@ -1,5 +1,6 @@
 import { TLSSocket } from 'node:tls';
-import { Agent, buildConnector, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import type { buildConnector as BuildConnector, Dispatcher } from 'undici';
+import { Agent, buildConnector, EnvHttpProxyAgent, Pool } from './transport.js';
 import type { Config } from '../config/settings.js';
 
 /** How the transport connects: the fields that are settings are typed as the settings table reads them. */
@@ -19,7 +20,7 @@ type TlsWatch = Pick<TransportOptions, 'onTlsCertificate' | 'onTlsError'>;
  * Watches each TLS connection as it opens: its certificate, so the fingerprint costs no request of its own, and the
  * alert a target may end it with after the handshake (TLS 1.3 sends "certificate required" then).
  */
-function watchingTls(connect: buildConnector.connector, { onTlsCertificate, onTlsError }: TlsWatch): buildConnector.connector {
+function watchingTls(connect: BuildConnector.connector, { onTlsCertificate, onTlsError }: TlsWatch): BuildConnector.connector {
   return (connectOptions, callback) =>
     connect(connectOptions, (...args) => {
       const socket = args[1];
