@@ -118,7 +118,7 @@ function apiPathServesHtml(valid: ObservedAnswer): Diagnosis {
     inconclusive: true,
     confidence: 'medium',
     summary: 'the API paths answer an HTML page: requests are not reaching the API application',
-    evidence: `GET ${valid.url} answered HTTP ${valid.status} with ${valid.headers['content-type'] ?? ''}`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
     advice: [
       'Check that --base-url points at the API (the folder holding the application, e.g. https://help.example.com or https://example.com/support).',
       "Check the web server's rewrite rules: a catch-all for a front end must not take /api/ paths.",
