@@ -369,7 +369,8 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   if (front) return [front];
   // The API answers its envelope on the listing: a page or nothing on the status path is the API's own failure.
   const apiElsewhere = servedJson(observations.selfservice) && fromApplication(observations.selfservice);
-  const success = valid.status >= 200 && valid.status < 300;
+  // A final answer never has a code below 200.
+  const success = valid.status < 300;
   if (classified.meaning.kind === 'empty' && success)
     return [apiElsewhere ? catchAllRoute(valid, 'an empty body') : apiPathAnswersEmpty(valid)];
   if (isHtmlPage(valid) && success) return [apiElsewhere ? catchAllRoute(valid, 'an HTML page') : apiPathServesHtml(valid)];
