@@ -498,7 +498,7 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
     const diagnosis = only({ valid: apacheNotFound, frontController: front, frontControllerNoHeader: { ...noHeader, url: front.url } });
     expect(diagnosis.id).toBe('rewrite-not-applied');
     expect(diagnosis.evidence).toMatch(
-      /while GET \/index\.php\/api\/ticket\/status\/1 reached the application: HTTP (200|401) \(application\/json\) \{[^;]*$/,
+      /while GET \/index\.php\/api\/ticket\/status\/1 reached the application: HTTP (200|401) \(application\/json\) \{"status":"(success|error)",[^;]*(…|\})$/,
     );
   });
 
@@ -537,6 +537,7 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
 
   test("Apache's 503: the socket of Apache's SetHandler and the pool's listen line, not nginx's", () => {
     const diagnosis = only({ valid: fromApache(503, APACHE_503_PAGE, PAGE_TYPE) });
+    expect(diagnosis.evidence).toBe(`GET /api/ticket/status/1 answered HTTP 503 (${PAGE_TYPE}) page "503 Service Unavailable"`);
     expect(diagnosis.advice).toEqual([
       "Read Apache's error log at the time of the request: it names the failing directive or back end.",
       'Start PHP-FPM and make the socket in the web server configuration the one in the pool\'s "listen =" line.',
