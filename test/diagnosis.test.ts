@@ -881,3 +881,11 @@ describe('what the suite could not reach', () => {
 test('the doctor and the main run read the stack alike: served and refused as expected, nothing named', () => {
   expect(diagnoseStack({ valid: served, noHeader: missingCredentials, wrongToken: wrongTokenRefused })).toEqual([]);
 });
+
+test("Apache's 300 Multiple Choices page naming a variant in Location is a redirect, not an HTML page served on the API path", () => {
+  const page =
+    '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>300 Multiple Choices</title>\n</head><body>\n<h1>Multiple Choices</h1>\nAvailable variants:\n<ul>\n<li><a href="1.json">1.json</a> , type application/json</li>\n<li><a href="1.html">1.html</a> , type text/html</li>\n</ul>\n</body></html>\n';
+  const headers = { server: 'Apache/2.4.62 (Debian)', 'content-type': 'text/html; charset=iso-8859-1', location: `${BASE}${STATUS}.json` };
+  const exchanges = exchange('valid', STATUS, { status: 300, body: page, headers });
+  expect(ids(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges))).toEqual(['api-redirects']);
+});

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { StackObservations } from '../../src/diagnosis/answers.js';
-import { diagnoseStack, unrecognisedAnswer } from '../../src/diagnosis/rules.js';
+import { diagnoseStack, headerLostOnSome, unrecognisedAnswer } from '../../src/diagnosis/rules.js';
 import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { requirement } from '../../src/requirements/catalog.js';
 import type { RequirementResult } from '../../src/report/model/types.js';
@@ -17,6 +17,7 @@ import {
   APACHE_500_PAGE,
   APACHE_503_PAGE,
   apacheNotFound,
+  BASE,
   fromApache,
   LAB,
   missingCredentials,
@@ -25,6 +26,7 @@ import {
   nginxLab,
   served,
   STATUS_BODY,
+  WRONG_TOKEN_BODY,
   wrongTokenRefused,
 } from './recorded.js';
 
@@ -357,5 +359,385 @@ describe("the doctor's answers go through the run's diagnosis", () => {
   test('/index.php/api/... reaching the application lifts the rewrite diagnosis to high confidence', () => {
     const [diagnosis] = diagnose([], doctorExchanges(LAB.rewriteNotApplied ?? {}), { statusId: 1 });
     expect(diagnosis).toMatchObject({ id: 'rewrite-not-applied', confidence: 'high' });
+  });
+});
+
+/** The answers of a lab configuration on nginx, written out. */
+const nginxAnswer = (status: number, body: string, type: string, path?: string) =>
+  answer(status, body, { server: 'nginx/1.22.1', 'content-type': type }, path);
+const FRONT_CONTROLLER = '/index.php/api/ticket/status/1';
+const LISTING = '/api/selfservice/type';
+const PAGE_TYPE = 'text/html; charset=iso-8859-1';
+const REFUSAL_LINE = `HTTP 401 (application/json) ${MISSING_CREDENTIALS_BODY}`;
+
+describe('each diagnosis read whole, as ops read it: the words, the advice and the lines to paste', () => {
+  test('the application serves without a token: every answer is evidence, and the API settings and any cache are named', () => {
+    const diagnosis = only({ valid: served, noHeader: served, wrongToken: served });
+    expect(diagnosis).toMatchObject({
+      id: 'authentication-not-enforced',
+      party: 'target',
+      confidence: 'medium',
+      summary:
+        'the API answered without valid credentials: the application does not enforce authentication, or a cache in front of it hands out answers meant for an authenticated client',
+      advice: [
+        "Check the application's API settings: every API call must require the token.",
+        'If a cache or CDN sits in front of the application, it must not store answers to requests that carry an Authorization header.',
+      ],
+    });
+    expect(diagnosis.evidence).toMatch(
+      /^GET \/api\/ticket\/status\/1 without a valid token answered HTTP 200 \(application\/json\) \{"status":"success".*; GET \/api\/ticket\/status\/1 without a valid token answered HTTP 200 /,
+    );
+  });
+
+  test('a cache hit shown on a later answer only (Age counts whole seconds, so a hit within the first one says Age: 0) names the cache', () => {
+    const aged = (age: string) => ({ ...served, headers: { ...served.headers, age } });
+    const diagnosis = only({ valid: served, noHeader: aged('0'), wrongToken: aged('1') });
+    expect(diagnosis).toMatchObject({ id: 'authentication-not-enforced', party: 'environment', confidence: 'high' });
+    expect(diagnosis.summary).toContain('the answer it stored for an authenticated one (Age: 1)');
+    expect(diagnosis.evidence).toMatch(/^GET \/api\/ticket\/status\/1 without a valid token answered HTTP 200 .*; with Age: 1$/);
+    expect(diagnosis.advice).toEqual([
+      'The cache must not store answers to requests that carry an Authorization header, nor hand them to other requests: bypass it for /api/..., or have the API send Cache-Control: private, no-store; then purge it.',
+    ]);
+  });
+
+  test("a catch-all route: the status path's page as evidence, the route order and the rewrite rules as advice", () => {
+    const page = fromApache(
+      200,
+      '<!DOCTYPE html><html><head><title>Help desk</title></head><body><div id="app"></div></body></html>',
+      'text/html',
+    );
+    const diagnosis = only({
+      valid: page,
+      selfservice: fromApache(200, '{"status":"success","message":null,"data":[]}', undefined, LISTING),
+    });
+    expect(diagnosis).toMatchObject({
+      id: 'catch-all-route',
+      evidence: 'GET /api/ticket/status/1 answered HTTP 200 (text/html) page "Help desk"',
+      advice: [
+        "Register the API routes before any catch-all route, and keep the front end's fallback (index.html, a SPA history fallback) away from /api/...",
+        "Check the web server's rewrite rules: /api/... must reach the application's front controller.",
+      ],
+    });
+  });
+
+  test('an HTML page sent without a Content-Type: the evidence says so, and the base URL and the rewrite rules are questioned', () => {
+    const page = answer(200, '<!DOCTYPE html><html><head><title>Help desk</title></head><body><div id="app"></div></body></html>', {});
+    expect(only({ valid: page, noHeader: page })).toEqual({
+      id: 'api-path-serves-html',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'medium',
+      summary: 'the API paths answer an HTML page: requests are not reaching the API application',
+      evidence: 'GET /api/ticket/status/1 answered HTTP 200 (no Content-Type) page "Help desk"',
+      advice: [
+        'Check that --base-url points at the API (the folder holding the application, e.g. https://help.example.com or https://example.com/support).',
+        "Check the web server's rewrite rules: a catch-all for a front end must not take /api/ paths.",
+      ],
+    });
+  });
+
+  test("nginx's 404 while /index.php/api/ refuses the token like no header: try_files with its documentation, and the header named too", () => {
+    const page = nginxAnswer(404, NGINX_404_PAGE, 'text/html');
+    const front = nginxAnswer(401, MISSING_CREDENTIALS_BODY, 'application/json', FRONT_CONTROLLER);
+    expect(only({ valid: page, noHeader: page, frontController: front, frontControllerNoHeader: front })).toEqual({
+      id: 'front-controller-not-routed',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'high',
+      summary:
+        "requests for /api/... get nginx's own 404 page and never reach the application: nginx does not hand paths that are not files to the front controller (index.php)",
+      evidence: `GET /api/ticket/status/1 answered HTTP 404 (text/html) page "404 Not Found", the web server's own page, not the application's, while GET /index.php/api/ticket/status/1 reached the application: ${REFUSAL_LINE}; there the token was refused like no header, so the Authorization header may not reach PHP either`,
+      advice: [
+        'Send every path that is not a file to index.php with try_files in "location /", then reload nginx: Debian\'s default site has "try_files $uri $uri/ =404;", which answers nginx\'s 404 page for every API path (nginx\'s documentation: https://nginx.org/en/docs/http/ngx_http_core_module.html#try_files).',
+      ],
+      snippets: [
+        {
+          label: 'in the nginx server block of the application',
+          lines: ['location / {', '    try_files $uri $uri/ /index.php?$query_string;', '}'],
+        },
+      ],
+    });
+  });
+
+  test("Apache's 404 while /index.php/api/ refuses the token like no header: both causes, the lines for each, the header fixed with them", () => {
+    expect(only(LAB.rewriteNotApplied ?? {})).toEqual({
+      id: 'rewrite-not-applied',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'high',
+      summary:
+        "requests for /api/... get the web server's own 404 page and never reach the application: its .htaccess rewrite rules are not applied, because mod_rewrite is not enabled or AllowOverride keeps Apache from reading the .htaccess",
+      evidence: `GET /api/ticket/status/1 answered HTTP 404 (${PAGE_TYPE}) page "404 Not Found", the web server's own page, not the application's, while GET /index.php/api/ticket/status/1 reached the application: ${REFUSAL_LINE}; there the token was refused like no header, which the same .htaccess fixes once it works`,
+      advice: [
+        'Enable mod_rewrite (apache2ctl -M lists rewrite_module once it is loaded).',
+        "Set AllowOverride All for the application's folder: with AllowOverride None, Apache ignores the .htaccess.",
+        'Which of the two it is cannot be seen over HTTP, as both leave the .htaccess without effect: check both. The same .htaccess also passes the Authorization header on, so fix this first.',
+        'If the application lives under a path (https://example.com/support), --base-url must include it: a missing prefix gets the same 404 page.',
+      ],
+      snippets: [
+        {
+          label: 'enable mod_rewrite, then reload Apache',
+          lines: [
+            'a2enmod rewrite && apache2ctl graceful',
+            '# or, without a2enmod, in httpd.conf:',
+            'LoadModule rewrite_module modules/mod_rewrite.so',
+          ],
+        },
+        {
+          label: "in the <Directory> block of the application's folder (your path), then reload Apache",
+          lines: ['<Directory /var/www/helpdesk>', '    AllowOverride All', '</Directory>'],
+        },
+      ],
+    });
+  });
+
+  test.each([
+    ['serves the token', fromApache(200, STATUS_BODY, undefined, FRONT_CONTROLLER), missingCredentials],
+    ['refuses the token as wrong', fromApache(401, WRONG_TOKEN_BODY, undefined, FRONT_CONTROLLER), missingCredentials],
+  ])('/index.php/api/ %s: the 404 is the only fault named, not the header', (_name, front, noHeader) => {
+    const diagnosis = only({ valid: apacheNotFound, frontController: front, frontControllerNoHeader: { ...noHeader, url: front.url } });
+    expect(diagnosis.id).toBe('rewrite-not-applied');
+    expect(diagnosis.evidence).toMatch(
+      /while GET \/index\.php\/api\/ticket\/status\/1 reached the application: HTTP (200|401) \(application\/json\) \{"status":"(success|error)",[^;]*(…|\})$/,
+    );
+  });
+
+  test.each([
+    [
+      'Apache',
+      apacheNotFound,
+      fromApache(404, APACHE_404_PAGE, PAGE_TYPE, FRONT_CONTROLLER),
+      PAGE_TYPE,
+      'the DocumentRoot or Alias of the site',
+    ],
+    [
+      'nginx',
+      nginxAnswer(404, NGINX_404_PAGE, 'text/html'),
+      nginxAnswer(404, NGINX_404_PAGE, 'text/html', FRONT_CONTROLLER),
+      'text/html',
+      'the root or alias of its nginx server block',
+    ],
+  ])(
+    '%s: neither /api/ nor /index.php/api/ reaches the application, where the application is installed is questioned',
+    (_name, valid, front, type, where) => {
+      expect(only({ valid, frontController: front })).toEqual({
+        id: 'api-not-found',
+        party: 'environment',
+        inconclusive: true,
+        confidence: 'medium',
+        summary: 'neither /api/... nor /index.php/api/... reaches the application: --base-url does not seem to point at it',
+        evidence: `GET /api/ticket/status/1 answered HTTP 404 (${type}) page "404 Not Found"; GET /index.php/api/ticket/status/1 answered HTTP 404 (${type}) page "404 Not Found"`,
+        advice: [
+          'Pass the address of the folder the application is served from, e.g. --base-url https://help.example.com or https://example.com/support.',
+          `Check that the application is installed where that address leads (${where}).`,
+        ],
+      });
+    },
+  );
+
+  test("Apache's 503: the socket of Apache's SetHandler and the pool's listen line, not nginx's", () => {
+    const diagnosis = only({ valid: fromApache(503, APACHE_503_PAGE, PAGE_TYPE) });
+    expect(diagnosis.evidence).toBe(`GET /api/ticket/status/1 answered HTTP 503 (${PAGE_TYPE}) page "503 Service Unavailable"`);
+    expect(diagnosis.advice).toEqual([
+      "Read Apache's error log at the time of the request: it names the failing directive or back end.",
+      'Start PHP-FPM and make the socket in the web server configuration the one in the pool\'s "listen =" line.',
+    ]);
+    expect(diagnosis.snippets).toEqual([
+      {
+        label: "the socket in Apache's SetHandler must be the one the PHP-FPM pool listens on",
+        lines: [
+          '# Apache:  SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"',
+          '# PHP-FPM pool (/etc/php/8.2/fpm/pool.d/www.conf):  listen = /run/php/php8.2-fpm.sock',
+          'service php8.2-fpm start',
+        ],
+      },
+    ]);
+  });
+
+  test("nginx's 502: the socket of nginx's fastcgi_pass and the pool's listen line", () => {
+    expect(only(nginxLab('fpm-socket-missing')).snippets).toEqual([
+      {
+        label: "the socket in nginx's fastcgi_pass must be the one the PHP-FPM pool listens on",
+        lines: [
+          '# nginx, in the location of .php files:  fastcgi_pass unix:/run/php/php8.2-fpm.sock;',
+          '# PHP-FPM pool (/etc/php/8.2/fpm/pool.d/www.conf):  listen = /run/php/php8.2-fpm.sock',
+          'service php8.2-fpm start',
+        ],
+      },
+    ]);
+  });
+
+  test('header stripped on Apache, no wrong token asked: the rewrite rule, CGI replaced by PHP-FPM, and CGIPassAuth', () => {
+    expect(only({ valid: missingCredentials, noHeader: missingCredentials })).toEqual({
+      id: 'authorization-header-stripped',
+      party: 'environment',
+      confidence: 'medium',
+      summary:
+        'the valid token was refused exactly like no token at all: either the web server strips the Authorization header before the application sees it, or the token is wrong (a wrong token is answered the same way here)',
+      evidence: `with the token and with no Authorization header, GET /api/ticket/status/1 got the same answer: ${REFUSAL_LINE}`,
+      advice: [
+        "To tell the two apart: copy the token again from the help desk's API settings and run again; if it is still refused, put a script that prints $_SERVER['HTTP_AUTHORIZATION'] next to the application, or read the application's log: if no Authorization header arrives, the web server strips it.",
+        "If the header is stripped: Apache hands the Authorization header to PHP only when told to. The application's .htaccess does it with the rule below, which needs mod_rewrite enabled and AllowOverride All on the application's folder: check that the .htaccess is in place and holds the rule.",
+        'If the rule is there, PHP most likely runs through the CGI handler (mod_cgi with an Action to /cgi-bin/php): under CGI Apache never gives PHP the header, and the rule only passes it on as REDIRECT_HTTP_AUTHORIZATION, which applications reading PHP_AUTH_USER or HTTP_AUTHORIZATION never see. Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP, as below.',
+        'On Apache 2.4.13 or newer, "CGIPassAuth On" also passes the header: in the <Directory> block of the application under PHP-FPM, in the one of the php-cgi binary (/usr/lib/cgi-bin) under CGI.',
+      ],
+      snippets: [
+        {
+          label: "in the application's .htaccess (or in the <Directory> block of its folder)",
+          lines: [
+            'RewriteEngine On',
+            'RewriteCond %{HTTP:Authorization} .',
+            'RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]',
+          ],
+        },
+        {
+          label:
+            'in the Apache configuration: remove the CGI handler (the "Action ... /cgi-bin/php" line and its AddHandler) and hand .php files to PHP-FPM',
+          lines: [
+            '# Debian/Ubuntu: apt-get install php8.2-fpm && a2enmod proxy_fcgi setenvif && a2enconf php8.2-fpm',
+            '<FilesMatch "\\.php$">',
+            '    SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"',
+            '</FilesMatch>',
+          ],
+        },
+      ],
+      environmentAnswer: { status: 401, body: MISSING_CREDENTIALS_BODY },
+    });
+  });
+
+  test("header stripped on nginx: each directive's documentation, and the fastcgi and proxy lines to paste", () => {
+    const diagnosis = only(nginxLab('authorization-param-emptied'));
+    expect(diagnosis.advice.slice(1)).toEqual([
+      'If the header is stripped: nginx hands every request header to PHP-FPM unless told otherwise. In the location that passes .php files to PHP-FPM, look for a "fastcgi_param HTTP_AUTHORIZATION" line that sets it to "" or another constant, and for "fastcgi_pass_request_headers off": remove them, or set the header as below (nginx\'s documentation: https://nginx.org/en/docs/http/ngx_http_fastcgi_module.html#fastcgi_param, https://nginx.org/en/docs/http/ngx_http_fastcgi_module.html#fastcgi_pass_request_headers).',
+      'If an nginx proxy stands in front of it (proxy_pass), look there for "proxy_set_header Authorization" set to "" (often added to keep the proxy\'s own password from the back end) and for "proxy_pass_request_headers off": remove them, or pass the header on as below (nginx\'s documentation: https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_set_header, https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_pass_request_headers).',
+    ]);
+    expect(diagnosis.snippets).toEqual([
+      {
+        label: 'in the nginx location that passes .php files to PHP-FPM, in place of a line that empties the header',
+        lines: ['fastcgi_pass_request_headers on;', 'fastcgi_param HTTP_AUTHORIZATION $http_authorization;'],
+      },
+      {
+        label: 'in the location of an nginx proxy in front (the one with proxy_pass), in place of proxy_set_header Authorization ""',
+        lines: ['proxy_pass_request_headers on;', 'proxy_set_header Authorization $http_authorization;'],
+      },
+    ]);
+  });
+
+  test("nginx's password on location /: auth_basic off for /api/, beside it", () => {
+    expect(only(nginxLab('auth-basic')).snippets).toEqual([
+      {
+        label: 'in the nginx server block, beside the location that has auth_basic',
+        lines: ['location /api/ {', '    auth_basic off;', '    try_files $uri $uri/ /index.php?$query_string;', '}'],
+      },
+    ]);
+  });
+
+  test('the token refused like no header on the status and served on the listing: the status path is the one to look at', () => {
+    const listing = fromApache(200, '{"status":"success","message":null,"data":[]}', undefined, LISTING);
+    const observations = { valid: missingCredentials, noHeader: missingCredentials, wrongToken: missingCredentials };
+    expect(only({ ...observations, selfservice: listing, selfserviceNoHeader: { ...missingCredentials, url: listing.url } })).toEqual({
+      id: 'authorization-header-stripped',
+      party: 'environment',
+      confidence: 'medium',
+      summary:
+        'the valid token was refused exactly like no token at all on /api/ticket/status/1, while GET /api/selfservice/type was served with the same token: the token is right, so the Authorization header is most likely stripped on the way to /api/ticket/status/1 only',
+      evidence: `with the token and with no Authorization header, GET /api/ticket/status/1 got the same answer: ${REFUSAL_LINE}; GET /api/selfservice/type with the token answered HTTP 200`,
+      advice: [
+        'Look for what treats /api/ticket/status/1 apart from the other API paths: a proxy, CDN or gateway route, or a web server location or rewrite rule that matches it, and make it pass the Authorization header on as it does for them.',
+        "If nothing strips it there, check in the help desk's API settings that the token may use /api/ticket/status/1.",
+      ],
+      environmentAnswer: { status: 401, body: MISSING_CREDENTIALS_BODY },
+    });
+  });
+
+  test('the listing refused to the token otherwise than without one: nothing was served there, so the header is not said to reach it', () => {
+    const forbidden = fromApache(403, '{"status":"error","message":"This action is unauthorized.","data":[]}', undefined, LISTING);
+    const diagnosis = only({
+      valid: missingCredentials,
+      noHeader: missingCredentials,
+      wrongToken: missingCredentials,
+      selfservice: forbidden,
+      selfserviceNoHeader: { ...missingCredentials, url: forbidden.url },
+    });
+    expect(diagnosis.id).toBe('authorization-header-stripped');
+    expect(diagnosis.summary).toMatch(/^the valid token was refused exactly like no token at all: either the web server strips/);
+  });
+
+  test('the token served on the status and lost on other requests: every requirement and request named, the path rules to look at', () => {
+    const lost = (requirement: string, path: string) => ({
+      requirement,
+      credentials: 'valid token, configured password',
+      withToken: true,
+      answer: { ...missingCredentials, url: `${BASE}${path}` },
+    });
+    const diagnosis = headerLostOnSome(
+      served,
+      [
+        lost('LANG-TRANSLATION-REPLACES', '/api/ticket/status/1?lang=fr'),
+        lost('LANG-KEEPS-TRANSLATIONS', '/api/ticket/status/1?lang=fr'),
+        lost('SELFSERVICE-ACCEPTED', LISTING),
+      ],
+      missingCredentials,
+    );
+    expect(diagnosis).toEqual({
+      id: 'authorization-header-stripped',
+      party: 'environment',
+      confidence: 'medium',
+      summary:
+        'the token was served on GET /api/ticket/status/1, but other requests made with it got the answer of a request without an Authorization header: the token is right, so the header is most likely lost on the way for those requests (LANG-TRANSLATION-REPLACES, LANG-KEEPS-TRANSLATIONS, SELFSERVICE-ACCEPTED failed on them)',
+      evidence: `GET /api/ticket/status/1?lang=fr (valid token, configured password); GET /api/selfservice/type (valid token, configured password): answered ${REFUSAL_LINE}, like no Authorization header`,
+      advice: [
+        'Look for what treats those requests apart from the others: a proxy, CDN or gateway route, or a web server location or rewrite rule that matches their path or query string, or a limit on the length of request headers; make it pass the Authorization header on as it does for the others.',
+        "If nothing strips it there, check in the help desk's API settings that the token may make those requests.",
+      ],
+      environmentAnswer: { status: 401, body: MISSING_CREDENTIALS_BODY },
+    });
+  });
+
+  test('the token refused as a wrong token is: high confidence, and a new token as the advice', () => {
+    expect(only({ valid: wrongTokenRefused, noHeader: missingCredentials, wrongToken: wrongTokenRefused })).toEqual({
+      id: 'token-refused',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'high',
+      summary:
+        'the token reached the application and was refused as wrong: check that --token is right, active and allowed to use the API; the API cannot be judged with it',
+      evidence:
+        'the answer with the token is the one a wrong token gets, and it differs from the answer with no header (both HTTP 401, with different bodies), so the header does reach the application',
+      advice: ["Create or copy the API token again in the help desk's settings and pass it with --token or CONFORMANCE_TOKEN."],
+    });
+  });
+
+  test.each([
+    [
+      'refused otherwise than no header, no wrong token asked',
+      { valid: wrongTokenRefused, noHeader: missingCredentials },
+      'the answer with the token differs from the answer with no header (both HTTP 401, with different bodies), so the header does reach the application',
+    ],
+    [
+      'refused like no header, and a wrong token otherwise',
+      { valid: missingCredentials, noHeader: missingCredentials, wrongToken: wrongTokenRefused },
+      'the token was refused like no header (HTTP 401), but a wrong token got another answer (both HTTP 401, with different bodies), so the header does reach the application',
+    ],
+  ])('the token %s: refused as wrong, at medium confidence, with what shows the header arrives', (_name, observations, evidence) => {
+    expect(only(observations)).toMatchObject({ id: 'token-refused', confidence: 'medium', evidence });
+  });
+
+  test('a body cut short for the token, while no header is refused: the answer says nothing of the credentials', () => {
+    const cutShort = fromApache(200, '{"status":"success","message":null,"data":{"id":1,"name":"Op');
+    expect(diagnoseStack({ valid: cutShort, noHeader: missingCredentials })).toEqual([]);
+  });
+
+  test('an answer no rule knows: the full suite is the next step', () => {
+    expect(unrecognisedAnswer(fromApache(418, "I'm a teapot", 'text/plain'))).toEqual({
+      id: 'unrecognised-answer',
+      party: 'target',
+      confidence: 'low',
+      summary: 'the valid token did not get a successful answer, and no known hosting problem matches what was seen',
+      evidence: "GET /api/ticket/status/1 answered HTTP 418 (text/plain) I'm a teapot",
+      advice: [
+        'Run the full conformance suite (ticketing-conformance --base-url URL --token TOKEN): every check shows the request, the answer and a curl repro.',
+      ],
+    });
   });
 });
