@@ -872,4 +872,14 @@ describe("what the API's own answer holds, read exactly", () => {
   ] as const)('a text cut short, read past an object, or not JSON: %s at %j', (text, path, value) => {
     expect(memberText(text, path)).toBe(value);
   });
+
+  test('a 500 whose message is a list of texts names the failure they hold', () => {
+    const nest = '{"statusCode":500,"message":["SQLSTATE[HY000] [2002] Connection refused"],"error":"Internal Server Error"}';
+    expect(classifyAnswer(answer(500, nest, JSON_TYPE)).meaning).toEqual({
+      kind: 'application-error',
+      what: 'database-down',
+      evidence: "HTTP 500 in the API's own envelope",
+    });
+    expect(classifyAnswer(answer(500, '{"message":null}', JSON_TYPE)).meaning).toMatchObject({ what: 'server-error' });
+  });
 });

@@ -58,6 +58,7 @@ const front = (name: FrontName, evidence: string, vendor?: string): Origin => ({
   kind: 'front',
   front: name,
   evidence,
+  // Stryker disable next-line ConditionalExpression: an undefined vendor reads and serialises as an absent one
   ...(vendor === undefined ? {} : { vendor }),
 });
 
@@ -140,7 +141,8 @@ function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, e
   const status = carriedStatus(envelope);
   if (status) return { kind: 'served-status', id: idText(status.id, envelopeText) };
   const success = envelope.status === 'success';
-  const failure = APPLICATION_FAILURES.find(({ pattern }) => typeof envelope.message === 'string' && pattern.test(envelope.message));
+  // A message sent as a list of texts (NestJS sends one) is read as its texts joined; no failure's words read as null.
+  const failure = APPLICATION_FAILURES.find(({ pattern }) => pattern.test(String(envelope.message)));
   if (input.status >= 500 && !success) {
     return { kind: 'application-error', what: failure?.what ?? 'server-error', evidence: `HTTP ${input.status} in the API's own envelope` };
   }
