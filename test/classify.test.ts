@@ -882,4 +882,20 @@ describe("what the API's own answer holds, read exactly", () => {
     });
     expect(classifyAnswer(answer(500, '{"message":null}', JSON_TYPE)).meaning).toMatchObject({ what: 'server-error' });
   });
+
+  test("Apache's own page and CloudFront's Server header name who answered; a text has no first entry", () => {
+    const apache = answer(
+      404,
+      '<html><body><p>The requested URL was not found on this server.</p><address>Apache</address></body></html>',
+      HTML_TYPE,
+    );
+    expect(classifyAnswer(apache).origin).toEqual({
+      kind: 'front',
+      front: 'web-server',
+      evidence: "HTTP 404: Apache's own error page",
+      vendor: 'Apache',
+    });
+    expect(vendorOf({ status: 403, headers: { server: 'CloudFront' }, body: '<html>403 ERROR</html>' })?.name).toBe('AWS CloudFront / WAF');
+    expect(memberText('{"data":"Open"}', ['data', 0])).toBeUndefined();
+  });
 });
