@@ -487,4 +487,415 @@ describe('what the run shows as a whole', () => {
     expect(reach).toEqual({ apiAnswered: false, servedStatusTo: [], servedListingTo: [] });
     expect(classifyRecording(recording({}), 2).reach.servedStatusTo).toEqual([]);
   });
+
+  /** The reference server's answers, some answered otherwise with their own headers, and some never answered. */
+  const run = (
+    changes: Record<string, { status: number; body: string; headers?: Record<string, string> }>,
+    unanswered: string[] = [],
+  ): Recording => ({
+    traffic: { sent: KEYS.length, rateLimited: 0, waitedMs: 0 },
+    tlsCertificates: [],
+    answers: Object.fromEntries(
+      KEYS.map((key) => {
+        if (unanswered.includes(key)) {
+          const failure = {
+            code: 'HARNESS_TIMEOUT',
+            message: 'timed out after 1000 ms',
+            hint: 'Raise --timeout',
+            party: 'target',
+          } as const;
+          return [key, { failure }];
+        }
+        const change = changes[key];
+        const exchange = recordedAnswer(key);
+        return [key, { exchange: change ? answeredWith(exchange, { headers: JSON_TYPE, ...change }) : exchange }];
+      }),
+    ),
+  });
+  const REFUSAL = { status: 401, body: '{"status":"error","message":"Invalid authentication credentials.","data":[]}' };
+
+  test('answers that never came are left out: the status without credentials and the listing of the valid token', () => {
+    const { answers, reach } = classifyRecording(run({}, ['no-header /api/ticket/status/1?', 'valid /api/selfservice/type?']), 1);
+    expect(Object.keys(answers)).toEqual(
+      KEYS.filter((key) => key !== 'no-header /api/ticket/status/1?' && key !== 'valid /api/selfservice/type?'),
+    );
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: [] });
+  });
+
+  test('a server that hands the same empty success envelope to anyone served the listing and the status to every form', () => {
+    const empty = { status: 200, body: '{"status":"success","message":null,"data":[]}' };
+    const { answers, reach } = classifyRecording(
+      run(Object.fromEntries(KEYS.filter((key) => !key.startsWith('valid')).map((key) => [key, empty]))),
+      1,
+    );
+    expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
+    expect(reach).toEqual({
+      apiAnswered: true,
+      servedStatusTo: ['valid', 'wrong-token', 'no-header'],
+      servedListingTo: ['valid', 'wrong-token', 'no-header'],
+    });
+  });
+
+  test("a listing in the refusal's words under another code is not that refusal", () => {
+    const words = '{"error":"Unauthorized"}';
+    const { answers } = classifyRecording(
+      run({
+        'no-header /api/ticket/status/1?': { status: 401, body: words },
+        'no-header /api/selfservice/type?': { status: 200, body: words },
+      }),
+      1,
+    );
+    expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
+  });
+
+  test('an empty listing for the valid token makes no refusal of an empty listing a hand-out', () => {
+    const { answers, reach } = classifyRecording(
+      run({
+        'valid /api/selfservice/type?': { status: 200, body: '{"status":"success","message":null,"data":[]}' },
+        'wrong-token /api/selfservice/type?': REFUSAL,
+      }),
+      1,
+    );
+    expect(answers['wrong-token /api/selfservice/type?']?.meaning).toEqual({ kind: 'refused' });
+    expect(reach.servedListingTo).toEqual(['valid']);
+  });
+
+  test("Kong's own refusal in the same words as the API's refusal behind it stays the gateway's page", () => {
+    const words = { status: 401, body: '{"message":"Unauthorized"}' };
+    const { answers } = classifyRecording(
+      run({
+        'no-header /api/ticket/status/1?': {
+          ...words,
+          headers: { ...JSON_TYPE, 'x-kong-response-latency': '0', 'x-kong-upstream-latency': '9' },
+        },
+        'wrong-token /api/ticket/status/1?': { ...words, headers: { ...JSON_TYPE, 'x-kong-response-latency': '0' } },
+      }),
+      1,
+    );
+    expect(answers['no-header /api/ticket/status/1?']).toEqual({ origin: { kind: 'api' }, meaning: { kind: 'refused' } });
+    expect(answers['wrong-token /api/ticket/status/1?']?.meaning).toEqual({ kind: 'error-page' });
+  });
+
+  test('a wrong token configured: every answer a refusal, the API answered and served nothing', () => {
+    const { reach } = classifyRecording(run(Object.fromEntries(KEYS.map((key) => [key, REFUSAL]))), 1);
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: [], servedListingTo: [] });
+  });
+
+  test('a WAF that blocks the listing: the API still answered the status', () => {
+    const blocked = { status: 403, body: '<html><body>Access denied</body></html>', headers: { ...HTML_TYPE, 'x-sucuri-id': '11005' } };
+    const listings = KEYS.filter((key) => key.includes('selfservice')).map((key) => [key, blocked]);
+    const { answers, reach } = classifyRecording(run(Object.fromEntries(listings)), 1);
+    expect(answers['valid /api/selfservice/type?']?.origin).toMatchObject({ kind: 'front', vendor: 'Sucuri' });
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: [] });
+  });
+
+  test("what only a named client's request got shows nothing of the API's reach", () => {
+    const page = { status: 404, body: '<html><body>Not Found</body></html>', headers: HTML_TYPE };
+    const recorded = run(Object.fromEntries(KEYS.map((key) => [key, page])));
+    const official = recordedAnswer('valid /api/ticket/status/1?');
+    recorded.answers['official-client /api/ticket/status/1?'] = {
+      exchange: { ...official, request: { ...official.request, credentials: 'official-client' } },
+    };
+    const { answers, reach } = classifyRecording(recorded, 1);
+    expect(answers['official-client /api/ticket/status/1?']?.meaning.kind).toBe('served-status');
+    expect(reach).toEqual({ apiAnswered: false, servedStatusTo: [], servedListingTo: [] });
+  });
+});
+
+describe('a front, with the evidence and the meaning a report shows', () => {
+  const CF = { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6071-AMS' };
+
+  test("a proxy's 407 is its own error page", () => {
+    const proxy = answer(407, '<html><body>Proxy Authentication Required</body></html>', {
+      ...HTML_TYPE,
+      'proxy-authenticate': 'Basic realm="corp"',
+    });
+    expect(classifyAnswer(proxy)).toEqual({
+      origin: {
+        kind: 'front',
+        front: 'proxy',
+        evidence: 'HTTP 407: a proxy asks for its own credentials',
+        vendor: 'a proxy between this machine and the API',
+      },
+      meaning: { kind: 'error-page' },
+    });
+  });
+
+  test("Cloudflare's JSON error, compact or re-indented with spaces around its colons, is Cloudflare's", () => {
+    const compact = '{"title":"Error 1020: Access denied","status":403,"error_code":1020,"cloudflare_error":true}';
+    const spaced = '{\n  "title" : "Error 1020: Access denied",\n  "status" : 403,\n  "cloudflare_error" : true\n}';
+    for (const body of [compact, spaced]) {
+      expect(classifyAnswer(answer(403, body, { ...JSON_TYPE, ...CF })).origin).toEqual({
+        kind: 'front',
+        front: 'cdn',
+        evidence: "HTTP 403: Cloudflare's own error in JSON",
+        vendor: 'Cloudflare',
+      });
+    }
+  });
+
+  test("Apigee's fault re-indented with spaces around its colons is the gateway's", () => {
+    const fault =
+      '{\n  "fault" : {\n    "faultstring" : "Invalid ApiKey",\n    "detail" : { "errorcode" : "oauth.v2.InvalidApiKey" }\n  }\n}';
+    expect(classifyAnswer(answer(401, fault, JSON_TYPE)).origin).toMatchObject({ kind: 'front', front: 'gateway' });
+  });
+
+  test("a vendor's own 5xx page names the vendor, from 500 on", () => {
+    const fastly = answer(503, '<html><h1>Error 503 Backend fetch failed</h1><p>Guru Meditation: XID: 1</p></html>', HTML_TYPE);
+    expect(classifyAnswer(fastly).origin).toEqual({
+      kind: 'front',
+      front: 'cdn',
+      evidence: "HTTP 503: Fastly's own error page",
+      vendor: 'Fastly',
+    });
+    const akamai = answer(
+      500,
+      '<HTML><HEAD><TITLE>Error</TITLE></HEAD><BODY>An error occurred while processing your request.<p>Reference&#32;&#35;97&#46;2f3e4d5c&#46;1700000000&#46;1a2b3c</BODY></HTML>',
+      HTML_TYPE,
+    );
+    expect(classifyAnswer(akamai).origin).toMatchObject({ front: 'cdn', evidence: "HTTP 500: Akamai's own error page" });
+  });
+
+  test("PHP-FPM's and php-cgi's words are quoted without the line's end, whatever white space surrounds them", () => {
+    expect(classifyAnswer(answer(404, 'File not found.\n', HTML_TYPE)).origin).toEqual({
+      kind: 'front',
+      front: 'php-fpm',
+      evidence: 'HTTP 404 "File not found.": PHP-FPM found no script to run',
+      vendor: 'PHP-FPM',
+    });
+    expect(classifyAnswer(answer(404, 'No input file specified.\n', HTML_TYPE)).origin).toEqual({
+      kind: 'front',
+      front: 'php-runtime',
+      evidence: 'HTTP 404 "No input file specified.": php-cgi found no script to run',
+      vendor: 'php-cgi',
+    });
+    for (const body of ['File not found.', '\r\nFile not found.\r\n', 'Primary script unknown']) {
+      expect(classifyAnswer(answer(404, body, {})).origin).toMatchObject({ front: 'php-fpm' });
+    }
+    for (const body of ['No input file specified.', '\r\nNo input file specified.\r\n']) {
+      expect(classifyAnswer(answer(404, body, {})).origin).toMatchObject({ front: 'php-runtime' });
+    }
+  });
+
+  test("the application's own sentences about a missing file are not PHP-FPM's nor php-cgi's", () => {
+    for (const body of [
+      'Attachment 12: File not found.',
+      'File not found. Check the address and try again.',
+      'Import failed: No input file specified.',
+      'No input file specified. Choose a file to import.',
+    ]) {
+      expect(classifyAnswer(answer(404, body, { 'content-type': 'text/plain' })).origin.kind).toBe('unknown');
+    }
+  });
+
+  test('a redirect to a single sign-on host over http is named with its target; a login path of the application is not', () => {
+    const location = 'http://sso.example.com/adfs/ls/?wa=wsignin1.0';
+    expect(classifyAnswer(answer(302, '', { location })).origin).toEqual({
+      kind: 'front',
+      front: 'sso',
+      evidence: `a redirect to a single sign-on page (${location})`,
+    });
+    expect(classifyAnswer(answer(302, '', { location: 'https://github.com/login/oauth/authorize?client_id=1' })).origin).toMatchObject({
+      front: 'sso',
+    });
+    const ownLogin = '/oauth2/login?return=https://help.example.com/api/ticket/status/1';
+    expect(classifyAnswer(answer(302, '', { location: ownLogin })).origin).toEqual({
+      kind: 'unknown',
+      evidence: `a redirect to ${ownLogin}`,
+    });
+  });
+
+  test("a hotspot's redirect is the captive portal's, and keeps where it leads", () => {
+    const location = 'http://10.5.50.1/login?dst=https%3A%2F%2Fhelp.example.com%2F';
+    expect(classifyAnswer(answer(302, '<html><head><title>Hotspot login</title></head></html>', { ...HTML_TYPE, location }))).toEqual({
+      origin: { kind: 'front', front: 'captive-portal', evidence: "HTTP 302: a captive portal's sign-in page" },
+      meaning: { kind: 'redirect', to: location },
+    });
+  });
+
+  test("a 511 is a captive portal's, whatever its page says; a sign-in page to the Wi-Fi under any code too", () => {
+    const rfc6585 =
+      '<html><head><title>Network Authentication Required</title></head><body><p>You need to <a href="https://login.example.net/">authenticate with the local network</a> in order to gain access.</p></body></html>';
+    expect(classifyAnswer(answer(511, rfc6585, HTML_TYPE)).origin).toMatchObject({ front: 'captive-portal' });
+    expect(classifyAnswer(answer(200, '<html><h1>Sign in to WiFi to continue browsing</h1></html>', HTML_TYPE)).origin).toMatchObject({
+      front: 'captive-portal',
+    });
+  });
+
+  test("the API's JSON 503 that speaks of maintenance without Retry-After is the API's failure", () => {
+    const down = answer(503, '{"status":"error","message":"The help desk is down for maintenance.","data":[]}', JSON_TYPE);
+    expect(classifyAnswer(down)).toEqual({
+      origin: { kind: 'api' },
+      meaning: { kind: 'application-error', what: 'server-error', evidence: "HTTP 503 in the API's own envelope" },
+    });
+  });
+
+  test('a challenge that asks to verify a human, and a login form with an unquoted password field, are fronts', () => {
+    const turnstile = answer(403, '<html><p>Verify you are human by completing the action below.</p></html>', HTML_TYPE);
+    expect(classifyAnswer(turnstile).origin).toEqual({ kind: 'front', front: 'waf', evidence: 'HTTP 403: a browser challenge page' });
+    const cloudflareChallenge = answer(403, '<html><title>Just a moment...</title></html>', { ...HTML_TYPE, ...CF });
+    expect(classifyAnswer(cloudflareChallenge).origin).toMatchObject({ front: 'cdn', vendor: 'Cloudflare' });
+    const login = answer(200, '<html><form method=post><input type=password name=pwd></form></html>', HTML_TYPE);
+    expect(classifyAnswer(login).origin).toMatchObject({ front: 'sso' });
+  });
+
+  test('only a 400 carries the plain-HTTP-to-HTTPS words as an error: a help page quoting them is a page', () => {
+    const help = answer(
+      200,
+      '<html><title>Troubleshooting</title><p>If you see "The plain HTTP request was sent to HTTPS port", use https.</p></html>',
+      HTML_TYPE,
+    );
+    expect(classifyAnswer(help).origin).toEqual({ kind: 'unknown', evidence: 'HTTP 200: an HTML page "Troubleshooting"' });
+  });
+
+  test.each([
+    ['Cloudflare', 'cdn', { server: 'cloudflare' }],
+    ['Imperva (Incapsula)', 'waf', { 'x-iinfo': '10-1234567-0 0NNN RT(1700000000000 0)' }],
+    ['Sucuri', 'waf', { 'x-sucuri-id': '11005' }],
+    ['AWS CloudFront / WAF', 'cdn', { via: '1.1 0a1b2c3d4e5f.cloudfront.net (CloudFront)' }],
+    ['F5 BIG-IP', 'waf', { server: 'BigIP' }],
+    ['ModSecurity', 'waf', { server: 'Apache/2.4.62 (Debian) mod_security/2.9.7' }],
+  ] as const)("%s's 403 block page is a %s's", (vendor, front, headers) => {
+    const blocked = answer(403, '<html><body><h1>Access denied</h1></body></html>', { ...HTML_TYPE, ...headers });
+    expect(classifyAnswer(blocked)).toEqual({
+      origin: { kind: 'front', front, evidence: `HTTP 403: ${vendor}'s block page`, vendor },
+      meaning: { kind: 'error-page' },
+    });
+  });
+
+  test("ModSecurity named in its page's words; a cache naming its own node is not Fastly", () => {
+    const modsec = { status: 403, headers: HTML_TYPE, body: '<p>ModSecurity: Access denied with code 403 (phase 2).</p>' };
+    expect(vendorOf(modsec)?.name).toBe('ModSecurity');
+    expect(vendorOf({ status: 403, headers: { 'x-served-by': 'cache-fra1-Primary' }, body: '' })).toBeUndefined();
+  });
+
+  test("a vendor's headers on an answer make it the vendor's only where a block page stands: 4xx but 404, or a page under 300", () => {
+    const cloudflare400 =
+      '<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>';
+    expect(classifyAnswer(answer(400, cloudflare400, { ...HTML_TYPE, ...CF })).origin).toEqual({
+      kind: 'front',
+      front: 'cdn',
+      evidence: "HTTP 400: Cloudflare's block page",
+      vendor: 'Cloudflare',
+    });
+    const incapsula = '<html><head><meta name="robots" content="noindex,nofollow"></head><body>Request unsuccessful.</body></html>';
+    expect(classifyAnswer(answer(200, incapsula, { ...HTML_TYPE, 'x-iinfo': '10-1234567-0 0NNN' })).origin).toMatchObject({
+      front: 'waf',
+      evidence: "HTTP 200: Imperva (Incapsula)'s block page",
+    });
+    const originError = answer(500, '<html><body><h1>Internal Server Error</h1></body></html>', { ...HTML_TYPE, ...CF });
+    expect(classifyAnswer(originError).origin).toEqual({ kind: 'unknown', evidence: 'HTTP 500: an HTML page' });
+    const variants =
+      '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>300 Multiple Choices</title>\n</head><body>\n<h1>Multiple Choices</h1>\nAvailable variants:\n<ul>\n<li><a href="1.php">1.php</a> , type application/x-httpd-php</li>\n</ul>\n</body></html>';
+    expect(classifyAnswer(answer(300, variants, { ...HTML_TYPE, ...CF })).origin).toEqual({
+      kind: 'unknown',
+      evidence: 'HTTP 300: an HTML page "300 Multiple Choices"',
+    });
+    expect(classifyAnswer(answer(302, '', { ...CF, location: '/login' }))).toEqual({
+      origin: { kind: 'unknown', evidence: 'a redirect to /login' },
+      meaning: { kind: 'redirect', to: '/login' },
+    });
+  });
+
+  test('only a 3xx with Location is a redirect: Location beside a 200 or a 400 changes nothing, and a 300 with it redirects', () => {
+    expect(classifyAnswer(answer(200, ENVELOPE, { ...JSON_TYPE, location: '/api/ticket/status/1' })).meaning).toEqual({
+      kind: 'served-status',
+      id: '1',
+    });
+    const refusal = '{"status":"error","message":"Bad request","data":[]}';
+    expect(classifyAnswer(answer(400, refusal, { ...JSON_TYPE, location: '/login' }))).toEqual({
+      origin: { kind: 'api' },
+      meaning: { kind: 'refused' },
+    });
+    expect(classifyAnswer(answer(300, '', { location: '/api/ticket/status/1.json' })).meaning).toEqual({
+      kind: 'redirect',
+      to: '/api/ticket/status/1.json',
+    });
+  });
+});
+
+describe("what the API's own answer holds, read exactly", () => {
+  const fields = '"name":"Open","colour":"#35a600","auto_close":0,"order":1,"created_at":1,"updated_at":1,"translations":[]';
+
+  test('the id of a status sent wrongly as the first entry of a list is its JSON text', () => {
+    const body = `{"status":"error","message":"x","data":[{"id":1.0,${fields}}]}`;
+    expect(classifyAnswer(answer(401, body, JSON_TYPE)).meaning).toEqual({ kind: 'served-status', id: '1.0' });
+  });
+
+  test('the id of a status after PHP notices, with data before the message, keeps its digits', () => {
+    const envelope = `{"status":"success","data":{"id":9007199254740993,${fields}},"message":null}`;
+    const text = `<b>Notice</b>: x\n${envelope}\n<!-- 12 ms -->`;
+    expect(classifyAnswer({ ...answer(200, text, HTML_TYPE), json: parseJson({ text }) }).meaning).toEqual({
+      kind: 'served-status',
+      id: '9007199254740993',
+    });
+  });
+
+  test('noise of exactly 160 characters is shown whole', () => {
+    const notice = `Deprecated: ${'y'.repeat(148)}`;
+    const text = `${notice}\n${ENVELOPE}`;
+    expect(classifyAnswer({ ...answer(200, text, HTML_TYPE), json: parseJson({ text }) }).noise).toBe(notice);
+  });
+
+  test('a listing refused with data null is refused; one with its types keyed by id is handed out', () => {
+    const listing = (status: number, body: unknown) =>
+      classifyAnswer(answer(status, JSON.stringify(body), JSON_TYPE, LISTING)).meaning.kind;
+    expect(listing(403, { message: 'Forbidden', data: null })).toBe('refused');
+    expect(listing(403, { data: { '1': 'Question' } })).toBe('served-listing');
+  });
+
+  test('a 300 is no success code: JSON under it is no listing', () => {
+    expect(classifyAnswer(answer(300, JSON.stringify({ data: [] }), JSON_TYPE, LISTING)).meaning.kind).toBe('refused');
+    expect(classifyAnswer(answer(300, '[]', JSON_TYPE, LISTING)).meaning).toMatchObject({ kind: 'undecodable' });
+  });
+
+  test('a body beyond the caps is nobody that can be told, with the cap as evidence', () => {
+    const deep = `{"status":"success","data":${'['.repeat(600)}${']'.repeat(600)}}`;
+    const { origin, meaning } = classifyAnswer({ ...answer(200, deep, JSON_TYPE), json: parseJson({ text: deep }) });
+    expect(meaning).toMatchObject({ kind: 'undecodable', why: 'suite-limit' });
+    expect(origin).toEqual({ kind: 'unknown', evidence: meaning.kind === 'undecodable' ? meaning.detail : '' });
+  });
+
+  test("a stack trace in plain text is quoted by its line, without the line's break", () => {
+    const trace = "TypeError: Cannot read properties of undefined (reading 'id')\n    at getStatus (/app/src/status.js:12:20)\n";
+    expect(classifyAnswer(answer(500, trace, { 'content-type': 'text/plain' })).meaning).toEqual({
+      kind: 'application-error',
+      what: 'uncaught-exception',
+      evidence: 'HTTP 500 with "at getStatus (/app/src/status.js:12:20)"',
+    });
+  });
+
+  test.each([
+    ['{"data":{"id":12', ['data', 'id'], '12'],
+    ['{"data":{"id":1},"message":null}', ['data', 'id'], '1'],
+    ['{"\\q":1,"data":2}', ['data'], undefined],
+  ] as const)('a text cut short, read past an object, or not JSON: %s at %j', (text, path, value) => {
+    expect(memberText(text, path)).toBe(value);
+  });
+
+  test('a 500 whose message is a list of texts names the failure they hold', () => {
+    const nest = '{"statusCode":500,"message":["SQLSTATE[HY000] [2002] Connection refused"],"error":"Internal Server Error"}';
+    expect(classifyAnswer(answer(500, nest, JSON_TYPE)).meaning).toEqual({
+      kind: 'application-error',
+      what: 'database-down',
+      evidence: "HTTP 500 in the API's own envelope",
+    });
+    expect(classifyAnswer(answer(500, '{"message":null}', JSON_TYPE)).meaning).toMatchObject({ what: 'server-error' });
+  });
+
+  test("Apache's own page and CloudFront's Server header name who answered; a text has no first entry", () => {
+    const apache = answer(
+      404,
+      '<html><body><p>The requested URL was not found on this server.</p><address>Apache</address></body></html>',
+      HTML_TYPE,
+    );
+    expect(classifyAnswer(apache).origin).toEqual({
+      kind: 'front',
+      front: 'web-server',
+      evidence: "HTTP 404: Apache's own error page",
+      vendor: 'Apache',
+    });
+    expect(vendorOf({ status: 403, headers: { server: 'CloudFront' }, body: '<html>403 ERROR</html>' })?.name).toBe('AWS CloudFront / WAF');
+    expect(memberText('{"data":"Open"}', ['data', 0])).toBeUndefined();
+  });
 });

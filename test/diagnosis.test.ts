@@ -889,3 +889,13 @@ test("Apache's 300 Multiple Choices page naming a variant in Location is a redir
   const exchanges = exchange('valid', STATUS, { status: 300, body: page, headers });
   expect(ids(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges))).toEqual(['api-redirects']);
 });
+
+test('a PHP deprecation printed as plain text first thing in the answer (html_errors off) names display_errors', () => {
+  const deprecation = '\nDeprecated: Creation of dynamic property Status::$colour is deprecated in /var/www/app/Status.php on line 9\n';
+  const exchanges = healthy(exchange('valid', STATUS, { status: 200, body: `${deprecation}${STATUS_BODY}`, headers: HTML_TYPE }));
+  const diagnoses = diagnose([ACCEPTED, judged('ENV-JSON', ['valid /api/ticket/status/1?'])], exchanges);
+  expect(ids(diagnoses)).toEqual(['php-display-errors']);
+  expect(diagnoses[0]?.evidence).toBe(
+    'GET https://help.example.com/api/ticket/status/1 answered HTTP 200 with Deprecated: Creation of dynamic property Status::$colour is deprecated in /var/www/app/Status.php on line 9',
+  );
+});

@@ -134,3 +134,23 @@ test("the API's own answer is always judged, even one that does not parse where 
   expect(whyNotJudged(broken, 200, NOTHING_ANSWERED, { ok: false })).toBeUndefined();
   expect(whyNotJudged(API_REFUSAL, 401, API_ANSWERED, { ok: true })).toBeUndefined();
 });
+
+describe('who a set-aside answer names when no vendor signed it', () => {
+  test.each([
+    ['cdn', 'a CDN'],
+    ['waf', 'a web application firewall'],
+    ['proxy', 'a proxy'],
+    ['gateway', 'an API gateway'],
+    ['cache', 'a cache'],
+    ['web-server', 'the web server'],
+    ['php-fpm', 'PHP-FPM'],
+    ['php-runtime', 'the PHP runtime'],
+    ['sso', 'a single sign-on front'],
+    ['captive-portal', 'a captive portal'],
+    ['maintenance', 'a maintenance page'],
+  ] as const)('a %s is named by its kind: %s', (front, words) => {
+    expect(whyNotJudged(frontOf(front), 403, NOTHING_ANSWERED, { ok: false })?.message).toBe(
+      `not judged: ${words} answered instead of the API (HTTP 403: the ${front}'s page)`,
+    );
+  });
+});

@@ -58,12 +58,12 @@ const front = (name: FrontName, evidence: string, vendor?: string): Origin => ({
   kind: 'front',
   front: name,
   evidence,
+  // Stryker disable next-line ConditionalExpression: an undefined vendor reads and serialises as an absent one
   ...(vendor === undefined ? {} : { vendor }),
 });
 
 /** The ticket status an envelope carries: data (or its first entry, when data is wrongly an array) with most documented fields. */
-function carriedStatus(envelope: unknown): Record<string, unknown> | undefined {
-  if (!isObject(envelope)) return undefined;
+function carriedStatus(envelope: Record<string, unknown>): Record<string, unknown> | undefined {
   const data: unknown = Array.isArray(envelope.data) ? envelope.data[0] : envelope.data;
   if (!isObject(data)) return undefined;
   return STATUS_FIELDS.filter((field) => field in data).length >= FIELDS_OF_A_STATUS ? data : undefined;
@@ -89,16 +89,11 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
   if (gatewayAnswered(answer))
     return front('gateway', `HTTP ${status}: an API gateway's own refusal`, 'the API gateway in front of the API');
   // No application sends a CDN's own codes, nor its JSON errors: the API's words they are not, JSON or not.
-  if (CDN_ORIGIN_CODES.test(String(status)) || cdnJsonError(answer)) {
-    const vendor = vendorOf(answer);
-    return front(
-      'cdn',
-      CDN_ORIGIN_CODES.test(String(status))
-        ? `HTTP ${status}, a code only a CDN sends when the web server behind it fails it`
-        : `HTTP ${status}: ${vendor?.name ?? 'a CDN'}'s own error in JSON`,
-      vendor?.name ?? 'the CDN in front of the API',
-    );
+  if (CDN_ORIGIN_CODES.test(String(status))) {
+    const evidence = `HTTP ${status}, a code only a CDN sends when the web server behind it fails it`;
+    return front('cdn', evidence, vendorOf(answer)?.name ?? 'the CDN in front of the API');
   }
+  if (cdnJsonError(answer)) return front('cdn', `HTTP ${status}: Cloudflare's own error in JSON`, 'Cloudflare');
   // An application in maintenance mode answers for itself, in JSON too (Laravel's "down"): the API is not serving.
   if (isMaintenance(answer) && (!json || answer.headers['retry-after'] !== undefined)) {
     return front('maintenance', `HTTP 503: a maintenance answer${answer.headers['retry-after'] ? ' with Retry-After' : ''}`);
@@ -138,12 +133,16 @@ function idText(id: unknown, envelopeText: string): string {
 const isEmpty = (value: unknown): boolean =>
   value === null || value === undefined || (Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0);
 
+/** A 2xx code: no final answer has a code below 200. */
+const successCode = (status: number): boolean => status < 300;
+
 /** What the API's own JSON means for the path it answered. */
 function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, envelopeText: string): Meaning {
   const status = carriedStatus(envelope);
   if (status) return { kind: 'served-status', id: idText(status.id, envelopeText) };
   const success = envelope.status === 'success';
-  const failure = APPLICATION_FAILURES.find(({ pattern }) => typeof envelope.message === 'string' && pattern.test(envelope.message));
+  // A message sent as a list of texts (NestJS sends one) is read as its texts joined; no failure's words read as null.
+  const failure = APPLICATION_FAILURES.find(({ pattern }) => pattern.test(String(envelope.message)));
   if (input.status >= 500 && !success) {
     return { kind: 'application-error', what: failure?.what ?? 'server-error', evidence: `HTTP ${input.status} in the API's own envelope` };
   }
@@ -151,8 +150,8 @@ function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, e
     // The listing's shape is not stated: a success, or content without a word of refusal, hands it out whatever the
     // HTTP code; with an error code and no word either way, nothing was handed out.
     const saysNo = 'status' in envelope && !success;
-    const successCode = input.status >= 200 && input.status < 300;
-    if (success || (!saysNo && (successCode || !isEmpty(envelope.data))) || (saysNo && !isEmpty(envelope.data) && successCode)) {
+    const handedOut = !isEmpty(envelope.data);
+    if (success || (!saysNo && (successCode(input.status) || handedOut)) || (saysNo && handedOut && successCode(input.status))) {
       return { kind: 'served-listing' };
     }
   }
@@ -178,17 +177,16 @@ export function classifyAnswer(input: ClassifiedInput): Classified {
   if (redirect) return { origin: redirectOrigin(location), meaning: { kind: 'redirect', to: location } };
   if (isObject(envelope)) {
     const embedded = !json.ok ? json.embedded : undefined;
-    const envelopeText = embedded ? bodyText.slice(embedded.before, bodyText.length - embedded.after) : bodyText;
+    // The text from the envelope on: what follows it is never read.
+    const envelopeText = embedded ? bodyText.slice(embedded.before) : bodyText;
     const noise = embedded ? noiseOf(bodyText, embedded.before, embedded.after) : undefined;
     return { origin: { kind: 'api' }, meaning: apiMeaning(envelope, input, envelopeText), ...(noise ? { noise } : {}) };
   }
-  const failure = APPLICATION_FAILURES.find(({ pattern }) => pattern.test(bodyText));
-  if (failure) {
-    const line = failure.pattern.exec(bodyText)?.[0] ?? '';
-    return {
-      origin: { kind: 'api' },
-      meaning: { kind: 'application-error', what: failure.what, evidence: `HTTP ${status} with "${line.trim()}"` },
-    };
+  for (const { what, pattern } of APPLICATION_FAILURES) {
+    const line = pattern.exec(bodyText)?.[0];
+    if (line !== undefined) {
+      return { origin: { kind: 'api' }, meaning: { kind: 'application-error', what, evidence: `HTTP ${status} with "${line.trim()}"` } };
+    }
   }
   if (!json.ok && json.why) {
     return { origin: { kind: 'unknown', evidence: json.error }, meaning: { kind: 'undecodable', why: json.why, detail: json.error } };
@@ -196,7 +194,7 @@ export function classifyAnswer(input: ClassifiedInput): Classified {
   if (bodyText.trim() === '')
     return { origin: { kind: 'unknown', evidence: `HTTP ${status} with an empty body` }, meaning: { kind: 'empty' } };
   if (looksLikeHtml(answer)) {
-    const title = /<title>([^<]*)<\/title>/i.exec(bodyText)?.[1]?.trim();
+    const title = (/<title>([^<]*)<\/title>/i.exec(bodyText)?.[1] ?? '').trim();
     return {
       origin: { kind: 'unknown', evidence: `HTTP ${status}: an HTML page${title ? ` "${title}"` : ''}` },
       meaning: { kind: 'error-page' },
@@ -204,13 +202,14 @@ export function classifyAnswer(input: ClassifiedInput): Classified {
   }
   if (json.ok) {
     // JSON is the application's words; the listing's shape is not stated, so any JSON may be it.
-    const listing = input.apiPath === SELFSERVICE_PATH && status >= 200 && status < 300;
+    const listing = input.apiPath === SELFSERVICE_PATH && successCode(status);
     return {
       origin: { kind: 'api' },
       meaning: listing ? { kind: 'served-listing' } : { kind: 'undecodable', why: 'not-json', detail: 'JSON that is not an object' },
     };
   }
   // Labelled JSON by what wrote it: the application claims it, even where the body does not parse.
+  // Stryker disable next-line StringLiteral: no label is no JSON label, whatever text stands in for it
   if (/\bjson\b/i.test(headers['content-type'] ?? '')) {
     return { origin: { kind: 'api' }, meaning: { kind: 'undecodable', why: 'not-json', detail: json.error } };
   }
@@ -225,6 +224,7 @@ export function classifyAnswer(input: ClassifiedInput): Classified {
 export function apiPathOf(path: string): string {
   const withoutQuery = path.split('?')[0] ?? path;
   const at = withoutQuery.lastIndexOf('/api/');
+  // Stryker disable next-line EqualityOperator: a path that starts with /api/ is the same sliced from 0
   return at < 0 ? withoutQuery : withoutQuery.slice(at);
 }
 
@@ -238,47 +238,48 @@ export function classifyExchange({ request, response }: Exchange): Classified {
   });
 }
 
+/** One recorded answer and what it means, which the run as a whole may still change. */
+interface RecordedClassification {
+  key: string;
+  exchange: Exchange;
+  classified: Classified;
+}
+
 /**
  * The classification stage: every recorded answer classified once, then what the run shows as a whole. A listing
  * answered exactly as the status is answered without credentials (an API refusing with HTTP 200 and JSON) was refused.
  */
 export function classifyRecording(recording: Recording, statusId: number): Classification {
-  const answers: Record<string, Classified> = {};
-  for (const [key, answer] of Object.entries(recording.answers)) {
-    if ('exchange' in answer) answers[key] = classifyExchange(answer.exchange);
-  }
-  const refusalKey = exchangeKey(STATUS_PATH(statusId), {}, 'no-header');
-  const refusal = recording.answers[refusalKey];
-  if (refusal && 'exchange' in refusal && answers[refusalKey]?.meaning.kind === 'refused') {
+  const entries: RecordedClassification[] = Object.entries(recording.answers).flatMap(([key, answer]) =>
+    'exchange' in answer ? [{ key, exchange: answer.exchange, classified: classifyExchange(answer.exchange) }] : [],
+  );
+  const find = (key: string): RecordedClassification | undefined => entries.find((entry) => entry.key === key);
+  const refusal = find(exchangeKey(STATUS_PATH(statusId), {}, 'no-header'));
+  if (refusal?.classified.meaning.kind === 'refused') {
     const { status, bodyText } = refusal.exchange.response;
-    for (const [key, answer] of Object.entries(recording.answers)) {
-      const listing = 'exchange' in answer && answer.exchange.response;
-      if (listing && answers[key]?.meaning.kind === 'served-listing' && listing.status === status && listing.bodyText === bodyText) {
-        answers[key] = { ...answers[key], meaning: { kind: 'refused' } };
+    for (const entry of entries) {
+      const { response } = entry.exchange;
+      if (entry.classified.meaning.kind === 'served-listing' && response.status === status && response.bodyText === bodyText) {
+        entry.classified = { ...entry.classified, meaning: { kind: 'refused' } };
       }
     }
   }
   // The listing the valid token got, handed to another request under any code and words, was handed out.
-  const validListing = recording.answers[exchangeKey(SELFSERVICE_PATH, {}, 'valid')];
-  const served = validListing && 'exchange' in validListing ? listingContent(validListing.exchange) : undefined;
+  const validListing = find(exchangeKey(SELFSERVICE_PATH, {}, 'valid'));
+  const served = validListing && listingContent(validListing.exchange);
   if (served !== undefined) {
-    for (const [key, answer] of Object.entries(recording.answers)) {
-      if (
-        !('exchange' in answer) ||
-        answers[key]?.meaning.kind !== 'refused' ||
-        apiPathOf(answer.exchange.request.path) !== SELFSERVICE_PATH
-      )
-        continue;
-      if (listingContent(answer.exchange) === served) answers[key] = { ...answers[key], meaning: { kind: 'served-listing' } };
+    for (const entry of entries) {
+      const refusedListing = entry.classified.meaning.kind === 'refused' && apiPathOf(entry.exchange.request.path) === SELFSERVICE_PATH;
+      if (refusedListing && listingContent(entry.exchange) === served) {
+        entry.classified = { ...entry.classified, meaning: { kind: 'served-listing' } };
+      }
     }
   }
+  const answers = Object.fromEntries(entries.map(({ key, classified }) => [key, classified]));
   const lookUp = (path: string, credentials: CredentialVariant): Classified | undefined => answers[exchangeKey(path, {}, credentials)];
   // What a named client's request (a --profile's) got says nothing the suite's own requests must not say alone.
-  const suiteAnswers = Object.entries(answers)
-    .filter(([key]) => {
-      const answer = recording.answers[key];
-      return answer !== undefined && 'exchange' in answer && SUITE_VARIANTS.includes(answer.exchange.request.credentials);
-    })
-    .map(([, classified]) => classified);
+  const suiteAnswers = entries
+    .filter(({ exchange }) => SUITE_VARIANTS.includes(exchange.request.credentials))
+    .map(({ classified }) => classified);
   return { answers, reach: deriveReach(suiteAnswers, lookUp, statusId) };
 }

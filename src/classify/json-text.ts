@@ -7,12 +7,14 @@ const WHITESPACE = /\s/;
 
 function skipWhitespace(text: string, at: number): number {
   let index = at;
-  while (index < text.length && WHITESPACE.test(text.charAt(index))) index += 1;
+  // Past the end, charAt gives an empty text, which is no white space.
+  while (WHITESPACE.test(text.charAt(index))) index += 1;
   return index;
 }
 
 /** Where the string that opens at `at` ends (past its closing quote). */
 function endOfString(text: string, at: number): number {
+  // Stryker disable next-line EqualityOperator: past the end there is no character to read
   for (let index = at + 1; index < text.length; index += 1) {
     const char = text[index];
     if (char === '\\') index += 1;
@@ -27,10 +29,12 @@ function endOfValue(text: string, at: number): number {
   if (first === '"') return endOfString(text, at);
   if (first !== '{' && first !== '[') {
     let index = at;
+    // Stryker disable next-line EqualityOperator: one past the end, the slice ends at the end all the same
     while (index < text.length && !/[,\]}\s]/.test(text.charAt(index))) index += 1;
     return index;
   }
   let depth = 0;
+  // Stryker disable next-line EqualityOperator: past the end there is no character to read
   for (let index = at; index < text.length; index += 1) {
     const char = text[index];
     if (char === '"') index = endOfString(text, index) - 1;
@@ -69,12 +73,12 @@ function memberOf(text: string, at: number, key: string | number): number {
 
 /** The text of the value at `path` (object keys and array indices) in a JSON text, or undefined when there is none. */
 export function memberText(text: string, path: readonly (string | number)[]): string | undefined {
-  let at = skipWhitespace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  // A byte order mark is white space to \s.
+  let at = skipWhitespace(text, 0);
   for (const key of path) {
-    if (text[at] !== '{' && text[at] !== '[') return undefined;
-    if ((text[at] === '{') !== (typeof key === 'string')) return undefined;
+    if (text[at] !== (typeof key === 'string' ? '{' : '[')) return undefined;
     at = memberOf(text, at, key);
-    if (at < 0) return undefined;
+    if (at === -1) return undefined;
   }
   return text.slice(at, endOfValue(text, at));
 }

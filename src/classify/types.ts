@@ -8,6 +8,8 @@ export type FrontName =
 export type Origin =
   { kind: 'api' } | { kind: 'front'; front: FrontName; vendor?: string; evidence: string } | { kind: 'unknown'; evidence: string };
 
+export type FrontOrigin = Extract<Origin, { kind: 'front' }>;
+
 export type ApplicationFailure = 'uncaught-exception' | 'fatal-error' | 'database-down' | 'server-error';
 
 /** What the answer means for the request it answered. */

@@ -1,4 +1,4 @@
-import type { Classified, FrontName } from './types.js';
+import type { FrontName, FrontOrigin } from './types.js';
 
 const FRONT_WORDS: Record<FrontName, string> = {
   cdn: 'a CDN',
@@ -15,8 +15,6 @@ const FRONT_WORDS: Record<FrontName, string> = {
 };
 
 /** Who answered, in words: the vendor when known, else what kind of front. */
-export function whoAnswered(classified: Classified): string {
-  const { origin } = classified;
-  if (origin.kind !== 'front') return origin.kind === 'api' ? 'the API' : 'something that cannot be told to be the API';
+export function whoAnswered(origin: FrontOrigin): string {
   return origin.vendor ?? FRONT_WORDS[origin.front];
 }

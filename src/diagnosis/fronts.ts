@@ -193,7 +193,7 @@ export function frontAnsweredSome(blocked: FailedAnswer[], apiFailedToo: boolean
   if (!first || classified?.origin.kind !== 'front') return undefined;
   const { origin } = classified;
   const unavailable = origin.front === 'web-server' && GATEWAY_ERRORS.has(first.answer.status);
-  const who = whoAnswered(classified);
+  const who = whoAnswered(origin);
   return {
     id: 'front-blocked-some-requests',
     party: 'environment',

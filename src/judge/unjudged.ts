@@ -41,7 +41,7 @@ export function whyNotJudged(
     if (stands) return undefined;
     return {
       code: 'HARNESS_NOT_THE_API',
-      message: `not judged: ${whoAnswered(classified)} answered instead of the API (${origin.evidence})`,
+      message: `not judged: ${whoAnswered(origin)} answered instead of the API (${origin.evidence})`,
       hint: 'What stands in front of the API answered this request: see the diagnosis for what to change, then run again',
       party: 'environment',
     };
