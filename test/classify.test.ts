@@ -522,6 +522,28 @@ describe('what the run shows as a whole', () => {
     expect(reach).toEqual({ apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: [] });
   });
 
+  test("the valid token's listing in the body of a login redirect or of an error was handed out; a bare redirect was not", () => {
+    const listing = JSON.parse(recordedAnswer('valid /api/selfservice/type?').response.bodyText) as { data: unknown };
+    const body = JSON.stringify({ status: 'success', message: null, data: listing.data });
+    // PHP that sends Location without exit goes on to print the listing; a handler that fails after printing it sends a 500.
+    const { answers, reach } = classifyRecording(
+      run({
+        'no-header /api/selfservice/type?': { status: 302, body, headers: { ...JSON_TYPE, location: '/login' } },
+        'wrong-token /api/selfservice/type?': { status: 500, body },
+      }),
+      1,
+    );
+    expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
+    expect(answers['wrong-token /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
+    expect(reach.servedListingTo).toEqual(['valid', 'wrong-token', 'no-header']);
+    const bare = classifyRecording(
+      run({ 'no-header /api/selfservice/type?': { status: 302, body: '', headers: { location: '/login' } } }),
+      1,
+    );
+    expect(bare.answers['no-header /api/selfservice/type?']?.meaning.kind).toBe('redirect');
+    expect(bare.reach.servedListingTo).toEqual(['valid']);
+  });
+
   test('a server that hands the same empty success envelope to anyone served the listing and the status to every form', () => {
     const empty = { status: 200, body: '{"status":"success","message":null,"data":[]}' };
     const { answers, reach } = classifyRecording(

@@ -264,13 +264,14 @@ export function classifyRecording(recording: Recording, statusId: number): Class
       }
     }
   }
-  // The listing the valid token got, handed to another request under any code and words, was handed out.
+  // The listing the valid token got, handed to another request under any code and words, was handed out: under words
+  // of refusal, in a redirect's body (PHP that sends Location and goes on), in an error's.
   const validListing = find(exchangeKey(SELFSERVICE_PATH, {}, 'valid'));
   const served = validListing && listingContent(validListing.exchange);
   if (served !== undefined) {
     for (const entry of entries) {
-      const refusedListing = entry.classified.meaning.kind === 'refused' && apiPathOf(entry.exchange.request.path) === SELFSERVICE_PATH;
-      if (refusedListing && listingContent(entry.exchange) === served) {
+      const listingPath = apiPathOf(entry.exchange.request.path) === SELFSERVICE_PATH;
+      if (listingPath && listingContent(entry.exchange) === served) {
         entry.classified = { ...entry.classified, meaning: { kind: 'served-listing' } };
       }
     }
