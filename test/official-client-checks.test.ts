@@ -256,8 +256,8 @@ describe("the models' (int) casts", () => {
       auto_close: ' 1\n',
       order: '+1',
       created_at: '1486732738.00',
-      updated_at: null,
-      translations: [{ id: true, status_id: '1e0' }, 'not an object', null, { id: '.50e1' }],
+      updated_at: '1.486732738e+09',
+      translations: [{ id: true, status_id: '1e0' }, 'not an object', null, { id: '.50e1', status_id: null }],
     });
     expect(intCasts(kept, 'int casts')).toMatchObject({ ok: true, actual: 'every such field is kept' });
     expect(intCasts(withData({ translations: 'none' }), 'int casts').ok).toBe(true);
