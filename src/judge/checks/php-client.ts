@@ -129,7 +129,7 @@ export function phpIntCast(value: unknown): number | 'undefined' {
     const leading = /^[ \t\n\r\v\f]*([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)/.exec(value)?.[1];
     return leading === undefined ? 0 : phpIntCast(Number(leading));
   }
-  // An array (a list or an object): 1 when it holds anything.
+  // A JSON list or object, a PHP array either way: 1 when it holds anything.
   if (typeof value === 'object' && value !== null) return Object.keys(value).length > 0 ? 1 : 0;
   return 0;
 }
@@ -165,7 +165,7 @@ export function intCasts(data: Record<string, unknown>, description: string): Ch
     if (value !== undefined && !castKeeps(value)) changed.push(`${path} ${show(value)} is read as ${phpIntCast(value)}`);
   };
   for (const field of STATUS_INT_FIELDS) look(field, data[field]);
-  // Stryker disable next-line ArrayDeclaration: an entry that is not an object is skipped, as no entry is
+  // Stryker disable next-line ArrayDeclaration: an entry that is no object is skipped, so it counts as no entry
   const translations = Array.isArray(data.translations) ? data.translations : [];
   translations.forEach((entry: unknown, index) => {
     if (isObject(entry)) for (const field of TRANSLATION_INT_FIELDS) look(`translations[${index}].${field}`, entry[field]);

@@ -59,7 +59,7 @@ function summarise(
       ? 'This deployment is conformant: every MUST requirement passed.'
       : `This deployment is conformant on what could be checked; ${skipped} MUST requirement(s) could not be judged (skipped).`;
   }
-  // Past a conformant run, exit 0 is a run not conformant only in failures the baseline waives.
+  // Past a conformant run, a passing exit code means every failure is one the baseline waives.
   if (report.exitCode === 0) {
     const known = [...waived];
     return `Not conformant, but only in ${known.length} known failure(s) of the baseline (${known.join(', ')}): nothing new failed.`;
