@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: [
       'test/checks.test.ts',
+      'test/official-client-checks.test.ts',
       'test/verdicts.test.ts',
       'test/classify.test.ts',
       'test/unjudged.test.ts',

@@ -508,3 +508,106 @@ describe('timestamps, whose unit the document leaves open', () => {
     expect(timestampUnit(value)).toBe(words);
   });
 });
+
+describe('authentication: what an answer that is not the resource holds instead', () => {
+  const classifiedAccepted = (exchange: Exchange, resource?: 'status' | 'listing') =>
+    accepted(exchange, classifyExchange(exchange), 'GET with the token succeeds', resource);
+
+  test('a success envelope without the status still takes the credentials, and is no refusal', () => {
+    const envelope = withBody({ status: 'success', message: null, data: null });
+    expect(classifyExchange(envelope).meaning.kind).toBe('served-without-resource');
+    expect(classifiedAccepted(envelope)).toMatchObject({ ok: true, actual: describeResponse(envelope) });
+    expect(refused(envelope, classifyExchange(envelope), 'a wrong token fails')).toMatchObject({
+      ok: false,
+      actual: `${describeResponse(envelope)}: handed out (served-without-resource)`,
+    });
+  });
+
+  test('the application failing is named with its evidence: a database down, a PHP fatal error', () => {
+    const databaseDown = answer(500, '{"status":"error","message":"SQLSTATE[HY000] [2002] Connection refused","data":[]}');
+    expect(classifiedAccepted(databaseDown)).toMatchObject({
+      ok: false,
+      actual: `${describeResponse(databaseDown)}: the application failed (database-down: HTTP 500 in the API's own envelope)`,
+    });
+    const fatal = answer(500, '<br />\n<b>Fatal error</b>:  Uncaught Error: Class "Redis" not found in /var/www/app/Cache.php:14', {
+      'content-type': 'text/html; charset=UTF-8',
+    });
+    expect(classifiedAccepted(fatal).actual).toMatch(/: the application failed \(fatal-error: HTTP 500 with "[^"]*Fatal error[^"]*"\)$/);
+  });
+
+  test('a body that cannot be read says why; another answer of the API names what it is; a front is named by its evidence', () => {
+    const nothing = answer(200, 'null');
+    const meaning = classifyExchange(nothing).meaning;
+    expect(meaning.kind).toBe('undecodable');
+    expect(classifiedAccepted(nothing).actual).toBe(
+      `${describeResponse(nothing)}: a body that cannot be read (${meaning.kind === 'undecodable' ? meaning.detail : ''})`,
+    );
+    // The listing answers a status request: the API answered, with something else than the status.
+    expect(classifiedAccepted(LISTING).actual).toBe(`${describeResponse(LISTING)}: served-listing`);
+    const apache = answer(404, APACHE_404, HTML);
+    const origin = classifyExchange(apache).origin;
+    expect(origin.kind).toBe('front');
+    expect(classifiedAccepted(apache).actual).toBe(`${describeResponse(apache)}: ${origin.kind === 'front' ? origin.evidence : ''}`);
+  });
+
+  test('a refusal of the listing is judged by the listing', () => {
+    expect(refused(LISTING_NO_HEADER, classifyExchange(LISTING_NO_HEADER), 'no header fails', 'listing')).toEqual({
+      ok: true,
+      description: 'no header fails',
+      expected: 'authentication fails: any answer without the listing or a success envelope (the error code is not stated)',
+      actual: describeResponse(LISTING_NO_HEADER),
+    });
+  });
+});
+
+describe('the status served: its id as the JSON text holds it, its name code point by code point', () => {
+  /** The valid answer with data.id written as the given JSON text. */
+  const idWritten = (text: string): Exchange => answer(200, VALID_BODY.replace('"id":1,', `"id":${text},`));
+  const idOutcome = (exchange: Exchange, requestedId: number) => statusIdIs(exchange, requestedId, classifyExchange(exchange));
+
+  test('the id is compared as sent: 1.0 is not the integer 1, and an id beyond 2^53 is not its neighbour', () => {
+    expect(idOutcome(VALID, 1)).toEqual({
+      ok: true,
+      description: 'data.id is the requested id',
+      expected: 'data.id: the integer 1',
+      actual: 'data.id: 1',
+    });
+    expect(idOutcome(idWritten('1.0'), 1)).toMatchObject({ ok: false, actual: 'data.id: 1.0' });
+    // JSON.parse reads both as 9007199254740992: only the text tells them apart.
+    expect(idOutcome(idWritten('9007199254740993'), 9007199254740992)).toMatchObject({
+      ok: false,
+      actual: 'data.id: 9007199254740993',
+    });
+    expect(idOutcome(idWritten('9007199254740992'), 9007199254740992).ok).toBe(true);
+  });
+
+  test('a name in another normalisation form (decomposed é) fails, both names spelt out code point by code point', () => {
+    const decomposed = withData({ name: 'Ferme\u0301' });
+    expect(nameIs(decomposed, 'Ferm\u00e9', 'name is the one stored')).toEqual({
+      ok: false,
+      description: 'name is the one stored',
+      expected: 'data.name: "Ferm\u00e9" (U+0046 U+0065 U+0072 U+006D U+00E9)',
+      actual:
+        'data.name: "Ferme\u0301" (U+0046 U+0065 U+0072 U+006D U+0065 U+0301): the same text in another Unicode normalisation form, which a byte-wise comparison tells apart',
+    });
+    expect(nameIs(withData({ name: 'Ferm\u00e9' }), 'Ferme\u0301', 'n').expected).toBe(
+      'data.name: "Ferme\u0301" (U+0046 U+0065 U+0072 U+006D U+0065 U+0301)',
+    );
+    expect(nameIs(withData({ name: '\u{1F7E2} Open' }), '\u{1F7E2} Open', 'n')).toMatchObject({
+      ok: true,
+      actual: 'data.name: "\u{1F7E2} Open"',
+    });
+  });
+
+  test('a status handed out under an error or a redirect code is not a served answer; a refusal under 200 is not either', () => {
+    const entry = (label: string, exchange: Exchange) => ({ requestedId: 1, label, exchange, classified: classifyExchange(exchange) });
+    const withStatus = (status: number, body = VALID_BODY): Exchange => answer(status, body);
+    const served = distinctServed([
+      entry('401 with the status', withStatus(401)),
+      entry('300 with the status', withStatus(300)),
+      entry('refusal under 200', withStatus(200, WRONG_TOKEN.response.bodyText)),
+      entry('299 with the status', withStatus(299)),
+    ]);
+    expect(served.map(({ label }) => label)).toEqual(['299 with the status']);
+  });
+});

@@ -969,3 +969,53 @@ describe('the levels the tests rely on', () => {
     expect(idsAt('INFO')).toContain('ENV-CONTENT-TYPE');
   });
 });
+
+describe('the summary when a front kept a MUST from being judged', () => {
+  const blockPage = (exchange: Exchange): Exchange =>
+    answeredWith(exchange, {
+      status: 403,
+      body: '<!DOCTYPE html>\n<html><head><title>Access denied</title></head><body>Sucuri WebSite Firewall - Access Denied</body></html>\n',
+      headers: { 'content-type': 'text/html; charset=utf-8', 'x-sucuri-id': '19004' },
+    });
+  const frontKeptOne = (): RecordedCheck[] => [
+    ...allPassed().filter((entry) => entry.requirement !== 'AUTH-WRONG-TOKEN-REFUSED'),
+    notJudged('AUTH-WRONG-TOKEN-REFUSED', blockPage(WRONG_TOKEN)),
+  ];
+
+  test('the API could not be judged, and the front that answered is named', () => {
+    const report = reportOf(frontKeptOne());
+    const front = report.diagnoses[0];
+    expect(front?.id).toBe('front-blocked-some-requests');
+    expect(report.summary).toBe(`No verdict: the API could not be judged, ${front?.summary}.`);
+  });
+
+  test('a run error stops the run first: the summary gives the error', () => {
+    const budget: RunError = { code: 'HARNESS_REQUEST_BUDGET', message: 'the run used all of its 40 requests', hint: 'h', party: 'suite' };
+    expect(reportOf(frontKeptOne(), { errors: [budget] }).summary).toBe('No verdict: the run used all of its 40 requests.');
+  });
+
+  test("an error of another kind beside a likely cause: the summary gives the error's message and code", () => {
+    const report = reportOf([
+      check('AUTH-TOKEN-ACCEPTED', 'skip', stripped('valid /api/ticket/status/1?')),
+      check('AUTH-MISSING-HEADER-REFUSED', 'skip', stripped('no-header /api/ticket/status/1?')),
+      errorCheck('STATUS-COLOUR', 'HARNESS_BODY_TOO_LARGE'),
+    ]);
+    expect(report.diagnoses[0]?.id).toBe('authorization-header-stripped');
+    expect(report.summary).toBe('No verdict: harness_body_too_large happened (HARNESS_BODY_TOO_LARGE).');
+  });
+
+  test('a SHOULD a front kept from being judged does not stand for a MUST that errored on its own', () => {
+    const report = reportOf([
+      ...allPassed().filter((entry) => !['ENV-NO-BOM', 'STATUS-COLOUR'].includes(entry.requirement)),
+      check('ENV-NO-BOM', 'skip', blockPage(VALID), {
+        error: { code: 'HARNESS_NOT_THE_API', message: 'not judged: a front answered', hint: 'see the diagnosis', party: 'environment' },
+      }),
+      errorCheck('STATUS-COLOUR', 'HARNESS_BODY_TOO_LARGE'),
+    ]);
+    expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['front-blocked-some-requests']);
+    expect(report).toMatchObject({
+      verdict: 'inconclusive',
+      summary: 'No verdict: harness_body_too_large happened (HARNESS_BODY_TOO_LARGE).',
+    });
+  });
+});

@@ -4,7 +4,7 @@ import { describeResponse, outcome, type CheckOutcome } from './outcome.js';
 
 export type Resource = 'status' | 'listing';
 
-const isSuccessCode = (status: number): boolean => status >= 200 && status < 300;
+export const isSuccessCode = (status: number): boolean => status >= 200 && status < 300;
 
 /**
  * The request was handed the resource, or at least a success envelope for it, as the classification stage read the

@@ -30,8 +30,8 @@ const UNPAIRED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00
 /** A string or key holding half of a surrogate pair: JSON.parse keeps it, PHP's json_decode throws on it. */
 function unpairedSurrogate(value: unknown): string | undefined {
   if (typeof value === 'string') return UNPAIRED.test(value) ? value : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, member] of Object.entries(value)) {
+  // A number, a boolean or null holds no entries.
+  for (const [key, member] of Object.entries(value ?? {})) {
     const found = (UNPAIRED.test(key) ? key : undefined) ?? unpairedSurrogate(member);
     if (found !== undefined) return found;
   }
@@ -129,7 +129,7 @@ export function phpIntCast(value: unknown): number | 'undefined' {
     const leading = /^[ \t\n\r\v\f]*([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)/.exec(value)?.[1];
     return leading === undefined ? 0 : phpIntCast(Number(leading));
   }
-  if (Array.isArray(value)) return value.length > 0 ? 1 : 0;
+  // A JSON list or object, a PHP array either way: 1 when it holds anything.
   if (typeof value === 'object' && value !== null) return Object.keys(value).length > 0 ? 1 : 0;
   return 0;
 }
@@ -144,7 +144,8 @@ function castKeeps(value: unknown): boolean {
   if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < PHP_INT_LIMIT;
   if (typeof value === 'string') {
     if (!PHP_NUMERIC_STRING.test(value)) return false;
-    const number = Number(value.trim());
+    // Number() reads past the same white space PHP allows around a numeric string.
+    const number = Number(value);
     return Number.isInteger(number) && Math.abs(number) < PHP_INT_LIMIT;
   }
   return false;
@@ -164,6 +165,7 @@ export function intCasts(data: Record<string, unknown>, description: string): Ch
     if (value !== undefined && !castKeeps(value)) changed.push(`${path} ${show(value)} is read as ${phpIntCast(value)}`);
   };
   for (const field of STATUS_INT_FIELDS) look(field, data[field]);
+  // Stryker disable next-line ArrayDeclaration: an entry that is no object is skipped, so it counts as no entry
   const translations = Array.isArray(data.translations) ? data.translations : [];
   translations.forEach((entry: unknown, index) => {
     if (isObject(entry)) for (const field of TRANSLATION_INT_FIELDS) look(`translations[${index}].${field}`, entry[field]);

@@ -1,6 +1,7 @@
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Classified } from '../../classify/types.js';
 import { canonical } from '../../classify/canonical.js';
+import { isSuccessCode } from './auth.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 import { schemaDescription, validator } from '../../validators/schemas.js';
 import { dataOf, isObject, jsonBody } from '../../exchange/json-body.js';
@@ -43,12 +44,9 @@ export function translationField(exchange: Exchange, field: TranslationField): C
   if (!Array.isArray(data.translations)) return outcome(false, description, expected, `translations: ${show(data.translations)}`);
   const validate = validator('ticket-status', `/$defs/translation/properties/${field}`);
   const wrong = data.translations
-    .map((entry: unknown, index) => ({
-      index,
-      value: isObject(entry) ? entry[field] : undefined,
-      present: isObject(entry) && field in entry,
-    }))
-    .filter(({ value, present }) => !present || !validate(value));
+    .map((entry: unknown, index) => ({ index, value: isObject(entry) ? entry[field] : undefined }))
+    // An absent field reads as undefined, which no documented type admits.
+    .filter(({ value }) => !validate(value));
   const actual =
     wrong.length === 0
       ? `all ${data.translations.length} entries conform`
@@ -78,16 +76,17 @@ const codePoints = (text: string): string =>
 
 export function nameIs(exchange: Exchange, wanted: string, description: string): CheckOutcome {
   const data = dataOf(exchange);
-  const lookAlike = typeof data?.name === 'string' && data.name !== wanted && data.name.normalize('NFC') === wanted.normalize('NFC');
+  const name = data?.name;
+  const lookAlike = typeof name === 'string' && name !== wanted && name.normalize('NFC') === wanted.normalize('NFC');
   const expected = `data.name: ${show(wanted)}${lookAlike ? ` (${codePoints(wanted)})` : ''}`;
   if (!data) return noData(exchange, description, expected);
-  const actual = `data.name: ${show(data.name)}`;
+  const actual = `data.name: ${show(name)}`;
   return outcome(
-    data.name === wanted,
+    name === wanted,
     description,
     expected,
-    lookAlike && typeof data.name === 'string'
-      ? `${actual} (${codePoints(data.name)}): the same text in another Unicode normalisation form, which a byte-wise comparison tells apart`
+    lookAlike
+      ? `${actual} (${codePoints(name)}): the same text in another Unicode normalisation form, which a byte-wise comparison tells apart`
       : actual,
   );
 }
@@ -108,7 +107,7 @@ export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
   const seen = new Set<string>();
   return answers.filter(({ requestedId, exchange, classified }) => {
     const { status } = exchange.response;
-    if (classified.meaning.kind !== 'served-status' || status < 200 || status >= 300) return false;
+    if (classified.meaning.kind !== 'served-status' || !isSuccessCode(status)) return false;
     const key = `${requestedId} ${canonical(jsonBody(exchange))}`;
     if (seen.has(key)) return false;
     seen.add(key);
