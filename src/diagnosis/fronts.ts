@@ -92,8 +92,6 @@ function gateway(valid: ObservedAnswer): Diagnosis {
   });
 }
 
-const basePath = (baseUrl: string | undefined): string => (baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, '') : '');
-
 function baseUrlEndsInApi(valid: ObservedAnswer, baseUrl: string): Diagnosis {
   const withoutApi = baseUrl.replace(/\/api\/*$/i, '');
   return couldNotJudge({
@@ -101,18 +99,17 @@ function baseUrlEndsInApi(valid: ObservedAnswer, baseUrl: string): Diagnosis {
     confidence: 'high',
     summary: `--base-url ends in /api, so every request asks for /api/api/...: the paths are relative to the address of the service, not of its API`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
-    advice: [`Pass --base-url ${withoutApi || '<the address without /api>'}`],
+    advice: [`Pass --base-url ${withoutApi}`],
   });
 }
 
-function pathsNotFound(observations: StackObservations, valid: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
-  const selfservice = observations.selfservice;
+function pathsNotFound(valid: ObservedAnswer, selfservice: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
   return couldNotJudge({
     id: 'api-paths-not-found',
     confidence: 'medium',
     summary:
       'every API path answers 404, the status and the selfservice listing alike: --base-url does not point at the service (a path prefix is missing, or it is another site)',
-    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${selfservice ? `; GET ${pathOf(selfservice)} answered HTTP ${selfservice.status}` : ''}`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}; GET ${pathOf(selfservice)} answered HTTP ${selfservice.status}`,
     advice: [
       `If the service lives under a path (https://example.com/support), include it: --base-url ${baseUrl ? `${baseUrl.replace(/\/+$/, '')}/<path>` : 'https://example.com/support'}. The paths /api/... are added to it.`,
       'Open the address in a browser: it should show the help desk, not another site.',
@@ -130,12 +127,13 @@ export function statusMissing(
   const { selfservice, firstStatus, unknownStatus } = observations;
   if (!servedJson(selfservice) || !fromApplication(valid) || valid.status === 401 || valid.status === 403) return undefined;
   const firstServed = statusId !== 1 && servedJson(firstStatus);
-  if (!firstServed && !sameAnswer(valid, unknownStatus)) return undefined;
+  const compared = firstServed ? firstStatus : sameAnswer(valid, unknownStatus) ? unknownStatus : undefined;
+  if (!compared) return undefined;
   return couldNotJudge({
     id: 'status-not-found',
     confidence: firstServed ? 'high' : 'medium',
     summary: `status ${statusId} does not seem to exist: the token is accepted (the selfservice listing is served), but status ${statusId} is answered like a status that does not exist`,
-    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${firstServed ? `, while GET ${pathOf(firstStatus)} was served` : `, the same as GET ${unknownStatus ? pathOf(unknownStatus) : 'a status that does not exist'}`}`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${firstServed ? `, while GET ${pathOf(compared)} was served` : `, the same as GET ${pathOf(compared)}`}`,
     advice: [
       others
         ? `Leave ${statusId} out of --status-id, or put the id of a status that exists in its place (the help desk lists them in its ticket status settings).`
@@ -322,12 +320,12 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   // The application's own refusal, replayed by a cache to a request it never saw; its 404s are left to the set-up rules.
   const cached = application && valid.status !== 404 ? cacheMark(valid) : undefined;
   if (cached) return cachedRefusal(valid, cached);
-  if (valid.status === 404 && /\/api$/i.test(basePath(setup.baseUrl)) && setup.baseUrl) return baseUrlEndsInApi(valid, setup.baseUrl);
+  if (valid.status === 404 && setup.baseUrl && /\/api\/*$/i.test(new URL(setup.baseUrl).pathname))
+    return baseUrlEndsInApi(valid, setup.baseUrl);
   const missing = setup.statusId === undefined ? undefined : statusMissing(observations, valid, setup.statusId);
   if (missing) return missing;
-  if (application && valid.status === 404 && observations.selfservice?.status === 404) {
-    return pathsNotFound(observations, valid, setup.baseUrl);
-  }
+  const { selfservice } = observations;
+  if (application && valid.status === 404 && selfservice?.status === 404) return pathsNotFound(valid, selfservice, setup.baseUrl);
   // A web page refusing the request, other than the web server's own 404 and 5xx pages, which the stack rules name.
   if (origin.kind === 'unknown' && isHtmlPage(valid) && valid.status >= 400 && valid.status < 500 && valid.status !== 404)
     return blockPage(valid, undefined);
