@@ -8,7 +8,7 @@ import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../src/diagn
 import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
 import { exchangeKey } from '../src/exchange/exchange.js';
 import { bodyText, parseJson } from '../src/exchange/body-text.js';
-import { fromApache, missingCredentials, served, STATUS_BODY, wrongTokenRefused } from './doctor/recorded.js';
+import { APACHE_404_PAGE, fromApache, missingCredentials, served, STATUS_BODY, wrongTokenRefused } from './doctor/recorded.js';
 
 /**
  * The causes named from what servers nobody here wrote answer: a cache, a proxy, a gateway, a login page, PHP printing
@@ -880,4 +880,64 @@ describe('what the suite could not reach', () => {
 
 test('the doctor and the main run read the stack alike: served and refused as expected, nothing named', () => {
   expect(diagnoseStack({ valid: served, noHeader: missingCredentials, wrongToken: wrongTokenRefused })).toEqual([]);
+});
+
+describe('the set-up, read from the base URL and the statuses asked for', () => {
+  const routeNotFound = fromApache(404, '{"status":"error","message":"Route not found.","data":[]}');
+  const listing = fromApache(200, '{"status":"success","message":null,"data":[{"id":1,"name":"Question"}]}', undefined, LISTING);
+  const atPath = (seen: ObservedAnswer, path: string): ObservedAnswer => ({ ...seen, url: `http://127.0.0.1:8080${path}` });
+
+  test('a base URL ending in /api and slashes, or with /api earlier in its path: only the last /api is taken off', () => {
+    expect(only({ valid: routeNotFound }, { baseUrl: 'https://help.example.com/api//' }).advice).toEqual([
+      'Pass --base-url https://help.example.com',
+    ]);
+    expect(only({ valid: routeNotFound }, { baseUrl: 'https://intranet.example.com/api-gateway/helpdesk/api' }).advice).toEqual([
+      'Pass --base-url https://intranet.example.com/api-gateway/helpdesk',
+    ]);
+  });
+
+  test('every API path answering 404 under a base URL with trailing slashes: the path goes after one slash', () => {
+    const observations = { valid: routeNotFound, selfservice: atPath(routeNotFound, LISTING) };
+    expect(only(observations, { baseUrl: 'https://example.com//' }).advice[0]).toBe(
+      'If the service lives under a path (https://example.com/support), include it: --base-url https://example.com/<path>. The paths /api/... are added to it.',
+    );
+  });
+
+  test('every API path answering 404 from the cache in front of the API: the base URL, not the cache, is named', () => {
+    const cached = (seen: ObservedAnswer): ObservedAnswer => ({ ...seen, headers: { ...seen.headers, 'cf-cache-status': 'HIT' } });
+    expect(only({ valid: cached(routeNotFound), selfservice: cached(atPath(routeNotFound, LISTING)) }).id).toBe('api-paths-not-found');
+  });
+
+  test("the web server's own 404 page on every API path: the rewrite, not the base URL", () => {
+    const page = fromApache(404, APACHE_404_PAGE, 'text/html; charset=iso-8859-1');
+    expect(only({ valid: page, selfservice: atPath(page, LISTING) }).id).toBe('rewrite-not-applied');
+  });
+
+  test('a page refusing the request that nobody can name, with a cache mark: a block page, not a stored answer', () => {
+    const page = observed(400, '<html><head><title>400 Bad Request</title></head><body><h1>Bad Request</h1></body></html>', {
+      ...HTML_TYPE,
+      age: '30',
+    });
+    expect(only({ valid: page })).toMatchObject({ id: 'front-blocked', confidence: 'medium' });
+  });
+
+  test('a status refused with 403, like a status that does not exist: the token is refused there, the status is not said to be missing', () => {
+    const forbidden = fromApache(403, '{"status":"error","message":"Forbidden.","data":[]}');
+    const observations = {
+      valid: atPath(forbidden, '/api/ticket/status/7'),
+      selfservice: listing,
+      unknownStatus: atPath(forbidden, '/api/ticket/status/2147483646'),
+    };
+    expect(ids(diagnoseStack(observations, { statusId: 7 }))).not.toContain('status-not-found');
+  });
+
+  test('without a status id, no status is said to be missing', () => {
+    const observations = {
+      valid: routeNotFound,
+      selfservice: listing,
+      unknownStatus: atPath(routeNotFound, '/api/ticket/status/2147483646'),
+    };
+    expect(ids(diagnoseStack(observations))).not.toContain('status-not-found');
+    expect(ids(diagnoseStack(observations, { statusId: 1 }))).toEqual(['status-not-found']);
+  });
 });

@@ -359,3 +359,28 @@ describe("the doctor's answers go through the run's diagnosis", () => {
     expect(diagnosis).toMatchObject({ id: 'rewrite-not-applied', confidence: 'high' });
   });
 });
+
+describe("the web server's own password before the API, named after the server that asks it", () => {
+  const APACHE_401_PAGE =
+    '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>401 Unauthorized</title>\n</head><body>\n<h1>Unauthorized</h1>\n<p>This server could not verify that you are authorized to access the document\nrequested.</p>\n</body></html>\n';
+
+  test("nginx's auth_basic: nginx named, the challenge and the front controller the application answered as evidence", () => {
+    const diagnosis = only(nginxLab('auth-basic'));
+    expect(diagnosis.summary).toMatch(/^nginx asks for a password of its own \(HTTP 401 with its own page\)/);
+    expect(diagnosis.evidence).toBe(
+      `GET /api/ticket/status/1 answered HTTP 401 (text/html) page "401 Authorization Required" with WWW-Authenticate: Basic realm="Staff only", while GET /index.php/api/ticket/status/1 reached the application: HTTP 200 (application/json) ${STATUS_BODY.slice(0, 160)}…`,
+    );
+    expect(diagnosis.advice[1]).toBe(
+      'The API authenticates its clients with its own token: no password of the web server may stand in front of it.',
+    );
+  });
+
+  test('a password page without a Server header or a challenge, in front of the front controller too: the web server, and only what it answered', () => {
+    const page = answer(401, APACHE_401_PAGE, { 'content-type': 'text/html; charset=iso-8859-1' });
+    const frontController = { ...page, url: page.url.replace('/api/', '/index.php/api/') };
+    const diagnosis = only({ valid: page, noHeader: page, wrongToken: page, frontController, frontControllerNoHeader: frontController });
+    expect(diagnosis).toMatchObject({ id: 'web-server-password', inconclusive: true });
+    expect(diagnosis.summary).toMatch(/^the web server asks for a password of its own/);
+    expect(diagnosis.evidence).toBe('GET /api/ticket/status/1 answered HTTP 401 (text/html; charset=iso-8859-1) page "401 Unauthorized"');
+  });
+});
