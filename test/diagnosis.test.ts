@@ -941,3 +941,68 @@ describe('the set-up, read from the base URL and the statuses asked for', () => 
     expect(ids(diagnoseStack(observations, { statusId: 1 }))).toEqual(['status-not-found']);
   });
 });
+
+describe("a run's answers, read together", () => {
+  const ROUTE_NOT_FOUND = { status: 404, body: '{"status":"error","message":"Route not found.","data":[]}' };
+  const LISTING_BODY = { status: 200, body: '{"status":"success","message":null,"data":[{"id":1,"name":"Question"}]}' };
+  const UNKNOWN = '/api/ticket/status/2147483646';
+  const statusPath = (id: number): string => `/api/ticket/status/${id}`;
+
+  test('another status of --status-id that does not exist leaves the run unjudged, and is named', () => {
+    const exchanges = healthy(
+      exchange('valid', LISTING, LISTING_BODY),
+      exchange('valid', UNKNOWN, ROUTE_NOT_FOUND),
+      exchange('valid', statusPath(7), ROUTE_NOT_FOUND),
+      exchange('valid', statusPath(8), { status: 200, body: STATUS_BODY.replace('"id":1', '"id":8') }),
+    );
+    const diagnoses = diagnose([ACCEPTED], exchanges, { statusId: 1, otherStatusIds: [7, 8, 9] });
+    expect(diagnoses).toEqual([
+      {
+        id: 'status-not-found',
+        party: 'environment',
+        inconclusive: true,
+        confidence: 'high',
+        summary:
+          'status 7 does not seem to exist: the token is accepted (the selfservice listing is served), but status 7 is answered like a status that does not exist',
+        evidence:
+          'GET /api/ticket/status/7 answered HTTP 404 (application/json) {"status":"error","message":"Route not found.","data":[]}, while GET /api/ticket/status/1 was served',
+        advice: [
+          'Leave 7 out of --status-id, or put the id of a status that exists in its place (the help desk lists them in its ticket status settings).',
+        ],
+      },
+    ]);
+    expect(diagnose([ACCEPTED], exchanges, { statusId: 1 })).toEqual([]);
+  });
+
+  test('the first status missing: the run is unjudged for it alone, and nothing else is read from the run', () => {
+    const blockPage = {
+      status: 403,
+      body: '<html><title>Attention Required! | Cloudflare</title></html>',
+      headers: { ...HTML_TYPE, server: 'cloudflare' },
+    };
+    const notJudged: JudgedRequirement = {
+      id: 'AUTH-PASSWORD-IGNORED',
+      verdict: 'error',
+      checks: [
+        {
+          requirement: 'AUTH-PASSWORD-IGNORED',
+          scenario: 's',
+          verdict: 'error',
+          description: 'd',
+          exchange: 'password-long /api/ticket/status/7?',
+          error: { code: 'HARNESS_NOT_THE_API', message: 'not judged', hint: 'see the diagnosis', party: 'environment' },
+        },
+      ],
+    };
+    const exchanges = Object.assign(
+      exchange('valid', statusPath(7), ROUTE_NOT_FOUND),
+      exchange('valid', LISTING, LISTING_BODY),
+      exchange('valid', UNKNOWN, ROUTE_NOT_FOUND),
+      exchange('valid', statusPath(8), ROUTE_NOT_FOUND),
+      exchange('password-long', statusPath(7), blockPage),
+    );
+    expect(diagnose([notJudged], exchanges, { statusId: 7, otherStatusIds: [8] })).toEqual([
+      expect.objectContaining({ id: 'status-not-found', summary: expect.stringMatching(/^status 7 does not seem to exist/) }),
+    ]);
+  });
+});

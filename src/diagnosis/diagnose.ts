@@ -39,14 +39,13 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
     selfserviceNoHeader: answerTo(exchanges, SELFSERVICE_PATH, 'no-header'),
     firstStatus: answerTo(exchanges, STATUS_PATH(FIRST_STATUS_ID), 'valid'),
     unknownStatus: answerTo(exchanges, STATUS_PATH(UNKNOWN_STATUS_ID), 'valid'),
+    tokenElsewhere: TOKEN_ELSEWHERE.flatMap((credentials) => {
+      const answer = answerTo(exchanges, STATUS_PATH(statusId), credentials);
+      return answer ? [{ form: variantLabel(credentials), answer }] : [];
+    }),
   };
-  const seen: StackObservations = Object.fromEntries(Object.entries(observations).filter(([, answer]) => answer !== undefined));
-  seen.tokenElsewhere = TOKEN_ELSEWHERE.flatMap((credentials) => {
-    const answer = answerTo(exchanges, STATUS_PATH(statusId), credentials);
-    return answer ? [{ form: variantLabel(credentials), answer }] : [];
-  });
   const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.verdict;
-  return accepted === 'pass' ? { ...seen, validServed: true } : seen;
+  return accepted === 'pass' ? { ...observations, validServed: true } : observations;
 }
 
 /** The token sent otherwise than as the Basic user name: served, they show the header arrives and the token is valid. */
@@ -57,12 +56,14 @@ const WITH_TOKEN = new Set<string>(['valid', ...PASSWORD_VARIANTS]);
 
 /** A check's answer as the stack rules read it, with the request it answered; undefined when it judged none. */
 function failedAnswerOf(check: RecordedCheck, exchanges: JudgedExchanges): FailedAnswer | undefined {
+  // Stryker disable next-line ConditionalExpression: no exchange is keyed "undefined"
   const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
   if (!exchange) return undefined;
   return {
     requirement: check.requirement,
     credentials: exchange.request.credentials,
     // An exchange's key starts with the name of its credentials (see exchangeKey).
+    // Stryker disable next-line OptionalChaining,StringLiteral: a check that names its exchange has its key
     withToken: WITH_TOKEN.has(check.exchange?.split(' ')[0] ?? ''),
     answer: observedOf(exchange),
   };
@@ -95,10 +96,12 @@ const NOT_TRANSPORT = new Set(['HARNESS_DEADLINE', 'HARNESS_RATE_LIMITED', 'HARN
 
 /** The other statuses of --status-id that are answered like a status that does not exist: each leaves the run unjudged. */
 function otherStatusesMissing(observations: StackObservations, exchanges: JudgedExchanges, setup: StackSetup): Diagnosis[] {
-  return (setup.otherStatusIds ?? []).flatMap((id) => {
-    const valid = answerTo(exchanges, STATUS_PATH(id), 'valid');
-    return (valid && !succeeded(valid) && statusMissing(observations, valid, id, true)) || [];
-  });
+  return (
+    setup.otherStatusIds?.flatMap((id) => {
+      const valid = answerTo(exchanges, STATUS_PATH(id), 'valid');
+      return (valid && !succeeded(valid) && statusMissing(observations, valid, id, true)) || [];
+    }) ?? []
+  );
 }
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
