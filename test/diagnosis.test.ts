@@ -1006,3 +1006,88 @@ describe("a run's answers, read together", () => {
     ]);
   });
 });
+
+describe("a run's credentials, read from its own requests", () => {
+  const refusal = { status: 401, body: REFUSAL };
+  const PASSWORD_KEY = 'password-letter /api/ticket/status/1?';
+  const refusedLikeNoHeader = exchange('password-letter', STATUS, refusal);
+
+  test('the token refused as the user name and served in every other form: all three forms are named', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, refusal),
+      exchange('no-header', STATUS, refusal),
+      exchange('token-as-password', STATUS, { status: 200, body: STATUS_BODY }),
+      exchange('bearer-scheme', STATUS, { status: 200, body: STATUS_BODY }),
+      exchange('no-colon', STATUS, { status: 200, body: STATUS_BODY }),
+    );
+    const [diagnosis, ...others] = diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges);
+    expect(others).toEqual([]);
+    expect(diagnosis?.id).toBe('token-read-from-wrong-place');
+    for (const form of ['token-as-password', 'bearer-scheme', 'no-colon'] as const) {
+      expect(diagnosis?.evidence).toContain(`with ${variantLabel(form)}: HTTP 200`);
+    }
+  });
+
+  test('the token refused like no header on the status but served on the listing: the header is lost on the status path only', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, refusal),
+      exchange('no-header', STATUS, refusal),
+      exchange('valid', LISTING, { status: 200, body: '{"status":"success","message":null,"data":[]}' }),
+      exchange('no-header', LISTING, refusal),
+    );
+    const [diagnosis] = diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges);
+    expect(diagnosis?.summary).toMatch(/the Authorization header is most likely stripped on the way to \/api\/ticket\/status\/1 only$/);
+  });
+
+  test('a malformed Authorization header answered otherwise than none: the header arrives, and the token is refused', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, refusal),
+      exchange('no-header', STATUS, refusal),
+      exchange('wrong-token', STATUS, refusal),
+      exchange('bad-base64', STATUS, { status: 400, body: '{"status":"error","message":"Malformed Authorization header.","data":[]}' }),
+    );
+    expect(ids(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges))).toEqual(['token-refused']);
+  });
+
+  test("the run's own check found the token served: that stands when the answer kept without its classification cannot be read", () => {
+    const cut = exchange('valid', STATUS, { status: 200, body: STATUS_BODY.slice(0, 60) });
+    delete cut['valid /api/ticket/status/1?']?.classification;
+    const exchanges = Object.assign(cut, exchange('no-header', STATUS, { status: 200, body: STATUS_BODY }));
+    const results = [judged('AUTH-MISSING-HEADER-REFUSED', ['no-header /api/ticket/status/1?']), ACCEPTED];
+    expect(ids(diagnose(results, exchanges))).toEqual(['authentication-not-enforced']);
+    expect(ids(diagnose(results.slice(0, 1), exchanges))).not.toContain('authentication-not-enforced');
+  });
+
+  test('requests with the token refused like no header: read from a SHOULD as from a MUST, not from a CLIENT note', () => {
+    const exchanges = healthy(refusedLikeNoHeader);
+    const asShould: JudgedRequirement = { ...judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY]), verdict: 'warn' };
+    expect(ids(diagnose([ACCEPTED, asShould], exchanges))).toEqual(['authorization-header-stripped']);
+    const asNote: JudgedRequirement = { ...judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY]), verdict: 'info' };
+    expect(diagnose([ACCEPTED, asNote], exchanges)).toEqual([]);
+  });
+
+  test('the valid request served, whatever the checks say: requests with the token refused like no header name the lost header', () => {
+    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY])], healthy(refusedLikeNoHeader)))).toEqual([
+      'authorization-header-stripped',
+    ]);
+  });
+
+  test('the valid request not served: requests refused like no header say nothing of a lost header', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, { status: 404, body: '{"status":"error","message":"Route not found.","data":[]}' }),
+      exchange('no-header', STATUS, refusal),
+      refusedLikeNoHeader,
+    );
+    expect(diagnose([judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY])], exchanges)).toEqual([]);
+  });
+
+  test('another cause already named: requests refused like no header add nothing to it', () => {
+    const warning = '<br />\n<b>Warning</b>:  Undefined variable $locale in <b>/var/www/app/api/status.php</b> on line <b>42</b><br />\n';
+    const exchanges = healthy(
+      exchange('valid', STATUS, { status: 200, body: `${warning}${STATUS_BODY}`, headers: HTML_TYPE }),
+      refusedLikeNoHeader,
+    );
+    const results = [ACCEPTED, judged('ENV-JSON', ['valid /api/ticket/status/1?']), judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY])];
+    expect(ids(diagnose(results, exchanges))).toEqual(['php-display-errors']);
+  });
+});
