@@ -1091,3 +1091,92 @@ describe("a run's credentials, read from its own requests", () => {
     expect(ids(diagnose(results, exchanges))).toEqual(['php-display-errors']);
   });
 });
+
+describe('answers as the evidence shows them and the rules compare them', () => {
+  const gatewayRefusal = (body: string): ObservedAnswer => observed(403, body, { ...JSON_TYPE, 'x-amzn-errortype': 'ForbiddenException' });
+
+  test('a body is shown with its runs of white space as one space, up to 160 characters', () => {
+    expect(only({ valid: gatewayRefusal('{\n  "message":   "Forbidden"\n}') }).evidence).toBe(
+      'GET /api/ticket/status/1 answered HTTP 403 (application/json) { "message": "Forbidden" }',
+    );
+    const exact = `{"message":"${'x'.repeat(146)}"}`;
+    expect(exact).toHaveLength(160);
+    expect(only({ valid: gatewayRefusal(exact) }).evidence).toBe(`GET /api/ticket/status/1 answered HTTP 403 (application/json) ${exact}`);
+  });
+
+  test('a page is shown by its title, without the white space around it', () => {
+    const page = observed(403, '<html><head><title>\n  Access denied\n</title></head></html>', { ...HTML_TYPE, server: 'cloudflare' });
+    expect(only({ valid: page }).evidence).toBe(
+      'GET /api/ticket/status/1 answered HTTP 403 (text/html; charset=UTF-8) page "Access denied"',
+    );
+  });
+
+  test('the token refused with another code than no header, in the same words: the header arrives', () => {
+    const diagnosis = only({ valid: observed(403, REFUSAL), noHeader: observed(401, REFUSAL) });
+    expect(diagnosis.id).toBe('token-refused');
+    expect(diagnosis.evidence).toContain('(HTTP 403 against HTTP 401)');
+  });
+
+  test('the token refused with the same code as no header but another Content-Type: both are named', () => {
+    const diagnosis = only({ valid: observed(401, REFUSAL), noHeader: observed(401, 'Unauthorized', {}) });
+    expect(diagnosis.evidence).toContain('(both HTTP 401, with Content-Type application/json against no Content-Type)');
+  });
+
+  test('a success envelope without the status, to the token and to no header alike: authentication is not enforced', () => {
+    const empty = observed(200, '{"status":"success","message":null,"data":{}}');
+    expect(only({ valid: empty, noHeader: empty }).id).toBe('authentication-not-enforced');
+  });
+
+  test('a 403 with nothing but white space under an HTML label is no block page', () => {
+    expect(diagnoseStack({ valid: observed(403, '\n', HTML_TYPE) })).toEqual([]);
+  });
+
+  test('the status handed out under HTTP 404 was not served: requests refused like no header say nothing of a lost header', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, { status: 404, body: STATUS_BODY }),
+      exchange('no-header', STATUS, { status: 401, body: REFUSAL }),
+      exchange('password-letter', STATUS, { status: 401, body: REFUSAL }),
+    );
+    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', ['password-letter /api/ticket/status/1?'])], exchanges))).not.toContain(
+      'authorization-header-stripped',
+    );
+  });
+
+  test('three requests refused like no header are all shown, with none left to count', () => {
+    const keys = ['password-letter', 'password-empty', 'password-long'] as const;
+    const exchanges = healthy(...keys.map((credentials) => exchange(credentials, STATUS, { status: 401, body: REFUSAL })));
+    const [diagnosis] = diagnose(
+      [
+        ACCEPTED,
+        judged(
+          'AUTH-PASSWORD-IGNORED',
+          keys.map((key) => `${key} /api/ticket/status/1?`),
+        ),
+      ],
+      exchanges,
+    );
+    expect(diagnosis?.evidence).toBe(
+      `GET /api/ticket/status/1 (valid token, password "z"); GET /api/ticket/status/1 (valid token, empty password); GET /api/ticket/status/1 (valid token, 256-character password): answered HTTP 401 (application/json) ${REFUSAL}, like no Authorization header`,
+    );
+  });
+
+  test('served without a token: read from the answer as received, though the report keeps it cut short', () => {
+    const cut = exchange('valid', STATUS, { status: 200, body: STATUS_BODY.slice(0, 60) });
+    const kept = cut['valid /api/ticket/status/1?'];
+    if (kept) kept.classification = classifyAnswer({ apiPath: STATUS, status: 200, headers: JSON_TYPE, bodyText: STATUS_BODY });
+    const exchanges = Object.assign(cut, exchange('no-header', STATUS, { status: 200, body: STATUS_BODY }));
+    expect(ids(diagnose([], exchanges))).toEqual(['authentication-not-enforced']);
+  });
+});
+
+describe('maintenance, and a Retry-After that is not what it seems', () => {
+  const NOW = new Date('2025-03-01T12:00:00.000Z');
+  const down = (retryAfter: string): string[] | undefined =>
+    frontAnswered({ valid: observed(503, '{"message":"Service Unavailable"}', { ...JSON_TYPE, 'retry-after': retryAfter }) }, {}, NOW)
+      ?.advice;
+
+  test('seconds with a unit, or a date with a numeric zone, are not taken for a number of seconds', () => {
+    expect(down('120s')).toEqual(['Run the suite again once the maintenance is over.']);
+    expect(down('Sat, 01 Mar 2025 14:30:00 +0000')).toEqual(['Run the suite again at 2025-03-01T14:30:00Z or later, as Retry-After asks.']);
+  });
+});
