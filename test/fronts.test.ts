@@ -389,3 +389,48 @@ describe('what a front that answered some requests tells the user to do', () => 
     );
   });
 });
+
+describe('what a front answered, told from what the API failed on its own', () => {
+  const withLang = (seen: ObservedAnswer): ObservedAnswer => ({ ...seen, url: `${seen.url}?lang=fr` });
+  const blockPage = answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML });
+  const APACHE_404 = answer(
+    404,
+    '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p><hr><address>Apache/2.4.62 (Debian) Server at help.example.com Port 443</address></body></html>',
+    HTML,
+  );
+
+  test("Apache's own 404 page, known by its signature, failed where the API answers elsewhere: the deployment's failure, no front named", () => {
+    expect(diagnoseAll(failedOn('LANG-TRANSLATION-REPLACES', withLang(APACHE_404), 'password-long'))).toEqual([]);
+  });
+
+  test('several requirements left unjudged by a front are each named once', () => {
+    const [diagnosis] = diagnoseAll(
+      failedOn('LANG-TRANSLATION-REPLACES', withLang(blockPage), 'password-long', true),
+      failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true),
+    );
+    expect(diagnosis?.summary).toMatch(/: LANG-TRANSLATION-REPLACES, AUTH-PASSWORD-IGNORED could not be judged on its answers$/);
+  });
+
+  test('a check left unjudged that names no answer is passed over', () => {
+    const blocked = failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true);
+    const error = { code: 'HARNESS_NOT_THE_API' as const, message: 'not judged', hint: 'see the diagnosis', party: 'environment' as const };
+    const check = { requirement: 'LANG-TRANSLATION-REPLACES', scenario: 's', verdict: 'error' as const, description: 'd', error };
+    const unnamed = { result: { id: 'LANG-TRANSLATION-REPLACES', verdict: 'error', checks: [check] }, exchanges: {} };
+    expect(diagnoseAll(unnamed, blocked)[0]?.summary).toMatch(/: AUTH-PASSWORD-IGNORED could not be judged on its answers$/);
+  });
+
+  test("a SHOULD the API failed besides is no MUST: the front's answers leave the run without a verdict of its own", () => {
+    const colour = failedOn('STATUS-COLOUR', served);
+    const asShould = { ...colour, result: { ...colour.result, verdict: 'warn' } };
+    const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true), asShould);
+    expect(diagnosis?.summary).toMatch(/AUTH-PASSWORD-IGNORED could not be judged on its answers$/);
+  });
+
+  test('a MUST the API failed on one of its answers and passed on another failed all the same', () => {
+    const colour = failedOn('STATUS-COLOUR', served);
+    const checks = colour.result.checks.flatMap((check) => [check, { ...check, verdict: 'pass' as const }]);
+    const partly = { ...colour, result: { ...colour.result, checks } };
+    const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true), partly);
+    expect(diagnosis?.summary).toMatch(/; the API failed other requirements on its own answers$/);
+  });
+});

@@ -162,7 +162,9 @@ function originUnreachable(valid: ObservedAnswer, vendor: string | undefined): D
 }
 
 function plainHttpToTlsPort(valid: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
-  const https = baseUrl?.replace(/^http:/i, 'https:').replace(/\/+$/, '');
+  // Stryker disable next-line Regex: a base URL that spoke plain HTTP starts with http:, its first http:
+  const secure = baseUrl?.replace(/^http:/i, 'https:');
+  const https = secure?.replace(/\/+$/, '');
   return couldNotJudge({
     id: 'plain-http-to-tls-port',
     confidence: 'high',
