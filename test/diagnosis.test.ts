@@ -1180,3 +1180,48 @@ describe('maintenance, and a Retry-After that is not what it seems', () => {
     expect(down('Sat, 01 Mar 2025 14:30:00 +0000')).toEqual(['Run the suite again at 2025-03-01T14:30:00Z or later, as Retry-After asks.']);
   });
 });
+
+describe('what each set-up rule reads, and what it leaves to the others', () => {
+  const refused = fromApache(401, REFUSAL);
+  const listingNotFound = fromApache(404, '{"status":"error","message":"Route not found.","data":[]}', undefined, LISTING);
+
+  test('a base URL ending in /api, with the token refused by the application: no doubled /api is named without a 404', () => {
+    expect(ids(diagnoseStack({ valid: refused, noHeader: refused }, { baseUrl: 'https://help.example.com/api' }))).not.toContain(
+      'base-url-ends-in-api',
+    );
+  });
+
+  test('the listing not found while the status is refused: not every API path answers 404', () => {
+    expect(ids(diagnoseStack({ valid: refused, noHeader: refused, selfservice: listingNotFound }))).not.toContain('api-paths-not-found');
+  });
+
+  test("Apache's own 403 page, a Require rule of the web server, is no firewall's block page", () => {
+    const page = fromApache(
+      403,
+      "<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1><p>You don't have permission to access this resource.</p><hr><address>Apache/2.4.62 (Debian) Server at help.example.com Port 443</address></body></html>",
+      'text/html; charset=iso-8859-1',
+    );
+    expect(ids(diagnoseStack({ valid: page, noHeader: page }))).not.toContain('front-blocked');
+  });
+
+  test('the status handed out under HTTP 300 was not served either', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, { status: 300, body: STATUS_BODY }),
+      exchange('no-header', STATUS, { status: 401, body: REFUSAL }),
+      exchange('password-letter', STATUS, { status: 401, body: REFUSAL }),
+    );
+    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', ['password-letter /api/ticket/status/1?'])], exchanges))).not.toContain(
+      'authorization-header-stripped',
+    );
+  });
+
+  test('a listing answered HTTP 300 was not served: a status answered like one that does not exist is not said to be missing', () => {
+    const notFound = {
+      ...fromApache(404, '{"status":"error","message":"Route not found.","data":[]}'),
+      url: `${BASE}/api/ticket/status/7`,
+    };
+    const listing = fromApache(300, '{"status":"success","message":null,"data":[{"id":1,"name":"Question"}]}', undefined, LISTING);
+    const unknownStatus = { ...notFound, url: `${BASE}/api/ticket/status/2147483646` };
+    expect(ids(diagnoseStack({ valid: notFound, selfservice: listing, unknownStatus }, { statusId: 7 }))).not.toContain('status-not-found');
+  });
+});

@@ -294,6 +294,7 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   const classified = classifiedOf(valid);
   const { origin } = classified;
   if (classified.meaning.kind === 'redirect') {
+    // Stryker disable next-line ConditionalExpression: only a front has a name to compare
     return origin.kind === 'front' && (origin.front === 'sso' || origin.front === 'captive-portal')
       ? loginInTheWay(valid, origin.front === 'captive-portal')
       : undefined;

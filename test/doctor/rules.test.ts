@@ -384,3 +384,21 @@ describe("the web server's own password before the API, named after the server t
     expect(diagnosis.evidence).toBe('GET /api/ticket/status/1 answered HTTP 401 (text/html; charset=iso-8859-1) page "401 Unauthorized"');
   });
 });
+
+describe('the web server known by its own 404 page alone, among answers that do not show it', () => {
+  const reached = answer(200, STATUS_BODY, { 'content-type': 'application/json' }, '/index.php/api/ticket/status/1');
+
+  test("Apache's page: its rewrite rules are named", () => {
+    const page = answer(404, APACHE_404_PAGE, { 'content-type': 'text/html' });
+    const diagnosis = only({ valid: page, noHeader: page, frontController: reached });
+    expect(diagnosis.id).toBe('rewrite-not-applied');
+    expect(diagnosis.advice[0]).toMatch(/^Enable mod_rewrite/);
+  });
+
+  test("nginx's page: its try_files is named, and nothing of Apache's", () => {
+    const page = answer(404, NGINX_404_PAGE, { 'content-type': 'text/html' });
+    const diagnosis = only({ valid: page, noHeader: page, frontController: reached });
+    expect(diagnosis.advice.join(' ')).toContain('try_files');
+    expect(diagnosis.advice.join(' ')).not.toMatch(APACHE_ADVICE);
+  });
+});
