@@ -71,14 +71,10 @@ function failedAnswerOf(check: RecordedCheck, exchanges: JudgedExchanges): Faile
 
 /** Every failed check of a MUST or SHOULD, with the answer it judged. */
 function failedAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges): FailedAnswer[] {
-  return (
-    results
-      .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
-      // Stryker disable next-line MethodExpression,ConditionalExpression: a request with the token answered like none fails the check that sent it
-      .flatMap((result) => result.checks.filter((check) => check.verdict === 'fail'))
-      .map((check) => failedAnswerOf(check, exchanges))
-      .filter((failed): failed is FailedAnswer => failed !== undefined)
-  );
+  const failing = results.filter((result) => result.verdict === 'fail' || result.verdict === 'warn');
+  // Stryker disable next-line MethodExpression,ConditionalExpression: a request with the token answered like none fails the check that sent it
+  const failedChecks = failing.flatMap((result) => result.checks.filter((check) => check.verdict === 'fail'));
+  return failedChecks.map((check) => failedAnswerOf(check, exchanges)).filter((failed): failed is FailedAnswer => failed !== undefined);
 }
 
 /** The answers a front gave that checks could not judge, each with the requirement left unjudged. */
@@ -92,7 +88,7 @@ function frontAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges):
 
 /**
  * Whether a MUST failed on the API's own answers: the run then has its verdict, whatever a front answered besides. Only
- * a MUST fails (a SHOULD warns), and a check of a front's answer is left unjudged, never failed.
+ * a MUST fails (a SHOULD warns), and a check of an answer from a front outside the deployment is left unjudged.
  */
 const mustFailed = (results: JudgedRequirement[]): boolean => results.some((result) => result.verdict === 'fail');
 
