@@ -385,13 +385,13 @@ describe("the web server's own password before the API, named after the server t
   });
 });
 
-describe('the web server known by its own 404 page alone, among answers that do not show it', () => {
+describe('the web server known by its own error page alone, among answers that do not show it', () => {
   const reached = answer(200, STATUS_BODY, { 'content-type': 'application/json' }, '/index.php/api/ticket/status/1');
 
-  test("Apache's page: read as Apache's, as if its Server header said so", () => {
-    const page = answer(404, APACHE_404_PAGE, { 'content-type': 'text/html' });
+  test("Apache's 500 page: read as Apache's, as if its Server header said so", () => {
+    const page = answer(500, APACHE_500_PAGE, { 'content-type': 'text/html' });
     const diagnosis = only({ valid: page, noHeader: page, frontController: reached });
-    expect(diagnosis).toEqual(only({ valid: fromApache(404, APACHE_404_PAGE, 'text/html'), noHeader: page, frontController: reached }));
+    expect(diagnosis).toEqual(only({ valid: fromApache(500, APACHE_500_PAGE, 'text/html'), noHeader: page, frontController: reached }));
   });
 
   test("nginx's page: its try_files is named, and nothing of Apache's", () => {
