@@ -8,7 +8,7 @@ import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../src/diagn
 import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
 import { exchangeKey } from '../src/exchange/exchange.js';
 import { bodyText, parseJson } from '../src/exchange/body-text.js';
-import { fromApache, missingCredentials, served, STATUS_BODY, wrongTokenRefused } from './doctor/recorded.js';
+import { APACHE_404_PAGE, fromApache, missingCredentials, served, STATUS_BODY, wrongTokenRefused } from './doctor/recorded.js';
 
 /**
  * The causes named from what servers nobody here wrote answer: a cache, a proxy, a gateway, a login page, PHP printing
@@ -898,4 +898,348 @@ test('a PHP deprecation printed as plain text first thing in the answer (html_er
   expect(diagnoses[0]?.evidence).toBe(
     'GET https://help.example.com/api/ticket/status/1 answered HTTP 200 with Deprecated: Creation of dynamic property Status::$colour is deprecated in /var/www/app/Status.php on line 9',
   );
+});
+
+describe('the set-up, read from the base URL and the statuses asked for', () => {
+  const routeNotFound = fromApache(404, '{"status":"error","message":"Route not found.","data":[]}');
+  const listing = fromApache(200, '{"status":"success","message":null,"data":[{"id":1,"name":"Question"}]}', undefined, LISTING);
+  const atPath = (seen: ObservedAnswer, path: string): ObservedAnswer => ({ ...seen, url: `http://127.0.0.1:8080${path}` });
+
+  test('a base URL ending in /api and slashes, or with /api earlier in its path: only the last /api is taken off', () => {
+    expect(only({ valid: routeNotFound }, { baseUrl: 'https://help.example.com/api//' }).advice).toEqual([
+      'Pass --base-url https://help.example.com',
+    ]);
+    expect(only({ valid: routeNotFound }, { baseUrl: 'https://intranet.example.com/api-gateway/helpdesk/api' }).advice).toEqual([
+      'Pass --base-url https://intranet.example.com/api-gateway/helpdesk',
+    ]);
+  });
+
+  test('every API path answering 404 under a base URL with trailing slashes: the path goes after one slash', () => {
+    const observations = { valid: routeNotFound, selfservice: atPath(routeNotFound, LISTING) };
+    expect(only(observations, { baseUrl: 'https://example.com//' }).advice[0]).toBe(
+      'If the service lives under a path (https://example.com/support), include it: --base-url https://example.com/<path>. The paths /api/... are added to it.',
+    );
+  });
+
+  test('every API path answering 404 from the cache in front of the API: the base URL, not the cache, is named', () => {
+    const cached = (seen: ObservedAnswer): ObservedAnswer => ({ ...seen, headers: { ...seen.headers, 'cf-cache-status': 'HIT' } });
+    expect(only({ valid: cached(routeNotFound), selfservice: cached(atPath(routeNotFound, LISTING)) }).id).toBe('api-paths-not-found');
+  });
+
+  test("the web server's own 404 page on every API path: the rewrite, not the base URL", () => {
+    const page = fromApache(404, APACHE_404_PAGE, 'text/html; charset=iso-8859-1');
+    expect(only({ valid: page, selfservice: atPath(page, LISTING) }).id).toBe('rewrite-not-applied');
+  });
+
+  test('a page refusing the request that nobody can name, with a cache mark: a block page, not a stored answer', () => {
+    const page = observed(400, '<html><head><title>400 Bad Request</title></head><body><h1>Bad Request</h1></body></html>', {
+      ...HTML_TYPE,
+      age: '30',
+    });
+    expect(only({ valid: page })).toMatchObject({ id: 'front-blocked', confidence: 'medium' });
+  });
+
+  test('a status refused with 403, like a status that does not exist: the token is refused there, the status is not said to be missing', () => {
+    const forbidden = fromApache(403, '{"status":"error","message":"Forbidden.","data":[]}');
+    const observations = {
+      valid: atPath(forbidden, '/api/ticket/status/7'),
+      selfservice: listing,
+      unknownStatus: atPath(forbidden, '/api/ticket/status/2147483646'),
+    };
+    expect(ids(diagnoseStack(observations, { statusId: 7 }))).not.toContain('status-not-found');
+  });
+
+  test('without a status id, no status is said to be missing', () => {
+    const observations = {
+      valid: routeNotFound,
+      selfservice: listing,
+      unknownStatus: atPath(routeNotFound, '/api/ticket/status/2147483646'),
+    };
+    expect(ids(diagnoseStack(observations))).not.toContain('status-not-found');
+    expect(ids(diagnoseStack(observations, { statusId: 1 }))).toEqual(['status-not-found']);
+  });
+});
+
+describe("a run's answers, read together", () => {
+  const ROUTE_NOT_FOUND = { status: 404, body: '{"status":"error","message":"Route not found.","data":[]}' };
+  const LISTING_BODY = { status: 200, body: '{"status":"success","message":null,"data":[{"id":1,"name":"Question"}]}' };
+  const UNKNOWN = '/api/ticket/status/2147483646';
+  const statusPath = (id: number): string => `/api/ticket/status/${id}`;
+
+  test('another status of --status-id that does not exist leaves the run unjudged, and is named', () => {
+    const exchanges = healthy(
+      exchange('valid', LISTING, LISTING_BODY),
+      exchange('valid', UNKNOWN, ROUTE_NOT_FOUND),
+      exchange('valid', statusPath(7), ROUTE_NOT_FOUND),
+      exchange('valid', statusPath(8), { status: 200, body: STATUS_BODY.replace('"id":1', '"id":8') }),
+    );
+    const diagnoses = diagnose([ACCEPTED], exchanges, { statusId: 1, otherStatusIds: [7, 8, 9] });
+    expect(diagnoses).toEqual([
+      {
+        id: 'status-not-found',
+        party: 'environment',
+        inconclusive: true,
+        confidence: 'high',
+        summary:
+          'status 7 does not seem to exist: the token is accepted (the selfservice listing is served), but status 7 is answered like a status that does not exist',
+        evidence:
+          'GET /api/ticket/status/7 answered HTTP 404 (application/json) {"status":"error","message":"Route not found.","data":[]}, while GET /api/ticket/status/1 was served',
+        advice: [
+          'Leave 7 out of --status-id, or put the id of a status that exists in its place (the help desk lists them in its ticket status settings).',
+        ],
+      },
+    ]);
+    expect(diagnose([ACCEPTED], exchanges, { statusId: 1 })).toEqual([]);
+  });
+
+  test('the first status missing: the run is unjudged for it alone, and nothing else is read from the run', () => {
+    const blockPage = {
+      status: 403,
+      body: '<html><title>Attention Required! | Cloudflare</title></html>',
+      headers: { ...HTML_TYPE, server: 'cloudflare' },
+    };
+    const notJudged: JudgedRequirement = {
+      id: 'AUTH-PASSWORD-IGNORED',
+      verdict: 'error',
+      checks: [
+        {
+          requirement: 'AUTH-PASSWORD-IGNORED',
+          scenario: 's',
+          verdict: 'error',
+          description: 'd',
+          exchange: 'password-long /api/ticket/status/7?',
+          error: { code: 'HARNESS_NOT_THE_API', message: 'not judged', hint: 'see the diagnosis', party: 'environment' },
+        },
+      ],
+    };
+    const exchanges = Object.assign(
+      exchange('valid', statusPath(7), ROUTE_NOT_FOUND),
+      exchange('valid', LISTING, LISTING_BODY),
+      exchange('valid', UNKNOWN, ROUTE_NOT_FOUND),
+      exchange('valid', statusPath(8), ROUTE_NOT_FOUND),
+      exchange('password-long', statusPath(7), blockPage),
+    );
+    expect(diagnose([notJudged], exchanges, { statusId: 7, otherStatusIds: [8] })).toEqual([
+      expect.objectContaining({ id: 'status-not-found', summary: expect.stringMatching(/^status 7 does not seem to exist/) }),
+    ]);
+  });
+});
+
+describe("a run's credentials, read from its own requests", () => {
+  const refusal = { status: 401, body: REFUSAL };
+  const PASSWORD_KEY = 'password-letter /api/ticket/status/1?';
+  const refusedLikeNoHeader = exchange('password-letter', STATUS, refusal);
+
+  test('the token refused as the user name and served in every other form: all three forms are named', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, refusal),
+      exchange('no-header', STATUS, refusal),
+      exchange('token-as-password', STATUS, { status: 200, body: STATUS_BODY }),
+      exchange('bearer-scheme', STATUS, { status: 200, body: STATUS_BODY }),
+      exchange('no-colon', STATUS, { status: 200, body: STATUS_BODY }),
+    );
+    const [diagnosis, ...others] = diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges);
+    expect(others).toEqual([]);
+    expect(diagnosis?.id).toBe('token-read-from-wrong-place');
+    for (const form of ['token-as-password', 'bearer-scheme', 'no-colon'] as const) {
+      expect(diagnosis?.evidence).toContain(`with ${variantLabel(form)}: HTTP 200`);
+    }
+  });
+
+  test('the token refused like no header on the status but served on the listing: the header is lost on the status path only', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, refusal),
+      exchange('no-header', STATUS, refusal),
+      exchange('valid', LISTING, { status: 200, body: '{"status":"success","message":null,"data":[]}' }),
+      exchange('no-header', LISTING, refusal),
+    );
+    const [diagnosis] = diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges);
+    expect(diagnosis?.summary).toMatch(/the Authorization header is most likely stripped on the way to \/api\/ticket\/status\/1 only$/);
+  });
+
+  test('a malformed Authorization header answered otherwise than none: the header arrives, and the token is refused', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, refusal),
+      exchange('no-header', STATUS, refusal),
+      exchange('wrong-token', STATUS, refusal),
+      exchange('bad-base64', STATUS, { status: 400, body: '{"status":"error","message":"Malformed Authorization header.","data":[]}' }),
+    );
+    expect(ids(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges))).toEqual(['token-refused']);
+  });
+
+  test("the run's own check found the token served: that stands when the answer kept without its classification cannot be read", () => {
+    const cut = exchange('valid', STATUS, { status: 200, body: STATUS_BODY.slice(0, 60) });
+    delete cut['valid /api/ticket/status/1?']?.classification;
+    const exchanges = Object.assign(cut, exchange('no-header', STATUS, { status: 200, body: STATUS_BODY }));
+    const results = [judged('AUTH-MISSING-HEADER-REFUSED', ['no-header /api/ticket/status/1?']), ACCEPTED];
+    expect(ids(diagnose(results, exchanges))).toEqual(['authentication-not-enforced']);
+    expect(ids(diagnose(results.slice(0, 1), exchanges))).not.toContain('authentication-not-enforced');
+  });
+
+  test('requests with the token refused like no header: read from a SHOULD as from a MUST, not from a CLIENT note', () => {
+    const exchanges = healthy(refusedLikeNoHeader);
+    const asShould: JudgedRequirement = { ...judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY]), verdict: 'warn' };
+    expect(ids(diagnose([ACCEPTED, asShould], exchanges))).toEqual(['authorization-header-stripped']);
+    const asNote: JudgedRequirement = { ...judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY]), verdict: 'info' };
+    expect(diagnose([ACCEPTED, asNote], exchanges)).toEqual([]);
+  });
+
+  test('the valid request served, whatever the checks say: requests with the token refused like no header name the lost header', () => {
+    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY])], healthy(refusedLikeNoHeader)))).toEqual([
+      'authorization-header-stripped',
+    ]);
+  });
+
+  test('the valid request not served: requests refused like no header say nothing of a lost header', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, { status: 404, body: '{"status":"error","message":"Route not found.","data":[]}' }),
+      exchange('no-header', STATUS, refusal),
+      refusedLikeNoHeader,
+    );
+    expect(diagnose([judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY])], exchanges)).toEqual([]);
+  });
+
+  test('another cause already named: requests refused like no header add nothing to it', () => {
+    const warning = '<br />\n<b>Warning</b>:  Undefined variable $locale in <b>/var/www/app/api/status.php</b> on line <b>42</b><br />\n';
+    const exchanges = healthy(
+      exchange('valid', STATUS, { status: 200, body: `${warning}${STATUS_BODY}`, headers: HTML_TYPE }),
+      refusedLikeNoHeader,
+    );
+    const results = [ACCEPTED, judged('ENV-JSON', ['valid /api/ticket/status/1?']), judged('AUTH-PASSWORD-IGNORED', [PASSWORD_KEY])];
+    expect(ids(diagnose(results, exchanges))).toEqual(['php-display-errors']);
+  });
+});
+
+describe('answers as the evidence shows them and the rules compare them', () => {
+  const gatewayRefusal = (body: string): ObservedAnswer => observed(403, body, { ...JSON_TYPE, 'x-amzn-errortype': 'ForbiddenException' });
+
+  test('a body is shown with its runs of white space as one space, up to 160 characters', () => {
+    expect(only({ valid: gatewayRefusal('{\n  "message":   "Forbidden"\n}') }).evidence).toBe(
+      'GET /api/ticket/status/1 answered HTTP 403 (application/json) { "message": "Forbidden" }',
+    );
+    const exact = `{"message":"${'x'.repeat(146)}"}`;
+    expect(exact).toHaveLength(160);
+    expect(only({ valid: gatewayRefusal(exact) }).evidence).toBe(`GET /api/ticket/status/1 answered HTTP 403 (application/json) ${exact}`);
+  });
+
+  test('a page is shown by its title, without the white space around it', () => {
+    const page = observed(403, '<html><head><title>\n  Access denied\n</title></head></html>', { ...HTML_TYPE, server: 'cloudflare' });
+    expect(only({ valid: page }).evidence).toBe(
+      'GET /api/ticket/status/1 answered HTTP 403 (text/html; charset=UTF-8) page "Access denied"',
+    );
+  });
+
+  test('the token refused with another code than no header, in the same words: the header arrives', () => {
+    const diagnosis = only({ valid: observed(403, REFUSAL), noHeader: observed(401, REFUSAL) });
+    expect(diagnosis.id).toBe('token-refused');
+    expect(diagnosis.evidence).toContain('(HTTP 403 against HTTP 401)');
+  });
+
+  test('the token refused with the same code as no header but another Content-Type: both are named', () => {
+    const diagnosis = only({ valid: observed(401, REFUSAL), noHeader: observed(401, 'Unauthorized', {}) });
+    expect(diagnosis.evidence).toContain('(both HTTP 401, with Content-Type application/json against no Content-Type)');
+  });
+
+  test('a success envelope without the status, to the token and to no header alike: authentication is not enforced', () => {
+    const empty = observed(200, '{"status":"success","message":null,"data":{}}');
+    expect(only({ valid: empty, noHeader: empty }).id).toBe('authentication-not-enforced');
+  });
+
+  test('a 403 with nothing but white space under an HTML label is no block page', () => {
+    expect(diagnoseStack({ valid: observed(403, '\n', HTML_TYPE) })).toEqual([]);
+  });
+
+  test('the status handed out under HTTP 404 was not served: requests refused like no header say nothing of a lost header', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, { status: 404, body: STATUS_BODY }),
+      exchange('no-header', STATUS, { status: 401, body: REFUSAL }),
+      exchange('password-letter', STATUS, { status: 401, body: REFUSAL }),
+    );
+    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', ['password-letter /api/ticket/status/1?'])], exchanges))).not.toContain(
+      'authorization-header-stripped',
+    );
+  });
+
+  test('three requests refused like no header are all shown, with none left to count', () => {
+    const keys = ['password-letter', 'password-empty', 'password-long'] as const;
+    const exchanges = healthy(...keys.map((credentials) => exchange(credentials, STATUS, { status: 401, body: REFUSAL })));
+    const [diagnosis] = diagnose(
+      [
+        ACCEPTED,
+        judged(
+          'AUTH-PASSWORD-IGNORED',
+          keys.map((key) => `${key} /api/ticket/status/1?`),
+        ),
+      ],
+      exchanges,
+    );
+    expect(diagnosis?.evidence).toBe(
+      `GET /api/ticket/status/1 (valid token, password "z"); GET /api/ticket/status/1 (valid token, empty password); GET /api/ticket/status/1 (valid token, 256-character password): answered HTTP 401 (application/json) ${REFUSAL}, like no Authorization header`,
+    );
+  });
+
+  test('served without a token: read from the answer as received, though the report keeps it cut short', () => {
+    const cut = exchange('valid', STATUS, { status: 200, body: STATUS_BODY.slice(0, 60) });
+    const kept = cut['valid /api/ticket/status/1?'];
+    if (kept) kept.classification = classifyAnswer({ apiPath: STATUS, status: 200, headers: JSON_TYPE, bodyText: STATUS_BODY });
+    const exchanges = Object.assign(cut, exchange('no-header', STATUS, { status: 200, body: STATUS_BODY }));
+    expect(ids(diagnose([], exchanges))).toEqual(['authentication-not-enforced']);
+  });
+});
+
+describe('maintenance, and a Retry-After that is not what it seems', () => {
+  const NOW = new Date('2025-03-01T12:00:00.000Z');
+  const down = (retryAfter: string): string[] | undefined =>
+    frontAnswered({ valid: observed(503, '{"message":"Service Unavailable"}', { ...JSON_TYPE, 'retry-after': retryAfter }) }, {}, NOW)
+      ?.advice;
+
+  test('seconds with a unit, or a date with a numeric zone, are not taken for a number of seconds', () => {
+    expect(down('120s')).toEqual(['Run the suite again once the maintenance is over.']);
+    expect(down('Sat, 01 Mar 2025 14:30:00 +0000')).toEqual(['Run the suite again at 2025-03-01T14:30:00Z or later, as Retry-After asks.']);
+  });
+});
+
+describe('what each set-up rule reads, and what it leaves to the others', () => {
+  const refused = fromApache(401, REFUSAL);
+  const listingNotFound = fromApache(404, '{"status":"error","message":"Route not found.","data":[]}', undefined, LISTING);
+
+  test('a base URL ending in /api, with the token refused by the application: no doubled /api is named without a 404', () => {
+    expect(ids(diagnoseStack({ valid: refused, noHeader: refused }, { baseUrl: 'https://help.example.com/api' }))).not.toContain(
+      'base-url-ends-in-api',
+    );
+  });
+
+  test('the listing not found while the status is refused: not every API path answers 404', () => {
+    expect(ids(diagnoseStack({ valid: refused, noHeader: refused, selfservice: listingNotFound }))).not.toContain('api-paths-not-found');
+  });
+
+  test("Apache's own 403 page, a Require rule of the web server, is no firewall's block page", () => {
+    const page = fromApache(
+      403,
+      "<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1><p>You don't have permission to access this resource.</p><hr><address>Apache/2.4.62 (Debian) Server at help.example.com Port 443</address></body></html>",
+      'text/html; charset=iso-8859-1',
+    );
+    expect(ids(diagnoseStack({ valid: page, noHeader: page }))).not.toContain('front-blocked');
+  });
+
+  test('the status handed out under HTTP 300 was not served either', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, { status: 300, body: STATUS_BODY }),
+      exchange('no-header', STATUS, { status: 401, body: REFUSAL }),
+      exchange('password-letter', STATUS, { status: 401, body: REFUSAL }),
+    );
+    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', ['password-letter /api/ticket/status/1?'])], exchanges))).not.toContain(
+      'authorization-header-stripped',
+    );
+  });
+
+  test('a listing answered HTTP 300 was not served: a status answered like one that does not exist is not said to be missing', () => {
+    const notFound = {
+      ...fromApache(404, '{"status":"error","message":"Route not found.","data":[]}'),
+      url: `${BASE}/api/ticket/status/7`,
+    };
+    const listing = fromApache(300, '{"status":"success","message":null,"data":[{"id":1,"name":"Question"}]}', undefined, LISTING);
+    const unknownStatus = { ...notFound, url: `${BASE}/api/ticket/status/2147483646` };
+    expect(ids(diagnoseStack({ valid: notFound, selfservice: listing, unknownStatus }, { statusId: 7 }))).not.toContain('status-not-found');
+  });
 });

@@ -278,3 +278,159 @@ describe('a front that answered some requests while the plain one reached the AP
     expect(diagnoseAll(failedOn('LANG-TRANSLATION-REPLACES', withLang(seen)))).toEqual([]);
   });
 });
+
+describe('what a front that answered the valid request tells the user to do', () => {
+  test("Cloudflare's 522: the web server behind it, and the origin settings in Cloudflare, are named", () => {
+    expect(only(everyProbe(answer(522, CLOUDFLARE_522_PAGE, { ...CLOUDFLARE, ...HTML })))).toEqual({
+      id: 'front-origin-unreachable',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'high',
+      summary:
+        'Cloudflare answered with its own error page (HTTP 522): it could not get an answer from the web server behind it, so no request reached the API',
+      evidence: 'GET /api/ticket/status/1 answered HTTP 522 (text/html; charset=UTF-8) page "help.example.com | 522: Connection timed out"',
+      advice: [
+        "Check that the web server behind Cloudflare is running and accepts its connections (its firewall must let Cloudflare in), and that the origin address, port and TLS settings configured in Cloudflare are the web server's.",
+        "The code names the cause in the CDN's documentation (at Cloudflare: 521 refused, 522 and 524 timed out, 525 and 526 TLS to the origin).",
+      ],
+    });
+  });
+
+  test("CloudFront's own 500 page is the CDN failing to reach the web server, not a block", () => {
+    const page = answer(500, CLOUDFRONT_502_PAGE.replace('502 ERROR', '500 ERROR'), HTML);
+    expect(only(everyProbe(page))).toMatchObject({ id: 'front-origin-unreachable', confidence: 'medium' });
+  });
+
+  test("ModSecurity's 406 page on the valid request: the firewall blocked it", () => {
+    const diagnosis = only(everyProbe(answer(406, MODSECURITY_406_PAGE, HTML)));
+    expect(diagnosis).toMatchObject({ id: 'front-blocked', inconclusive: true, confidence: 'high' });
+    expect(diagnosis.summary).toMatch(/^ModSecurity answered instead of the API \(a block page\)/);
+  });
+
+  test('plain HTTP to a port that speaks HTTPS: what the web server refused, and the base URL to pass', () => {
+    const page = answer(400, NGINX_PLAIN_HTTP_PAGE, { server: 'nginx/1.24.0', ...HTML });
+    expect(only(everyProbe(page), 'http://help.example.com:8443/support//')).toEqual({
+      id: 'plain-http-to-tls-port',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'high',
+      summary:
+        'the port of --base-url speaks HTTPS, and the suite spoke plain HTTP to it: the web server refused every request before the API saw it',
+      evidence:
+        'GET /api/ticket/status/1 answered HTTP 400 (text/html; charset=UTF-8) page "400 The plain HTTP request was sent to HTTPS port"',
+      advice: ['Use https:// instead of http:// in --base-url: --base-url https://help.example.com:8443/support'],
+    });
+    expect(only(everyProbe(page)).advice).toEqual(['Use https:// instead of http:// in --base-url']);
+  });
+
+  test('a refusal a cache replayed: the cache, the answer it replayed, and how to keep the API out of it', () => {
+    const cached = { ...missingCredentials, headers: { ...missingCredentials.headers, age: '120' } };
+    expect(only({ valid: cached, noHeader: missingCredentials, wrongToken: wrongTokenRefused })).toEqual({
+      id: 'cache-answered',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'medium',
+      summary:
+        'a cache in front of the API answered the valid token with an answer it had stored (Age: 120), not served to this request: the request never reached the API, so it cannot be judged',
+      evidence: `GET /api/ticket/status/1 answered HTTP 401 (application/json) ${missingCredentials.body} with Age: 120`,
+      advice: [
+        'The cache must not store answers to the API paths (/api/...), or must keep them apart by Authorization header: bypass it for /api/..., or have the API send Cache-Control: private, no-store; then purge it and run again.',
+      ],
+    });
+  });
+
+  test('a login page in the way is shown as the answer it gave', () => {
+    const login = answer(200, '<html><title>Sign in</title><form><input name="pw" type="password"></form></html>', HTML);
+    expect(only(everyProbe(login)).evidence).toBe('GET /api/ticket/status/1 answered HTTP 200 (text/html; charset=UTF-8) page "Sign in"');
+  });
+
+  test("a firewall's redirect to its browser challenge is left to the redirect rules, not named as a block page", () => {
+    const redirect = answer(302, '<html>Checking your browser before accessing help.example.com</html>', {
+      ...HTML,
+      location: 'https://help.example.com/cdn-cgi/challenge',
+    });
+    expect(diagnoseStack(everyProbe(redirect))).toEqual([]);
+  });
+});
+
+describe('what a front that answered some requests tells the user to do', () => {
+  const notJudged = (id: string, seen: ObservedAnswer, credentials: CredentialVariant = 'password-long') =>
+    failedOn(id, seen, credentials, true);
+
+  test("Cloudflare's block page on some requests: its firewall log, with confidence", () => {
+    const [diagnosis] = diagnoseAll(notJudged('AUTH-PASSWORD-IGNORED', answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML })));
+    expect(diagnosis).toMatchObject({ confidence: 'high' });
+    expect(diagnosis?.advice).toEqual([
+      'Let these requests through Cloudflare: its log names the rule that stopped them (a query string, a long or unusual Authorization header, the path), which must not apply to the API paths (/api/...).',
+    ]);
+  });
+
+  test('a challenge from a firewall nobody can name: the firewall or CDN, with less confidence', () => {
+    const [diagnosis] = diagnoseAll(notJudged('AUTH-PASSWORD-IGNORED', answer(403, CHALLENGE_PAGE, HTML)));
+    expect(diagnosis).toMatchObject({ id: 'front-blocked-some-requests', confidence: 'medium' });
+    expect(diagnosis?.advice[0]).toMatch(/^Let these requests through the firewall or CDN: its log names the rule/);
+  });
+
+  test("CloudFront's 502 on some requests is the CDN's, not a PHP pool too small", () => {
+    const [diagnosis] = diagnoseAll(notJudged('AUTH-PASSWORD-IGNORED', answer(502, CLOUDFRONT_502_PAGE, HTML)));
+    expect(diagnosis?.advice[0]).toMatch(/^Let these requests through AWS CloudFront \/ WAF: /);
+  });
+
+  test('an answer nobody can place among those not judged: only the front is named, with its own requests', () => {
+    const blank = notJudged('LANG-TRANSLATION-REPLACES', answer(200, '', {}, '/api/ticket/status/1?lang=fr'));
+    const blocked = notJudged('AUTH-PASSWORD-IGNORED', answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML }));
+    const [diagnosis, ...others] = diagnoseAll(blank, blocked);
+    expect(others).toEqual([]);
+    expect(diagnosis?.summary).toMatch(
+      /^Cloudflare answered some requests instead of the API .*: AUTH-PASSWORD-IGNORED could not be judged/,
+    );
+    expect(diagnosis?.evidence).toBe(
+      'GET /api/ticket/status/1 (valid token, 256-character password) answered HTTP 403 (text/html; charset=UTF-8) page "Attention Required! | Cloudflare"',
+    );
+  });
+});
+
+describe('what a front answered, told from what the API failed on its own', () => {
+  const withLang = (seen: ObservedAnswer): ObservedAnswer => ({ ...seen, url: `${seen.url}?lang=fr` });
+  const blockPage = answer(403, CLOUDFLARE_BLOCK_PAGE, { ...CLOUDFLARE, ...HTML });
+  const APACHE_404 = answer(
+    404,
+    '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p><hr><address>Apache/2.4.62 (Debian) Server at help.example.com Port 443</address></body></html>',
+    HTML,
+  );
+
+  test("Apache's own 404 page, known by its signature, failed where the API answers elsewhere: the deployment's failure, no front named", () => {
+    expect(diagnoseAll(failedOn('LANG-TRANSLATION-REPLACES', withLang(APACHE_404), 'password-long'))).toEqual([]);
+  });
+
+  test('several requirements left unjudged by a front are each named once', () => {
+    const [diagnosis] = diagnoseAll(
+      failedOn('LANG-TRANSLATION-REPLACES', withLang(blockPage), 'password-long', true),
+      failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true),
+    );
+    expect(diagnosis?.summary).toMatch(/: LANG-TRANSLATION-REPLACES, AUTH-PASSWORD-IGNORED could not be judged on its answers$/);
+  });
+
+  test('a check left unjudged that names no answer is passed over', () => {
+    const blocked = failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true);
+    const error = { code: 'HARNESS_NOT_THE_API' as const, message: 'not judged', hint: 'see the diagnosis', party: 'environment' as const };
+    const check = { requirement: 'LANG-TRANSLATION-REPLACES', scenario: 's', verdict: 'error' as const, description: 'd', error };
+    const unnamed = { result: { id: 'LANG-TRANSLATION-REPLACES', verdict: 'error', checks: [check] }, exchanges: {} };
+    expect(diagnoseAll(unnamed, blocked)[0]?.summary).toMatch(/: AUTH-PASSWORD-IGNORED could not be judged on its answers$/);
+  });
+
+  test("a SHOULD the API failed besides is no MUST: the front's answers leave the run without a verdict of its own", () => {
+    const colour = failedOn('STATUS-COLOUR', served);
+    const asShould = { ...colour, result: { ...colour.result, verdict: 'warn' } };
+    const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true), asShould);
+    expect(diagnosis?.summary).toMatch(/AUTH-PASSWORD-IGNORED could not be judged on its answers$/);
+  });
+
+  test('a MUST the API failed on one of its answers and passed on another failed all the same', () => {
+    const colour = failedOn('STATUS-COLOUR', served);
+    const checks = colour.result.checks.flatMap((check) => [check, { ...check, verdict: 'pass' as const }]);
+    const partly = { ...colour, result: { ...colour.result, checks } };
+    const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true), partly);
+    expect(diagnosis?.summary).toMatch(/; the API failed other requirements on its own answers$/);
+  });
+});

@@ -741,3 +741,45 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
     });
   });
 });
+
+describe("the web server's own password before the API, named after the server that asks it", () => {
+  const APACHE_401_PAGE =
+    '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>401 Unauthorized</title>\n</head><body>\n<h1>Unauthorized</h1>\n<p>This server could not verify that you are authorized to access the document\nrequested.</p>\n</body></html>\n';
+
+  test("nginx's auth_basic: nginx named, the challenge and the front controller the application answered as evidence", () => {
+    const diagnosis = only(nginxLab('auth-basic'));
+    expect(diagnosis.summary).toMatch(/^nginx asks for a password of its own \(HTTP 401 with its own page\)/);
+    expect(diagnosis.evidence).toBe(
+      `GET /api/ticket/status/1 answered HTTP 401 (text/html) page "401 Authorization Required" with WWW-Authenticate: Basic realm="Staff only", while GET /index.php/api/ticket/status/1 reached the application: HTTP 200 (application/json) ${STATUS_BODY.slice(0, 160)}…`,
+    );
+    expect(diagnosis.advice[1]).toBe(
+      'The API authenticates its clients with its own token: no password of the web server may stand in front of it.',
+    );
+  });
+
+  test('a password page without a Server header or a challenge, in front of the front controller too: the web server, and only what it answered', () => {
+    const page = answer(401, APACHE_401_PAGE, { 'content-type': 'text/html; charset=iso-8859-1' });
+    const frontController = { ...page, url: page.url.replace('/api/', '/index.php/api/') };
+    const diagnosis = only({ valid: page, noHeader: page, wrongToken: page, frontController, frontControllerNoHeader: frontController });
+    expect(diagnosis).toMatchObject({ id: 'web-server-password', inconclusive: true });
+    expect(diagnosis.summary).toMatch(/^the web server asks for a password of its own/);
+    expect(diagnosis.evidence).toBe('GET /api/ticket/status/1 answered HTTP 401 (text/html; charset=iso-8859-1) page "401 Unauthorized"');
+  });
+});
+
+describe('the web server known by its own error page alone, among answers that do not show it', () => {
+  const reached = answer(200, STATUS_BODY, { 'content-type': 'application/json' }, '/index.php/api/ticket/status/1');
+
+  test("Apache's 500 page: read as Apache's, as if its Server header said so", () => {
+    const page = answer(500, APACHE_500_PAGE, { 'content-type': 'text/html' });
+    const diagnosis = only({ valid: page, noHeader: page, frontController: reached });
+    expect(diagnosis).toEqual(only({ valid: fromApache(500, APACHE_500_PAGE, 'text/html'), noHeader: page, frontController: reached }));
+  });
+
+  test("nginx's page: its try_files is named, and nothing of Apache's", () => {
+    const page = answer(404, NGINX_404_PAGE, { 'content-type': 'text/html' });
+    const diagnosis = only({ valid: page, noHeader: page, frontController: reached });
+    expect(diagnosis.advice.join(' ')).toContain('try_files');
+    expect(diagnosis.advice.join(' ')).not.toMatch(APACHE_ADVICE);
+  });
+});
