@@ -63,6 +63,9 @@ function retryWhen(retryAfter: string | undefined, now: Date): string | undefine
   // Stryker disable next-line ConditionalExpression: without the header, no date can be read either
   if (retryAfter === undefined) return undefined;
   const seconds = /^\s*(\d+)\s*$/.exec(retryAfter)?.[1];
+  // Seconds, or an HTTP date, whose every form opens with the day's name: anything else a parser may still turn into
+  // a date ("120.5", "-1") says no time.
+  if (seconds === undefined && !/^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/i.test(retryAfter)) return undefined;
   const at = seconds === undefined ? new Date(retryAfter) : new Date(now.getTime() + Number(seconds) * 1000);
   if (Number.isNaN(at.getTime())) return undefined;
   const wait = seconds === undefined ? '' : `in ${seconds} s, `;
