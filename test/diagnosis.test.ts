@@ -1149,16 +1149,19 @@ describe('answers as the evidence shows them and the rules compare them', () => 
     expect(diagnoseStack({ valid: observed(403, '\n', HTML_TYPE) })).toEqual([]);
   });
 
-  test('the status handed out under HTTP 404 was not served: requests refused like no header say nothing of a lost header', () => {
-    const exchanges = Object.assign(
-      exchange('valid', STATUS, { status: 404, body: STATUS_BODY }),
-      exchange('no-header', STATUS, { status: 401, body: REFUSAL }),
-      exchange('password-letter', STATUS, { status: 401, body: REFUSAL }),
-    );
-    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', ['password-letter /api/ticket/status/1?'])], exchanges))).not.toContain(
-      'authorization-header-stripped',
-    );
-  });
+  test.each([404, 300])(
+    'the status handed out under HTTP %i was not served: requests refused like no header say nothing of a lost header',
+    (status) => {
+      const exchanges = Object.assign(
+        exchange('valid', STATUS, { status, body: STATUS_BODY }),
+        exchange('no-header', STATUS, { status: 401, body: REFUSAL }),
+        exchange('password-letter', STATUS, { status: 401, body: REFUSAL }),
+      );
+      expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', ['password-letter /api/ticket/status/1?'])], exchanges))).not.toContain(
+        'authorization-header-stripped',
+      );
+    },
+  );
 
   test('three requests refused like no header are all shown, with none left to count', () => {
     const keys = ['password-letter', 'password-empty', 'password-long'] as const;
@@ -1225,17 +1228,6 @@ describe('what each set-up rule reads, and what it leaves to the others', () => 
       'text/html; charset=iso-8859-1',
     );
     expect(ids(diagnoseStack({ valid: page, noHeader: page }))).not.toContain('front-blocked');
-  });
-
-  test('the status handed out under HTTP 300 was not served either', () => {
-    const exchanges = Object.assign(
-      exchange('valid', STATUS, { status: 300, body: STATUS_BODY }),
-      exchange('no-header', STATUS, { status: 401, body: REFUSAL }),
-      exchange('password-letter', STATUS, { status: 401, body: REFUSAL }),
-    );
-    expect(ids(diagnose([judged('AUTH-PASSWORD-IGNORED', ['password-letter /api/ticket/status/1?'])], exchanges))).not.toContain(
-      'authorization-header-stripped',
-    );
   });
 
   test('a listing answered HTTP 300 was not served: a status answered like one that does not exist is not said to be missing', () => {
