@@ -1201,8 +1201,9 @@ describe('maintenance, and a Retry-After that is not what it seems', () => {
     expect(down('Sat, 01 Mar 2025 14:30:00 +0000')).toEqual(['Run the suite again at 2025-03-01T14:30:00Z or later, as Retry-After asks.']);
   });
 
-  test('a fraction of seconds or a negative number names no time to come back; the obsolete date form still does', () => {
-    for (const value of ['120.5', '-1', '1e3']) expect(down(value)).toEqual(['Run the suite again once the maintenance is over.']);
+  test('a fraction of seconds, a negative number or a date with words before it names no time to come back; the obsolete date form still does', () => {
+    for (const value of ['120.5', '-1', '1e3', 'Sunday, whenever', 'x Mon, 01 Mar 2025 14:30:00 GMT', 'xMon, 01 Mar 2025 14:30:00 GMT'])
+      expect(down(value)).toEqual(['Run the suite again once the maintenance is over.']);
     expect(down('Sunday, 02-Mar-25 08:00:00 GMT')).toEqual(['Run the suite again at 2025-03-02T08:00:00Z or later, as Retry-After asks.']);
   });
 });
