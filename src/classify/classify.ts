@@ -26,7 +26,7 @@ import {
   vendorPage,
   type AnswerText,
 } from './signatures.js';
-import type { Classification, Classified, FrontName, Meaning, Origin } from './types.js';
+import { isSuccessCode, type Classification, type Classified, type FrontName, type Meaning, type Origin } from './types.js';
 
 /** What identifies a listing: its data when it holds something; an empty list or none identifies nothing. */
 function listingContent({ response }: Exchange): string | undefined {
@@ -133,9 +133,6 @@ function idText(id: unknown, envelopeText: string): string {
 const isEmpty = (value: unknown): boolean =>
   value === null || value === undefined || (Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0);
 
-/** A 2xx code: no final answer has a code below 200. */
-const successCode = (status: number): boolean => status < 300;
-
 /** What the API's own JSON means for the path it answered. */
 function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, envelopeText: string): Meaning {
   const status = carriedStatus(envelope);
@@ -151,7 +148,7 @@ function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, e
     // HTTP code; with an error code and no word either way, nothing was handed out.
     const saysNo = 'status' in envelope && !success;
     const handedOut = !isEmpty(envelope.data);
-    if (success || (!saysNo && (successCode(input.status) || handedOut)) || (saysNo && handedOut && successCode(input.status))) {
+    if (success || (!saysNo && (isSuccessCode(input.status) || handedOut)) || (saysNo && handedOut && isSuccessCode(input.status))) {
       return { kind: 'served-listing' };
     }
   }
@@ -202,7 +199,7 @@ export function classifyAnswer(input: ClassifiedInput): Classified {
   }
   if (json.ok) {
     // JSON is the application's words; the listing's shape is not stated, so any JSON may be it.
-    const listing = input.apiPath === SELFSERVICE_PATH && successCode(status);
+    const listing = input.apiPath === SELFSERVICE_PATH && isSuccessCode(status);
     return {
       origin: { kind: 'api' },
       meaning: listing ? { kind: 'served-listing' } : { kind: 'undecodable', why: 'not-json', detail: 'JSON that is not an object' },

@@ -56,4 +56,8 @@ export interface Classification {
 /** Meanings in which the resource, or at least a success envelope, was handed out. */
 export const SERVED_MEANINGS: readonly MeaningKind[] = ['served-status', 'served-listing', 'served-without-resource'];
 
+/** A 2xx code: the one kind of answer that serves what it was asked for. */
+// Stryker disable next-line ConditionalExpression: no final answer has a code below 200
+export const isSuccessCode = (status: number): boolean => status >= 200 && status < 300;
+
 export const isServed = (classified: Classified): boolean => SERVED_MEANINGS.includes(classified.meaning.kind);

@@ -1,6 +1,6 @@
 import { apiPathOf, classifyAnswer } from '../classify/classify.js';
 import { looksLikeHtml } from '../classify/signatures.js';
-import type { Classified } from '../classify/types.js';
+import { isSuccessCode, type Classified } from '../classify/types.js';
 import { withoutByteOrderMark } from '../exchange/body-text.js';
 import type { JudgedExchange } from '../judge/scenario-result.js';
 
@@ -94,9 +94,6 @@ export function requestsOf(failed: FailedAnswer[], describe: (entry: FailedAnswe
   return [...shown, ...more].join('; ');
 }
 
-// Stryker disable next-line ConditionalExpression: no final answer has a code below 200
-const isSuccessCode = (status: number): boolean => status >= 200 && status < 300;
-
 /** The answer hands out a ticket status, or a success envelope, whatever its HTTP code: a request that should have been refused was served. */
 export function handedOut(answer: ObservedAnswer): boolean {
   const { kind } = classifiedOf(answer).meaning;
@@ -125,8 +122,7 @@ export function isJson(answer: ObservedAnswer): boolean {
 
 /** A success code with a JSON body: served, whatever the resource (the listing's shape is not stated). */
 export function servedJson(answer: ObservedAnswer | undefined): answer is ObservedAnswer {
-  // Stryker disable next-line ConditionalExpression: no final answer has a code below 200
-  return answer !== undefined && answer.status >= 200 && answer.status < 300 && isJson(answer);
+  return answer !== undefined && isSuccessCode(answer.status) && isJson(answer);
 }
 
 /**

@@ -1,10 +1,8 @@
-import type { Classified } from '../../classify/types.js';
+import { isSuccessCode, type Classified } from '../../classify/types.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { describeResponse, outcome, type CheckOutcome } from './outcome.js';
 
 export type Resource = 'status' | 'listing';
-
-export const isSuccessCode = (status: number): boolean => status >= 200 && status < 300;
 
 /**
  * The request was handed the resource, or at least a success envelope for it, as the classification stage read the

@@ -1,7 +1,7 @@
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Classified } from '../../classify/types.js';
 import { canonical } from '../../classify/canonical.js';
-import { isSuccessCode } from './auth.js';
+import { isSuccessCode } from '../../classify/types.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 import { schemaDescription, validator } from '../../validators/schemas.js';
 import { dataOf, isObject, jsonBody } from '../../exchange/json-body.js';
