@@ -74,7 +74,7 @@ export default {
       from: { path: '^src/diagnosis/' },
       to: {
         path: [
-          '^src/judge/(spec-runner|judge-queue|lasting-thread|judging-thread)[.]',
+          '^src/judge/(spec-runner|spec-engine|judge-queue|lasting-thread|judging-thread)[.]',
           folders('report', 'pipeline', 'doctor', 'exporter', 'cli'),
         ],
         reachable: true,
@@ -92,7 +92,7 @@ export default {
       comment: 'Recording, reporting and the CLI work without Vitest; only the judge runs inside it.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/judge/' },
-      to: { path: '(^|/)node_modules/vitest/' },
+      to: { path: '(^|/)node_modules/(vitest|@vitest)/' },
     },
     {
       name: 'src-imports-no-scripts-or-tests',

@@ -14,7 +14,7 @@ process.env.CONFORMANCE_RECORDING = recording;
 export default defineConfig({
   test: {
     include: ['specs/**/*.spec.ts'],
-    globalSetup: ['specs/setup/provide-recording.ts'],
+    setupFiles: ['specs/setup/provide-recording.ts'],
     // Every spec file judges the same recording, in one worker.
     isolate: false,
     fileParallelism: false,

@@ -9,9 +9,6 @@ module.enableCompileCache?.();
 // The installed package ships compiled JavaScript and no src/; a checkout of the repository runs its TypeScript source.
 const source = new URL('../src/cli/main.ts', import.meta.url);
 if (existsSync(source)) {
-  // Vitest and Vite are plain JavaScript: loaded before the TypeScript loader is registered, they skip it, which
-  // saves about 0.4 s and 130 MB of a run from source (every module the loader sees crosses to its thread and back).
-  await import('vitest/node');
   const { register } = await import('tsx/esm/api');
   register();
   await import(source.href);

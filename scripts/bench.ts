@@ -185,21 +185,17 @@ async function prefetchAlone(
   };
 }
 
-/** Vitest's part of a run, timed inside one process of the compiled CLI: loading, starting, and two spec runs. */
-async function vitestStartup(reference: RunningReferenceServer): Promise<Record<string, number>> {
+/** The judging thread's part of a run, timed inside one process of the compiled CLI: its start and two spec runs. */
+async function judgingStartup(reference: RunningReferenceServer): Promise<Record<string, number>> {
   const script = `
-    const t0 = performance.now();
-    const lap = () => Math.round(performance.now() - t0);
-    const times = {};
-    await import('vitest/node'); times.importVitestMs = lap();
     const { SpecRunner } = await import(${JSON.stringify(join(root, 'dist', 'src', 'judge', 'spec-runner.js'))});
     const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
     const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'pipeline', 'pipeline.js'))});
     const settings = targetSettings({ baseUrl: ${JSON.stringify(reference.url)}, token: ${JSON.stringify(TOKEN)}, options: ${BENCH_OPTIONS} }, new Date());
     const recording = await recordTarget(settings);
+    const times = {};
     let at = performance.now();
     const runner = await SpecRunner.start({ timeoutMs: 10000 });
-    times.startVitestMs = Math.round(performance.now() - at); at = performance.now();
     await runner.judge([{ settings, recording }]);
     times.firstSpecRunMs = Math.round(performance.now() - at); at = performance.now();
     await runner.judge([{ settings, recording }]);
@@ -208,7 +204,7 @@ async function vitestStartup(reference: RunningReferenceServer): Promise<Record<
     console.log(JSON.stringify(times));
   `;
   const run = await measure(node, ['--input-type=module', '-e', script], { cwd: root });
-  check(run, 'the Vitest start-up probe');
+  check(run, 'the judging thread probe');
   return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
 }
 
@@ -366,9 +362,9 @@ async function main(): Promise<void> {
       console.log(
         `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
       );
-      startup = await vitestStartup(reference);
+      startup = await judgingStartup(reference);
       console.log(
-        `Vitest in a compiled run: import ${startup.importVitestMs} ms; start ${startup.startVitestMs} ms; first spec run ${startup.firstSpecRunMs} ms (worker start and judging); next spec run ${startup.nextSpecRunMs} ms`,
+        `The judging thread in a compiled run: first spec run ${startup.firstSpecRunMs} ms (the thread's start, its modules and the judging); next spec run ${startup.nextSpecRunMs} ms`,
       );
     }
     const matrices: MatrixFigures[] = [];
@@ -401,7 +397,7 @@ async function main(): Promise<void> {
       byRtt,
       prefetch,
       several: severalFigures,
-      vitestStartup: startup,
+      judgingStartup: startup,
       matrices,
       benchMs: round(performance.now() - started),
     };

@@ -6,6 +6,7 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { recordTarget } from '../src/record/recorder.js';
 import { targetSettings } from '../src/pipeline/pipeline.js';
 import { SpecRunner } from '../src/judge/spec-runner.js';
+import { JudgeQueue } from '../src/judge/judge-queue.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 import { SAFETY_NET_MS } from './helpers/safety-net.js';
@@ -13,54 +14,69 @@ import { SAFETY_NET_MS } from './helpers/safety-net.js';
 const TOKEN = 'judging-thread-token-7Hq2';
 const { cleanUpAfterAll, tempFolder } = fileResources();
 
-/** How many objects of a class a V8 heap snapshot holds: what is still reachable once the snapshot's collection ran. */
-function instances(snapshot: string, className: string): number {
-  const {
-    snapshot: meta,
-    nodes,
-    strings,
-  } = JSON.parse(snapshot) as {
-    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-    nodes: number[];
-    strings: string[];
-  };
-  const fields = meta.meta.node_fields.length;
-  const type = meta.meta.node_fields.indexOf('type');
-  const name = meta.meta.node_fields.indexOf('name');
-  const objectType = meta.meta.node_types[0].indexOf('object');
-  let count = 0;
-  for (let node = 0; node < nodes.length; node += fields) {
-    if (nodes[node + type] === objectType && strings[nodes[node + name] ?? -1] === className) count += 1;
-  }
-  return count;
+/** The strings a V8 heap snapshot holds that match `pattern`: what is still reachable once its collection ran. */
+function stringsIn(snapshot: string, pattern: RegExp): Set<string> {
+  const { strings } = JSON.parse(snapshot) as { strings: string[] };
+  return new Set(strings.flatMap((text) => text.match(pattern) ?? []));
 }
 
-test('the judging thread keeps no spec run but the latest: its test runners do not pile up batch after batch', async () => {
+async function recordedReference() {
   const server = await startReferenceServer({ token: TOKEN });
   cleanUpAfterAll(server.close);
-  const folder = await tempFolder('judging-thread-');
   const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
+  const settings = targetSettings({ baseUrl: server.url, token: TOKEN, options: config, embeddedReference: true }, new Date());
+  return { settings, recording: await recordTarget(settings) };
+}
+
+test('the judging thread keeps no spec run but the latest: batch after batch, its memory holds one', async () => {
+  const target = await recordedReference();
+  const folder = await tempFolder('judging-thread-');
   const runner = await SpecRunner.start({ timeoutMs: SAFETY_NET_MS });
   cleanUpAfterAll(() => runner.close());
-  const judgeBatches = async (count: number): Promise<void> => {
-    for (let batch = 0; batch < count; batch += 1) {
-      const settings = targetSettings({ baseUrl: server.url, token: TOKEN, options: config, embeddedReference: true }, new Date());
-      const judged = await runner.judge([{ settings, recording: await recordTarget(settings) }]);
-      expect(judged.errors).toEqual([]);
-      expect(judged.scenarios[0]?.length).toBeGreaterThan(0);
-    }
-  };
-  const testRunners = async (name: string): Promise<number> => {
-    const written = await runner.writeHeapSnapshot(join(folder, name));
-    expect(written).toBe(join(folder, name));
-    return instances(await readFile(join(folder, name), 'utf8'), 'TestRunner');
-  };
+  // Each batch's target is named apart, and the name is in every test of its run: a run the thread still holds
+  // leaves its name in the heap.
+  for (let batch = 1; batch <= 7; batch += 1) {
+    const judged = await runner.judge([{ ...target, label: `kept-batch-${batch}-of-7` }]);
+    expect(judged.errors).toEqual([]);
+    expect(judged.scenarios[0]?.length).toBeGreaterThan(0);
+  }
+  const path = join(folder, 'late.heapsnapshot');
+  expect(await runner.writeHeapSnapshot(path)).toBe(path);
+  const kept = stringsIn(await readFile(path, 'utf8'), /kept-batch-\d+-of-7/g);
+  // The latest run's name shows that the search finds what the thread holds; no earlier run's is there.
+  expect(kept).toContain('kept-batch-7-of-7');
+  expect([...kept].filter((name) => name !== 'kept-batch-7-of-7' && name !== 'kept-batch-6-of-7')).toEqual([]);
+});
 
-  await judgeBatches(2);
-  const early = await testRunners('early.heapsnapshot');
-  expect(early).toBeGreaterThan(0);
-  await judgeBatches(5);
-  // Vitest's own thread would hold five more: the runner of every batch, each with its tasks and recordings. One more
-  // than before is the latest run's runner, should the snapshot come before the thread let the previous one go.
-  expect(await testRunners('late.heapsnapshot')).toBeLessThanOrEqual(early + 1);
+test('the same spec files judge every batch: each run registers every scenario again, for its own targets', async () => {
+  const target = await recordedReference();
+  const runner = await SpecRunner.start({ timeoutMs: SAFETY_NET_MS });
+  cleanUpAfterAll(() => runner.close());
+  const first = await runner.judge([target]);
+  const second = await runner.judge([
+    { ...target, label: 'one' },
+    { ...target, label: 'two' },
+  ]);
+  expect(second.errors).toEqual([]);
+  const ids = (scenarios: { id: string }[] | undefined): string[] => (scenarios ?? []).map((scenario) => scenario.id).sort();
+  expect(ids(first.scenarios[0]).length).toBeGreaterThan(5);
+  expect(ids(second.scenarios[0])).toEqual(ids(first.scenarios[0]));
+  expect(ids(second.scenarios[1])).toEqual(ids(first.scenarios[0]));
+  expect(second.scenarios[1]?.every((scenario) => scenario.targetIndex === 1)).toBe(true);
+});
+
+test('a runner closed while it judges answers the batch with a suite error; the queue judges the next batch afresh', async () => {
+  const target = await recordedReference();
+  const runner = await SpecRunner.start({ timeoutMs: SAFETY_NET_MS });
+  const judging = runner.judge([target]);
+  await runner.close();
+  const judged = await judging;
+  expect(judged.errors).toEqual([expect.objectContaining({ party: 'suite', message: expect.stringContaining('closed') })]);
+  expect(judged.scenarios).toEqual([[]]);
+
+  const queue = new JudgeQueue({ timeoutMs: SAFETY_NET_MS });
+  cleanUpAfterAll(() => queue.close());
+  const again = await queue.judge(target);
+  expect(again.errors).toEqual([]);
+  expect(again.scenarios.length).toBeGreaterThan(5);
 });

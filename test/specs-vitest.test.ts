@@ -118,3 +118,15 @@ test('watch mode judges a changed recording again', async () => {
   child.kill();
   await stopped;
 });
+
+test('the CLI judges with the runner plain Vitest runs: both are pinned to one release, and one copy is installed', async () => {
+  const { createRequire } = await import('node:module');
+  const { readFile } = await import('node:fs/promises');
+  const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  // The specs' test() registers with @vitest/runner: under plain Vitest it must be the copy Vitest collects from.
+  expect(manifest.dependencies['@vitest/runner']).toBe(manifest.dependencies.vitest);
+  expect(manifest.dependencies.vitest).toMatch(/^\d+\.\d+\.\d+$/);
+  const ours = createRequire(join(repoRoot, 'package.json')).resolve('@vitest/runner');
+  const vitests = createRequire(join(repoRoot, 'node_modules', 'vitest', 'package.json')).resolve('@vitest/runner');
+  expect(vitests).toBe(ours);
+});

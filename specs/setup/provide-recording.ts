@@ -1,22 +1,21 @@
-import type { TestProject } from 'vitest/node';
+import { randomUUID } from 'node:crypto';
+import { HarnessError } from '../../src/errors.js';
+import { provideSpecRun } from '../../src/judge/context.js';
 import { providedTargets } from '../../src/judge/provided.js';
 import { readRecording } from '../../src/record/recording-file.js';
 
 /** Where plain Vitest finds the recording to judge; vitest.specs.config.ts sets it. */
 export const RECORDING_VARIABLE = 'CONFORMANCE_RECORDING';
 
-/** Hands the recording to the specs (provide/inject, as the CLI does), and again before each rerun in watch mode. */
-export default async function provideRecording(project: TestProject): Promise<void> {
-  const path = process.env[RECORDING_VARIABLE] ?? '';
-  const provide = async (): Promise<void> => {
-    const recording = await readRecording(path).catch((error: unknown) => {
-      // The one line is all a user needs; and Vite's source maps cannot map a stack through modules that came from
-      // Vitest's module cache (vitest.specs.config.ts), so the stack is written before anything asks for it.
-      if (error instanceof Error) error.stack = `${error.name}: ${error.message}`;
-      throw error;
-    });
-    project.provide('conformance', { specRunId: `${path} ${Date.now()}`, targets: providedTargets(recording) });
-  };
-  await provide();
-  project.onTestsRerun(provide);
-}
+// A setup file: it runs in Vitest's worker before the spec files, and hands them the recording as the CLI's judging
+// thread does. Read afresh for every run, so watch mode judges a changed recording.
+const path = process.env[RECORDING_VARIABLE] ?? '';
+const recording = await readRecording(path).catch((error: unknown) => {
+  // The one line judge gives (its code, then what is wrong) is all a user needs; and Vite's source maps cannot map a
+  // stack through modules that came from Vitest's module cache (vitest.specs.config.ts), so the stack is written
+  // before anything asks for it.
+  if (error instanceof HarnessError) error.name = error.code;
+  if (error instanceof Error) error.stack = `${error.name}: ${error.message}`;
+  throw error;
+});
+provideSpecRun({ specRunId: randomUUID(), targets: providedTargets(recording) });

@@ -16,7 +16,7 @@ function exitOnceSettled(): void {
 keepYoungGenerationSmall();
 
 const args = process.argv.slice(2);
-// Vitest's runtime loads in the judging thread, on the other core, while this thread loads the run and records.
+// Vitest's runner and the specs load in the judging thread, on the other core, while this thread loads the run and records.
 if (judges(args)) startJudgingThreadEarly();
 
 void cli(args, processIo())

@@ -1,11 +1,31 @@
-import { inject } from 'vitest';
 import type { Classification } from '../classify/types.js';
 import { Target } from '../record/target.js';
 import type { Profile } from '../requirements/types.js';
 import type { RequestChoices } from '../record/settings.js';
+import type { SpecRunContext } from './provided.js';
 
+/**
+ * The spec run being judged, on globalThis: the judging thread sets it before each run, and under plain Vitest
+ * (vitest.specs.config.ts) a setup file does, so every spec file of the run reads the same one.
+ */
+const SPEC_RUN_KEY = Symbol.for('ticketing-conformance.spec-run');
 const TARGETS_KEY = Symbol.for('ticketing-conformance.targets');
-type Holder = { [TARGETS_KEY]?: { specRunId: string; targets: Map<number, Promise<Target>> } };
+type Holder = {
+  [SPEC_RUN_KEY]?: SpecRunContext;
+  [TARGETS_KEY]?: { specRunId: string; targets: Map<number, Promise<Target>> };
+};
+const holder = globalThis as Holder;
+
+/** Hands the specs what the next spec run judges. */
+export function provideSpecRun(run: SpecRunContext): void {
+  holder[SPEC_RUN_KEY] = run;
+}
+
+function specRun(): SpecRunContext {
+  const run = holder[SPEC_RUN_KEY];
+  if (!run) throw new Error('no recording was handed to the specs: they judge what the CLI or vitest.specs.config.ts provides');
+  return run;
+}
 
 export interface TargetSlot {
   index: number;
@@ -18,7 +38,7 @@ export interface TargetSlot {
 
 /** The targets this spec run judges: one for a single run, several for a batch of a matrix. */
 export function targetSlots(): TargetSlot[] {
-  return inject('conformance').targets.map((run, index) => ({
+  return specRun().targets.map((run, index) => ({
     index,
     choices: run.settings,
     ...(run.label === undefined ? {} : { label: run.label }),
@@ -26,13 +46,9 @@ export function targetSlots(): TargetSlot[] {
   }));
 }
 
-/**
- * One Target per target and spec run, answering from the recording provided to the run; kept on globalThis so every
- * spec file of the run shares it even if modules reload.
- */
+/** One Target per target and spec run, answering from the recording provided to the run, shared by every spec file. */
 export function currentTarget(index: number): Promise<Target> {
-  const { specRunId, targets: runs } = inject('conformance');
-  const holder = globalThis as Holder;
+  const { specRunId, targets: runs } = specRun();
   if (holder[TARGETS_KEY]?.specRunId !== specRunId) holder[TARGETS_KEY] = { specRunId, targets: new Map() };
   const targets = holder[TARGETS_KEY].targets;
   let target = targets.get(index);
@@ -50,5 +66,5 @@ export function currentTarget(index: number): Promise<Target> {
 
 /** The classification of a target's recording, made before the spec run; none when nothing was recorded. */
 export function currentClassification(index: number): Classification | undefined {
-  return inject('conformance').targets[index]?.classification;
+  return specRun().targets[index]?.classification;
 }

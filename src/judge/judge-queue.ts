@@ -40,7 +40,7 @@ interface Waiting {
 }
 
 /**
- * One Vitest instance for every target a command judges (a run's passes, a matrix's targets, the exporter's probes
+ * One judging thread for every target a command judges (a run's passes, a matrix's targets, the exporter's probes
  * over its lifetime, a self-test worker's runs). Recordings are made concurrently, each at its target's pace; judging
  * is CPU work in one worker, so recordings that arrive while a batch is judged wait and go together in the next.
  */
@@ -86,8 +86,8 @@ export class JudgeQueue implements Judge {
   }
 
   /**
-   * A spec run that failed as a whole leaves Vitest in a state nobody has tested: the next batch gets a new instance,
-   * and the owner hears the cause once.
+   * A spec run that failed as a whole leaves the judging thread in a state nobody has tested: the next batch gets a new
+   * thread, and the owner hears the cause once.
    */
   private async replace(runner: SpecRunner, cause: string): Promise<void> {
     this.options.onReplaced?.(cause);
@@ -96,7 +96,7 @@ export class JudgeQueue implements Judge {
     this.warmUp();
   }
 
-  /** Starts Vitest before the first recording is in, so its start-up hides behind the network's time. */
+  /** Starts the judging thread before the first recording is in, so its start-up hides behind the network's time. */
   warmUp(): void {
     this.started().catch(() => undefined);
   }
@@ -105,12 +105,7 @@ export class JudgeQueue implements Judge {
     if (this.closed) return Promise.reject(new Error('the judge is closed'));
     if (!this.runner) {
       const { timeoutMs, onScenario } = this.options;
-      const starting = SpecRunner.start({ timeoutMs, ...(onScenario ? { onScenario } : {}) }).then((runner) => {
-        // Vitest's start leaves garbage in this heap: collected now, while answers are on their way, it is gone before
-        // the spec worker's heap joins this one (a run's peak).
-        collectGarbage();
-        return runner;
-      });
+      const starting = SpecRunner.start({ timeoutMs, ...(onScenario ? { onScenario } : {}) });
       // A runner that could not start is tried again for the next batch, not kept broken for the queue's lifetime.
       starting.catch(() => {
         if (this.runner === starting) this.runner = undefined;

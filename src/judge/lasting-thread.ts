@@ -1,31 +1,21 @@
 import { Worker } from 'node:worker_threads';
-import type { PoolOptions, PoolWorker, WorkerRequest } from 'vitest/node';
-import { judgingThreadEntry } from '../paths.js';
-import { HEAP_SNAPSHOT, HEAP_USED, THREAD_ENV, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
+import { compiled, judgingThreadEntry, specEngine } from '../paths.js';
+import { HEAP_SNAPSHOT, HEAP_USED, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
 
-type Listener = (arg: unknown) => void;
-
-/** Vitest's own answer to a start or stop request, given by the pool when the thread already is (or stays) started. */
-const answer = (type: 'started' | 'stopped'): object => ({ type, __vitest_worker_response__: true });
-
-/**
- * Vitest's thread worker, run from our entry (which lets each spec run's memory go once the next run starts). Its
- * thread may be started before Vitest is loaded at all: see startJudgingThreadEarly.
- */
+/** The spec engine's thread, from our plain-JavaScript entry (which registers the TypeScript loader from source). */
 function startThread(): Worker {
-  // Of the process's own flags only the profilers' (as Vitest passes them on): a host program's -e script, for one,
-  // would run again in the thread.
+  // Of the process's own flags only the profilers': a host program's -e script, for one, would run again in the thread.
   const execArgv = process.execArgv.filter((flag) => /^--(cpu-prof|heap-prof|diagnostic-dir)/.test(flag));
-  return new Worker(judgingThreadEntry, { execArgv });
+  return new Worker(judgingThreadEntry, { execArgv, workerData: { engine: specEngine, typescript: !compiled } });
 }
 
-/** A judging thread started ahead of any Vitest instance, for the first lasting thread to take. */
+/** A judging thread started ahead of any spec runner, for the first lasting thread to take. */
 let early: Worker | undefined;
 
 /**
- * Starts the judging thread now, so that Vitest's runtime loads in it on the other core while this thread loads its
- * own modules and records the target; otherwise it loads only once Vitest has started here, and this thread waits for
- * it. Unused (a command that judges nothing, a run that stops at a setting), it keeps nothing alive.
+ * Starts the judging thread now, so that Vitest's runner and the spec engine load in it on the other core while this
+ * thread loads its own modules and records the target. Unused (a command that judges nothing, a run that stops at a
+ * setting), it keeps nothing alive.
  */
 export function startJudgingThreadEarly(): void {
   if (early) return;
@@ -46,44 +36,54 @@ function takeEarlyThread(): Worker | undefined {
 }
 
 /**
- * One worker thread that outlives Vitest's spec runs. Vitest ends its worker after every spec run, and a matrix makes
- * one spec run per batch of targets: a fresh thread would load Vitest's runtime and every spec and harness module
- * again for each batch. This pool starts the thread once (or takes the one started early), keeps it between runs (the
- * modules stay loaded, as they do between files with isolate: false), and ends it when the spec runner closes.
+ * The judging thread of one spec runner: started once (or taken from startJudgingThreadEarly) and kept for every
+ * batch, so the specs and the suite's modules load once. A thread that ended (a crash) is started afresh on next use;
+ * whoever was waiting on it hears why.
  */
 export class LastingThread {
   private thread?: Worker;
-  /** Whether Vitest's runtime in the thread has been set up (its first "start" request went through). */
-  private runtimeStarted = false;
+  private readonly onEnd = new Set<(cause: string) => void>();
 
-  readonly pool = {
-    name: 'lasting-thread',
-    createPoolWorker: (options: PoolOptions): PoolWorker => new RunView(this, options),
-  };
-
-  /**
-   * The thread, started on first use. Vitest's variables (VITEST, NODE_ENV and the like) are set in it before its
-   * runtime starts, since a thread started early could not be given them at its start. Vitest's command-line flags
-   * for its threads are not: they filter warnings and set resolve conditions, which no module of the suite reads.
-   */
-  open(options: PoolOptions): Worker {
-    if (!this.thread) {
-      const thread = takeEarlyThread() ?? startThread();
-      thread.postMessage({ type: THREAD_ENV, env: options.env } satisfies ThreadQuestion);
-      // A thread that ends by itself (a crash) is started afresh by the next run.
-      thread.on('exit', () => {
-        if (this.thread === thread) this.forget();
-      });
-      this.thread = thread;
-    }
-    return this.thread;
+  /** Sends a question; answers arrive through `listen`. */
+  post(question: ThreadQuestion): void {
+    this.open().postMessage(question);
   }
 
-  /** Whether a start request must reach the thread: only the first one sets Vitest's runtime up. */
-  claimStart(): boolean {
-    const first = !this.runtimeStarted;
-    this.runtimeStarted = true;
-    return first;
+  /** Hears every answer of the thread, until the returned function is called. */
+  listen(listener: (answer: ThreadAnswer) => void): () => void {
+    const thread = this.open();
+    const heard = (message: unknown): void => {
+      if (isThreadMessage(message)) listener(message as ThreadAnswer);
+    };
+    thread.on('message', heard);
+    return () => thread.off('message', heard);
+  }
+
+  /** Hears once why the thread ended (an error it threw, or its exit), until the returned function is called. */
+  onceEnded(listener: (cause: string) => void): () => void {
+    this.open();
+    this.onEnd.add(listener);
+    return () => this.onEnd.delete(listener);
+  }
+
+  /** Starts the thread (or takes the early one) now, so the spec engine loads before the first batch arrives. */
+  start(): void {
+    this.open();
+  }
+
+  private open(): Worker {
+    if (this.thread) return this.thread;
+    const thread = takeEarlyThread() ?? startThread();
+    const ended = (cause: string): void => {
+      if (this.thread !== thread) return;
+      this.thread = undefined;
+      for (const listener of [...this.onEnd]) listener(cause);
+      this.onEnd.clear();
+    };
+    thread.on('error', (error) => ended(`the judging thread failed: ${error.message.split('\n')[0] ?? ''}`));
+    thread.on('exit', (code) => ended(`the judging thread ended (exit code ${code})`));
+    this.thread = thread;
+    return thread;
   }
 
   /** Writes a heap snapshot of the thread (none when no thread runs), to see what it keeps between spec runs. */
@@ -99,78 +99,23 @@ export class LastingThread {
   }
 
   private ask(question: ThreadQuestion): Promise<ThreadAnswer | undefined> {
-    const thread = this.thread;
-    if (!thread) return Promise.resolve(undefined);
+    if (!this.thread) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const answered = (message: unknown): void => {
-        if (!isThreadMessage(message) || message.type !== question.type) return;
-        thread.off('message', answered);
-        resolve(message as ThreadAnswer);
-      };
-      thread.on('message', answered);
-      thread.postMessage(question);
+      const stop = this.listen((answer) => {
+        if (answer.type !== question.type) return;
+        stop();
+        resolve(answer);
+      });
+      this.post(question);
     });
   }
 
-  private forget(): void {
-    this.thread = undefined;
-    this.runtimeStarted = false;
-  }
-
+  /** Ends the thread; a batch still being judged hears that it was closed. */
   async close(): Promise<void> {
     const thread = this.thread;
-    this.forget();
-    await thread?.terminate();
-  }
-}
-
-/** What one Vitest spec run sees as its worker: the lasting thread, with start and stop answered by the pool. */
-class RunView implements PoolWorker {
-  readonly name = 'lasting-thread';
-  private thread?: Worker;
-  private readonly listeners: [string, Listener][] = [];
-
-  constructor(
-    private readonly lasting: LastingThread,
-    private readonly options: PoolOptions,
-  ) {}
-
-  start(): Promise<void> {
-    this.thread = this.lasting.open(this.options);
-    return Promise.resolve();
-  }
-
-  on(event: string, callback: Listener): void {
-    this.listeners.push([event, callback]);
-    this.thread?.on(event, callback);
-  }
-
-  off(event: string, callback: Listener): void {
-    const index = this.listeners.findIndex(([name, listener]) => name === event && listener === callback);
-    if (index >= 0) this.listeners.splice(index, 1);
-    this.thread?.off(event, callback);
-  }
-
-  send(message: WorkerRequest): void {
-    if ((message.type === 'start' && !this.lasting.claimStart()) || message.type === 'stop') {
-      // The thread is already set up, or stays so for the next run: answer as it would have.
-      const reply = answer(message.type === 'start' ? 'started' : 'stopped');
-      setImmediate(() => {
-        for (const [event, listener] of [...this.listeners]) if (event === 'message') listener(reply);
-      });
-      return;
-    }
-    this.thread?.postMessage(message);
-  }
-
-  deserialize(data: unknown): unknown {
-    return data;
-  }
-
-  /** Detaches this run from the thread, which stays for the next run. */
-  async stop(): Promise<void> {
-    for (const [event, listener] of this.listeners.splice(0)) this.thread?.off(event, listener);
     this.thread = undefined;
-    return Promise.resolve();
+    for (const listener of [...this.onEnd]) listener('the judging thread was closed before the spec run ended');
+    this.onEnd.clear();
+    await thread?.terminate();
   }
 }

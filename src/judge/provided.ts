@@ -25,17 +25,11 @@ export function recordedTarget(settings: RequestChoices, recording: Recording, l
   };
 }
 
-/** What the spec worker is handed through Vitest's provide/inject: one spec run's targets and their recordings. */
+/** What the specs are handed: one spec run's targets and their recordings. */
 export interface SpecRunContext {
-  /** Tells one spec run from the next, should a worker outlive a run. */
+  /** Tells one spec run from the next in a thread that judges batch after batch. */
   specRunId: string;
   targets: ProvidedTarget[];
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    conformance: SpecRunContext;
-  }
 }
 
 /** What a spec run is handed to judge a recording file: each of its runs as a target, named when there are several. */

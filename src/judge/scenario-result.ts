@@ -31,7 +31,7 @@ export function judgedExchange({ request, response }: Exchange, classification: 
 /** One check as report.json keeps it; its error's code typed by errors.ts, which the schema checks only the form of. */
 export type RecordedCheck = Omit<ReportFile.Check, 'error'> & { error?: RunError };
 
-/** What a scenario hands back from the Vitest worker to the CLI: plain JSON, no secrets. */
+/** What a scenario hands back from the judging thread to the CLI: plain JSON, no secrets. */
 export interface ScenarioResult {
   id: string;
   title: string;

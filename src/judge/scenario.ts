@@ -1,4 +1,5 @@
-import { test, type TestContext } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { test, type TestContext } from '@vitest/runner';
 import type { CheckOutcome } from './checks/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
@@ -80,12 +81,45 @@ export function sliceLabel({ statusId, lang }: Slice): string {
 }
 
 /**
- * Registers the scenario once per target of the spec run, and per status (and language) when it is judged so and the
- * run asks for several; a batch of several targets names each test after its target, and each slice after its status.
+ * Declares a scenario of a spec file: a test of Vitest's for each target of the spec run, and for each status (and
+ * language) when it is judged so and the run asks for several; a batch of several targets names each test after its
+ * target, and each slice after its status.
  */
 export function scenario<const R extends RequirementId>(definition: ScenarioDefinition<R>): void {
   // A spec in plain JavaScript gets no compiler: an ID the catalog lacks still stops it here.
   for (const id of definition.requirements) requirement(id);
+  loadingFile?.push(definition as ScenarioDefinition<RequirementId>);
+  registerTests(definition);
+}
+
+/** The scenarios of each spec file the judging thread has loaded, by path. */
+const scenariosOfFile = new Map<string, ScenarioDefinition<RequirementId>[]>();
+/** Where scenario() notes the scenarios of the spec file being loaded. */
+let loadingFile: ScenarioDefinition<RequirementId>[] | undefined;
+
+/**
+ * Registers a spec file's tests for the spec run being collected. The file is imported once: its scenarios register
+ * themselves as it loads, and are registered again from what was noted then for every later run, since a module
+ * imported again is not run again (and a fresh copy of it each run would stay in memory for the thread's lifetime).
+ */
+export async function registerSpecFile(path: string): Promise<void> {
+  const known = scenariosOfFile.get(path);
+  if (known) {
+    for (const definition of known) registerTests(definition);
+    return;
+  }
+  const noted: ScenarioDefinition<RequirementId>[] = [];
+  loadingFile = noted;
+  try {
+    await import(pathToFileURL(path).href);
+  } finally {
+    loadingFile = undefined;
+  }
+  scenariosOfFile.set(path, noted);
+}
+
+/** The scenario's tests in the spec run being collected: one per target, and per slice. */
+function registerTests<const R extends RequirementId>(definition: ScenarioDefinition<R>): void {
   // The requirement IDs are in the name for `vitest -t ID` and are tags for `vitest --tags-filter ID`.
   const name = `${definition.id}: ${definition.title} (${definition.requirements.join(', ')})`;
   const scope = definition.per ?? 'run';

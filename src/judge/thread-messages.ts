@@ -1,21 +1,40 @@
+import type { RunError } from '../errors.js';
+import type { ProvidedTarget } from './provided.js';
+import type { ScenarioResult } from './scenario-result.js';
+
 /**
- * What the judging thread is asked about its own memory, which only it can see. These go next to Vitest's messages on
- * the thread's port; Vitest ignores messages that are not its own. judging-thread.js answers them with the same types.
+ * What the judging thread is asked and answers, over its port: a spec run of a batch of targets, and its own memory,
+ * which only it can see. judging-thread.js and spec-engine.ts answer with the same types.
  */
+export const JUDGE = 'ticketing-conformance:judge';
+export const SCENARIO = 'ticketing-conformance:scenario';
+export const JUDGED = 'ticketing-conformance:judged';
 export const HEAP_SNAPSHOT = 'ticketing-conformance:heap-snapshot';
 export const HEAP_USED = 'ticketing-conformance:heap-used';
-/** Vitest's variables for its threads, set in the thread before its runtime starts. */
-export const THREAD_ENV = 'ticketing-conformance:env';
 
-/** A heap snapshot written to `path`, answered with the file written; or the V8 heap in use, in bytes. */
-export type ThreadQuestion =
+/** One spec run: the batch's targets, and how long one scenario may take (a bound against a spec that hangs). */
+export interface JudgeQuestion {
+  type: typeof JUDGE;
+  specRunId: string;
+  targets: ProvidedTarget[];
+  timeoutMs: number;
+}
+
+export type ThreadQuestion = JudgeQuestion | { type: typeof HEAP_SNAPSHOT; path: string } | { type: typeof HEAP_USED };
+
+/**
+ * Each scenario as soon as it is judged (for a live progress line), then the run's end with the errors that kept a
+ * spec from running; a heap snapshot written to `path`, or the V8 heap in use, in bytes.
+ */
+export type ThreadAnswer =
+  | { type: typeof SCENARIO; specRunId: string; result: ScenarioResult }
+  | { type: typeof JUDGED; specRunId: string; errors: RunError[] }
   | { type: typeof HEAP_SNAPSHOT; path: string }
-  | { type: typeof HEAP_USED }
-  | { type: typeof THREAD_ENV; env: Record<string, string | undefined> };
-export type ThreadAnswer = { type: typeof HEAP_SNAPSHOT; path: string } | { type: typeof HEAP_USED; bytes: number };
+  | { type: typeof HEAP_USED; bytes: number };
+
+const TYPES: ReadonlySet<unknown> = new Set([JUDGE, SCENARIO, JUDGED, HEAP_SNAPSHOT, HEAP_USED]);
 
 /** Whether a message on the port is one of ours (a question in the thread, an answer outside it). */
 export function isThreadMessage(message: unknown): message is ThreadQuestion | ThreadAnswer {
-  const type = (message as { type?: unknown } | null)?.type;
-  return typeof message === 'object' && (type === HEAP_SNAPSHOT || type === HEAP_USED || type === THREAD_ENV);
+  return typeof message === 'object' && message !== null && TYPES.has((message as { type?: unknown }).type);
 }

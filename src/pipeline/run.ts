@@ -114,7 +114,8 @@ export async function runConformance(
     await clearOwnOutputs(config.out);
     // One scanner of the tokens serves the client's redaction, every artifact's screen and the terminal's.
     const scanner = createSecretScanner([token, ...(surroundings.otherTokens ?? [])], [config.password], clientKeySecrets(config));
-    // Vitest loads once the first requests are out, while their answers are on their way.
+    // The judging thread starts (unless the CLI started it first) once the first requests are out, while their answers
+    // are on their way.
     const onFirstRoundSent = (): void => own?.warmUp();
     const { reports, passes } = await passesOver(target, config, judge, scanner, startedAt, onFirstRoundSent).finally(closeReference);
     const report = mergeRepeatedRuns(reports);

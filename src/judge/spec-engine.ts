@@ -1,0 +1,125 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
+import { parentPort } from 'node:worker_threads';
+import { startTests, type VitestRunner, type VitestRunnerConfig } from '@vitest/runner';
+import { suiteError, suiteFailure, type RunError } from '../errors.js';
+import { packageRoot, specSuffix, specsDir } from '../paths.js';
+import { requirementTags } from '../requirements/tags.js';
+import { provideSpecRun } from './context.js';
+import { registerSpecFile } from './scenario.js';
+import {
+  HEAP_SNAPSHOT,
+  HEAP_USED,
+  JUDGE,
+  JUDGED,
+  SCENARIO,
+  isThreadMessage,
+  type JudgeQuestion,
+  type ThreadAnswer,
+} from './thread-messages.js';
+
+/**
+ * The judging thread's work: each batch of recorded targets is one spec run of Vitest's runner (@vitest/runner, the
+ * runner Vitest's own workers run tests with), over the same spec files plain Vitest runs. The thread lives as long as
+ * its command, so the specs and the suite's modules load once; each run's tasks are dropped once it has answered.
+ */
+const port = parentPort;
+if (!port) throw new Error('the spec engine runs only in the judging thread');
+
+const BUG_HINT = 'This is a bug in the suite; please report it with the report.json';
+
+/** The spec files, in a stable order: TypeScript from source, JavaScript once compiled. */
+function specFiles(): string[] {
+  return readdirSync(specsDir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith(specSuffix))
+    .map((name) => join(specsDir, name))
+    .sort();
+}
+
+/** Vitest's runner settings: every test in order, one at a time, no retry, each bounded by the time-out. */
+function runnerConfig(timeoutMs: number): VitestRunnerConfig {
+  return {
+    root: packageRoot,
+    setupFiles: [],
+    name: undefined,
+    passWithNoTests: false,
+    testNamePattern: undefined,
+    allowOnly: false,
+    sequence: { seed: 0, hooks: 'stack', setupFiles: 'list' },
+    chaiConfig: undefined,
+    maxConcurrency: 1,
+    testTimeout: timeoutMs,
+    hookTimeout: timeoutMs,
+    retry: 0,
+    includeTaskLocation: false,
+    // The requirement IDs are the tests' tags, as under plain Vitest (vitest.specs.config.ts).
+    tags: requirementTags,
+    tagsFilter: undefined,
+    strictTags: true,
+  };
+}
+
+const firstLine = (message: string | undefined): string => (message ?? 'unknown').split('\n')[0] ?? '';
+
+/** Errors that escape a spec (a promise nobody awaited), kept for the run they happened in. */
+let escaped: RunError[] | undefined;
+const escape = (error: unknown): void => {
+  const message = error instanceof Error ? error.message : String(error);
+  (escaped ?? []).push({
+    code: 'HARNESS_INTERNAL',
+    message: `an error escaped the specs: ${firstLine(message)}`,
+    hint: BUG_HINT,
+    party: 'suite',
+  });
+};
+process.on('unhandledRejection', escape);
+process.on('uncaughtException', escape);
+
+async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<void> {
+  const post = (answer: ThreadAnswer): void => port?.postMessage(answer);
+  const errors: RunError[] = [];
+  escaped = errors;
+  provideSpecRun({ specRunId, targets });
+  const runner: VitestRunner = {
+    config: runnerConfig(timeoutMs),
+    importFile: (path) => registerSpecFile(path),
+    // Called once per test (no retry, no repeat), passed, failed or skipped alike.
+    onTaskFinished(test) {
+      const result = test.meta.conformance;
+      if (result) post({ type: SCENARIO, specRunId, result });
+    },
+  };
+  try {
+    const files = specFiles();
+    if (files.length === 0) errors.push(suiteError(`no spec file was found under ${specsDir}`));
+    for (const file of await startTests(files, runner)) {
+      for (const error of file.result?.errors ?? []) {
+        errors.push({
+          code: 'HARNESS_INTERNAL',
+          message: `spec ${file.name} could not run: ${firstLine(error.message)}`,
+          hint: BUG_HINT,
+          party: 'suite',
+        });
+      }
+    }
+  } catch (error) {
+    errors.push(suiteFailure('the spec runner', error));
+  }
+  escaped = undefined;
+  post({ type: JUDGED, specRunId, errors });
+}
+
+/** One spec run at a time, in the order asked. */
+let queue: Promise<void> = Promise.resolve();
+
+port.on('message', (message: unknown) => {
+  if (!isThreadMessage(message)) return;
+  if (message.type === JUDGE) {
+    queue = queue.then(() => judge(message));
+  } else if (message.type === HEAP_SNAPSHOT) {
+    port.postMessage({ type: HEAP_SNAPSHOT, path: writeHeapSnapshot(message.path) } satisfies ThreadAnswer);
+  } else if (message.type === HEAP_USED) {
+    port.postMessage({ type: HEAP_USED, bytes: process.memoryUsage().heapUsed } satisfies ThreadAnswer);
+  }
+});
