@@ -126,14 +126,18 @@ test('a run in which everything errored counts what could not be judged on its l
   }
 });
 
-/** The real CLI under a pseudo-terminal (util-linux script), as a person at a terminal runs it: the bytes the terminal gets. */
+/**
+ * The real CLI under a pseudo-terminal (util-linux script), as a person at a terminal runs it: the bytes the terminal
+ * gets. It runs the checkout's TypeScript source even though dist/ is current, so that a whole run from source, the
+ * judging thread's TypeScript loader included, is tested somewhere.
+ */
 function atTerminal(args: string[], cwd: string): Promise<string> {
   const command = [process.execPath, CHECKOUT_BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !['NO_COLOR', 'CI', 'NODE_OPTIONS'].includes(name) && !name.startsWith('VITEST')),
   );
   return new Promise((done) => {
-    execFile('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm' }, timeout: SAFETY_NET_MS }, (_error, stdout) =>
+    execFile('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm', CONFORMANCE_FROM_SOURCE: '1' }, timeout: SAFETY_NET_MS }, (_error, stdout) =>
       done(stdout),
     );
   });

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -7,12 +7,13 @@ export const CLI_BUNDLE_DIR = 'cli';
 
 /**
  * Bundles the compiled command line (dist/src/cli/main.js) and everything it imports into dist/cli/, so that a run
- * loads far fewer files instead of resolving each module of the suite and of its packages one by one. Vitest stays a package of its own: it
- * is the spec engine, and the judging thread and the specs import it, and the suite's modules, from dist/src as before.
+ * loads far fewer files instead of resolving each module of the suite and of its packages one by one. The judging
+ * thread is not in it: it runs the specs with Vitest's runner, a package of its own, and imports the spec engine and
+ * the suite's modules from dist/src, the same modules the specs import.
  * What a command loads only when asked for (another subcommand, the exporter, a matrix) stays a chunk of its own, loaded
  * as late as before. Every chunk sits in the one folder, one level under dist/, where paths.js expects itself.
  */
-export async function bundleCli(dist: string): Promise<void> {
+export async function bundleCli(dist: string, sourceDigest: string): Promise<void> {
   const outdir = join(dist, CLI_BUNDLE_DIR);
   await rm(outdir, { recursive: true, force: true });
   await build({
@@ -33,4 +34,6 @@ export async function bundleCli(dist: string): Promise<void> {
     },
     logLevel: 'warning',
   });
+  // The digest of the source compiled, taken before the compiler ran: a checkout's bin runs this build while it holds.
+  await writeFile(join(dist, 'source-digest.txt'), `${sourceDigest}\n`);
 }

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { startTests, type VitestRunner, type VitestRunnerConfig } from '@vitest/runner';
+import { collectTests, startTests, type VitestRunner, type VitestRunnerConfig } from '@vitest/runner';
 import { suiteError, suiteFailure, type RunError } from '../errors.js';
 import { packageRoot, specSuffix, specsDir } from '../paths.js';
 import { requirementTags } from '../requirements/tags.js';
@@ -110,8 +110,21 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
   post({ type: JUDGED, specRunId, errors });
 }
 
-/** One spec run at a time, in the order asked. */
-let queue: Promise<void> = Promise.resolve();
+/**
+ * Loads every spec file while the thread has nothing else to do (the main thread is still recording): a collection
+ * for no target registers no test, but imports each file and notes its scenarios, so the first batch finds them loaded.
+ */
+async function loadSpecFiles(): Promise<void> {
+  provideSpecRun({ specRunId: 'loading', targets: [] });
+  try {
+    await collectTests(specFiles(), { config: runnerConfig(0), importFile: (path) => registerSpecFile(path) });
+  } catch {
+    // A spec file that cannot load says so in the first batch, whose collection imports it again.
+  }
+}
+
+/** One spec run at a time, in the order asked, after the spec files have loaded. */
+let queue: Promise<void> = loadSpecFiles();
 
 port.on('message', (message: unknown) => {
   if (!isThreadMessage(message)) return;

@@ -104,6 +104,8 @@ export interface PassOptions {
   onFirstRoundSent?: () => void;
   /** The requests to send: a conformance run's unless told otherwise (the doctor's few). */
   plan?: Plan;
+  /** Told once the pass is recorded: what comes after the judging can load while the other thread judges. */
+  onRecorded?: () => void;
 }
 
 /** Record: one pass over the target. A failure to record is kept, for the judge and the report to say. */
@@ -202,6 +204,7 @@ export async function testTarget(
   options: PassOptions = {},
 ): Promise<{ pass: Pass; report: Report }> {
   const pass = await recordPass(target, scanner, options);
+  options.onRecorded?.();
   const judged = await judgePass(pass, judge);
   return { pass, report: targetReport({ target, startedAt: pass.startedAt, runId: pass.settings.runId, judged }) };
 }

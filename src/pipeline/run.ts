@@ -9,6 +9,7 @@ import type { ScenarioResult } from '../judge/scenario-result.js';
 import type { TargetSettings } from '../record/recorder.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
 import { applyBaseline } from '../report/model/baseline.js';
+import { loadViews } from '../report/write.js';
 import { cutShort, mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
@@ -73,6 +74,7 @@ async function passesOver(
       startedAt: index === 0 ? startedAt : new Date(),
       settings: passSettings,
       onFirstRoundSent,
+      onRecorded: () => loadViews(config.reports),
     });
     passes.push(pass);
     reports.push(report);
@@ -118,6 +120,9 @@ export async function runConformance(
     // are on their way.
     const onFirstRoundSent = (): void => own?.warmUp();
     const { reports, passes } = await passesOver(target, config, judge, scanner, startedAt, onFirstRoundSent).finally(closeReference);
+    // Every pass is judged: a judging thread of the run's own goes now, and its memory with it, before the reports
+    // are built (a run's peak came while both were alive).
+    await own?.close();
     const report = mergeRepeatedRuns(reports);
     if (baseline) applyBaseline(report, baseline);
     const written = await writeRun(report, passes, config.out, scanner, {

@@ -101,6 +101,16 @@ const VIEWS: [ReportKind, string, () => Promise<(report: Report) => string>][] =
   ['ctrf', 'ctrf.json', async () => (await import('./views/ctrf.js')).renderCtrf],
   ['badge', 'badge.svg', async () => (await import('./views/badge.js')).renderBadge],
 ];
+const loadAllure = () => import('./views/allure.js');
+
+/**
+ * Starts loading the renderers of the reports a run will write, so that they are loaded by the time the report is:
+ * a run calls it while its recording is judged in the other thread. Loading twice costs nothing (modules load once).
+ */
+export function loadViews(reports: readonly ReportKind[]): void {
+  for (const [kind, , load] of VIEWS) if (reports.includes(kind)) load().catch(() => undefined);
+  if (reports.includes('allure')) loadAllure().catch(() => undefined);
+}
 
 /**
  * Writes every view of the report through the artifact writer. The report is finished first (see finishedReport), then
@@ -126,9 +136,7 @@ export async function writeReports(
   const files = [
     ...views.map(([name, render]) => ({ name, content: render(finished) })),
     ...(allure
-      ? (await import('./views/allure.js'))
-          .allureFiles(finished, env)
-          .map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content }))
+      ? (await loadAllure()).allureFiles(finished, env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content }))
       : []),
   ];
   const rendered = screenArtifacts(files, scanner);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceDigest } from '../../bin/source-digest.js';
 import { bundleCli } from '../../scripts/generate/bundle-cli.js';
 import { COMPILED_CLI, repoRoot } from './run-cli.js';
 
@@ -16,6 +17,7 @@ const BUILD_INFO = join(repoRoot, 'node_modules', '.cache', 'ticketing-conforman
  * loader), and the packed tarball is made from it.
  */
 export default async function buildPackage(): Promise<void> {
+  const digest = sourceDigest(repoRoot);
   // tsc trusts its build information: outputs deleted since (npm run build starts afresh) must be written again.
   if (!existsSync(COMPILED_CLI)) rmSync(BUILD_INFO, { force: true });
   execFileSync(
@@ -23,5 +25,5 @@ export default async function buildPackage(): Promise<void> {
     [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', PACKAGE_TSCONFIG, '--incremental', '--tsBuildInfoFile', BUILD_INFO],
     { cwd: repoRoot, stdio: 'inherit' },
   );
-  await bundleCli(join(repoRoot, 'dist'));
+  await bundleCli(join(repoRoot, 'dist'), digest);
 }

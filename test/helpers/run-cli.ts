@@ -6,7 +6,10 @@ import type { Report } from '../../src/report/model/types.js';
 import { SAFETY_NET_MS, removeFolder } from './safety-net.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
-/** The command as `npm run conformance` runs it from a checkout: the bin, which runs the TypeScript source. */
+/**
+ * The command as `npm run conformance` runs it from a checkout: the bin, which runs dist/ while it was built from the
+ * source as it is (as during the self-tests), and the TypeScript source otherwise or with CONFORMANCE_FROM_SOURCE=1.
+ */
 export const CHECKOUT_BIN = join(repoRoot, 'bin', 'ticketing-conformance.js');
 /** The command as the package ships it (bundled), compiled once for the self-test run by test/helpers/build-package.ts. */
 export const COMPILED_CLI = join(repoRoot, 'dist', 'cli', 'main.js');
