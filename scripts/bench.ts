@@ -53,7 +53,7 @@ if (AGAINST && !existsSync(AGAINST)) {
 const node = process.execPath;
 /** The run's options as the CLI's defaults make them, for the probes that call the runner directly. */
 const BENCH_OPTIONS = JSON.stringify(loadConfig([], {}, join(root, 'no-such.env')));
-const tsxCli = join(root, 'bin', 'ticketing-conformance.js');
+const checkoutBin = join(root, 'bin', 'ticketing-conformance.js');
 /** npm beside the Node that runs the bench. */
 const npm = join(dirname(node), 'npm');
 const newmanBin = join(root, 'node_modules', 'newman', 'bin', 'newman.js');
@@ -95,7 +95,8 @@ function check(run: ProcessRun, what: string): void {
   if (run.code !== 0) throw new Error(`${what} exited ${run.code}:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
 }
 
-type Command = (url: string, work: string) => Promise<string[]>;
+/** How a tool is started: a program (Node unless told), its arguments, and variables added to the environment. */
+type Command = (url: string, work: string) => Promise<{ program?: string; args: string[]; env?: Record<string, string> }>;
 
 /**
  * Runs a tool `runs` times through a delay proxy. With a second tool, their runs alternate, one each in turn, so that
@@ -117,7 +118,8 @@ async function timeTool(
       for (const [tool, toolCommand] of tools.entries()) {
         const work = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
         proxy.reset();
-        const run = await measure(node, await toolCommand(proxy.url, work), { cwd: work });
+        const { program = node, args, env } = await toolCommand(proxy.url, work);
+        const run = await measure(program, args, { cwd: work, ...(env ? { env: { ...process.env, ...env } } : {}) });
         check(run, what);
         const { requests, roundTrips } = proxy.stats();
         samples[tool]?.push({ run, requests, roundTrips });
@@ -131,30 +133,37 @@ async function timeTool(
   return { figures: summarise(own), ...(other ? { alternate: summarise(other) } : {}) };
 }
 
-const oursWith =
-  (cli: string) =>
-  async (url: string, work: string): Promise<string[]> => [cli, '--base-url', url, '--token', TOKEN, '--out', join(work, 'out')];
+const oursArgs = (url: string, work: string): string[] => ['--base-url', url, '--token', TOKEN, '--out', join(work, 'out')];
+const oursWith: (cli: string) => Command = (cli) => async (url, work) => ({ args: [cli, ...oursArgs(url, work)] });
 const oursCompiled = oursWith(compiledCli);
 /** Three statuses in two languages, which the reference server all has. */
 const SEVERAL = ['--status-id', '1,2,5', '--lang', 'fr,de'];
-const oursSeveral = async (url: string, work: string): Promise<string[]> => [...(await oursCompiled(url, work)), ...SEVERAL];
-const oursTsx = oursWith(tsxCli);
-const newman = async (url: string, work: string): Promise<string[]> => {
+const oursSeveral: Command = async (url, work) => ({ args: [compiledCli, ...oursArgs(url, work), ...SEVERAL] });
+/** `npm run conformance` in this checkout, as its README says: npm's own process counts, and the bin runs dist/ (current). */
+const oursNpm: Command = async (url, work) => ({
+  program: npm,
+  args: ['--prefix', root, 'run', '--silent', 'conformance', '--', ...oursArgs(url, work)],
+});
+/** The checkout's TypeScript source through tsx, as after an edit (the bin with CONFORMANCE_FROM_SOURCE=1). */
+const oursTsx: Command = async (url, work) => ({ args: [checkoutBin, ...oursArgs(url, work)], env: { CONFORMANCE_FROM_SOURCE: '1' } });
+const newman: Command = async (url, work) => {
   const file = join(work, 'collection.json');
   await writeFile(file, JSON.stringify(newmanCollection({ baseUrl: url, token: TOKEN, password: 'x', statusId: 1 })));
-  return [newmanBin, 'run', file, '--reporters', 'cli', '--bail'];
+  return { args: [newmanBin, 'run', file, '--reporters', 'cli', '--bail'] };
 };
 
-const dredd = async (url: string): Promise<string[]> => [
-  await peerTool('dredd', DREDD_VERSION, join('bin', 'dredd')),
-  DREDD_DOCUMENT,
-  url,
-  '--header',
-  `Authorization: Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}`,
-  ...dreddSuccessTransactions().flatMap((name) => ['--only', name]),
-];
+const dredd: Command = async (url) => ({
+  args: [
+    await peerTool('dredd', DREDD_VERSION, join('bin', 'dredd')),
+    DREDD_DOCUMENT,
+    url,
+    '--header',
+    `Authorization: Basic ${Buffer.from(`${TOKEN}:x`).toString('base64')}`,
+    ...dreddSuccessTransactions().flatMap((name) => ['--only', name]),
+  ],
+});
 
-/** The prefetch alone through the delay proxy: the round trips its dependencies cost, without Vitest sharing the CPU. */
+/** The prefetch alone through the delay proxy: the round trips its dependencies cost, without the judging thread sharing the CPU. */
 async function prefetchAlone(
   reference: RunningReferenceServer,
   rttMs: number,
@@ -269,7 +278,8 @@ function peersTable(byRtt: Record<string, Record<string, Figures | number>>): st
   const rows: [string, string][] = [
     ['ours, compiled (the installed CLI)', 'ours'],
     ['--against, in turn', 'against'],
-    ['ours, from source (bin, as `npm run conformance`)', 'oursViaTsx'],
+    ['ours, `npm run conformance` (a checkout, its build current)', 'oursViaNpm'],
+    ['ours, from source through tsx (after an edit)', 'oursViaTsx'],
     [`Dredd ${DREDD_VERSION}, the document's examples`, 'dredd'],
     ['Newman 6.2.2, our requests and assertions', 'newman'],
   ];
@@ -336,6 +346,7 @@ async function main(): Promise<void> {
     for (const rttMs of only ? [] : [RTT_MS, 0]) {
       const compiled = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled, AGAINST ? oursWith(AGAINST) : undefined);
       const ours = compiled.figures;
+      const { figures: viaNpm } = await timeTool('the suite (npm run conformance)', Math.min(RUNS, 3), reference, rttMs, oursNpm);
       const { figures: viaTsx } = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
       const { figures: theirs } = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
       const { figures: dreddFigures } = await timeTool('dredd', DREDD_RUNS, reference, rttMs, dredd);
@@ -343,6 +354,7 @@ async function main(): Promise<void> {
       byRtt[`${rttMs}ms`] = {
         ours,
         ...(compiled.alternate ? { against: compiled.alternate } : {}),
+        oursViaNpm: viaNpm,
         oursViaTsx: viaTsx,
         newman: theirs,
         dredd: dreddFigures,
@@ -351,6 +363,7 @@ async function main(): Promise<void> {
       console.log(`Round-trip time ${rttMs} ms (delay proxy on loopback):`);
       console.log(line('ours (compiled)', ours));
       if (compiled.alternate) console.log(line('--against, in turn', compiled.alternate));
+      console.log(line('ours (npm run)', viaNpm));
       console.log(line('ours (tsx, from src)', viaTsx));
       console.log(line('newman 6.2.2', theirs));
       console.log(line(`dredd ${DREDD_VERSION}`, dreddFigures));
