@@ -137,8 +137,11 @@ function atTerminal(args: string[], cwd: string): Promise<string> {
     Object.entries(process.env).filter(([name]) => !['NO_COLOR', 'CI', 'NODE_OPTIONS'].includes(name) && !name.startsWith('VITEST')),
   );
   return new Promise((done) => {
-    execFile('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm', CONFORMANCE_FROM_SOURCE: '1' }, timeout: SAFETY_NET_MS }, (_error, stdout) =>
-      done(stdout),
+    execFile(
+      'script',
+      ['-qec', command, '/dev/null'],
+      { cwd, env: { ...env, TERM: 'xterm', CONFORMANCE_FROM_SOURCE: '1' }, timeout: SAFETY_NET_MS },
+      (_error, stdout) => done(stdout),
     );
   });
 }
