@@ -62,11 +62,14 @@ function runnerConfig(timeoutMs: number): VitestRunnerConfig {
 
 const firstLine = (message: string | undefined): string => (message ?? 'unknown').split('\n')[0] ?? '';
 
-/** Errors that escape a spec (a promise nobody awaited), kept for the run they happened in. */
-let escaped: RunError[] | undefined;
+/**
+ * Errors that escape a spec (a promise nobody awaited), told with the run they happened in, or with the next run when
+ * they came between two: the thread keeps running, and the run that tells them gets a fresh thread after it.
+ */
+const escaped: RunError[] = [];
 const escape = (error: unknown): void => {
   const message = error instanceof Error ? error.message : String(error);
-  (escaped ?? []).push({
+  escaped.push({
     code: 'HARNESS_INTERNAL',
     message: `an error escaped the specs: ${firstLine(message)}`,
     hint: BUG_HINT,
@@ -79,7 +82,6 @@ process.on('uncaughtException', escape);
 async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<void> {
   const post = (answer: ThreadAnswer): void => port?.postMessage(answer);
   const errors: RunError[] = [];
-  escaped = errors;
   provideSpecRun({ specRunId, targets });
   const runner: VitestRunner = {
     config: runnerConfig(timeoutMs),
@@ -106,7 +108,7 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
   } catch (error) {
     errors.push(suiteFailure('the spec runner', error));
   }
-  escaped = undefined;
+  errors.push(...escaped.splice(0));
   post({ type: JUDGED, specRunId, errors });
 }
 
