@@ -1,5 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
@@ -79,4 +81,46 @@ test('a runner closed while it judges answers the batch with a suite error; the 
   const again = await queue.judge(target);
   expect(again.errors).toEqual([]);
   expect(again.scenarios.length).toBeGreaterThan(5);
+});
+
+test('a spec file that declares a test beside its scenarios is refused in every run, not judged in the first alone', async () => {
+  const folder = await tempFolder('spec-file-');
+  const runner = pathToFileURL(join(repoRoot, 'node_modules', '@vitest', 'runner', 'dist', 'index.js')).href;
+  const scenarioModule = pathToFileURL(join(repoRoot, 'dist', 'src', 'judge', 'scenario.js')).href;
+  const contextModule = pathToFileURL(join(repoRoot, 'dist', 'src', 'judge', 'context.js')).href;
+  const scenario = `scenario({ id: 'fixture', requirements: ['ENV-JSON'], title: 'a fixture', run: async () => undefined });`;
+  await writeFile(join(folder, 'scenarios-only.spec.js'), `import { scenario } from '${scenarioModule}';\n${scenario}\n`);
+  await writeFile(
+    join(folder, 'own-test.spec.js'),
+    `import { test } from '${runner}';\nimport { scenario } from '${scenarioModule}';\n${scenario}\ntest('of its own', () => undefined);\n`,
+  );
+  // Two collections in one process, as the judging thread makes one per batch: what each file's collection says.
+  const script = `
+    import { collectTests } from '${runner}';
+    import { provideSpecRun } from '${contextModule}';
+    import { registerSpecFile } from '${scenarioModule}';
+    const config = { root: '/', setupFiles: [], sequence: { seed: 0, hooks: 'stack', setupFiles: 'list' }, maxConcurrency: 1,
+      testTimeout: 1000, hookTimeout: 1000, retry: 0, tags: [], strictTags: false };
+    const files = ['scenarios-only', 'own-test'].map((name) => '${folder}/' + name + '.spec.js');
+    for (const run of [1, 2]) {
+      provideSpecRun({ specRunId: 'run ' + run, targets: [] });
+      for (const file of await collectTests(files, { config, importFile: registerSpecFile })) {
+        console.log(run, file.name.split('/').pop(), file.result?.errors?.[0]?.message ?? 'collected');
+      }
+    }
+  `;
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: SAFETY_NET_MS }, (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout),
+    ),
+  );
+  const lines = output.trim().split('\n');
+  expect(lines.filter((line) => line.includes('scenarios-only'))).toEqual([
+    expect.stringMatching(/^1 .* collected$/),
+    expect.stringMatching(/^2 .* collected$/),
+  ]);
+  expect(lines.filter((line) => line.includes('own-test'))).toEqual([
+    expect.stringMatching(/^1 .*declares tests or suites of its own/),
+    expect.stringMatching(/^2 .*declares tests or suites of its own/),
+  ]);
 });

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { test, type TestContext } from '@vitest/runner';
+import { getCurrentSuite, test, type TestContext } from '@vitest/runner';
 import type { CheckOutcome } from './checks/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
@@ -92,10 +92,12 @@ export function scenario<const R extends RequirementId>(definition: ScenarioDefi
   registerTests(definition);
 }
 
-/** The scenarios of each spec file the judging thread has loaded, by path. */
-const scenariosOfFile = new Map<string, ScenarioDefinition<RequirementId>[]>();
+/** The scenarios of each spec file the judging thread has loaded, by path, or why the file cannot be judged. */
+const scenariosOfFile = new Map<string, ScenarioDefinition<RequirementId>[] | Error>();
 /** Where scenario() notes the scenarios of the spec file being loaded. */
 let loadingFile: ScenarioDefinition<RequirementId>[] | undefined;
+/** Tests registered by scenarios so far, to tell them from any a spec file declared itself. */
+let testsRegistered = 0;
 
 /**
  * Registers a spec file's tests for the spec run being collected. The file is imported once: its scenarios register
@@ -104,16 +106,25 @@ let loadingFile: ScenarioDefinition<RequirementId>[] | undefined;
  */
 export async function registerSpecFile(path: string): Promise<void> {
   const known = scenariosOfFile.get(path);
+  if (known instanceof Error) throw known;
   if (known) {
     for (const definition of known) registerTests(definition);
     return;
   }
   const noted: ScenarioDefinition<RequirementId>[] = [];
   loadingFile = noted;
+  const [tasksBefore, testsBefore] = [getCurrentSuite().tasks.length, testsRegistered];
   try {
     await import(pathToFileURL(path).href);
   } finally {
     loadingFile = undefined;
+  }
+  // A test declared beside the scenarios would be registered by the import alone, so only in the first run: the file
+  // is refused in every run instead.
+  if (getCurrentSuite().tasks.length - tasksBefore !== testsRegistered - testsBefore) {
+    const refused = new Error(`spec ${path} declares tests or suites of its own: a spec file declares scenarios only (scenario({...}))`);
+    scenariosOfFile.set(path, refused);
+    throw refused;
   }
   scenariosOfFile.set(path, noted);
 }
@@ -128,6 +139,7 @@ function registerTests<const R extends RequirementId>(definition: ScenarioDefini
     if (definition.profile !== undefined && slot.profile !== definition.profile) {
       // Registered all the same, recording nothing: to Vitest a spec file without a single test is an error.
       test.skip(`${targetName} (judged only with --profile ${definition.profile})`, () => undefined);
+      testsRegistered += 1;
       continue;
     }
     const several = scope !== 'run' && severalSlices(slot.choices);
@@ -136,6 +148,7 @@ function registerTests<const R extends RequirementId>(definition: ScenarioDefini
       test(testName, { tags: [...definition.requirements] }, (vitestContext) =>
         judge(definition, slot.index, several ? slice : undefined, vitestContext),
       );
+      testsRegistered += 1;
     }
   }
 }

@@ -89,7 +89,12 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
     // Called once per test (no retry, no repeat), passed, failed or skipped alike.
     onTaskFinished(test) {
       const result = test.meta.conformance;
-      if (result) post({ type: SCENARIO, specRunId, result });
+      try {
+        if (result) post({ type: SCENARIO, specRunId, result });
+      } catch (error) {
+        // A result that cannot cross to the main thread is the suite's fault, never a verdict left out in silence.
+        errors.push(suiteFailure(`handing over scenario ${result?.id ?? test.name}`, error));
+      }
     },
   };
   try {
@@ -131,7 +136,16 @@ let queue: Promise<void> = loadSpecFiles();
 port.on('message', (message: unknown) => {
   if (!isThreadMessage(message)) return;
   if (message.type === JUDGE) {
-    queue = queue.then(() => judge(message));
+    // Whatever fails in a run, the main thread hears that it ended: it waits for nothing else.
+    queue = queue
+      .then(() => judge(message))
+      .catch((error: unknown) => {
+        port.postMessage({
+          type: JUDGED,
+          specRunId: message.specRunId,
+          errors: [suiteFailure('the spec run', error)],
+        } satisfies ThreadAnswer);
+      });
   } else if (message.type === HEAP_SNAPSHOT) {
     port.postMessage({ type: HEAP_SNAPSHOT, path: writeHeapSnapshot(message.path) } satisfies ThreadAnswer);
   } else if (message.type === HEAP_USED) {
