@@ -89,6 +89,10 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
     // Called once per test (no retry, no repeat), passed, failed or skipped alike.
     onTaskFinished(test) {
       const result = test.meta.conformance;
+      if (!result && test.result?.state === 'fail') {
+        // A scenario that ended before it recorded anything (its time-out, a crash of the harness around it).
+        errors.push(suiteError(`${test.name} ended without a result: ${firstLine(test.result.errors?.[0]?.message)}`));
+      }
       try {
         if (result) post({ type: SCENARIO, specRunId, result });
       } catch (error) {
