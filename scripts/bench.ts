@@ -16,8 +16,9 @@ import { measure, type ProcessRun } from './bench/process-stats.js';
 
 /**
  * npm run bench: the suite against the reference server behind a delay proxy, N times, beside Newman doing the same work
- * and Dredd checking the document's own examples; then the Vitest start-up in parts, and matrices of 200, 1,000 and 5,000 targets (one local target under that many
- * names), compiled and from source. Prints figures and writes reports/bench.json.
+ * and Dredd checking the document's own examples; then the judging thread's start, and matrices of 200, 1,000 and
+ * 5,000 targets (one local target under that many names), compiled and through npm run conformance. Prints figures and
+ * writes reports/bench.json.
  */
 const { values } = parseArgs({
   options: {
@@ -390,7 +391,7 @@ async function main(): Promise<void> {
       matrices.push(figures);
       const page = figures.page ? `; matrix.html first paint ${figures.page.firstPaintMs} ms, loaded ${figures.page.loadMs} ms` : '';
       console.log(
-        `Matrix of ${targets} targets (${build === 'source' ? 'from source, through npm run conformance' : build}, concurrency ${MATRIX_CONCURRENCY}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / targets, 1)} ms a target, peak RSS ${figures.peakRssMb} MB${page}`,
+        `Matrix of ${targets} targets (${build === 'source' ? 'through npm run conformance in the checkout' : build}, concurrency ${MATRIX_CONCURRENCY}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / targets, 1)} ms a target, peak RSS ${figures.peakRssMb} MB${page}`,
       );
     }
     for (const build of ['compiled', 'source'] as const) {
