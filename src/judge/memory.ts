@@ -31,8 +31,8 @@ export function collectGarbageWhenGrown(): void {
 }
 
 /**
- * Keeps V8's young generation at its starting size for the rest of the process, the spec worker's included. V8 doubles
- * it each time many objects survive a collection, as they do while Vite, Vitest and the specs load, and the pages it
+ * Keeps V8's young generation at its starting size for the rest of the process, the judging thread's included. V8 doubles
+ * it each time many objects survive a collection, as they do while the modules and the specs load, and the pages it
  * grew into stay resident. The growth factor is read at each growth, so it takes effect when set at run time (the
  * size limits do not).
  */

@@ -2,7 +2,7 @@ import type { RunError } from '../errors.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { TrafficCounts } from '../exchange/exchange.js';
 
-/** Why a request got no answer, as plain data that can cross from the CLI to the spec worker. */
+/** Why a request got no answer, as plain data that can cross from the CLI to the judging thread. */
 export type RecordedFailure = RunError;
 
 export type RecordedAnswer = { exchange: Exchange } | { failure: RecordedFailure };
