@@ -29,13 +29,14 @@ if (!port) throw new Error('the spec engine runs only in the judging thread');
 
 const BUG_HINT = 'This is a bug in the suite; please report it with the report.json';
 
-/** The spec files, in a stable order: TypeScript from source, JavaScript once compiled. */
-function specFiles(): string[] {
-  return readdirSync(specsDir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith(specSuffix))
-    .map((name) => join(specsDir, name))
-    .sort();
-}
+/**
+ * The spec files, in a stable order: TypeScript from source, JavaScript once compiled. Listed once: they do not change
+ * while the thread lives, and an exporter's thread judges batch after batch.
+ */
+const SPEC_FILES = readdirSync(specsDir, { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith(specSuffix))
+  .map((name) => join(specsDir, name))
+  .sort();
 
 /** Vitest's runner settings: every test in order, one at a time, no retry, each bounded by the time-out. */
 function runnerConfig(timeoutMs: number): VitestRunnerConfig {
@@ -102,9 +103,8 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
     },
   };
   try {
-    const files = specFiles();
-    if (files.length === 0) errors.push(suiteError(`no spec file was found under ${specsDir}`));
-    for (const file of await startTests(files, runner)) {
+    if (SPEC_FILES.length === 0) errors.push(suiteError(`no spec file was found under ${specsDir}`));
+    for (const file of await startTests(SPEC_FILES, runner)) {
       for (const error of file.result?.errors ?? []) {
         errors.push({
           code: 'HARNESS_INTERNAL',
@@ -128,7 +128,7 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
 async function loadSpecFiles(): Promise<void> {
   provideSpecRun({ specRunId: 'loading', targets: [] });
   try {
-    await collectTests(specFiles(), { config: runnerConfig(0), importFile: (path) => registerSpecFile(path) });
+    await collectTests(SPEC_FILES, { config: runnerConfig(0), importFile: (path) => registerSpecFile(path) });
   } catch {
     // A spec file that cannot load says so in the first batch, whose collection imports it again.
   }
