@@ -89,6 +89,12 @@ describe('how an answer is shown in a message', () => {
     expect(canonical(undefined)).toBe('undefined');
     expect(canonical('')).toBe('""');
   });
+
+  test('canonical JSON orders keys by code unit, not by a language: keys a collation ties still have one order', () => {
+    expect(canonical({ b: 1, B: 2, a: 3 })).toBe('{"B":2,"a":3,"b":1}');
+    // The same two keys (é composed, and e with a combining accent) inserted in either order.
+    expect(canonical({ '\u00e9': 1, 'e\u0301': 2 })).toBe(canonical({ 'e\u0301': 2, '\u00e9': 1 }));
+  });
 });
 
 describe('authentication: what counts as serving the resource, and as refusing it', () => {
