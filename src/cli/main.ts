@@ -1,7 +1,7 @@
 import { cli, judges } from './cli.js';
 import { processIo } from './io.js';
 import { startJudgingThreadEarly } from '../judge/lasting-thread.js';
-import { keepYoungGenerationSmall } from '../judge/memory.js';
+import { keepWebAssemblyOnBaselineCompiler, keepYoungGenerationSmall } from '../judge/memory.js';
 
 /**
  * Once a command has settled, what the transport abandoned at the deadline (a tunnel a proxy never finished, a
@@ -14,6 +14,7 @@ function exitOnceSettled(): void {
 // From the start: most of what the young generation would grow into comes while the modules load. A matrix, which
 // lasts, lets it grow again (io.beforeLongRun).
 keepYoungGenerationSmall();
+keepWebAssemblyOnBaselineCompiler();
 
 const args = process.argv.slice(2);
 // Vitest's runner and the specs load in the judging thread, on the other core, while this thread loads the run and records.

@@ -41,6 +41,16 @@ export function keepYoungGenerationSmall(): void {
 }
 
 /**
+ * Keeps WebAssembly on V8's baseline compiler (Liftoff) for the rest of the process. undici parses HTTP with llhttp
+ * compiled to WebAssembly, and after a few answers V8 compiles the parser's one large function again with its optimising
+ * compiler, on a background thread: tens of MB resident and a compilation the process waits for before it exits, for a
+ * run that reads a few dozen answers. Read when V8 decides to optimise, so it takes effect when set at run time.
+ */
+export function keepWebAssemblyOnBaselineCompiler(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
  * V8's own growth again (its default factor): over a long matrix, a young generation too small to hold one batch's
  * garbage sends it to the old generation, and the matrix ran measurably slower.
  */
