@@ -164,36 +164,64 @@ const dredd: Command = async (url) => ({
   ],
 });
 
-/** The prefetch alone through the delay proxy: the round trips its dependencies cost, without the judging thread sharing the CPU. */
-async function prefetchAlone(
-  reference: RunningReferenceServer,
-  rttMs: number,
-  args: string[] = [],
-): Promise<{ roundTrips: number; requests: number; connections: number }> {
+interface PrefetchFigures {
+  /** The span of the traffic at the round-trip time, in round trips: the network's wait and the computing on the path. */
+  spanRoundTrips: number;
+  /** How many round trips the span grows by when the round trip doubles: the network's waits on the critical path alone. */
+  roundTrips: number;
+  /** What is left of the span at the round-trip time once those round trips are taken out: client and server computing. */
+  computeMs: number;
+  requests: number;
+  connections: number;
+}
+
+/**
+ * The prefetch alone through the delay proxy, without the judging thread sharing the CPU, at the round-trip time and at
+ * twice it. The computing on the critical path takes as long at both, so the span's growth counts the round trips alone.
+ */
+async function prefetchAlone(reference: RunningReferenceServer, rttMs: number, args: string[] = []): Promise<PrefetchFigures> {
   const options = JSON.stringify(loadConfig(args, {}, join(root, 'no-such.env')));
-  const proxy = await startDelayProxy(new URL(reference.url), rttMs);
-  const samples: { roundTrips: number; requests: number; connections: number }[] = [];
-  try {
-    for (let index = 0; index < 3; index += 1) {
-      proxy.reset();
-      const script = `
-        const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
-        const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'pipeline', 'pipeline.js'))});
-        const target = { baseUrl: ${JSON.stringify(proxy.url)}, token: ${JSON.stringify(TOKEN)}, options: ${options}, embeddedReference: true };
-        await recordTarget(targetSettings(target, new Date()));
-      `;
-      check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
-      samples.push(proxy.stats());
+  const spanAt = async (delayMs: number): Promise<{ spanMs: number; requests: number; connections: number }> => {
+    const proxy = await startDelayProxy(new URL(reference.url), delayMs);
+    const samples: { spanMs: number; requests: number; connections: number }[] = [];
+    try {
+      for (let index = 0; index < 3; index += 1) {
+        proxy.reset();
+        // As the command line does before its first request.
+        const script = `
+          const { keepWebAssemblyOnBaselineCompiler } = await import(${JSON.stringify(join(root, 'dist', 'src', 'judge', 'memory.js'))});
+          keepWebAssemblyOnBaselineCompiler();
+          const { recordTarget } = await import(${JSON.stringify(join(root, 'dist', 'src', 'record', 'recorder.js'))});
+          const { targetSettings } = await import(${JSON.stringify(join(root, 'dist', 'src', 'pipeline', 'pipeline.js'))});
+          const target = { baseUrl: ${JSON.stringify(proxy.url)}, token: ${JSON.stringify(TOKEN)}, options: ${options}, embeddedReference: true };
+          await recordTarget(targetSettings(target, new Date()));
+        `;
+        check(await measure(node, ['--input-type=module', '-e', script], { cwd: root }), 'the prefetch probe');
+        samples.push(proxy.stats());
+      }
+    } finally {
+      await proxy.close();
     }
-  } finally {
-    await proxy.close();
-  }
+    return {
+      spanMs: median(samples.map((sample) => sample.spanMs)),
+      requests: median(samples.map((sample) => sample.requests)),
+      connections: median(samples.map((sample) => sample.connections)),
+    };
+  };
+  const once = await spanAt(rttMs);
+  const twice = await spanAt(2 * rttMs);
+  const roundTrips = (twice.spanMs - once.spanMs) / rttMs;
   return {
-    roundTrips: round(median(samples.map((sample) => sample.roundTrips)), 1),
-    requests: median(samples.map((sample) => sample.requests)),
-    connections: median(samples.map((sample) => sample.connections)),
+    spanRoundTrips: round(once.spanMs / rttMs, 1),
+    roundTrips: round(roundTrips, 1),
+    computeMs: round(once.spanMs - roundTrips * rttMs),
+    requests: once.requests,
+    connections: once.connections,
   };
 }
+
+const prefetchLine = (figures: PrefetchFigures): string =>
+  `${figures.roundTrips} round trips on the critical path (the growth of its span from one round-trip time to twice it) and ${figures.computeMs} ms of computing on it; its span at ${RTT_MS} ms: ${figures.spanRoundTrips} round trips; ${figures.requests} requests over ${figures.connections} connections`;
 
 /** The judging thread's part of a run, timed inside one process of the compiled CLI: its start and two spec runs. */
 async function judgingStartup(reference: RunningReferenceServer): Promise<Record<string, number>> {
@@ -321,7 +349,7 @@ async function main(): Promise<void> {
   );
   const reference = await startReferenceServer({ token: TOKEN });
   const byRtt: Record<string, Record<string, Figures | number>> = {};
-  let prefetch: Awaited<ReturnType<typeof prefetchAlone>> | undefined;
+  let prefetch: PrefetchFigures | undefined;
   let severalFigures: Record<string, unknown> | undefined;
   let startup: Record<string, number> | undefined;
   try {
@@ -338,9 +366,7 @@ async function main(): Promise<void> {
         ['one status', oneAlone],
         ['3 statuses x 2', severalAlone],
       ] as const) {
-        console.log(
-          `  prefetch alone, ${name.padEnd(14)} ${alone.roundTrips} round trips on the critical path, ${alone.requests} requests over ${alone.connections} connections`,
-        );
+        console.log(`  prefetch alone, ${name.padEnd(14)} ${prefetchLine(alone)}`);
       }
     }
     const only = values['matrix-only'] || values['several-only'];
@@ -373,9 +399,7 @@ async function main(): Promise<void> {
     if (!only) console.log(peersTable(byRtt));
     if (!only) {
       prefetch = await prefetchAlone(reference, RTT_MS);
-      console.log(
-        `Prefetch alone at ${RTT_MS} ms: ${prefetch.roundTrips} round trips on the critical path, ${prefetch.requests} requests over ${prefetch.connections} connections`,
-      );
+      console.log(`Prefetch alone: ${prefetchLine(prefetch)}`);
       startup = await judgingStartup(reference);
       console.log(
         `The judging thread in a compiled run: first spec run ${startup.firstSpecRunMs} ms (the thread's start, its modules and the judging); next spec run ${startup.nextSpecRunMs} ms`,

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A TCP proxy on loopback that makes a target look one round trip away: every chunk waits half the round-trip time
- * in each direction, and the first chunk of a connection one round trip more, as the TCP handshake would cost.
+ * in each direction, and a connection carries nothing before its handshake's round trip is over. As over a real
+ * network, what the client does between opening a connection and writing to it happens while the handshake is under way.
  */
 export interface DelayProxy {
   url: string;
@@ -46,15 +47,16 @@ export async function startDelayProxy(upstream: URL, rttMs: number): Promise<Del
         client.write(chunk);
       } else client.end();
     });
-    let handshakeMs = rttMs;
+    // On loopback the client connects at once; over a network, its first bytes could leave only once the handshake's
+    // round trip is over.
+    const handshakeOverAt = performance.now() + rttMs;
     let tail = Buffer.alloc(0);
     client.on('data', (chunk: Buffer) => {
       // A GET has no body: each end of a header block is one request.
       const scan = Buffer.concat([tail, chunk]);
       for (let at = scan.indexOf(HEADER_END); at !== -1; at = scan.indexOf(HEADER_END, at + HEADER_END.length)) requests += 1;
       tail = scan.subarray(Math.max(0, scan.length - (HEADER_END.length - 1)));
-      toTarget(chunk, handshakeMs);
-      handshakeMs = 0;
+      toTarget(chunk, Math.max(0, handshakeOverAt - performance.now()));
     });
     client.on('end', () => toTarget(null, 0));
     target.on('data', (chunk: Buffer) => toClient(chunk, 0));
