@@ -106,19 +106,35 @@ async function recordOwnOutputs(folder: string, files: readonly string[], folder
   await writeFile(join(folder, MANIFEST), `${JSON.stringify(list, null, 2)}\n`);
 }
 
-/** The absolute path of an entry of the list, or undefined when it would leave the folder (a hand-edited list). */
-async function inside(folder: string, entry: string): Promise<string | undefined> {
-  const path = normalize(entry.split('/').join(sep));
-  if (path === '.' || isAbsolute(path) || path === '..' || path.startsWith(`..${sep}`)) return undefined;
-  const full = join(folder, path);
-  try {
-    // The folder holding it must be the output folder or below it, not a link to somewhere else.
-    const [root, parent] = await Promise.all([realpath(folder), realpath(dirname(full))]);
-    const below = relative(root, parent);
-    return below === '' || (!below.startsWith('..') && !isAbsolute(below)) ? full : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * The absolute path of an entry of the list, or undefined when it would leave the folder (a hand-edited list). The
+ * folders' real paths are looked up once for a whole list: most entries share a few folders (allure-results/ above all).
+ */
+function insideOf(folder: string): (entry: string) => Promise<string | undefined> {
+  const realPaths = new Map<string, Promise<string>>();
+  const realPathOf = (path: string): Promise<string> => {
+    let found = realPaths.get(path);
+    if (!found) {
+      found = realpath(path);
+      // Awaited by each entry that needs it; a folder that is not there is one entry left alone, not an error here.
+      found.catch(() => undefined);
+      realPaths.set(path, found);
+    }
+    return found;
+  };
+  return async (entry) => {
+    const path = normalize(entry.split('/').join(sep));
+    if (path === '.' || isAbsolute(path) || path === '..' || path.startsWith(`..${sep}`)) return undefined;
+    const full = join(folder, path);
+    try {
+      // The folder holding it must be the output folder or below it, not a link to somewhere else.
+      const [root, parent] = await Promise.all([realPathOf(folder), realPathOf(dirname(full))]);
+      const below = relative(root, parent);
+      return below === '' || (!below.startsWith('..') && !isAbsolute(below)) ? full : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 function ignoreMissing(error: unknown): void {
@@ -131,17 +147,22 @@ function ignoreMissing(error: unknown): void {
  */
 export async function clearOwnOutputs(folder: string, keep: readonly string[] = []): Promise<void> {
   const manifest = await readManifest(folder);
-  for (const entry of manifest.files.filter((file) => !keep.includes(file))) {
-    const path = await inside(folder, entry);
-    if (!path) continue;
-    const stats = await lstat(path).catch(() => undefined);
-    // A file or a link to one is unlinked; the link's target is left alone. One removed meanwhile (another run into
-    // the same folder clearing it too) is what was wanted.
-    if (stats && (stats.isFile() || stats.isSymbolicLink())) await unlink(path).catch(ignoreMissing);
-  }
+  const inside = insideOf(folder);
+  // Several at once, as they were written: a run's hundred files one after another kept the first request waiting.
+  await eachAtOnce(
+    manifest.files.filter((file) => !keep.includes(file)),
+    async (entry) => {
+      const path = await inside(entry);
+      if (!path) return;
+      const stats = await lstat(path).catch(() => undefined);
+      // A file or a link to one is unlinked; the link's target is left alone. One removed meanwhile (another run into
+      // the same folder clearing it too) is what was wanted.
+      if (stats && (stats.isFile() || stats.isSymbolicLink())) await unlink(path).catch(ignoreMissing);
+    },
+  );
   const deepestFirst = [...manifest.folders].sort((a, b) => b.split('/').length - a.split('/').length);
   for (const entry of deepestFirst) {
-    const path = await inside(folder, entry);
+    const path = await inside(entry);
     // rmdir refuses a folder that is not empty: whatever another tool put there stays.
     if (path) await rmdir(path).catch(() => undefined);
   }
@@ -158,8 +179,23 @@ export interface PutOptions {
   listed?: boolean;
 }
 
-/** Files written at once: enough to keep the file system busy, few enough to stay far from any open-file limit. */
-const WRITES_AT_ONCE = 16;
+/** Files written or removed at once: enough to keep the file system busy, few enough to stay far from any open-file limit. */
+const FILES_AT_ONCE = 16;
+
+/**
+ * Does the job for every item, a few at once: a run writes and removes a hundred small files (Allure's above all), each
+ * mostly waiting on the file system. Every job settles before the first failure is told, so nothing is still under way
+ * when the caller goes on.
+ */
+async function eachAtOnce<T>(items: readonly T[], job: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < items.length; index = next++) await job(items[index] as T, index);
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(FILES_AT_ONCE, items.length) }, worker));
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
 
 /**
  * Writes files that passed the screen into the folder (made if missing, with any subfolder a name holds) and adds them
@@ -177,18 +213,7 @@ export async function putArtifacts(
     if (parent !== '.' && (await mkdir(join(folder, parent), { recursive: true }))) made.add(parent);
   }
   const written = files.map(({ name }) => join(folder, ...name.split('/')));
-  // Several at once: a run writes a hundred small files (Allure's above all), each mostly waiting on the file system.
-  let next = 0;
-  const writer = async (): Promise<void> => {
-    for (let index = next++; index < files.length; index = next++) {
-      const file = files[index];
-      if (file) await writeFile(written[index] ?? '', file.content);
-    }
-  };
-  // Every write settles before the first failure is told, so nothing is still being written when the caller goes on.
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(WRITES_AT_ONCE, files.length) }, writer));
-  const failed = settled.find((outcome) => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
+  await eachAtOnce(files, (file, index) => writeFile(written[index] ?? '', file.content));
   if (listed)
     await recordOwnOutputs(
       folder,
