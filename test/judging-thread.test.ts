@@ -9,6 +9,7 @@ import { recordTarget } from '../src/record/recorder.js';
 import { targetSettings } from '../src/pipeline/pipeline.js';
 import { SpecRunner } from '../src/judge/spec-runner.js';
 import { JudgeQueue } from '../src/judge/judge-queue.js';
+import { profilerFlags } from '../src/judge/lasting-thread.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot } from './helpers/run-cli.js';
 import { SAFETY_NET_MS } from './helpers/safety-net.js';
@@ -123,4 +124,32 @@ test('a spec file that declares a test beside its scenarios is refused in every 
     expect.stringMatching(/^1 .*declares tests or suites of its own/),
     expect.stringMatching(/^2 .*declares tests or suites of its own/),
   ]);
+});
+
+test("the judging thread gets the profilers' flags with their values, however given, and no other flag", () => {
+  expect(
+    profilerFlags([
+      '--cpu-prof',
+      '--cpu-prof-interval',
+      '200',
+      '--cpu-prof-dir=/tmp/profiles',
+      '--heap-prof-dir',
+      '/tmp/heap',
+      '--input-type=module',
+      '-e',
+      'doSomething()',
+      '--diagnostic-dir',
+      '/tmp/diagnostics',
+    ]),
+  ).toEqual([
+    '--cpu-prof',
+    '--cpu-prof-interval',
+    '200',
+    '--cpu-prof-dir=/tmp/profiles',
+    '--heap-prof-dir',
+    '/tmp/heap',
+    '--diagnostic-dir',
+    '/tmp/diagnostics',
+  ]);
+  expect(profilerFlags(['--max-old-space-size=64', '--require', 'x.cjs'])).toEqual([]);
 });

@@ -2,10 +2,39 @@ import { Worker } from 'node:worker_threads';
 import { compiled, judgingThreadEntry, specEngine } from '../paths.js';
 import { HEAP_SNAPSHOT, HEAP_USED, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
 
+/** The profilers' flags that take a value, which may follow as the next argument instead of after "=". */
+const PROFILER_VALUE_FLAGS = new Set([
+  '--cpu-prof-dir',
+  '--cpu-prof-name',
+  '--cpu-prof-interval',
+  '--heap-prof-dir',
+  '--heap-prof-name',
+  '--heap-prof-interval',
+  '--diagnostic-dir',
+]);
+
+/**
+ * Of the process's own flags, the profilers' (with their values), for the judging thread to be profiled too: any other
+ * could harm it (a host program's -e script, for one, would run again in the thread).
+ */
+export function profilerFlags(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < execArgv.length; index += 1) {
+    const flag = execArgv[index] ?? '';
+    if (!/^--(cpu-prof|heap-prof|diagnostic-dir)/.test(flag)) continue;
+    kept.push(flag);
+    const value = execArgv[index + 1];
+    if (PROFILER_VALUE_FLAGS.has(flag) && value !== undefined) {
+      kept.push(value);
+      index += 1;
+    }
+  }
+  return kept;
+}
+
 /** The spec engine's thread, from our plain-JavaScript entry (which registers the TypeScript loader from source). */
 function startThread(): Worker {
-  // Of the process's own flags only the profilers': a host program's -e script, for one, would run again in the thread.
-  const execArgv = process.execArgv.filter((flag) => /^--(cpu-prof|heap-prof|diagnostic-dir)/.test(flag));
+  const execArgv = profilerFlags(process.execArgv);
   return new Worker(judgingThreadEntry, { execArgv, workerData: { engine: specEngine, typescript: !compiled } });
 }
 
