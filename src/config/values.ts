@@ -32,8 +32,15 @@ export interface Shard {
 
 const MAX_SHARDS = 10_000;
 
+/** The last scanner built, and for which tokens: the settings of one command line share their tokens. */
+let lastScanner: { key: string; scanner: SecretScanner } | undefined;
+
+/** A scanner of the command's tokens, built once for all the settings that check against them. */
 function scannerOf(tokens: readonly (string | undefined)[]): SecretScanner {
-  return createSecretScanner(tokens.filter((token): token is string => token !== undefined));
+  const known = tokens.filter((token): token is string => token !== undefined);
+  const key = JSON.stringify(known);
+  if (lastScanner?.key !== key) lastScanner = { key, scanner: createSecretScanner(known) };
+  return lastScanner.scanner;
 }
 
 export const text: Parser<string> = (raw) => raw;
