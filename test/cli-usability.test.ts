@@ -40,6 +40,14 @@ test.each([
   expect(run.stdout).toContain('--base-url');
 });
 
+test('the V8 settings the command line makes at start are ones this Node knows: --version prints nothing else', async () => {
+  // V8 names a flag it does not know on stderr, in every command's output.
+  const run = await binary(['--version']);
+  expect(run.code).toBe(0);
+  expect(run.stdout.trim()).toBe(version);
+  expect(run.stderr).toBe('');
+});
+
 test('help COMMAND is that command’s --help; -v prints the version', async () => {
   const serve = await inProcess.exec(['help', 'serve']);
   expect(serve.code).toBe(0);
