@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -13,7 +13,7 @@ export const CLI_BUNDLE_DIR = 'cli';
  * What a command loads only when asked for (another subcommand, the exporter, a matrix) stays a chunk of its own, loaded
  * as late as before. Every chunk sits in the one folder, one level under dist/, where paths.js expects itself.
  */
-export async function bundleCli(dist: string, sourceDigest: string): Promise<void> {
+export async function bundleCli(dist: string): Promise<void> {
   const outdir = join(dist, CLI_BUNDLE_DIR);
   await rm(outdir, { recursive: true, force: true });
   await build({
@@ -34,6 +34,4 @@ export async function bundleCli(dist: string, sourceDigest: string): Promise<voi
     },
     logLevel: 'warning',
   });
-  // The digest of the source compiled, taken before the compiler ran: a checkout's bin runs this build while it holds.
-  await writeFile(join(dist, 'source-digest.txt'), `${sourceDigest}\n`);
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sourceDigest } from '../../bin/source-digest.js';
+import { DIGEST_FILE, sourceDigest } from '../../bin/source-digest.js';
 import { bundleCli } from '../../scripts/generate/bundle-cli.js';
 import { COMPILED_CLI, repoRoot } from './run-cli.js';
 
@@ -25,5 +25,7 @@ export default async function buildPackage(): Promise<void> {
     [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', PACKAGE_TSCONFIG, '--incremental', '--tsBuildInfoFile', BUILD_INFO],
     { cwd: repoRoot, stdio: 'inherit' },
   );
-  await bundleCli(join(repoRoot, 'dist'), digest);
+  await bundleCli(join(repoRoot, 'dist'));
+  // The digest of the source compiled, taken before the compiler ran: a checkout's bin runs this build while it holds.
+  writeFileSync(join(repoRoot, DIGEST_FILE), `${digest}\n`);
 }
