@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { mkdtemp } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -254,6 +255,35 @@ describe('whatever reaches the port', () => {
     expect(answers.map(statusOf)).toEqual([200, 200, 200]);
     for (const answer of answers) expect(answer).toContain('ticketing_conformance_exporter_connections_refused_total 1');
     expect((await scrape(`${exporter.url}/metrics`)).status).toBe(200);
+  });
+
+  test('connections that pipeline requests by the thousand and read nothing are cut off, and a scrape is answered meanwhile', async () => {
+    // Time-outs far beyond the test's own, so that only the bound on unanswered requests acts.
+    const exporter = track(
+      await exporterFor([{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }], {
+        limits: { headersTimeoutMs: 600_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 600_000, answerTimeoutMs: 600_000 },
+      }),
+    );
+    const request = 'GET /metrics HTTP/1.1\r\nHost: exporter\r\n\r\n';
+    const floods = [1, 2, 3].map(() => {
+      const socket = connect(Number(new URL(exporter.url).port), '127.0.0.1');
+      socket.pause();
+      socket.on('error', () => undefined);
+      socket.write(request.repeat(20_000));
+      // It goes on sending, which is how a client that reads nothing learns that the exporter closed the connection.
+      const more = setInterval(() => socket.write(request), 20);
+      return new Promise<void>((resolve) => socket.once('close', () => resolve(clearInterval(more))));
+    });
+    expect((await scrape(`${exporter.url}/metrics`)).status).toBe(200);
+    await Promise.all(floods);
+    // A client that pipelines a few requests is answered, each in turn.
+    const few = rawConnection(exporter.url);
+    few.write(
+      'GET /metrics HTTP/1.1\r\nHost: exporter\r\n\r\n'.repeat(3) + 'GET / HTTP/1.1\r\nHost: exporter\r\nConnection: close\r\n\r\n',
+    );
+    const answers = (await few.answer).split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map(statusOf)).toEqual([200, 200, 200, 200]);
+    expect(answers[3]).toContain('ticketing-conformance exporter');
   });
 
   test('connections that send nothing, trickle their headers or body, or idle after an answer are closed by the time-outs', async () => {

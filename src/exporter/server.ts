@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TargetEntry } from '../config/targets.js';
 import { clientKeySecrets, createSecretScanner } from '../secrets/scanner.js';
 import { OwnMetrics } from './own-metrics.js';
@@ -29,6 +29,10 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** How often the two request time-outs are checked: they act within this much of their time. */
   timeoutCheckIntervalMs: number;
+  /** Requests a connection may have sent and not yet been answered; a client that pipelines more is cut off. */
+  maxUnansweredRequests: number;
+  /** Time a client has to take in an answer once it is written: one that reads nothing is cut off. */
+  answerTimeoutMs: number;
 }
 
 const CONNECTION_LIMITS: ConnectionLimits = {
@@ -39,6 +43,9 @@ const CONNECTION_LIMITS: ConnectionLimits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   timeoutCheckIntervalMs: 1_000,
+  // Prometheus sends one request at a time on a connection; a few more leave room for any ordinary pipelining client.
+  maxUnansweredRequests: 8,
+  answerTimeoutMs: 10_000,
 };
 
 export interface RunningExporter {
@@ -81,6 +88,52 @@ function requestTarget(target: string): URL | undefined {
 
 /** A name from the query, shown back only as a short, printable quotation. */
 const quoted = (name: string): string => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
+/**
+ * The requests of one connection, answered one after another: the next is handled only once the answer before it was
+ * taken in by the client. Each pipelined request would otherwise be handled at once, whatever the client reads, so
+ * neither the connection cap nor the time-outs would bound what a connection costs.
+ */
+class AnswersInTurn {
+  private unanswered = 0;
+  private turn: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly limits: ConnectionLimits,
+  ) {}
+
+  /** Answers this request after those before it, or cuts the connection off if too many are waiting. */
+  add(response: ServerResponse, answer: () => Promise<void>): void {
+    if (this.unanswered >= this.limits.maxUnansweredRequests) {
+      this.socket.destroy();
+      return;
+    }
+    this.unanswered += 1;
+    this.turn = this.turn
+      .then(async () => {
+        // A connection cut off has no one to answer.
+        if (this.socket.destroyed) return;
+        await answer();
+        await this.taken(response);
+      })
+      .finally(() => (this.unanswered -= 1));
+  }
+
+  /** Resolves once the answer was handed to the client's connection, or once the connection is cut for not reading it. */
+  private taken(response: ServerResponse): Promise<void> {
+    if (response.writableFinished || response.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.socket.destroy(), this.limits.answerTimeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      response.once('finish', done);
+      response.once('close', done);
+    });
+  }
+}
 
 /** Serves /probe?target=NAME (a run's verdict as Prometheus series) and /metrics (the exporter's own). */
 export async function startExporter(options: ExporterOptions): Promise<RunningExporter> {
@@ -139,18 +192,28 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
   };
-  const server: Server = createServer(serverOptions, (request, response) => {
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = requestTarget(request.url ?? '');
     if (url === undefined) {
       reply(response, 400, 'text/plain; charset=utf-8', 'not a request target: GET /probe?target=NAME or GET /metrics\n');
       return;
     }
-    route(request, response, url).catch((error: unknown) => {
+    await route(request, response, url).catch((error: unknown) => {
       // The path as parsed, percent-encoded: what the client sent reaches the log as printable text only.
       console.error(`exporter: ${request.method ?? ''} ${url.pathname} failed: ${(error as Error).message}`);
       if (!response.headersSent) reply(response, 500, 'text/plain; charset=utf-8', 'the exporter failed on this request; see its log\n');
       else response.destroy();
     });
+  }
+
+  const connections = new WeakMap<Socket, AnswersInTurn>();
+  const server: Server = createServer(serverOptions, (request, response) => {
+    let inTurn = connections.get(request.socket);
+    if (inTurn === undefined) {
+      inTurn = new AnswersInTurn(request.socket, limits);
+      connections.set(request.socket, inTurn);
+    }
+    inTurn.add(response, () => answer(request, response));
   });
   server.maxConnections = limits.maxConnections;
   server.on('drop', () => metrics.connectionsRefused.inc());
