@@ -1,9 +1,15 @@
 import { defineConfig } from 'vitest/config';
 import { TEST_SAFETY_NET_MS } from './test/helpers/safety-net.js';
 
+/**
+ * npm test: the fast self-tests, those that judge, classify, diagnose, render, bound or redact in the test's own
+ * process. What needs installs, a browser, real servers or processes of its own is under test/integration/
+ * (vitest.integration.config.ts, npm run test:integration).
+ */
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['test/integration/**'],
     globalSetup: ['test/helpers/build-package.ts'],
     // Worker processes, not threads: files start servers, child processes and spec runners of their own.
     pool: 'forks',

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# npm test: the static checks (types, lint, layers, format) run beside the self-tests, so both cores stay busy; fails
-# when either fails. The checks' output is shown after the self-tests' totals. Arguments go to Vitest (a file, -t NAME).
+# npm test: the fast self-tests (test/ but test/integration/), the static checks (types, lint, layers, format) run
+# beside them, so both cores stay busy; fails when either fails. The checks' output is shown after the self-tests'
+# totals. Arguments go to Vitest (a file, -t NAME).
 # SELF_TEST_STATIC_CHECKS=skip leaves the checks out: their result does not depend on the Node that runs them, so a
 # second pass on another Node (CI's) does not pay for them again.
 set -u

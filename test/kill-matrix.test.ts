@@ -3,10 +3,10 @@ import { catalog } from '../src/requirements/catalog.js';
 import { variants } from '../src/reference-server/faults.js';
 import { expectedFronts, expectedKills, expectedWarnings } from '../src/reference-server/kills.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
-import { COUNTS_LINE, failedRequirements, runCli, type CliRun } from './helpers/run-cli.js';
+import type { CliRun } from './helpers/run-cli.js';
+import { expectFaultCaught, expectFrontNamed, expectWarned } from './helpers/variant-expectations.js';
 
 const TOKEN = 'kill-matrix-token-5f1c9a';
 
@@ -37,32 +37,6 @@ beforeAll(async () => {
   await started.settled;
 }, ALL_CASES_TIMEOUT_MS);
 
-const verdicts = (report: Report | undefined): Record<string, string> =>
-  Object.fromEntries((report?.requirements ?? []).map((result) => [result.id, result.verdict]));
-
-function expectFaultCaught(run: CliRun, name: string): void {
-  expect(run.stderr).toBe('');
-  expect(run.code).toBe(1);
-  expect(run.report?.verdict).toBe('not-conformant');
-  expect(failedRequirements(run.report)).toEqual([...(expectedKills[name] ?? ['<no expectation written for this fault>'])].sort());
-  expect(run.stdout.trim().split('\n').at(-1)).toMatch(COUNTS_LINE);
-}
-
-function expectWarned(run: CliRun, name: string): void {
-  expect(run.code).toBe(0);
-  expect(run.report?.verdict).toBe('conformant');
-  expect(failedRequirements(run.report)).toEqual([]);
-  const warned = (run.report?.requirements ?? []).filter((result) => result.verdict === 'warn').map((result) => result.id);
-  expect(warned.sort()).toEqual([...(expectedWarnings[name] ?? ['<no expectation written for this variant>'])].sort());
-}
-
-function expectFrontNamed(run: CliRun, name: string): void {
-  expect(run.code).toBe(2);
-  expect(run.report?.verdict).toBe('inconclusive');
-  expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual([expectedFronts[name]]);
-  expect((run.report?.requirements ?? []).filter((result) => result.verdict === 'pass' || result.verdict === 'fail')).toEqual([]);
-}
-
 describe('every fault of the reference server is caught, and only where it breaks a rule', () => {
   test.each(faults.map((fault) => [fault.name]))('%s', async (name) => expectFaultCaught(await runOf(name), name));
 });
@@ -73,18 +47,6 @@ describe('every variant that breaks only a SHOULD is warned about, and the run s
 
 describe('every front that answers instead of the API gives no verdict, its cause named, and nothing passed', () => {
   test.each(fronts.map((variant) => [variant.name]))('%s', async (name) => expectFrontNamed(await runOf(name), name));
-});
-
-describe('the real CLI, end to end, catches what the shared spec runner catches', () => {
-  // A fault (exit 1) and a warning (exit 0 with its warn): a front's exit 2 is checked end to end by the unhappy path.
-  test.concurrent.each([
-    ['wrong-token-accepted', expectFaultCaught],
-    ['utf8-bom', expectWarned],
-  ] as const)('%s', async (name, expectCaught) => {
-    const run = await runAgainst(name, (args) => runCli(args));
-    expectCaught(run, name);
-    expect(verdicts(run.report)).toEqual(verdicts((await runOf(name)).report));
-  });
 });
 
 test('every fault, warning and front in the catalog has an expectation, and every expectation a variant', () => {

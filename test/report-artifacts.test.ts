@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
@@ -9,7 +7,6 @@ import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, type CliRun } from './helpers/run-cli.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
 const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
@@ -129,25 +126,6 @@ test('each Allure result carries its requests and responses as redacted attachme
   expect(exchange).toContain('authorization: Basic <redacted>');
   expect(exchange).toContain("curl -sS -u '<API_TOKEN>:x'");
   expect(exchange).toMatch(/\n\nHTTP 404\n/);
-});
-
-test('npm run report:allure -- --out DIR makes a single-file report of that folder that calls nobody', async () => {
-  const { run: finishedRun, report } = finished();
-  await promisify(execFile)('npm', ['run', '--silent', 'report:allure', '--', '--out', finishedRun.outDir], {
-    cwd: repoRoot,
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: SAFETY_NET_MS,
-  });
-  const reportDir = join(finishedRun.outDir, 'allure-report');
-  const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8')) as { stats: Record<string, number> };
-  const results = (await readdir(join(finishedRun.outDir, 'allure-results'))).filter((name) => name.endsWith('-result.json'));
-  expect(summary.stats.total).toBe(results.length);
-  expect(summary.stats.failed).toBe(1);
-  // An INFO observation is not a pass: Allure counts as passed exactly what the report passed.
-  expect(summary.stats.passed ?? 0).toBe(report.totals.pass);
-  const html = await readFile(join(reportDir, 'index.html'), 'utf8');
-  // Matched here rather than with toMatch: a failure message would print the whole multi-megabyte page.
-  expect(/googletagmanager|<script[^>]+src="https?:/i.exec(html)?.[0] ?? 'no outside script').toBe('no outside script');
 });
 
 test('a body with characters XML 1.0 cannot carry (U+FFFE, U+FFFF, U+0000) still gives a valid junit.xml', async () => {

@@ -83,7 +83,7 @@ export function recordedForm(answer: ObservedAnswer, labUrl: string): ObservedAn
   return { url: answer.url.replace(labUrl.replace(/\/$/, ''), BASE), status: answer.status, headers, body: answer.body };
 }
 
-/** Where the answers of each nginx site of the lab are kept; test/lab/nginx-lab.test.ts records them and checks them. */
+/** Where the answers of each nginx site of the lab are kept; test/integration/nginx-lab.test.ts records them and checks them. */
 export const nginxLabFile = (site: NginxSite): string => join(import.meta.dirname, 'nginx-lab', `${site}.json`);
 
 /** What the doctor's five probes got from one nginx site of the lab. */

@@ -214,7 +214,7 @@ const RECORDED_NAMES = Object.keys(RECORDED);
 const wordsOf = (diagnosis: Diagnosis): string =>
   [diagnosis.summary, diagnosis.evidence, ...diagnosis.advice, snippetText(diagnosis)].join('\n');
 
-describe('nginx rules, on answers recorded from the nginx lab (test/lab/nginx-lab.test.ts)', () => {
+describe('nginx rules, on answers recorded from the nginx lab (test/integration/nginx-lab.test.ts)', () => {
   const nginxOnly = (site: NginxSite): Diagnosis => only(nginxLab(site));
 
   test.each(['front-controller', 'auth-basic-api-exempt'] as const)('%s: no diagnosis', (site) => {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { fileResources } from '../helpers/file-resources.js';
 import { failedRequirements } from '../helpers/run-cli.js';
-import { EVERY_SOURCE, Lab, type SiteSetup } from './lab.js';
-import { expectBothSay, expectConformant, expectDiagnosed, siteRuns, type Runs } from './site-runs.js';
-import { findLabTools } from './tools.js';
+import { EVERY_SOURCE, Lab, type SiteSetup } from '../lab/lab.js';
+import { expectBothSay, expectConformant, expectDiagnosed, siteRuns, type Runs } from '../lab/site-runs.js';
+import { findLabTools } from '../lab/tools.js';
 
 const TOKEN = 'lab-token-3c9e71d0a5';
 const { tools, missing } = findLabTools();

@@ -2,9 +2,9 @@ import { execFile, spawn } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { fileResources } from './helpers/file-resources.js';
-import { repoRoot } from './helpers/run-cli.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
+import { fileResources } from '../helpers/file-resources.js';
+import { repoRoot } from '../helpers/run-cli.js';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 const FIXTURES = join(repoRoot, 'test', 'fixtures', 'recordings');
 const VITEST = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildMatrix } from '../src/report/matrix/build.js';
-import { renderMatrixHtml } from '../src/report/matrix/html.js';
-import type { MatrixTarget } from '../src/report/matrix/types.js';
-import { catalog } from '../src/requirements/catalog.js';
-import { chromiumMissing, launchChromium } from './helpers/chromium.js';
-import { removeFolder } from './helpers/safety-net.js';
+import { buildMatrix } from '../../src/report/matrix/build.js';
+import { renderMatrixHtml } from '../../src/report/matrix/html.js';
+import type { MatrixTarget } from '../../src/report/matrix/types.js';
+import { catalog } from '../../src/requirements/catalog.js';
+import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
+import { removeFolder } from '../helpers/safety-net.js';
 
 /** A fleet the size hosting teams audit: most targets conformant, a few failing, a few that could not be judged. */
 const TARGETS = 1000;

@@ -4,14 +4,14 @@ import { mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
-import { SETTINGS, type Setting } from '../src/config/settings.js';
-import { startReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/model/types.js';
-import { fileResources } from './helpers/file-resources.js';
-import { failedRequirements, repoRoot } from './helpers/run-cli.js';
-import { userEnv } from './helpers/user-env.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
+import { formatSchemaErrors, validator } from '../../src/validators/schemas.js';
+import { SETTINGS, type Setting } from '../../src/config/settings.js';
+import { startReferenceServer } from '../../src/reference-server/server.js';
+import type { Report } from '../../src/report/model/types.js';
+import { fileResources } from '../helpers/file-resources.js';
+import { failedRequirements, repoRoot } from '../helpers/run-cli.js';
+import { userEnv } from '../helpers/user-env.js';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 interface Output {
   code: number;

@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { fileResources } from './helpers/file-resources.js';
-import { repoRoot } from './helpers/run-cli.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
-import { userEnv } from './helpers/user-env.js';
+import { fileResources } from '../helpers/file-resources.js';
+import { repoRoot } from '../helpers/run-cli.js';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
+import { userEnv } from '../helpers/user-env.js';
 
 const { tempFolder } = fileResources();
 

@@ -3,12 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/model/types.js';
-import { fileResources } from './helpers/file-resources.js';
-import { failedRequirements, repoRoot } from './helpers/run-cli.js';
-import { userEnv } from './helpers/user-env.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference-server/server.js';
+import type { Report } from '../../src/report/model/types.js';
+import { fileResources } from '../helpers/file-resources.js';
+import { failedRequirements, repoRoot } from '../helpers/run-cli.js';
+import { userEnv } from '../helpers/user-env.js';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 const TOKEN = 'example-token-8e13c0';
 const SCRIPT = join(repoRoot, 'examples', 'conformance.sh');

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
-import { repoRoot } from './helpers/run-cli.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
+import { repoRoot } from '../helpers/run-cli.js';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 const FIXTURES = join(repoRoot, 'test', 'fixtures', 'requirement-ids');
 const CATALOG = join(repoRoot, 'src', 'requirements', 'catalog.ts');

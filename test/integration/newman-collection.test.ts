@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { coveredRequirements, newmanCollection } from '../scripts/bench/newman-collection.js';
-import { documentCatalog } from '../src/requirements/catalog.js';
-import { startReferenceServer } from '../src/reference-server/server.js';
-import { fileResources } from './helpers/file-resources.js';
-import { repoRoot } from './helpers/run-cli.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
+import { coveredRequirements, newmanCollection } from '../../scripts/bench/newman-collection.js';
+import { documentCatalog } from '../../src/requirements/catalog.js';
+import { startReferenceServer } from '../../src/reference-server/server.js';
+import { fileResources } from '../helpers/file-resources.js';
+import { repoRoot } from '../helpers/run-cli.js';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 const TOKEN = 'newman-token-2e8f1a';
 const { cleanUpAfterAll, tempFolder } = fileResources();

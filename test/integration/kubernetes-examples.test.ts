@@ -8,11 +8,11 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import type { Matrix } from '../src/report/matrix/types.js';
-import { freePort } from './helpers/free-port.js';
-import { CLI_BIN, repoRoot } from './helpers/run-cli.js';
-import { SAFETY_NET_MS, removeFolder } from './helpers/safety-net.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference-server/server.js';
+import type { Matrix } from '../../src/report/matrix/types.js';
+import { freePort } from '../helpers/free-port.js';
+import { CLI_BIN, repoRoot } from '../helpers/run-cli.js';
+import { SAFETY_NET_MS, removeFolder } from '../helpers/safety-net.js';
 
 const EXAMPLES = join(repoRoot, 'examples', 'kubernetes');
 

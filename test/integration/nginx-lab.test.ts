@@ -9,10 +9,10 @@ import { fileResources } from '../helpers/file-resources.js';
 import { failedRequirements } from '../helpers/run-cli.js';
 import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 import { APACHE_ADVICE, nginxLabFile, recordedForm } from '../doctor/recorded.js';
-import type { NginxSite } from './configs.js';
-import { Lab, type RunningSite } from './lab.js';
-import { expectBothSay, expectConformant, expectDiagnosed, siteRuns, type Runs } from './site-runs.js';
-import { findLabTools } from './tools.js';
+import type { NginxSite } from '../lab/configs.js';
+import { Lab, type RunningSite } from '../lab/lab.js';
+import { expectBothSay, expectConformant, expectDiagnosed, siteRuns, type Runs } from '../lab/site-runs.js';
+import { findLabTools } from '../lab/tools.js';
 
 const TOKEN = 'lab-token-7d2f90b14e';
 const { tools, missing } = findLabTools();

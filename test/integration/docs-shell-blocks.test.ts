@@ -4,9 +4,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { cliEnv, CLI_BIN, repoRoot } from './helpers/run-cli.js';
-import { removeFolder, SAFETY_NET_MS, TEST_SAFETY_NET_MS } from './helpers/safety-net.js';
+import { startReferenceServer, type RunningReferenceServer } from '../../src/reference-server/server.js';
+import { cliEnv, CLI_BIN, repoRoot } from '../helpers/run-cli.js';
+import { removeFolder, SAFETY_NET_MS, TEST_SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 /**
  * Every shell block of README.md and docs/*.md runs as written, so that no page can drift from the product. A block

@@ -1,0 +1,46 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, expect, test } from 'vitest';
+import { startReferenceServer } from '../../src/reference-server/server.js';
+import type { Report } from '../../src/report/model/types.js';
+import { fileResources } from '../helpers/file-resources.js';
+import { repoRoot, type CliRun } from '../helpers/run-cli.js';
+import { SAFETY_NET_MS } from '../helpers/safety-net.js';
+
+const TOKEN = 'artifacts-token-41d7aa';
+const { inProcess, cleanUpAfterAll } = fileResources();
+let run: CliRun | undefined;
+
+beforeAll(async () => {
+  // A status without translations leaves the translation requirements unjudged: failures, skips and passes in one run.
+  const server = await startReferenceServer({ token: TOKEN, variants: ['selfservice-missing'] });
+  cleanUpAfterAll(server.close);
+  run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '3']);
+  cleanUpAfterAll(run.cleanup);
+});
+
+function finished(): { run: CliRun; report: Report } {
+  if (!run?.report) throw new Error('the run wrote no report.json');
+  return { run, report: run.report };
+}
+
+test('npm run report:allure -- --out DIR makes a single-file report of that folder that calls nobody', async () => {
+  const { run: finishedRun, report } = finished();
+  await promisify(execFile)('npm', ['run', '--silent', 'report:allure', '--', '--out', finishedRun.outDir], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: SAFETY_NET_MS,
+  });
+  const reportDir = join(finishedRun.outDir, 'allure-report');
+  const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8')) as { stats: Record<string, number> };
+  const results = (await readdir(join(finishedRun.outDir, 'allure-results'))).filter((name) => name.endsWith('-result.json'));
+  expect(summary.stats.total).toBe(results.length);
+  expect(summary.stats.failed).toBe(1);
+  // An INFO observation is not a pass: Allure counts as passed exactly what the report passed.
+  expect(summary.stats.passed ?? 0).toBe(report.totals.pass);
+  const html = await readFile(join(reportDir, 'index.html'), 'utf8');
+  // Matched here rather than with toMatch: a failure message would print the whole multi-megabyte page.
+  expect(/googletagmanager|<script[^>]+src="https?:/i.exec(html)?.[0] ?? 'no outside script').toBe('no outside script');
+});
