@@ -56,7 +56,7 @@ test('a run that reached no verdict has a badge that says so, in its own colour'
   const failing = renderBadge(report);
   expect(failing).toContain(`>${passed}/${must.length} MUST</text>`);
   expect(failing).toContain('fill="#c62828"');
-  const inconclusive = renderBadge({ ...report, verdict: 'inconclusive' });
+  const inconclusive = renderBadge({ ...report, verdict: 'inconclusive', exitCode: 2 });
   expect(inconclusive).toContain('>no verdict</text>');
   expect(inconclusive).toContain('fill="#6a1b9a"');
 });

@@ -10,7 +10,8 @@ import { reportFrom } from '../src/pipeline/pipeline.js';
 import { classifyExchange } from '../src/classify/classify.js';
 import { cutShort, mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
-import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from '../src/report/model/verdicts.js';
+import { requirementVerdict, runOutcome } from '../src/report/model/verdicts.js';
+import { failsRun, outcomeOf, waivedRequirements } from '../src/report/model/outcomes.js';
 import { documentCatalog as catalog, requirement } from '../src/requirements/catalog.js';
 import type { Level } from '../src/requirements/types.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
@@ -176,6 +177,52 @@ describe('what fails the run', () => {
     [result('flaky', 'INFO', ['pass', 'fail']), true, false],
   ])('%j under --strict %s fails the run: %s', (entry, strict, fails) => {
     expect(failsRun(entry, strict)).toBe(fails);
+  });
+
+  test.each([
+    [result('pass', 'MUST'), false, false, 'passed'],
+    [result('fail', 'MUST'), false, false, 'failed'],
+    [result('fail', 'MUST'), false, true, 'waived'],
+    [result('warn', 'SHOULD'), false, false, 'warned'],
+    [result('warn', 'CLIENT'), false, false, 'warned'],
+    [result('warn', 'SHOULD'), true, false, 'failed'],
+    [result('warn', 'CLIENT'), true, false, 'failed'],
+    [result('warn', 'SHOULD'), true, true, 'waived'],
+    [result('skip', 'MUST'), true, false, 'skipped'],
+    [result('info', 'INFO'), true, false, 'observed'],
+    [result('error', 'MUST'), false, false, 'unjudged'],
+    [result('error', 'INFO'), false, false, 'unjudged'],
+    [result('flaky', 'MUST', ['pass', 'fail']), false, false, 'failed'],
+    [result('flaky', 'MUST', ['pass', 'error']), false, false, 'unjudged'],
+    [result('flaky', 'SHOULD', ['pass', 'fail']), false, false, 'unjudged'],
+    [result('flaky', 'SHOULD', ['pass', 'fail']), true, false, 'failed'],
+    [result('flaky', 'INFO', ['pass', 'fail']), true, false, 'observed'],
+  ] as const)('%j under --strict %s, waived %s, is %s to the gate and in every view', (entry, strict, waived, outcome) => {
+    expect(outcomeOf(entry, strict, waived)).toBe(outcome);
+  });
+
+  test('the gate and the views read the one rule: the run fails exactly when some requirement is failed', () => {
+    const verdicts: [Verdict, Level, RecordedCheck['verdict'][]][] = [
+      ['warn', 'SHOULD', ['fail']],
+      ['warn', 'CLIENT', ['fail']],
+      ['fail', 'MUST', ['fail']],
+      ['flaky', 'SHOULD', ['pass', 'fail']],
+    ];
+    for (const [verdict, level, checks] of verdicts) {
+      for (const strict of [false, true]) {
+        const results = [
+          { ...requirement('STATUS-ID'), verdict: 'pass', checks: [check('STATUS-ID', 'pass')] },
+          { ...requirement('STATUS-COLOUR'), ...result(verdict, level, checks) },
+        ] as RequirementResult[];
+        const failed = results.some((entry) => outcomeOf(entry, strict, false) === 'failed');
+        expect({ verdict, level, strict, exitCode: runOutcome(results, strict, []).exitCode === 1 }).toEqual({
+          verdict,
+          level,
+          strict,
+          exitCode: failed,
+        });
+      }
+    }
   });
 
   test('only known failures of the baseline are waived', () => {

@@ -123,10 +123,11 @@ export function failedRequirements(report: Report | undefined): string[] {
 }
 
 /**
- * The counts line every run ends with: passed, failed, skipped, then "other" in its parts, INFO observations and what
- * could not be judged (a matrix and the doctor add what was flaky).
+ * The counts line every run ends with: passed, failed, skipped, then what is neither in its parts, warnings, INFO
+ * observations and what could not be judged (a matrix and the doctor add what was flaky).
  */
-export const COUNTS_LINE = /^\d+ passed, \d+ failed, \d+ skipped(, \d+ info)?(, \d+ could not be judged)?(, \d+ flaky)?( in [\d.]+ s)?$/;
+export const COUNTS_LINE =
+  /^\d+ passed, \d+ failed, \d+ skipped(, \d+ warnings?)?(, \d+ info)?(, \d+ could not be judged)?(, \d+ flaky)?( in [\d.]+ s)?$/;
 
 /** The CLI's last line: the counts line every run ends with. */
 export function lastLine(run: Pick<CliRun, 'stdout'>): string | undefined {

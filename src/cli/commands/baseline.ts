@@ -2,7 +2,7 @@ import { artifactScanner, writeNamedFile } from '../../files/artifacts.js';
 import type { Baseline, KnownFailure } from '../../config/baseline.js';
 import { ConfigError } from '../../errors.js';
 import { readResultFile } from '../../report/model/read.js';
-import { failsRun } from '../../report/model/verdicts.js';
+import { failsRun } from '../../report/model/outcomes.js';
 import { readCommandLine, required } from '../../config/command-line.js';
 import type { CommandIo } from '../io.js';
 

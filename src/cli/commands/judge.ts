@@ -2,7 +2,7 @@ import { ConfigError } from '../../errors.js';
 import { SETTINGS } from '../../config/settings.js';
 import { createSecretScanner } from '../../secrets/scanner.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
-import { countsLine } from '../../report/views/failure-text.js';
+import { outcomeLine } from '../../report/views/failure-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
 import { renderTerminal } from '../../report/views/terminal.js';
 import { judgeRecording, missingAnswers, recordingDifferences } from '../../pipeline/judge-recording.js';
@@ -50,7 +50,7 @@ export async function judgeCommand(argv: string[], io: CommandIo): Promise<numbe
       : []),
   ];
   const text = values.quiet
-    ? terminalLine(`${verdictLine(report)} (${countsLine(report.totals)})`)
+    ? terminalLine(`${verdictLine(report)} (${outcomeLine(report)})`)
     : [
         ...notes.map(terminalLine),
         renderTerminal(report, writtenFiles, { colour: io.colour.stdout, verbose: values.verbose === true }),

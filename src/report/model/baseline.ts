@@ -1,7 +1,7 @@
 import type { KnownFailure, LoadedBaseline } from '../../config/baseline.js';
 import { settleOutcome } from './build.js';
 import type { BaselineResult, Report, RequirementResult } from './types.js';
-import { failsRun } from './verdicts.js';
+import { failsRun } from './outcomes.js';
 
 function judge(entry: KnownFailure, result: RequirementResult | undefined, strict: boolean, today: string): BaselineResult {
   const { requirement, reason, owner, expires } = entry;

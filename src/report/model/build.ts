@@ -6,7 +6,8 @@ import type { Report, RequirementResult, TargetFingerprint, Verdict } from './ty
 import type { Diagnosis } from '../../diagnosis/types.js';
 import { exchangeOf, VERDICTS } from './types.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
-import { failsRun, requirementVerdict, runOutcome, waivedRequirements } from './verdicts.js';
+import { requirementVerdict, runOutcome } from './verdicts.js';
+import { failsRun, waivedRequirements } from './outcomes.js';
 import { profileResult } from './profile.js';
 import { runSlices, sliceVerdicts } from './slices.js';
 import type { RunError } from '../../errors.js';

@@ -1,37 +1,70 @@
+import type { Level } from '../../requirements/types.js';
 import type { Report, RequirementResult, Verdict } from './types.js';
-import { waivedRequirements } from './verdicts.js';
 
 /**
- * The four outcomes the terminal and every CI file count by, so that their totals agree: passed, failed (a rule the
- * target broke: a MUST, a SHOULD, or either of them in one --repeat run), skipped (not judged, or a failure the
- * baseline waives) and other (an INFO observation, where the document sets no rule, or a requirement the suite could
- * not judge). Each format writes them as it can; docs/reports.md says how.
+ * What a requirement's verdict is to the gate, and so how every view counts it: the exit code (runOutcome), the counts
+ * line, junit.xml, ctrf.json, Allure, report.md and the job summary, report.html and the badge all read outcomeOf.
+ * - passed;
+ * - failed: it fails the run: a MUST broken, a SHOULD or CLIENT broken under --strict, or one of them broken in any
+ *   --repeat run (flaky);
+ * - warned: a SHOULD or CLIENT broken without --strict: a rule broken that does not fail the run;
+ * - waived: a failure the baseline waives, which does not fail the run either;
+ * - skipped: not judged, with the reason;
+ * - observed: an INFO observation, where the document sets no rule;
+ * - unjudged: the suite could not judge it (an error, or a verdict that changed between runs with no failure in any).
+ * Each format writes them as it can; docs/reports.md says how.
  */
-export type Outcome = 'passed' | 'failed' | 'skipped' | 'other';
-export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'skipped', 'other'];
+export type Outcome = 'passed' | 'failed' | 'warned' | 'waived' | 'skipped' | 'observed' | 'unjudged';
 
-const BY_VERDICT: Record<Verdict, Outcome> = {
+/** The levels whose failure fails the run only under --strict. */
+const STRICT_LEVELS: ReadonlySet<Level> = new Set(['SHOULD', 'CLIENT']);
+
+/**
+ * Whether a requirement's verdict fails the run by itself, before any baseline: a MUST broken, a SHOULD or CLIENT under
+ * --strict, or either of them broken in any --repeat run.
+ */
+export function failsRun(result: Pick<RequirementResult, 'verdict' | 'level' | 'checks'>, strict: boolean): boolean {
+  if (result.verdict === 'flaky') {
+    return (
+      result.checks.some((check) => check.verdict === 'fail') && (result.level === 'MUST' || (strict && STRICT_LEVELS.has(result.level)))
+    );
+  }
+  return result.verdict === 'fail' || (strict && result.verdict === 'warn');
+}
+
+/** Requirements whose failure a baseline waives: known failures before their expiry. */
+export function waivedRequirements(report: Pick<Report, 'baseline'>): Set<string> {
+  return new Set((report.baseline?.entries ?? []).filter((entry) => entry.outcome === 'known').map((entry) => entry.requirement));
+}
+
+/** The outcome of a verdict that does not fail the run. A flaky one that did not fail is unjudged, as the gate has it. */
+const NOT_FAILING: Record<Verdict, Outcome> = {
   pass: 'passed',
   fail: 'failed',
-  warn: 'failed',
-  flaky: 'failed',
+  warn: 'warned',
   skip: 'skipped',
-  info: 'other',
-  error: 'other',
+  info: 'observed',
+  error: 'unjudged',
+  flaky: 'unjudged',
 };
 
-export function outcomeOf(result: Pick<RequirementResult, 'verdict'>, waived: boolean): Outcome {
-  return waived ? 'skipped' : BY_VERDICT[result.verdict];
+/** The one rule: what a requirement's verdict is to the gate under these options and waivers. */
+export function outcomeOf(result: Pick<RequirementResult, 'verdict' | 'level' | 'checks'>, strict: boolean, waived: boolean): Outcome {
+  if (failsRun(result, strict)) return waived ? 'waived' : 'failed';
+  if (result.verdict === 'flaky' && result.level === 'INFO') return 'observed';
+  return NOT_FAILING[result.verdict];
 }
 
-/** Each requirement of the report with its outcome, the baseline's waivers applied. */
-export function outcomesOf(report: Pick<Report, 'requirements' | 'baseline'>): { result: RequirementResult; outcome: Outcome }[] {
+/** Each requirement of the report with its outcome, under the run's --strict and the baseline's waivers. */
+export function outcomesOf(
+  report: Pick<Report, 'requirements' | 'baseline' | 'options'>,
+): { result: RequirementResult; outcome: Outcome }[] {
   const waived = waivedRequirements(report);
-  return report.requirements.map((result) => ({ result, outcome: outcomeOf(result, waived.has(result.id)) }));
+  return report.requirements.map((result) => ({ result, outcome: outcomeOf(result, report.options.strict, waived.has(result.id)) }));
 }
 
-export function outcomeCounts(report: Pick<Report, 'requirements' | 'baseline'>): Record<Outcome, number> {
-  const counts: Record<Outcome, number> = { passed: 0, failed: 0, skipped: 0, other: 0 };
+export function outcomeCounts(report: Pick<Report, 'requirements' | 'baseline' | 'options'>): Record<Outcome, number> {
+  const counts: Record<Outcome, number> = { passed: 0, failed: 0, warned: 0, waived: 0, skipped: 0, observed: 0, unjudged: 0 };
   for (const { outcome } of outcomesOf(report)) counts[outcome] += 1;
   return counts;
 }

@@ -13,8 +13,7 @@ import {
 import { InMemoryWriter, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 import type { Category, EnvironmentInfo, ExecutorInfo } from 'allure-js-commons/sdk';
 import { groupByExchange, requestText, responseText } from './exchange-text.js';
-import { failingChecks, failureLines, skipReason } from './failure-text.js';
-import { waivedRequirements } from '../model/verdicts.js';
+import { failingChecks, failureLines, skipReason, WARNING_NOTE } from './failure-text.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
@@ -32,22 +31,21 @@ type FlaggedStatusDetails = StatusDetails & { known?: boolean; flaky?: boolean }
 const EXECUTOR_FILE = 'executor.json';
 
 /**
- * The shared outcomes (report/model/outcomes.ts) as Allure's statuses. Allure has no "other": an INFO observation is
- * skipped, in the category of observations, and a requirement that could not be judged is broken.
+ * The outcomes the gate reads (report/model/outcomes.ts) as Allure's statuses. Allure counts failed (product defects)
+ * and broken (test defects) as unsuccessful and leaves skipped and unknown out of its success rate, so what the gate
+ * lets through is skipped, each kind in a category of its own: a SHOULD or CLIENT not met without --strict, a failure
+ * the baseline waives (marked known), an INFO observation. Unknown would say the suite does not know what happened,
+ * which it does. What could not be judged is broken, as the exit code 2 is.
  */
-function statusOf(result: RequirementResult, outcome: Outcome): Status {
-  switch (outcome) {
-    case 'passed':
-      return Status.PASSED;
-    // A SHOULD not met, or a verdict that changed between runs, is a rule broken too: the categories below tell them apart.
-    case 'failed':
-      return Status.FAILED;
-    case 'skipped':
-      return Status.SKIPPED;
-    case 'other':
-      return result.verdict === 'info' ? Status.SKIPPED : Status.BROKEN;
-  }
-}
+const STATUS: Record<Outcome, Status> = {
+  passed: Status.PASSED,
+  failed: Status.FAILED,
+  warned: Status.SKIPPED,
+  waived: Status.SKIPPED,
+  skipped: Status.SKIPPED,
+  observed: Status.SKIPPED,
+  unjudged: Status.BROKEN,
+};
 
 const SEVERITY: Record<Level, Severity> = {
   MUST: Severity.CRITICAL,
@@ -71,11 +69,15 @@ function categories(report: Report): Category[] {
     })),
     { name: 'Verdicts that changed between repeated runs (flaky)', matchedStatuses: [Status.FAILED], messageRegex: '.* flaky.*' },
     { name: 'MUST requirements not met', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(MUST\\).*' },
-    { name: 'SHOULD requirements not met (warnings, do not gate)', matchedStatuses: [Status.FAILED], messageRegex: '.*\\(SHOULD\\).*' },
     {
-      name: 'The official client would fail (CLIENT, gates only with --strict)',
-      matchedStatuses: [Status.FAILED],
-      messageRegex: '.*\\(CLIENT\\).*',
+      name: `SHOULD requirements not met${report.options.strict ? ' (failures: --strict)' : `: ${WARNING_NOTE}`}`,
+      matchedStatuses: [Status.FAILED, Status.SKIPPED],
+      messageRegex: '.*\\(SHOULD\\) warn.*',
+    },
+    {
+      name: `The official client would fail (CLIENT)${report.options.strict ? ' (failures: --strict)' : `: ${WARNING_NOTE}`}`,
+      matchedStatuses: [Status.FAILED, Status.SKIPPED],
+      messageRegex: '.*\\(CLIENT\\) warn.*',
     },
     { name: 'Not judged: the suite could not reach a verdict', matchedStatuses: [Status.BROKEN] },
     { name: 'Observations where the document sets no rule (INFO)', matchedStatuses: [Status.SKIPPED], messageRegex: '.*\\(INFO\\) info.*' },
@@ -192,7 +194,6 @@ export function executor(report: Report, env: NodeJS.ProcessEnv = {}): ExecutorI
 export function writeAllureResults(report: Report, writer: Writer, env: NodeJS.ProcessEnv = {}): void {
   const start = Date.parse(report.startedAt);
   const stop = Date.parse(report.finishedAt);
-  const waived = waivedRequirements(report);
   for (const { result, outcome } of outcomesOf(report)) {
     const uuid = uuidOf(report.startedAt, report.target.baseUrl, result.id);
     const { attachments, files } = attachmentsOf(report, result, uuid);
@@ -203,8 +204,8 @@ export function writeAllureResults(report: Report, writer: Writer, env: NodeJS.P
       name: `${result.id} (${result.level}): ${result.title}`,
       fullName: `${report.target.baseUrl} ${result.id}`,
       titlePath: [report.target.baseUrl, result.family],
-      status: statusOf(result, outcome),
-      statusDetails: statusDetails(report, result, waived.has(result.id)),
+      status: STATUS[outcome],
+      statusDetails: statusDetails(report, result, outcome === 'waived'),
       stage: Stage.FINISHED,
       description: description(result),
       labels: labels(report, result),

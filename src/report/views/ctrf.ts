@@ -1,11 +1,23 @@
 import type { CTRFReport, Test, TestStatus } from 'ctrf';
 import { diagnosisLines } from './diagnosis-text.js';
-import { failingChecks, failureLines, skipReason, testName } from './failure-text.js';
+import { failingChecks, failureLines, skipReason, testName, WARNING_NOTE } from './failure-text.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 
-/** The shared outcomes are CTRF's own statuses: "other" holds INFO observations and what could not be judged. */
-const STATUS: Record<Outcome, TestStatus> = { passed: 'passed', failed: 'failed', skipped: 'skipped', other: 'other' };
+/**
+ * The outcomes the gate reads as CTRF's statuses. CTRF has no warning: its "other" is the catch-all for what is neither
+ * passed, failed nor skipped, so a SHOULD or CLIENT not met without --strict is "other", told apart by its rawStatus
+ * "warn", as INFO observations ("info") and what could not be judged ("error") are. A waived failure is skipped.
+ */
+const STATUS: Record<Outcome, TestStatus> = {
+  passed: 'passed',
+  failed: 'failed',
+  warned: 'other',
+  waived: 'skipped',
+  skipped: 'skipped',
+  observed: 'other',
+  unjudged: 'other',
+};
 
 /**
  * A requirement's own time: what the target took to answer the requests its checks judged, each counted once. A
@@ -32,10 +44,10 @@ function test(report: Report, result: RequirementResult, outcome: Outcome, waive
     ...failing.map((check) => failureLines(report, result, check).join('\n')),
     ...(failing.length > 0 ? report.diagnoses.map((diagnosis) => diagnosisLines(diagnosis).join('\n')) : []),
   ].join('\n\n');
-  const text = message(report, result, waiver);
+  const found = message(report, result, waiver);
+  const text = outcome === 'warned' ? `${WARNING_NOTE}: ${found ?? result.id}` : found;
   return {
     name: testName(result),
-    // A failure the baseline waives does not fail the gate: skipped with the reason, as in junit.xml.
     status: STATUS[outcome],
     rawStatus: result.verdict,
     duration: durationOf(report, result),
@@ -45,7 +57,7 @@ function test(report: Report, result: RequirementResult, outcome: Outcome, waive
     tags: [result.level, result.family],
     type: 'conformance',
     ...(result.verdict === 'flaky' ? { flaky: true, retries: Math.max(0, (result.repeat?.runs ?? 1) - 1) } : {}),
-    extra: { requirement: result.id, level: result.level, quote: result.quote, ...(result.party ? { party: result.party } : {}) },
+    extra: { requirement: result.id, level: result.level, outcome, quote: result.quote, ...(result.party ? { party: result.party } : {}) },
   };
 }
 

@@ -48,6 +48,12 @@ export function failureLines(report: Pick<Report, 'exchanges'>, result: Requirem
   return lines;
 }
 
+/** How every view words a rule broken that the gate lets through: a SHOULD or CLIENT not met, without --strict. */
+export const WARNING_NOTE = 'warning, not a failure (it fails the run only with --strict)';
+
+/** The heading the terminal and report.md put such warnings under, apart from the failures. */
+export const WARNINGS_HEADING = 'Warnings: not failures, each fails the run only with --strict';
+
 export function failingChecks(result: RequirementResult): RecordedCheck[] {
   return result.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
 }
@@ -62,23 +68,25 @@ export function countsLine(totals: Partial<Record<Verdict, number>>): string {
 }
 
 /**
- * The closing line of a run, in the outcomes every CI file counts by (report/model/outcomes.ts): passed, failed, skipped,
- * then what is "other" in its two parts, INFO observations and what could not be judged, so the line reads in words.
+ * The closing line of a run, in the outcomes the gate and every CI file count by (report/model/outcomes.ts): passed,
+ * failed, skipped (a failure the baseline waives among them), then what is neither, so the line reads in words: rules
+ * broken that do not fail the run (warnings), INFO observations and what could not be judged.
  */
-export function outcomeLine(report: Pick<Report, 'requirements' | 'baseline' | 'totals'>): string {
+export function outcomeLine(report: Pick<Report, 'requirements' | 'baseline' | 'options'>): string {
   const counts = outcomeCounts(report);
   const other = [
-    report.totals.info ? `${report.totals.info} info` : '',
-    report.totals.error ? `${report.totals.error} could not be judged` : '',
+    counts.warned ? `${counts.warned} warning${counts.warned === 1 ? '' : 's'}` : '',
+    counts.observed ? `${counts.observed} info` : '',
+    counts.unjudged ? `${counts.unjudged} could not be judged` : '',
   ]
     .filter(Boolean)
     .map((part) => `, ${part}`)
     .join('');
-  return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${other}`;
+  return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped + counts.waived} skipped${other}`;
 }
 
 /** The last line of a run's terminal output: its outcomes, then the time the run took. */
-export function closingLine(report: Pick<Report, 'requirements' | 'baseline' | 'totals' | 'durationMs'>): string {
+export function closingLine(report: Pick<Report, 'requirements' | 'baseline' | 'options' | 'durationMs'>): string {
   return `${outcomeLine(report)} in ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 

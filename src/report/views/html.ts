@@ -7,6 +7,7 @@ import { requestPath } from './request-path.js';
 import type { Report, RequirementResult, RunVerdict, Verdict } from '../model/types.js';
 import { VERDICTS } from '../model/types.js';
 import { sliceGrid } from '../model/slices.js';
+import { outcomesOf, type Outcome } from '../model/outcomes.js';
 
 const RUN_VERDICT_LABEL: Record<RunVerdict, string> = {
   conformant: 'Conformant',
@@ -43,8 +44,18 @@ const PARTY_TEXT = {
   environment: 'the environment (network, TLS, or the web server in front of the application)',
   suite: 'the suite itself',
 };
-/** Failures first: broken MUSTs, then what could not be judged, then broken SHOULDs. */
-const NEEDS_ATTENTION: Verdict[] = ['fail', 'flaky', 'error', 'warn'];
+/** What fails the run first, then what could not be judged, then what the gate lets through. */
+const NEEDS_ATTENTION: Outcome[] = ['failed', 'unjudged', 'warned', 'waived'];
+
+/** The requirements in the order a reader should open them: those that need attention first. */
+function attentionFirst(report: Report, results: RequirementResult[]): { result: RequirementResult; outcome: Outcome }[] {
+  const members = new Set(results);
+  const rank = (outcome: Outcome): number =>
+    NEEDS_ATTENTION.includes(outcome) ? NEEDS_ATTENTION.indexOf(outcome) : NEEDS_ATTENTION.length;
+  return outcomesOf(report)
+    .filter(({ result }) => members.has(result))
+    .sort((a, b) => rank(a.outcome) - rank(b.outcome));
+}
 
 /** The one sentence at the top: the verdict and, when there is one, the most likely cause in plain words. */
 export function headline(report: Report): string {
@@ -206,26 +217,32 @@ function errorsSection(report: Report): Html | undefined {
 `;
 }
 
-function attentionTitle(failing: RequirementResult[]): string {
-  const count = (verdict: Verdict): number => failing.filter((result) => result.verdict === verdict).length;
+/** The heading counts what fails the run as failures, and what the gate lets through apart from them. */
+function attentionTitle(needing: { outcome: Outcome }[]): string {
+  const count = (wanted: Outcome): number => needing.filter(({ outcome }) => outcome === wanted).length;
   const extras = [
-    count('error') > 0 ? `could not judge (${count('error')})` : '',
-    count('flaky') > 0 ? `flaky (${count('flaky')})` : '',
-    count('warn') > 0 ? `warnings (${count('warn')})` : '',
+    count('unjudged') > 0 ? `could not judge (${count('unjudged')})` : '',
+    count('warned') > 0 ? `warnings, not failures (${count('warned')})` : '',
+    count('waived') > 0 ? `known failures, waived (${count('waived')})` : '',
   ].filter(Boolean);
-  return [`Failures (${count('fail')})`, ...extras].join(extras.length > 1 ? ', ' : ' and ');
+  return [`Failures (${count('failed')})`, ...extras].join(extras.length > 1 ? ', ' : ' and ');
 }
 
 function attentionSection(report: Report, ids: Ids): Html {
-  const { document } = splitByProfile(report);
-  const failing = NEEDS_ATTENTION.flatMap((verdict) => document.filter((result) => result.verdict === verdict));
+  const { document, profile } = splitByProfile(report);
+  // The profile's requirements have a section of their own; one that fails the run (--strict) is a failure here too.
+  const needing = [
+    ...attentionFirst(report, document).filter(({ outcome }) => NEEDS_ATTENTION.includes(outcome)),
+    ...attentionFirst(report, profile).filter(({ outcome }) => outcome === 'failed'),
+  ];
+  const failing = needing.map(({ result }) => result);
   const body =
     failing.length === 0
       ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
       : markup`<p class="plain">Open a requirement for the document’s words, what was expected and what came back, and a curl command to reproduce it.</p>
 ${failing.map((result) => requirementDetails(report, result, 'failure', ids))}`;
   return markup`<section aria-labelledby="attention">
-<h2 id="attention">${attentionTitle(failing)}</h2>
+<h2 id="attention">${attentionTitle(needing)}</h2>
 ${body}</section>
 `;
 }
@@ -255,9 +272,7 @@ ${blocks}</section>
 function profileSection(report: Report, ids: Ids): Html | undefined {
   if (!report.profile) return undefined;
   const { profile } = splitByProfile(report);
-  const ordered = [...NEEDS_ATTENTION, ...VERDICTS.filter((verdict) => !NEEDS_ATTENTION.includes(verdict))].flatMap((verdict) =>
-    profile.filter((result) => result.verdict === verdict),
-  );
+  const ordered = attentionFirst(report, profile).map(({ result }) => result);
   return markup`<section aria-labelledby="official-client">
 <h2 id="official-client">${profileHeading(report.profile)}</h2>
 <p class="verdict ${report.profile.outcome}">${report.profile.summary}</p>

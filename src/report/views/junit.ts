@@ -1,6 +1,6 @@
 import { diagnosisLines } from './diagnosis-text.js';
 import { xml, type Xml } from './escape/xml.js';
-import { failingChecks, failureLines, skipReason, testName } from './failure-text.js';
+import { failingChecks, failureLines, skipReason, testName, WARNING_NOTE } from './failure-text.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { BaselineResult, Report, RequirementResult } from '../model/types.js';
 
@@ -37,25 +37,31 @@ function observation(result: RequirementResult): string {
 }
 
 /**
- * JUnit has no fourth outcome: "other" is an <error> for a requirement that could not be judged and a <skipped
- * type="info"> for an INFO observation, so CI tools never count an observation as a pass or a failure.
+ * What the gate lets through is written as <skipped>, which GitLab's test report and Jenkins' junit step list apart and
+ * never show red: an INFO observation (type="info"), a SHOULD or CLIENT not met without --strict (type="warn") and a
+ * failure the baseline waives, each with what was seen. What could not be judged is an <error>, as the exit code 2 is.
  */
-function testcase(report: Report, result: RequirementResult, outcome: Outcome, waived: BaselineResult | undefined): Xml {
+function testcase(report: Report, result: RequirementResult, outcome: Outcome, waiver: BaselineResult | undefined): Xml {
   const open = xml`    <testcase classname="${result.family}" name="${testName(result)}">`;
-  if (waived) {
-    // A known failure the gate lets through is shown as skipped, with why, so the view agrees with the exit code.
-    const reason = `known failure waived by the baseline until ${waived.expires} (${waived.owner}): ${waived.reason}`;
-    return xml`${open}\n      <skipped message="${reason}"/>\n      <system-out>${failureDetail(report, result)}</system-out>\n    </testcase>`;
-  }
   switch (outcome) {
     case 'failed':
       return xml`${open}\n      <failure message="${messageWithCause(report, result)}" type="${result.verdict}">${failureDetail(report, result)}</failure>\n    </testcase>`;
+    case 'warned': {
+      const warning = `${WARNING_NOTE}: ${outcomeMessage(result)}`;
+      return xml`${open}\n      <skipped message="${warning}" type="warn"/>\n      <system-out>${failureDetail(report, result)}</system-out>\n    </testcase>`;
+    }
+    case 'waived': {
+      const reason = waiver
+        ? `known failure waived by the baseline until ${waiver.expires} (${waiver.owner}): ${waiver.reason}`
+        : 'known failure waived by the baseline';
+      return xml`${open}\n      <skipped message="${reason}"/>\n      <system-out>${failureDetail(report, result)}</system-out>\n    </testcase>`;
+    }
     case 'skipped':
       return xml`${open}\n      <skipped message="${skipReason(result)}"/>\n    </testcase>`;
-    case 'other':
-      return result.verdict === 'info'
-        ? xml`${open}\n      <skipped message="${observation(result)}" type="info"/>\n    </testcase>`
-        : xml`${open}\n      <error message="${messageWithCause(report, result)}" type="error">${failureDetail(report, result)}</error>\n    </testcase>`;
+    case 'observed':
+      return xml`${open}\n      <skipped message="${observation(result)}" type="info"/>\n    </testcase>`;
+    case 'unjudged':
+      return xml`${open}\n      <error message="${messageWithCause(report, result)}" type="error">${failureDetail(report, result)}</error>\n    </testcase>`;
     case 'passed': {
       const notes = result.checks.map(
         (check) => `${check.verdict.toUpperCase()} ${check.description}${check.actual ? `: ${check.actual}` : ''}`,
@@ -65,18 +71,16 @@ function testcase(report: Report, result: RequirementResult, outcome: Outcome, w
   }
 }
 
-/** One testcase per requirement, counted by the outcomes every CI file shares (report/model/outcomes.ts). */
+/** One testcase per requirement, counted by the outcomes the gate reads (report/model/outcomes.ts). */
 export function renderJunit(report: Report): string {
-  const waived = new Map(
+  const waivers = new Map(
     (report.baseline?.entries ?? []).filter((entry) => entry.outcome === 'known').map((entry) => [entry.requirement, entry]),
   );
   const cases = outcomesOf(report);
-  const failures = cases.filter(({ outcome }) => outcome === 'failed').length;
-  const errors = cases.filter(({ outcome, result }) => outcome === 'other' && result.verdict !== 'info').length;
-  const skipped = cases.filter(({ outcome, result }) => outcome === 'skipped' || result.verdict === 'info').length;
-  const totals = xml`tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}"`;
+  const counted = (...outcomes: Outcome[]): number => cases.filter(({ outcome }) => outcomes.includes(outcome)).length;
+  const totals = xml`tests="${cases.length}" failures="${counted('failed')}" errors="${counted('unjudged')}" skipped="${counted('warned', 'waived', 'skipped', 'observed')}"`;
   const seconds = (report.durationMs / 1000).toFixed(3);
-  const testcases = cases.map(({ result, outcome }) => xml`${testcase(report, result, outcome, waived.get(result.id))}\n`);
+  const testcases = cases.map(({ result, outcome }) => xml`${testcase(report, result, outcome, waivers.get(result.id))}\n`);
   return xml`<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="ticketing-conformance" ${totals} time="${seconds}">
   <testsuite name="${report.target.baseUrl}" ${totals} time="${seconds}" timestamp="${report.startedAt}">

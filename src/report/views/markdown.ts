@@ -1,6 +1,7 @@
 import { baselineLines } from './baseline-text.js';
 import { markdownCodeBlock, markdownText } from './escape/markdown.js';
-import { failingChecks, failureLines, outcomeLine, profileHeading, skipReason, splitByProfile } from './failure-text.js';
+import { failingChecks, failureLines, outcomeLine, profileHeading, skipReason, splitByProfile, WARNINGS_HEADING } from './failure-text.js';
+import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 import { sliceGrid } from '../model/slices.js';
 
@@ -12,7 +13,7 @@ export function renderMarkdown(report: Report): string {
     '',
     `- Target: ${markdownText(report.target.baseUrl)}${report.target.embeddedReference ? ' (embedded reference server)' : ''}`,
     `- Suite: ${markdownText(`${report.suite.name} ${report.suite.version}; started ${report.startedAt}; ${report.durationMs} ms; ${report.requests.sent} requests`)}`,
-    `- Totals: ${outcomeLine(report)}; ${report.totals.warn} warn, ${report.totals.info} info, ${report.totals.error} error`,
+    `- Totals: ${outcomeLine(report)}`,
     '',
   ];
   for (const warning of report.warnings ?? []) lines.push(`> **Warning** (${warning.code}): ${markdownText(warning.message)}`, '');
@@ -36,8 +37,20 @@ export function renderMarkdown(report: Report): string {
       (result) => `| ${result.verdict.toUpperCase()} | ${result.level} | ${markdownText(result.id)} | ${markdownText(result.title)} |`,
     ),
   ];
-  const failures = (results: RequirementResult[]): string[] =>
+  const outcomes = new Map(outcomesOf(report).map(({ result, outcome }) => [result.id, outcome]));
+  const details = (results: RequirementResult[]): string[] =>
     results.flatMap((result) => failingChecks(result).flatMap((check) => ['', ...markdownCodeBlock(failureLines(report, result, check))]));
+  const having = (results: RequirementResult[], ...wanted: Outcome[]): RequirementResult[] =>
+    results.filter((result) => wanted.includes(outcomes.get(result.id) ?? 'passed'));
+  // What fails the run, then what it lets through, under headings of their own: a warning is not a failure.
+  const failures = (results: RequirementResult[], level: string): string[] => {
+    const failed = details(having(results, 'failed', 'unjudged'));
+    const warned = details(having(results, 'warned'));
+    return [
+      ...(failed.length > 0 ? ['', `${level} Failures`, ...failed] : []),
+      ...(warned.length > 0 ? ['', `${level} ${WARNINGS_HEADING}`, ...warned] : []),
+    ];
+  };
   const skips = (results: RequirementResult[]): string[] =>
     results
       .filter((result) => result.verdict === 'skip')
@@ -55,9 +68,9 @@ export function renderMarkdown(report: Report): string {
     );
   }
   const baseline = baselineLines(report);
-  if (baseline.length > 0) lines.push('', '## Known failures', '', ...markdownCodeBlock(baseline));
-  const failed = failures(document);
-  if (failed.length > 0) lines.push('', '## Failures', ...failed);
+  if (baseline.length > 0)
+    lines.push('', '## Known failures', '', ...markdownCodeBlock(baseline), ...details(having(report.requirements, 'waived')));
+  lines.push(...failures(document, '##'));
   const skipped = skips(document);
   if (skipped.length > 0) lines.push('', '## Not judged (skipped)', '', ...skipped);
   const observations = report.requirements.filter((result) => result.level === 'INFO');
@@ -77,7 +90,7 @@ export function renderMarkdown(report: Report): string {
       '',
       ...table(profile),
     );
-    lines.push(...failures(profile));
+    lines.push(...failures(profile, '###'));
     const unjudged = skips(profile);
     if (unjudged.length > 0) lines.push('', ...unjudged);
   }

@@ -12,7 +12,9 @@ import {
   profileHeading,
   skipReason,
   splitByProfile,
+  WARNINGS_HEADING,
 } from './failure-text.js';
+import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import { verdictLine } from './next-step.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 import { sliceSummaries, sliceSummaryLine } from '../model/slices.js';
@@ -75,7 +77,24 @@ export function renderTerminal(
     });
     for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
   };
-  const isFailing = (result: RequirementResult): boolean => ['fail', 'warn', 'error', 'flaky'].includes(result.verdict);
+  const outcomes = new Map(outcomesOf(report).map(({ result, outcome }) => [result.id, outcome]));
+  const having =
+    (...wanted: Outcome[]) =>
+    (result: RequirementResult): boolean =>
+      wanted.includes(outcomes.get(result.id) ?? 'passed');
+  // What fails the run, what it lets through (a warning, a known failure), each under its own heading.
+  const failureSections = (results: RequirementResult[]): void => {
+    const sections: [string, RequirementResult[]][] = [
+      ['Failures', results.filter(having('failed', 'unjudged'))],
+      [WARNINGS_HEADING, results.filter(having('warned'))],
+      ['Known failures, waived by the baseline', results.filter(having('waived'))],
+    ];
+    for (const [heading, members] of sections) {
+      if (members.length === 0) continue;
+      lines.push('', heading);
+      failureDetails(members);
+    }
+  };
   const { document, profile } = splitByProfile(report);
   const folded = foldedSkips(report);
   requirementLines(document.filter((result) => !folded?.requirements.includes(result.id)));
@@ -88,18 +107,14 @@ export function renderTerminal(
   const slices = sliceSummaries(report);
   if (slices.length > 0) lines.push('', 'By status and language', ...slices.map((slice) => `  ${sliceSummaryLine(slice)}`));
 
-  const failing = document.filter(isFailing);
-  if (failing.length > 0) {
-    lines.push('', 'Failures');
-    failureDetails(failing);
-  }
+  failureSections(document);
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
   if (report.profile) {
     lines.push('', profileHeading(report.profile));
     requirementLines(profile);
     lines.push('', report.profile.summary);
-    failureDetails(profile.filter(isFailing));
+    failureSections(profile);
   }
   for (const warning of report.warnings ?? []) lines.push('', warningLine(warning));
   const baseline = baselineLines(report);
@@ -111,7 +126,7 @@ export function renderTerminal(
   const json = writtenFiles.find((path) => path.endsWith('report.json'));
   // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
   if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
-  lines.push(`${report.requests.sent} requests sent${rateLimitNote(report)}${failedNote(report)}`);
+  lines.push(`${report.requests.sent} requests sent${rateLimitNote(report)}${failedNote(report, outcomes)}`);
   lines.push(closingLine(report));
   return lines
     .map((line, index) => {
@@ -125,8 +140,11 @@ function rateLimitNote({ requests }: Report): string {
   return requests.rateLimited ? ` (${requests.rateLimited} answered HTTP 429; paused ${requests.waitedMs ?? 0} ms)` : '';
 }
 
-/** Failed counts SHOULD requirements not met and flaky ones beside the MUSTs broken: said, so "failed" never surprises. */
-function failedNote({ totals }: Report): string {
-  const parts = [totals.warn ? `${totals.warn} SHOULD not met (warn)` : '', totals.flaky ? `${totals.flaky} flaky` : ''].filter(Boolean);
+/** Failed counts, beside the MUSTs broken, what --strict makes failures and what failed in some runs only: said, so "failed" never surprises. */
+function failedNote(report: Report, outcomes: ReadonlyMap<string, Outcome>): string {
+  const failed = report.requirements.filter((result) => outcomes.get(result.id) === 'failed');
+  const strict = failed.filter((result) => result.verdict === 'warn').length;
+  const flaky = failed.filter((result) => result.verdict === 'flaky').length;
+  const parts = [strict ? `${strict} SHOULD or CLIENT not met (--strict)` : '', flaky ? `${flaky} flaky` : ''].filter(Boolean);
   return parts.length > 0 ? `; failed includes ${parts.join(' and ')}` : '';
 }
