@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { CLIENT_MAX_NESTING, phpIntCast } from '../src/judge/checks/php-client.js';
@@ -6,7 +6,7 @@ import { validator } from '../src/validators/schemas.js';
 import type { Report, RequirementResult } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
-import { serveHttp } from './helpers/loopback-server.js';
+import { rewritingFront, type Rewrite as FrontRewrite } from './helpers/rewriting-front.js';
 import { markdownText } from '../src/report/views/escape/markdown.js';
 import type { CliRun } from './helpers/run-cli.js';
 
@@ -16,7 +16,7 @@ const { inProcess, cleanUpAfterAll } = fileResources();
 const alone = fileResources({ ownSpecRunner: true }).inProcess;
 
 /** What a server does to the answer the official client's request gets: a new HTTP status, body or headers. */
-type Rewrite = (answer: { status: number; body: string }) => { status?: number; body?: string | Buffer; headers?: Record<string, string> };
+type Rewrite = (answer: { status: number; body: string }) => ReturnType<FrontRewrite>;
 
 /** The official client's request, as the server sees it: Guzzle's User-Agent (the suite's own requests carry the suite's). */
 const fromOfficialClient = (headers: IncomingHttpHeaders): boolean => headers['user-agent'] === 'GuzzleHttp/7';
@@ -34,30 +34,10 @@ interface ClientTarget {
 async function clientTarget(rewrite?: Rewrite, variants: string[] = []): Promise<ClientTarget> {
   const reference: RunningReferenceServer = await startReferenceServer({ token: TOKEN, variants });
   cleanUpAfterAll(() => reference.close());
-  const upstream = new URL(reference.url);
   const seen: IncomingHttpHeaders[] = [];
-  const front = await serveHttp((request: IncomingMessage, response: ServerResponse) => {
+  const front = await rewritingFront(reference.url, (answer, request) => {
     seen.push(request.headers);
-    const onward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          const original = { status: answer.statusCode ?? 502, body: Buffer.concat(chunks).toString('utf8') };
-          const changed = rewrite && fromOfficialClient(request.headers) ? rewrite(original) : {};
-          const body = changed.body ?? original.body;
-          response.writeHead(changed.status ?? original.status, {
-            'content-type': answer.headers['content-type'] ?? 'application/json',
-            'content-length': String(Buffer.byteLength(body)),
-            ...changed.headers,
-          });
-          response.end(body);
-        });
-      },
-    );
-    onward.on('error', () => response.destroy());
-    request.pipe(onward);
+    return rewrite && fromOfficialClient(request.headers) ? rewrite(answer) : {};
   });
   cleanUpAfterAll(() => front.close());
   return { url: front.url, seen };

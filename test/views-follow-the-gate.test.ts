@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CTRFReport } from 'ctrf';
@@ -6,40 +6,17 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
-import { serveHttp } from './helpers/loopback-server.js';
+import { rewritingFront, type Rewrite } from './helpers/rewriting-front.js';
 import { lastLine, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'views-gate-token-4e81c2';
 const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
-/** What a front does to one answer of the reference server: a new status or body. */
-type Rewrite = (answer: { status: number; body: string }, request: IncomingMessage) => { status?: number; body?: string };
-
 /** A reference server behind a front that rewrites some of its answers, as a proxy or a patched application would. */
-async function rewritingFront(rewrite: Rewrite, variants: string[] = []): Promise<string> {
-  const reference = await startReferenceServer({ token: TOKEN, variants });
+async function behindFront(rewrite: Rewrite): Promise<string> {
+  const reference = await startReferenceServer({ token: TOKEN });
   cleanUpAfterAll(() => reference.close());
-  const upstream = new URL(reference.url);
-  const front = await serveHttp((request: IncomingMessage, response: ServerResponse) => {
-    const onward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          const original = { status: answer.statusCode ?? 502, body: Buffer.concat(chunks).toString('utf8') };
-          const changed = { ...original, ...rewrite(original, request) };
-          response.writeHead(changed.status, {
-            'content-type': answer.headers['content-type'] ?? 'application/json',
-            'content-length': String(Buffer.byteLength(changed.body)),
-          });
-          response.end(changed.body);
-        });
-      },
-    );
-    onward.on('error', () => response.destroy());
-    request.pipe(onward);
-  });
+  const front = await rewritingFront(reference.url, rewrite);
   cleanUpAfterAll(() => front.close());
   return front.url;
 }
@@ -59,20 +36,20 @@ const WARNED: Record<string, { url: () => Promise<string>; args: string[]; misse
   'a byte order mark (SHOULD)': { url: () => referenceServer(['utf8-bom']), args: [], missed: 'ENV-NO-BOM' },
   // An installation that renamed its first status, which the document allows it to: a SHOULD.
   'the first status renamed (SHOULD)': {
-    url: () => rewritingFront(({ body }) => ({ body: body.replaceAll('"name":"Open"', '"name":"Nouveau ticket"') })),
+    url: () => behindFront(({ body }) => ({ body: body.replaceAll('"name":"Open"', '"name":"Nouveau ticket"') })),
     args: [],
     missed: 'STATUS-OPEN-FIRST',
   },
   // The official client's request answered HTTP 201, which Guzzle's caller refuses: a CLIENT check of the profile.
   'HTTP 201 to the official client (CLIENT)': {
-    url: () => rewritingFront((answer, request) => (fromOfficialClient(request) ? { status: 201 } : {})),
+    url: () => behindFront((answer, request) => (fromOfficialClient(request) ? { status: 201 } : {})),
     args: ['--profile', 'official-client'],
     missed: 'CLIENT-PHP-HTTP-200',
   },
   // The official client's request answered with an error envelope on HTTP 200: another CLIENT check.
   'an error envelope to the official client (CLIENT)': {
     url: () =>
-      rewritingFront(({ body }, request) =>
+      behindFront(({ body }, request) =>
         fromOfficialClient(request) ? { body: JSON.stringify({ ...(JSON.parse(body) as object), status: 'error' }) } : {},
       ),
     args: ['--profile', 'official-client'],
