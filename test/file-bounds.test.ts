@@ -6,7 +6,9 @@ import { beforeAll, expect, test } from 'vitest';
 import { MAX_FILE_BYTES, MAX_FILE_JSON_DEPTH, MAX_FILE_JSON_VALUES } from '../src/files/bounded-file.js';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
+import { MAX_HEADER_CHARS, MAX_HEADER_COUNT, MAX_HEADER_NAME_CHARS } from '../src/exchange/header-bounds.js';
 import { fileResources } from './helpers/file-resources.js';
+import { sampleReport } from './helpers/sample-report.js';
 import { repoRoot } from './helpers/run-cli.js';
 
 const { inProcess, tempFolder } = fileResources();
@@ -77,6 +79,58 @@ test.concurrent.for(
   await expectOneLine(args(path(kind)), code, reason);
 });
 
+/** Headers past each bound the suite reads an answer within, by the bound. */
+const headersPast: [string, Record<string, string>, RegExp][] = [
+  [
+    'count',
+    Object.fromEntries(Array.from({ length: MAX_HEADER_COUNT + 1 }, (_, index) => [`x-${index}`, 'h'])),
+    new RegExp(`headers are more than ${MAX_HEADER_COUNT} headers, the most the suite reads of one answer`),
+  ],
+  [
+    'name length',
+    { [`x-${'n'.repeat(MAX_HEADER_NAME_CHARS)}`]: 'h' },
+    new RegExp(`headers have a name longer than ${MAX_HEADER_NAME_CHARS} characters`),
+  ],
+  [
+    'length together',
+    { 'x-long': 'h'.repeat(MAX_HEADER_CHARS) },
+    new RegExp(`headers are longer than ${MAX_HEADER_CHARS} characters together`),
+  ],
+];
+
+test.concurrent.for(headersPast)(
+  'judge: a recording holding an answer past the header %s is refused in one line',
+  async ([, headers, reason]) => {
+    const recording = JSON.parse(await readFile(join(repoRoot, 'test/fixtures/recordings/reference.recording.json'), 'utf8')) as {
+      runs: { exchanges: { response?: { headers: Record<string, string> } }[] }[];
+    };
+    const answer = recording.runs[0]?.exchanges.find((entry) => entry.response)?.response;
+    if (answer) answer.headers = { ...answer.headers, ...headers };
+    const file = join(dir, `recording-${Object.keys(headers).length}-${Object.keys(headers)[0]?.length}.json`);
+    await writeFile(file, JSON.stringify(recording));
+    await expectOneLine(['judge', file, '--out', join(dir, 'out')], /^HARNESS_RECORDING_UNREADABLE: /, reason);
+  },
+);
+
+test.concurrent.for(headersPast)(
+  'compare and history: a report holding an answer past the header %s is refused in one line',
+  async ([, headers, reason]) => {
+    const report = sampleReport();
+    const exchange = Object.values(report.exchanges)[0];
+    if (exchange) exchange.response.headers = { ...exchange.response.headers, ...headers };
+    const folder = join(dir, `history-${Object.keys(headers).length}-${Object.keys(headers)[0]?.length}`);
+    await mkdir(folder);
+    const file = join(folder, 'report.json');
+    await writeFile(file, JSON.stringify(report));
+    await expectOneLine(['compare', file, file], /^CONFIG_INVALID: the report /, reason);
+    // history leaves out, in one line each, the reports it cannot read, then finds none to show.
+    const history = await inProcess.exec(['history', folder, '--out', join(folder, 'out')]);
+    expect(history.code).toBe(2);
+    expect(history.stderr).toMatch(new RegExp(`^Left out report.json: the report .* ${reason.source}`));
+    expect(history.stderr).not.toContain('bug in the suite');
+  },
+);
+
 test('a .env that is not a regular file is a configuration error, not a hang', () => {
   for (const [kind, reason] of refusals.filter(([kind]) => kind !== 'a file over the cap')) {
     const refusal = (() => {
@@ -97,4 +151,6 @@ test('docs/safety.md states the bounds the reader keeps', async () => {
   expect(safety).toContain(`over ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
   expect(safety).toContain(`more than ${MAX_FILE_JSON_DEPTH} levels deep`);
   expect(safety).toContain(`more than ${MAX_FILE_JSON_VALUES.toLocaleString('en-US')} values`);
+  expect(safety).toContain(`more than ${MAX_HEADER_COUNT} headers, a name over ${MAX_HEADER_NAME_CHARS} characters`);
+  expect(safety).toContain(`over ${MAX_HEADER_CHARS.toLocaleString('en-US')} characters together`);
 });

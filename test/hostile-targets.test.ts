@@ -76,6 +76,13 @@ const cases: HostileCase[] = [
     line: /not judged: the JSON is nested more than 512 levels deep, the suite's cap, so it is not read/,
   },
   { target: 'headers-10000', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
+  { target: 'headers-300', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* are more than 256 headers/ },
+  {
+    target: 'header-name-1000',
+    exit: 2,
+    code: 'HARNESS_HEADERS_TOO_LARGE',
+    line: /the response headers for GET .* have a name longer than 256 characters/,
+  },
   { target: 'header-1mb', exit: 2, code: 'HARNESS_HEADERS_TOO_LARGE', line: /the response headers for GET .* exceed the size/ },
   {
     // A redirect keeps the request from the API: no verdict, and the address it names given as the base URL to pass.

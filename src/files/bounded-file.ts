@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { jsonShape, MAX_JSON_DEPTH } from '../exchange/body-text.js';
+import { headersBeyondBounds } from '../exchange/header-bounds.js';
 import { systemReason, type HarnessError } from '../errors.js';
 
 /** The most the suite reads of any file it is given: far more than any file a run writes, recording.json included. */
@@ -85,5 +86,21 @@ export function checkJsonShape(text: string, refuse: Refusal): void {
   }
   if (shape.values > MAX_FILE_JSON_VALUES) {
     throw refuse(`holds more than ${MAX_FILE_JSON_VALUES} JSON values, more than any file a run writes`);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Refuses a file holding an exchange whose request or answer headers are past the bounds the client reads an answer
+ * within, before anything else reads them: no file a run writes holds one, and judging one costs what no run does.
+ */
+export function checkExchangeHeaders(exchanges: unknown[], refuse: Refusal): void {
+  for (const exchange of exchanges) {
+    if (!isObject(exchange)) continue;
+    for (const part of [exchange.request, exchange.response]) {
+      const beyond = isObject(part) && isObject(part.headers) ? headersBeyondBounds(part.headers) : undefined;
+      if (beyond !== undefined) throw refuse(`holds an exchange whose headers ${beyond}`);
+    }
   }
 }

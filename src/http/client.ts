@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { SETTINGS, type Config } from '../config/settings.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { bodyText, parseJson } from '../exchange/body-text.js';
+import { headersBeyondBounds } from '../exchange/header-bounds.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher, type TransportOptions } from './dispatcher.js';
@@ -236,6 +237,16 @@ export class HttpClient {
     const started = performance.now();
     const response = await request(this.dispatcher, url, { method: 'GET', headers, signal: this.deadline });
     const responseHeaders = flattenHeaders(response.headers);
+    const beyond = headersBeyondBounds(responseHeaders);
+    if (beyond !== undefined) {
+      response.body.destroy();
+      throw new HarnessError(
+        'HARNESS_HEADERS_TOO_LARGE',
+        `the response headers for GET ${recorded.path} ${beyond}`,
+        'The target sent far more header data than an API response needs',
+        'target',
+      );
+    }
     const raw = await readBody(
       response.body,
       responseHeaders['content-length'],

@@ -2,6 +2,7 @@ import { TLSSocket } from 'node:tls';
 import type { buildConnector as BuildConnector, Dispatcher } from 'undici';
 import { Agent, buildConnector, EnvHttpProxyAgent, Pool } from './transport.js';
 import type { Config } from '../config/settings.js';
+import { MAX_HEADER_BYTES } from '../exchange/header-bounds.js';
 
 /** How the transport connects: the fields that are settings are typed as the settings table reads them. */
 export interface TransportOptions
@@ -36,9 +37,6 @@ function watchingTls(connect: BuildConnector.connector, { onTlsCertificate, onTl
       callback(...args);
     });
 }
-
-/** Far more than any API answer needs, small enough that a flood of headers is refused early. */
-export const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * The undici dispatcher: time-outs per phase, a bounded pool, the TLS trust asked for, the client certificate a target

@@ -1,4 +1,5 @@
 import { SETTINGS } from '../config/settings.js';
+import { checkExchangeHeaders } from '../files/bounded-file.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { choicesWritten, requestChoices, type RequestChoices } from './settings.js';
 
@@ -141,6 +142,11 @@ const RECORDING: FileKind<RecordingFile> = {
           ? `Judge it with the suite that made it (${header.suite?.version ?? 'a later version'}) or a later one`
           : 'Record the target again with this version of the suite',
       );
+    }
+    const runs = (data as { runs?: unknown }).runs;
+    for (const run of Array.isArray(runs) ? (runs as unknown[]) : []) {
+      const exchanges = (run as { exchanges?: unknown } | null)?.exchanges;
+      if (Array.isArray(exchanges)) checkExchangeHeaders(exchanges, refuse);
     }
     return data;
   },

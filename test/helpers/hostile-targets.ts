@@ -130,6 +130,16 @@ const catalog = {
         answer(response, 200, ENVELOPE);
       }),
     ),
+  // Within the parser's bytes, past the count and the name length the suite reads of an answer.
+  'headers-300': async () =>
+    single(
+      await serveHttp((_request, response) => {
+        for (let index = 0; index < 300; index += 1) response.setHeader(`x-${index}`, 'h');
+        answer(response, 200, ENVELOPE);
+      }),
+    ),
+  'header-name-1000': async () =>
+    single(await serveHttp((_request, response) => answer(response, 200, ENVELOPE, { [`x-${'n'.repeat(1000)}`]: 'h' }))),
   'header-1mb': async () => single(await serveHttp((_request, response) => answer(response, 200, ENVELOPE, { 'x-huge': 'h'.repeat(MB) }))),
   'redirect-elsewhere': async () => {
     const elsewhere = await serveHttp((_request, response) => answer(response, 200, ENVELOPE));

@@ -1,3 +1,4 @@
+import { checkExchangeHeaders } from '../../files/bounded-file.js';
 import { readCheckedFile, type FileKind } from '../../files/checked-file.js';
 import { checkReportVersion } from '../../files/report-version.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
@@ -37,10 +38,12 @@ function resultFile(what: string, options: ReadOptions): FileKind<Report | Matri
     code: 'CONFIG_INVALID',
     yaml: true,
     schema: (data) => (isMatrix(data) ? 'matrix' : 'report'),
-    prepare(data, _refuse, path) {
+    prepare(data, refuse, path) {
       if (isMatrix(data)) return data;
       const report = options.verdictsOfVersion1 && typeof data === 'object' && data !== null ? withoutExchanges(data) : data;
       checkReportVersion(report, path);
+      const exchanges = (report as { exchanges?: unknown }).exchanges;
+      if (typeof exchanges === 'object' && exchanges !== null) checkExchangeHeaders(Object.values(exchanges), refuse);
       return report;
     },
   };
