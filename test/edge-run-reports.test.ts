@@ -1,37 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { validate as validateCtrf, type CTRFReport } from 'ctrf';
 import { expect, test } from 'vitest';
-import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import type { Report } from '../src/report/model/types.js';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { fileResources } from './helpers/file-resources.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
-import { repoRoot, type CliRun } from './helpers/run-cli.js';
+import { schemaProblems } from './helpers/schema-problems.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 const TOKEN = 'edge-runs-token-5e1c0b';
 const { inProcess, cleanUpAfterAll } = fileResources();
-
-/** What schema each file a run wrote breaks, one line each; empty when every file keeps to its own. */
-async function schemaProblems(run: CliRun): Promise<string[]> {
-  const read = (name: string): Promise<string> => readFile(join(run.outDir, name), 'utf8');
-  const problems: string[] = [];
-  const checkReport = validator('report');
-  if (!checkReport(JSON.parse(await read('report.json')))) problems.push(`report.json: ${formatSchemaErrors(checkReport.errors)}`);
-  const ctrf = validateCtrf(JSON.parse(await read('ctrf.json')) as CTRFReport);
-  if (!ctrf.valid) problems.push(`ctrf.json: ${JSON.stringify(ctrf.errors)}`);
-  const junit = await validateXML({
-    xml: [{ fileName: 'junit.xml', contents: await read('junit.xml') }],
-    schema: [{ fileName: 'junit.xsd', contents: await readFile(join(repoRoot, 'schemas', 'junit.xsd'), 'utf8') }],
-  });
-  if (!junit.valid) problems.push(`junit.xml: ${junit.errors.map((error) => error.rawMessage).join('; ')}`);
-  // A report off its schema is also said as an error of the suite in the report itself.
-  for (const error of run.report?.errors ?? []) if (error.code === 'HARNESS_INTERNAL') problems.push(`report.json: ${error.message}`);
-  return problems;
-}
 
 async function server(handler: Parameters<typeof serveHttp>[0]): Promise<LoopbackServer> {
   const started = await serveHttp(handler);

@@ -8,6 +8,7 @@ import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { rewritingFront, type Rewrite } from './helpers/rewriting-front.js';
 import { lastLine, type CliRun } from './helpers/run-cli.js';
+import { schemaProblems } from './helpers/schema-problems.js';
 
 const TOKEN = 'views-gate-token-4e81c2';
 const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
@@ -166,11 +167,13 @@ describe('a miss the gate lets through is no failure in any file; with --strict 
     const ctrf = (JSON.parse(await readFile(join(plain.run.outDir, 'ctrf.json'), 'utf8')) as CTRFReport).results.tests;
     expect(ctrf.find((entry) => entry.name.startsWith(`${missed} `))).toMatchObject({ status: 'other', rawStatus: 'warn' });
     expect(lastLine(plain.run)).toMatch(/, 1 warning\b/);
+    expect(await schemaProblems(plain.run)).toEqual([]);
 
     const strict = await outcome(`${name} --strict`);
     expect(strict.run.code, strict.run.stdout).toBe(1);
     const shownStrict = await failuresShown(strict);
     expect(shownStrict).toEqual(every(shownStrict, 1));
+    expect(await schemaProblems(strict.run)).toEqual([]);
   });
 });
 
