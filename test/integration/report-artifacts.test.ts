@@ -44,3 +44,28 @@ test('npm run report:allure -- --out DIR makes a single-file report of that fold
   // Matched here rather than with toMatch: a failure message would print the whole multi-megabyte page.
   expect(/googletagmanager|<script[^>]+src="https?:/i.exec(html)?.[0] ?? 'no outside script').toBe('no outside script');
 });
+
+test("Allure's own report counts a SHOULD not met as no failure without --strict, and as one with it", async () => {
+  // A UTF-8 byte order mark before the JSON: the one miss is a SHOULD.
+  const server = await startReferenceServer({ token: TOKEN, variants: ['utf8-bom'] });
+  cleanUpAfterAll(server.close);
+  const allureStats = async (flags: string[]): Promise<{ code: number; stats: Record<string, number> }> => {
+    const warned = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--reports', 'allure', ...flags]);
+    cleanUpAfterAll(warned.cleanup);
+    await promisify(execFile)('npm', ['run', '--silent', 'report:allure', '--', '--out', warned.outDir], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: SAFETY_NET_MS,
+    });
+    const summary = await readFile(join(warned.outDir, 'allure-report', 'summary.json'), 'utf8');
+    return { code: warned.code, stats: (JSON.parse(summary) as { stats: Record<string, number> }).stats };
+  };
+  const plain = await allureStats([]);
+  expect({ code: plain.code, failed: plain.stats.failed ?? 0, broken: plain.stats.broken ?? 0 }).toEqual({ code: 0, failed: 0, broken: 0 });
+  const strict = await allureStats(['--strict']);
+  expect({ code: strict.code, failed: strict.stats.failed ?? 0, broken: strict.stats.broken ?? 0 }).toEqual({
+    code: 1,
+    failed: 1,
+    broken: 0,
+  });
+});
