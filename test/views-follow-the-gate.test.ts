@@ -167,6 +167,9 @@ describe('a miss the gate lets through is no failure in any file; with --strict 
     const ctrf = (JSON.parse(await readFile(join(plain.run.outDir, 'ctrf.json'), 'utf8')) as CTRFReport).results.tests;
     expect(ctrf.find((entry) => entry.name.startsWith(`${missed} `))).toMatchObject({ status: 'other', rawStatus: 'warn' });
     expect(lastLine(plain.run)).toMatch(/, 1 warning\b/);
+    expect(plain.run.report?.summary).toMatch(
+      new RegExp(`^This deployment is conformant.* 1 warning\\(s\\), not failures without --strict: ${missed}\\.$`),
+    );
     expect(await schemaProblems(plain.run)).toEqual([]);
 
     const strict = await outcome(`${name} --strict`);

@@ -7,7 +7,7 @@ import type { Diagnosis } from '../../diagnosis/types.js';
 import { exchangeOf, VERDICTS } from './types.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
 import { requirementVerdict, runOutcome } from './verdicts.js';
-import { failsRun, waivedRequirements } from './outcomes.js';
+import { outcomesOf, waivedRequirements, type Outcome } from './outcomes.js';
 import { profileResult } from './profile.js';
 import { runSlices, sliceVerdicts } from './slices.js';
 import type { RunError } from '../../errors.js';
@@ -50,19 +50,22 @@ function partyOf(
 function summarise(
   report: Pick<Report, 'verdict' | 'exitCode' | 'requirements' | 'diagnoses' | 'errors' | 'baseline' | 'options'>,
 ): string {
-  const waived = waivedRequirements(report);
+  const outcomes = outcomesOf(report);
+  const having = (wanted: Outcome): RequirementResult[] => outcomes.filter(({ outcome }) => outcome === wanted).map(({ result }) => result);
   // Everything that fails the gate is named: a flaky MUST and, under --strict, a broken SHOULD too.
-  const failed = report.requirements.filter((result) => failsRun(result, report.options.strict) && !waived.has(result.id));
+  const failed = having('failed');
   const cause = report.diagnoses[0]?.summary;
   if (report.verdict === 'conformant') {
     const skipped = report.requirements.filter((result) => result.level === 'MUST' && result.verdict === 'skip').length;
+    const warned = having('warned').map((result) => result.id);
+    const warnings = warned.length > 0 ? ` ${warned.length} warning(s), not failures without --strict: ${warned.join(', ')}.` : '';
     return skipped === 0
-      ? 'This deployment is conformant: every MUST requirement passed.'
-      : `This deployment is conformant on what could be checked; ${skipped} MUST requirement(s) could not be judged (skipped).`;
+      ? `This deployment is conformant: every MUST requirement passed.${warnings}`
+      : `This deployment is conformant on what could be checked; ${skipped} MUST requirement(s) could not be judged (skipped).${warnings}`;
   }
   // Past a conformant run, a passing exit code means every failure is one the baseline waives.
   if (report.exitCode === 0) {
-    const known = [...waived];
+    const known = having('waived').map((result) => result.id);
     return `Not conformant, but only in ${known.length} known failure(s) of the baseline (${known.join(', ')}): nothing new failed.`;
   }
   if (report.verdict === 'not-conformant') {
