@@ -5,6 +5,7 @@ import { readBoundedText } from '../files/bounded-file.js';
 import { checkClientIdentity } from './client-identity.js';
 import { readCommandLine } from './command-line.js';
 import { flagPlace, SETTINGS, type Config, type Setting, type SettingName } from './settings.js';
+import { parseSetting, type Secrets } from './values.js';
 
 type Source = Record<string, string | undefined>;
 
@@ -68,10 +69,11 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
   const texts = givenTexts(given, variableLookup(env, dotenvPath));
   // Read first, so that no message about another setting can quote them.
   const tokens = [texts.token, texts.compareToken];
+  const secrets: Secrets = { tokens, passwords: [texts.password], passphrases: [texts.keyPassphrase] };
   const valueOf = (name: SettingName): unknown => {
     const spec: Setting<unknown> = SETTINGS[name];
     const text = texts[name];
-    return text === undefined ? spec.default : spec.parse(text, flagPlace(spec, tokens));
+    return text === undefined ? spec.default : parseSetting(spec.parse, text, flagPlace(spec, tokens), secrets);
   };
   // Before the CA file is read: with --insecure it would be ignored, so what is wrong with it is beside the point.
   if (texts.ca !== undefined && valueOf('insecure') === true) {

@@ -10,6 +10,13 @@ export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const isReportKind = (name: string): name is ReportKind => (REPORT_KINDS as readonly string[]).includes(name);
 
+/** The first few of some names, quoted, and how many more: a list pasted by mistake may hold thousands. */
+const namedFew = (names: string[]): string =>
+  `${names
+    .slice(0, 3)
+    .map((kind) => `"${kind}"`)
+    .join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}`;
+
 /** The kinds of a comma-separated --reports value, json among them. */
 export const reportKinds: Parser<readonly ReportKind[]> = (raw, { name }) => {
   const names = raw
@@ -20,7 +27,7 @@ export const reportKinds: Parser<readonly ReportKind[]> = (raw, { name }) => {
   if (names.length === 0 || unknown.length > 0) {
     throw new ConfigError(
       'CONFIG_INVALID',
-      names.length === 0 ? `${name} names no report` : `${name} names ${unknown.map((kind) => `"${kind}"`).join(', ')}, not a report`,
+      names.length === 0 ? `${name} names no report` : `${name} names ${namedFew(unknown)}, not a report`,
       `Pass a comma-separated list of ${REPORT_KINDS.join(', ')} (report.json is always written)`,
     );
   }

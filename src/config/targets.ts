@@ -3,7 +3,7 @@ import { checkClientIdentity } from './client-identity.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { checkLocalesDiffer, variableLookup } from './load.js';
 import { flagPlace, PER_TARGET, SETTINGS, targetPlace, type Config, type Setting, type SettingName } from './settings.js';
-import { apiToken } from './values.js';
+import { apiToken, parseSetting, type Secrets } from './values.js';
 
 /** The settings a target can have on its own; in a targets file each target may set those the table marks perTarget. */
 export type TargetOptions = Pick<
@@ -102,6 +102,11 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
       `Set ${variable} in the environment or in .env, or correct tokenEnv in the targets file`,
     );
   }
+  const secrets: Secrets = {
+    tokens: [token, config.token, config.compareToken],
+    passwords: [config.password],
+    passphrases: [config.keyPassphrase, raw.keyPassphrase === undefined ? undefined : String(raw.keyPassphrase)],
+  };
   const options: TargetOptions = {
     password: SETTINGS.password.parse(config.password, flagPlace(SETTINGS.password, [token])),
     statusId: config.statusId,
@@ -119,23 +124,23 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
     cert: config.cert,
     key: config.key,
     keyPassphrase: config.keyPassphrase,
-    ...ownSettings(raw, label, token),
+    ...ownSettings(raw, label, token, secrets),
   };
   checkLocalesDiffer(options, (name) => name, `${label}: `);
   // The run's own pair was checked with the flags; a target that sets either has a pair of its own to check.
   if (raw.cert !== undefined || raw.key !== undefined)
     checkClientIdentity(options, (name) => (name === 'keyPassphrase' ? `--${SETTINGS.keyPassphrase.flag}` : name), `${label}: `);
-  const baseUrl = SETTINGS.baseUrl.parse(raw.baseUrl, targetPlace(SETTINGS.baseUrl, 'baseUrl', label, [token]));
+  const baseUrl = parseSetting(SETTINGS.baseUrl.parse, raw.baseUrl, targetPlace(SETTINGS.baseUrl, 'baseUrl', label, [token]), secrets);
   return { name: raw.name, baseUrl, tokenEnv: raw.tokenEnv, token, options };
 }
 
 /** The settings a target's entry sets for itself, each read by the parser the flag goes through, within the same bounds. */
-function ownSettings(raw: TargetFileEntry, label: string, token: string): Partial<Config> {
+function ownSettings(raw: TargetFileEntry, label: string, token: string, secrets: Secrets): Partial<Config> {
   const own: Partial<Record<keyof Config, unknown>> = {};
   for (const name of PER_TARGET) {
     const value = raw[name];
     const spec: Setting<unknown> = SETTINGS[name];
-    if (value !== undefined) own[name] = spec.parse(String(value), targetPlace(spec, name, label, [token]));
+    if (value !== undefined) own[name] = parseSetting(spec.parse, String(value), targetPlace(spec, name, label, [token]), secrets);
   }
   return own as Partial<Config>;
 }

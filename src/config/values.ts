@@ -15,6 +15,13 @@ export interface Place {
   tokens: readonly (string | undefined)[];
 }
 
+/** The secrets of an invocation as given, which no message may quote. */
+export interface Secrets {
+  tokens: readonly (string | undefined)[];
+  passwords: readonly (string | undefined)[];
+  passphrases: readonly (string | undefined)[];
+}
+
 /** Reads the text of one setting into its value, or throws the one ConfigError that names it and the fix. */
 export type Parser<T> = (raw: string, place: Place) => T;
 
@@ -41,6 +48,53 @@ function scannerOf(tokens: readonly (string | undefined)[]): SecretScanner {
   const key = JSON.stringify(known);
   if (lastScanner?.key !== key) lastScanner = { key, scanner: createSecretScanner(known) };
   return lastScanner.scanner;
+}
+
+/** How long a quoted value may be: what a person reads in one line. A longer one is cut, its length given. */
+export const MAX_QUOTED_CHARS = 200;
+
+const cut = (value: string): string =>
+  value.length > MAX_QUOTED_CHARS ? `${value.slice(0, MAX_QUOTED_CHARS)}…" (${value.length} characters)` : `${value}"`;
+
+/** A quoted value longer than a cut one (which ends in an ellipsis past the characters kept). */
+const LONG_QUOTED = new RegExp(`"([^"]{${MAX_QUOTED_CHARS + 2},})"`, 'g');
+
+/**
+ * A setting's message as it may be shown: a value holding a secret of the invocation (an API token, the password, the
+ * key's passphrase) is not quoted, whatever else it holds, nor is any secret left in it; a long value is cut.
+ */
+function screenedText(message: string, raw: string, scanner: SecretScanner): string {
+  const secret = scanner.find(raw);
+  const shown =
+    secret !== undefined
+      ? message.replaceAll(`"${raw}"`, `(not quoted: it holds ${secret})`).replaceAll(raw, `(not quoted: it holds ${secret})`)
+      : raw.length > MAX_QUOTED_CHARS
+        ? message.replaceAll(`"${raw}"`, `"${cut(raw)}`)
+        : message;
+  // What a parser quoted of a part of the value: an item of a list, a path.
+  return scanner.redact(shown).replace(LONG_QUOTED, (_quoted, value: string) => `"${cut(value)}`);
+}
+
+/**
+ * Reads a setting's text with its parser: the one way every setting is read, from a flag, a variable, .env or a
+ * targets file, so that no message of any of them quotes a secret or a value too long to read.
+ */
+export function parseSetting<T>(parse: Parser<T>, raw: string, place: Place, secrets: Secrets): T {
+  try {
+    return parse(raw, place);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const scanner = createSecretScanner(
+      secrets.tokens.filter((token): token is string => token !== undefined),
+      secrets.passwords.filter((password): password is string => password !== undefined),
+      secrets.passphrases.filter((passphrase): passphrase is string => passphrase !== undefined),
+    );
+    throw new ConfigError(
+      error.code as ConstructorParameters<typeof ConfigError>[0],
+      screenedText(error.message, raw, scanner),
+      screenedText(error.hint, raw, scanner),
+    );
+  }
 }
 
 export const text: Parser<string> = (raw) => raw;
