@@ -49,6 +49,13 @@ describe('flags beat the environment, which beats .env', () => {
     );
     expect(config).toMatchObject({ statusId: [5], baseUrl: 'https://flag.example/support', strict: true, token: 'dotenv-token' });
   });
+  test('a rate of requests, as Schemathesis writes it, from the flag or the environment', () => {
+    expect(loadConfig(['--rate-limit', '5/s'], {}, dotenvPath).rateLimit).toEqual({ text: '5/s', intervalMs: 200 });
+    expect(loadConfig([], { CONFORMANCE_RATE_LIMIT: ' 100/m ' }, dotenvPath).rateLimit).toEqual({ text: '100/m', intervalMs: 600 });
+    expect(loadConfig(['--rate-limit', '2/h'], { CONFORMANCE_RATE_LIMIT: '9/s' }, dotenvPath).rateLimit?.intervalMs).toBe(1_800_000);
+    expect(loadConfig(['--rate-limit', '1/d'], {}, dotenvPath).rateLimit?.intervalMs).toBe(86_400_000);
+    expect(loadConfig([], {}, dotenvPath).rateLimit).toBeUndefined();
+  });
   test('an empty password flag is kept, since any password may be used', () => {
     expect(loadConfig(['--password', ''], {}, join(dir, 'absent.env')).password).toBe('');
   });
@@ -104,6 +111,15 @@ describe('every bad setting is one ConfigError naming the setting and the fix', 
     ],
     ['deadline negative', [], { CONFORMANCE_DEADLINE_MS: '-1' }, /--deadline-ms "-1" is not a whole number.*CONFORMANCE_DEADLINE_MS/],
     ['concurrency zero', ['--concurrency', '0'], {}, /--concurrency "0" is not a whole number from 1 to 32/],
+    [
+      'a rate without its unit',
+      ['--rate-limit', '5'],
+      {},
+      /^CONFIG_INVALID: --rate-limit "5" is not a rate of requests such as 5\/s or 100\/m \(from 1\/d to 1000\/s\)\. Pass a count and a unit/,
+    ],
+    ['a rate of an unknown unit', [], { CONFORMANCE_RATE_LIMIT: '5/w' }, /--rate-limit "5\/w" is not a rate.*CONFORMANCE_RATE_LIMIT/],
+    ['a rate of zero', ['--rate-limit', '0/s'], {}, /--rate-limit "0\/s" is not a rate/],
+    ['a rate faster than a request a millisecond', ['--rate-limit', '1001/s'], {}, /--rate-limit "1001\/s" is not a rate/],
     ['concurrency too high', ['--concurrency', '1000'], {}, /--concurrency "1000" is not a whole number from 1 to 32/],
     [
       'CA file that cannot be read',
@@ -161,6 +177,8 @@ test('--help lists every option with its environment variable and default', asyn
       '--deadline-ms',
       'default 60000',
       '--concurrency',
+      '--rate-limit N/s',
+      'CONFORMANCE_RATE_LIMIT',
       '--ca',
       'CONFORMANCE_CA',
       '--insecure',

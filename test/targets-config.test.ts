@@ -113,6 +113,12 @@ describe('the targets file', () => {
       'target "a" timeoutMs "600001" is not a whole number from 1 to 600000. Pass e.g. timeoutMs: 10000 in the targets file',
     ],
     [
+      'a rate that is no count over a unit',
+      [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', rateLimit: '5 per second' }],
+      'CONFIG_INVALID',
+      'target "a" rateLimit "5 per second" is not a rate of requests such as 5/s or 100/m',
+    ],
+    [
       'a lang that is no two-letter code',
       [{ name: 'a', baseUrl: 'http://h', tokenEnv: 'A', lang: 'fra' }],
       'CONFIG_INVALID',
@@ -150,6 +156,17 @@ describe('the targets file', () => {
     );
     const [target] = loadTargets(loadConfig(['--targets', file], {}, noDotenv), { EU_TOKEN: 'eu-token' }, noDotenv);
     expect(target?.options).toMatchObject({ statusId: [1, 2, 5], lang: ['fr', 'de'] });
+  });
+
+  test("a target behind a rate limit sets its own pace over the run's, read as --rate-limit reads it", async () => {
+    const file = await targetsFile(
+      'paced.yaml',
+      'targets:\n  - name: throttled\n    baseUrl: https://eu.example\n    tokenEnv: EU_TOKEN\n    rateLimit: 30/m\n  - name: open\n    baseUrl: https://us.example\n    tokenEnv: EU_TOKEN\n',
+    );
+    const unpaced = loadTargets(loadConfig(['--targets', file], {}, noDotenv), { EU_TOKEN: 'eu-token' }, noDotenv);
+    expect(unpaced.map((target) => target.options.rateLimit)).toEqual([{ text: '30/m', intervalMs: 2000 }, undefined]);
+    const paced = loadTargets(loadConfig(['--targets', file, '--rate-limit', '4/s'], {}, noDotenv), { EU_TOKEN: 'eu-token' }, noDotenv);
+    expect(paced.map((target) => target.options.rateLimit?.text)).toEqual(['30/m', '4/s']);
   });
 
   test('a target may set exactly the settings the table marks per target, and the schema checks their type only', () => {

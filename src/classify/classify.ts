@@ -26,6 +26,7 @@ import {
   vendorPage,
   type AnswerText,
 } from './signatures.js';
+import { throttleOf } from './throttle.js';
 import { isSuccessCode, type Classification, type Classified, type FrontName, type Meaning, type Origin } from './types.js';
 
 /** What identifies a listing: its data when it holds something; an empty list or none identifies nothing. */
@@ -85,6 +86,9 @@ function redirectOrigin(location: string): Origin {
  */
 function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
   const { status, body } = answer;
+  // Whoever answers it, a throttled request says only that the suite asked too fast.
+  const throttle = throttleOf(answer);
+  if (throttle && !isMaintenance(answer)) return front('rate-limiter', throttle.evidence, throttle.vendor);
   if (status === 407) return front('proxy', 'HTTP 407: a proxy asks for its own credentials', 'a proxy between this machine and the API');
   if (gatewayAnswered(answer))
     return front('gateway', `HTTP ${status}: an API gateway's own refusal`, 'the API gateway in front of the API');

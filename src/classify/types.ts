@@ -2,7 +2,18 @@ import type { CredentialVariant } from '../exchange/credentials.js';
 
 /** What can stand in front of the API and answer in its place. */
 export type FrontName =
-  'cdn' | 'waf' | 'proxy' | 'gateway' | 'cache' | 'web-server' | 'php-fpm' | 'php-runtime' | 'sso' | 'captive-portal' | 'maintenance';
+  | 'cdn'
+  | 'waf'
+  | 'proxy'
+  | 'gateway'
+  | 'cache'
+  | 'web-server'
+  | 'php-fpm'
+  | 'php-runtime'
+  | 'sso'
+  | 'captive-portal'
+  | 'maintenance'
+  | 'rate-limiter';
 
 /** Who answered: the API application, something in front of it, or nothing that can be told. */
 export type Origin =

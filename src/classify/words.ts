@@ -12,6 +12,7 @@ const FRONT_WORDS: Record<FrontName, string> = {
   sso: 'a single sign-on front',
   'captive-portal': 'a captive portal',
   maintenance: 'a maintenance page',
+  'rate-limiter': 'a rate limit',
 };
 
 /** Who answered, in words: the vendor when known, else what kind of front. */

@@ -8,6 +8,7 @@ import {
   locale,
   names,
   password,
+  rate,
   serverUrl,
   shard,
   switchedOn,
@@ -216,6 +217,13 @@ export const SETTINGS = {
       help: 'most requests in flight at once (16 lets the whole first round of requests go out together)',
     },
   ),
+  rateLimit: option(rate, {
+    flag: 'rate-limit',
+    env: 'CONFORMANCE_RATE_LIMIT',
+    placeholder: 'N/s',
+    perTarget: true,
+    help: 'most requests a second (N/s), minute (N/m), hour (N/h) or day (N/d), spaced evenly, for a target that limits how fast it may be asked (default: no limit)',
+  }),
   ca: option(caFile, {
     flag: 'ca',
     env: 'CONFORMANCE_CA',

@@ -19,6 +19,7 @@ export type TargetOptions = Pick<
   | 'repeat'
   | 'deadlineMs'
   | 'concurrency'
+  | 'rateLimit'
   | 'ca'
   | 'insecure'
   | 'cert'
@@ -119,6 +120,7 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
     repeat: 1,
     deadlineMs: config.deadlineMs,
     concurrency: config.concurrency,
+    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
     ca: config.ca,
     insecure: config.insecure,
     cert: config.cert,

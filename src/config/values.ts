@@ -249,6 +249,32 @@ export const shard: Parser<Shard> = (raw, { name }) => {
   return { index, count };
 };
 
+/** A rate of requests, as Schemathesis writes it: N/s, N/m, N/h or N/d, with the time between two requests it leaves. */
+export interface Rate {
+  /** As given, for messages and the report: 5/s. */
+  text: string;
+  /** The time from one request to the next: the period over the count, so the requests are spaced evenly. */
+  intervalMs: number;
+}
+
+const RATE_PERIODS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** Most requests a second the suite can space out: a millisecond apart. */
+const MOST_PER_SECOND = 1000;
+
+export const rate: Parser<Rate> = (raw, { name, example }) => {
+  const match = /^(\d{1,9})\/([smhd])$/.exec(raw.trim());
+  const count = Number(match?.[1]);
+  const periodMs = RATE_PERIODS_MS[match?.[2] ?? ''];
+  if (!match || periodMs === undefined || count < 1 || count * (1000 / periodMs) > MOST_PER_SECOND) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${name} "${raw}" is not a rate of requests such as 5/s or 100/m (from 1/d to ${MOST_PER_SECOND}/s)`,
+      `Pass a count and a unit (s a second, m a minute, h an hour, d a day), as in 5/s or 100/m: ${example}`,
+    );
+  }
+  return { text: `${count}/${match[2]}`, intervalMs: periodMs / count };
+};
+
 /** The address of a server to test, whose token is given with `token` (a flag and its variable). */
 export function serverUrl(token: { flag: string; env: string }): Parser<string> {
   return (raw, { name, tokens }) => checkedUrl(raw, name, `--${token.flag} or ${token.env}`, tokens);

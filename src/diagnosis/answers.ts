@@ -67,6 +67,8 @@ export interface StackSetup {
   statusId?: number;
   /** The other statuses of --status-id, each of which must exist as the first must. */
   otherStatusIds?: readonly number[];
+  /** Answers of the run that asked the suite to wait (HTTP 429, or 503 with Retry-After), retried or kept. */
+  askedToWait?: number;
 }
 
 export type ServerKind = 'apache' | 'nginx' | 'unknown';

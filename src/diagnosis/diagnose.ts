@@ -15,6 +15,7 @@ import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
 import { answerFindings } from './findings.js';
 import { frontAnsweredSome, statusMissing } from './fronts.js';
+import { rateLimitedUntilCap } from './rate-limit.js';
 import { diagnoseStack, headerLostOnSome } from './rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 import type { RecordedCheck } from '../judge/scenario-result.js';
@@ -105,6 +106,25 @@ function otherStatusesMissing(observations: StackObservations, exchanges: Judged
   );
 }
 
+/** Caps of the suite's own that a target asking it to wait makes it reach. */
+const CAPS_OF_WAITING = new Set(['HARNESS_REQUEST_BUDGET', 'HARNESS_RATE_LIMITED']);
+
+/** The rate limit behind the first check a cap stopped, when the target had asked the suite to wait. */
+function rateLimitCapReached(results: JudgedRequirement[], setup: StackSetup): Diagnosis | undefined {
+  const askedToWait = setup.askedToWait ?? 0;
+  if (askedToWait === 0) return undefined;
+  const stopped = results.filter((result) => result.checks.some((check) => check.error && CAPS_OF_WAITING.has(check.error.code)));
+  const error = stopped[0]?.checks.find((check) => check.error && CAPS_OF_WAITING.has(check.error.code))?.error;
+  return (
+    error &&
+    rateLimitedUntilCap(
+      error,
+      stopped.map((result) => result.id),
+      askedToWait,
+    )
+  );
+}
+
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
@@ -129,6 +149,10 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
       diagnoses.push(headerLostOnSome(observations.valid, lost, noHeader));
     }
   }
+
+  const throttledUntilCap = rateLimitCapReached(results, setup);
+  if (throttledUntilCap && !diagnoses.some((diagnosis) => diagnosis.inconclusive || diagnosis.id === 'rate-limited'))
+    diagnoses.unshift(throttledUntilCap);
 
   const transportErrors = results
     .flatMap((result) => result.checks)

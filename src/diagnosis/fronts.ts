@@ -18,6 +18,7 @@ import {
   type StackSetup,
 } from './answers.js';
 import { nginxDocs } from './nginx-docs.js';
+import { rateLimitedAll, rateLimitedSome } from './rate-limit.js';
 import { SNIPPETS } from './snippets.js';
 
 /**
@@ -200,6 +201,7 @@ export function frontAnsweredSome(blocked: FailedAnswer[], apiFailedToo: boolean
   // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: the caller passes front answers only; this narrows the type
   if (!first || classified?.origin.kind !== 'front') return undefined;
   const { origin } = classified;
+  if (origin.front === 'rate-limiter') return rateLimitedSome(blocked, origin, apiFailedToo);
   const unavailable = origin.front === 'web-server' && GATEWAY_ERRORS.has(first.answer.status);
   const who = whoAnswered(origin);
   return {
@@ -311,6 +313,8 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
         return gateway(valid);
       case 'maintenance':
         return maintenance(valid, now);
+      case 'rate-limiter':
+        return rateLimitedAll(valid, origin);
       case 'sso':
       case 'captive-portal':
         return loginInTheWay(valid, origin.front === 'captive-portal');

@@ -60,4 +60,14 @@ export const SNIPPETS = {
     label: 'in the nginx server block, beside the location that has auth_basic',
     lines: ['location /api/ {', '    auth_basic off;', '    try_files $uri $uri/ /index.php?$query_string;', '}'],
   },
+  nginxRateLimitExemption: {
+    label:
+      "in nginx's http block, with the address the suite runs from in place of 203.0.113.7 (your zone's name and rate), then reload nginx",
+    lines: [
+      'geo $limited { default 1; 203.0.113.7 0; }',
+      'map $limited $limit_key { 0 ""; 1 $binary_remote_addr; }',
+      'limit_req_zone $limit_key zone=api:10m rate=5r/s;',
+      '# in the location of the API: limit_req zone=api burst=20 nodelay;',
+    ],
+  },
 } satisfies Record<string, Snippet>;

@@ -41,6 +41,7 @@ export type DiagnosisId =
   | 'php-fpm-script-not-found'
   | 'plain-http-to-tls-port'
   | 'proxy-authentication'
+  | 'rate-limited'
   | 'rewrite-not-applied'
   | 'server-error'
   | 'single-sign-on-in-the-way'

@@ -20,7 +20,7 @@ import type { CredentialVariant } from '../exchange/credentials.js';
 import { authorizationHeader, clientHeaders, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { request } from './transport.js';
-import { RateLimitPause, rateLimitedError } from './rate-limit.js';
+import { askedWaitMs, Pacer, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
 import { readBody } from './read-body.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
@@ -31,7 +31,7 @@ import { classifyTransportError, failsEveryRequest, isSocketClosed } from './tra
 export interface HttpClientOptions
   extends
     Required<Pick<Config, 'baseUrl' | 'token'>>,
-    Pick<Config, 'password' | 'maxRequests'>,
+    Pick<Config, 'password' | 'maxRequests' | 'rateLimit'>,
     Omit<TransportOptions, 'concurrency' | 'onTlsCertificate' | 'onTlsError'>,
     Partial<Pick<TransportOptions, 'concurrency'>> {
   maxBodyBytes: number;
@@ -70,7 +70,10 @@ export class HttpClient {
   private readonly redact: (text: string) => string;
   private readonly certificates = new Set<string>();
   private readonly limiter: Limiter;
-  private readonly pause = new RateLimitPause();
+  private readonly pause: RetryAfterPause;
+  private readonly pacer?: Pacer;
+  /** Epoch milliseconds no wait of the client may reach: the deadline, or a cap of its own without one. */
+  private readonly waitUntil: number;
   private readonly bodyBudget: BodyBudget;
   private readonly jsonValues = new JsonValueBudget();
   private readonly deadline?: AbortSignal;
@@ -96,6 +99,9 @@ export class HttpClient {
     const scanner = options.scanner ?? createSecretScanner([options.token], [options.password], clientKeySecrets(options));
     this.redact = (text) => scanner.redact(text);
     this.runId = options.runId ?? newRunId();
+    this.waitUntil = options.deadlineAt ?? Date.now() + WAIT_CAP_WITHOUT_DEADLINE_MS;
+    this.pause = new RetryAfterPause(this.waitUntil);
+    if (options.rateLimit) this.pacer = new Pacer(options.rateLimit, this.waitUntil, this.waitCap);
     if (options.deadlineAt !== undefined) {
       this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
       // Every request of the plan listens to it while it waits, queues and runs, whatever the budget lets through, and
@@ -162,10 +168,19 @@ export class HttpClient {
 
     for (let retries = 0; ; retries += 1) {
       const exchange = await this.attemptReconnecting(url, headers, recorded);
-      if (exchange.response.status !== 429) return exchange;
-      const retryAfter = exchange.response.headers['retry-after'];
-      if (!this.pause.onTooManyRequests(retryAfter, retries)) throw rateLimitedError(recorded.path, retries, retryAfter);
+      const { status, headers: answered } = exchange.response;
+      const retryAfter = answered['retry-after'];
+      const askedMs = askedWaitMs(status, retryAfter);
+      if (askedMs === undefined) return exchange;
+      const decision = this.pause.onAskedToWait(askedMs, retries, this.sent < this.options.maxRequests);
+      // A 503 kept is a maintenance window or an overload the classification names; a 429 past the cap is the cap's.
+      if (decision === 'keep-answer' || (decision === 'beyond-cap' && status !== 429)) return exchange;
+      if (decision === 'beyond-cap') throw waitBeyondCap(recorded.path, status, retryAfter, this.waitCap, this.waitUntil - Date.now());
     }
+  }
+
+  private get waitCap(): string {
+    return waitCapName(this.options.deadlineAt !== undefined);
   }
 
   /**
@@ -189,6 +204,7 @@ export class HttpClient {
     try {
       await this.pause.wait(this.deadline);
       return await this.limiter.run(async () => {
+        await this.pacer?.take(recorded.path, this.deadline);
         this.spend(recorded.path);
         try {
           return await this.withinDeadline(() => this.exchange(url, headers, recorded));
@@ -225,7 +241,7 @@ export class HttpClient {
         'HARNESS_REQUEST_BUDGET',
         `the request budget of ${this.options.maxRequests} was spent before GET ${path}`,
         this.pause.rateLimitedAnswers > 0
-          ? 'Retries after HTTP 429 used it up: run when the target is less busy, or raise --max-requests'
+          ? 'Retries of answers that asked the suite to wait (HTTP 429, or 503 with Retry-After) used it up: slow the suite down with --rate-limit (e.g. 2/s), or raise --max-requests'
           : 'Raise --max-requests',
       );
     }

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Rate } from '../config/values.js';
 import { HarnessError } from '../errors.js';
 
-/** Longest the suite pauses in one run for HTTP 429 answers, all of them together. */
-export const RATE_LIMIT_WAIT_CAP_MS = 5000;
 export const MAX_RETRIES_PER_REQUEST = 3;
+/** The longest a client without a deadline waits for Retry-After in all, since it has no deadline to stop it. */
+export const WAIT_CAP_WITHOUT_DEADLINE_MS = 60_000;
 /** The pause when a 429 names none. */
 const DEFAULT_RETRY_AFTER_MS = 1000;
 
@@ -17,35 +18,50 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
 }
 
 /**
- * A 429 pauses every request of the client, not just the one refused, so the target gets the quiet it asked for.
- * The total pause of a run is capped; past the cap the 429 is reported instead of waited out.
+ * How long an answer asks the client to wait before asking again, or undefined when it asks nothing: a 429 always
+ * asks (1 s when it names no time), a 503 only with a Retry-After it can be read by (a maintenance window, a throttle).
  */
-export class RateLimitPause {
+export function askedWaitMs(status: number, retryAfter: string | undefined, now = Date.now()): number | undefined {
+  if (status === 429) return retryAfterMs(retryAfter, now) ?? DEFAULT_RETRY_AFTER_MS;
+  return status === 503 ? retryAfterMs(retryAfter, now) : undefined;
+}
+
+/** What to do with an answer that asks the client to wait: wait and send it again, keep the answer, or give up on the cap. */
+export type WaitDecision = 'retry' | 'keep-answer' | 'beyond-cap';
+
+/**
+ * An answer that asks to wait pauses every request of the client, not just the one refused, so the target gets the
+ * quiet it asked for. Waits end before the run's deadline: one that would not is not begun.
+ */
+export class RetryAfterPause {
   private until = 0;
   private waited = 0;
   private answers = 0;
 
-  constructor(private readonly capMs = RATE_LIMIT_WAIT_CAP_MS) {}
+  /** `waitUntil`: epoch milliseconds no wait may reach (the run's deadline). */
+  constructor(private readonly waitUntil: number) {}
 
   get waitedMs(): number {
     return this.waited;
   }
 
+  /** Answers met that asked the client to wait. */
   get rateLimitedAnswers(): number {
     return this.answers;
   }
 
-  /** Records a 429 and says whether to send the request again after the pause. */
-  onTooManyRequests(retryAfter: string | undefined, retriesSoFar: number): boolean {
+  /**
+   * Records an answer asking to wait `askedMs` and says whether to send the request again after the pause: not past
+   * the retries a request gets, nor when the request budget has nothing left to send it with.
+   */
+  onAskedToWait(askedMs: number, retriesSoFar: number, budgetLeft: boolean, now = Date.now()): WaitDecision {
     this.answers += 1;
-    const askedMs = retryAfterMs(retryAfter) ?? DEFAULT_RETRY_AFTER_MS;
-    if (retriesSoFar >= MAX_RETRIES_PER_REQUEST) return false;
-    const now = Date.now();
-    const extension = Math.max(0, now + askedMs - Math.max(now, this.until));
-    if (this.waited + extension > this.capMs) return false;
-    this.waited += extension;
-    this.until = Math.max(this.until, now + askedMs);
-    return true;
+    if (retriesSoFar >= MAX_RETRIES_PER_REQUEST || !budgetLeft) return 'keep-answer';
+    const resumeAt = Math.max(this.until, now + askedMs);
+    if (resumeAt >= this.waitUntil) return 'beyond-cap';
+    this.waited += resumeAt - Math.max(now, this.until);
+    this.until = resumeAt;
+    return 'retry';
   }
 
   async wait(signal?: AbortSignal): Promise<void> {
@@ -54,11 +70,54 @@ export class RateLimitPause {
   }
 }
 
-export function rateLimitedError(path: string, retries: number, retryAfter: string | undefined): HarnessError {
+/**
+ * Spaces the requests of a client evenly, as --rate-limit asks: each goes out one interval after the one before it
+ * went out, in turn, so a pause of the whole process only widens the gaps and never lets a burst through.
+ */
+export class Pacer {
+  private lastSent = Number.NEGATIVE_INFINITY;
+  private turn: Promise<void> = Promise.resolve();
+
+  /** `waitUntil`: epoch milliseconds no request may wait past (the run's deadline); `cap` names it. */
+  constructor(
+    readonly rate: Rate,
+    private readonly waitUntil: number,
+    private readonly cap: string,
+  ) {}
+
+  /** Waits for this request's turn; a turn past the cap is refused at once, not waited for. */
+  take(path: string, signal?: AbortSignal): Promise<void> {
+    const mine = this.turn.then(async () => {
+      const at = this.lastSent + this.rate.intervalMs;
+      if (at >= this.waitUntil) throw paceBeyondCap(path, this.rate, this.cap);
+      // A timer may fire a millisecond before the clock reaches its time: waited for until it has.
+      for (let wait = at - Date.now(); wait > 0; wait = at - Date.now()) await sleep(wait, undefined, { signal });
+      this.lastSent = Date.now();
+    });
+    this.turn = mine.catch(() => undefined);
+    return mine;
+  }
+}
+
+/** The cap a client's waits end at, as its messages name it. */
+export function waitCapName(hasDeadline: boolean): string {
+  return hasDeadline ? "the run's deadline (--deadline-ms)" : `the suite's cap of ${WAIT_CAP_WITHOUT_DEADLINE_MS / 1000} s on waiting`;
+}
+
+export function waitBeyondCap(path: string, status: number, retryAfter: string | undefined, cap: string, leftMs: number): HarnessError {
   return new HarnessError(
     'HARNESS_RATE_LIMITED',
-    `GET ${path} was still answered HTTP 429 (Too Many Requests) after ${retries} retries (Retry-After: ${retryAfter ?? 'none'}); the suite retries a request at most ${MAX_RETRIES_PER_REQUEST} times and waits at most ${RATE_LIMIT_WAIT_CAP_MS} ms in a run`,
-    'The target limits how fast this client may ask: run again later, raise its limit for this client, or lower --concurrency',
+    `GET ${path} was answered HTTP ${status} with Retry-After: ${retryAfter ?? 'none'}, a wait that ends past ${cap}, ${Math.max(0, Math.floor(leftMs / 1000))} s away: the suite does not begin a wait it cannot finish`,
+    'The target limits how fast this client may ask: slow the suite down with --rate-limit (e.g. 2/s) so it is not refused, raise --deadline-ms above the wait it asks for, or run again later',
+    'environment',
+  );
+}
+
+export function paceBeyondCap(path: string, rate: Rate, cap: string): HarnessError {
+  return new HarnessError(
+    'HARNESS_DEADLINE',
+    `--rate-limit ${rate.text} spaces requests ${rate.intervalMs} ms apart, so GET ${path} would go out past ${cap}: it was not sent`,
+    'Raise --deadline-ms to fit every request of the run at this rate, or allow a faster --rate-limit',
     'environment',
   );
 }

@@ -7,7 +7,17 @@ import type { CheckOutcome } from './checks/outcome.js';
 type CheckError = NonNullable<RecordedCheck['error']>;
 
 /** Fronts outside the deployment's own hosting stack, or between the tester and the site: never the API's answer. */
-const OUTSIDE_THE_API = new Set<FrontName>(['cdn', 'waf', 'proxy', 'gateway', 'cache', 'sso', 'captive-portal', 'maintenance']);
+const OUTSIDE_THE_API = new Set<FrontName>([
+  'cdn',
+  'waf',
+  'proxy',
+  'gateway',
+  'cache',
+  'sso',
+  'captive-portal',
+  'maintenance',
+  'rate-limiter',
+]);
 
 /**
  * Why a check of an answer cannot judge the API, or undefined when it can.

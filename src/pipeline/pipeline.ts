@@ -65,6 +65,7 @@ export function targetSettings(target: PlannedTarget, startedAt: Date): TargetSe
     userAgent: `ticketing-conformance/${suiteVersion}`,
     deadlineAt: startedAt.getTime() + options.deadlineMs,
     concurrency: options.concurrency,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ca: options.ca,
     insecure: options.insecure,
     cert: options.cert,
@@ -136,13 +137,15 @@ export async function judgePass(pass: Pass, judge: Judge): Promise<TargetJudged>
   return pass.failure ? { ...judged, errors: [...judged.errors, pass.failure] } : judged;
 }
 
-function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunError | undefined {
+function deadlinePassed({ deadlineMs, rateLimit }: TargetOptions, scenarios: ScenarioResult[]): RunError | undefined {
   const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
   if (!cut) return undefined;
   return {
     code: 'HARNESS_DEADLINE',
     message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
-    hint: 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
+    hint: rateLimit
+      ? `Raise --deadline-ms to fit every request at --rate-limit ${rateLimit.text} (one each ${rateLimit.intervalMs} ms), or allow a faster rate`
+      : 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
     party: 'environment',
   };
 }
@@ -151,7 +154,10 @@ function deadlinePassed(deadlineMs: number, scenarios: ScenarioResult[]): RunErr
 export function reportFrom(input: ReportInput): Report {
   const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
   const [statusId, ...otherStatusIds] = choicesWritten(input.options).statusId;
-  const diagnoses = diagnose(judged.requirements, judged.exchanges, { baseUrl: input.target.baseUrl, statusId, otherStatusIds });
+  // Each scenario holds the count of the run so far: the largest is the run's.
+  const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
+  const setup = { baseUrl: input.target.baseUrl, statusId, otherStatusIds, askedToWait };
+  const diagnoses = diagnose(judged.requirements, judged.exchanges, setup);
   return buildReport(input, judged, diagnoses);
 }
 
@@ -168,7 +174,7 @@ export interface TargetReportInput {
 /** The report of one pass, from what the judge found. */
 export function targetReport({ target, startedAt, runId, finishedAt, judged }: TargetReportInput): Report {
   const { options } = target;
-  const deadlineError = deadlinePassed(options.deadlineMs, judged.scenarios);
+  const deadlineError = deadlinePassed(options, judged.scenarios);
   const errors = deadlineError ? [...judged.errors, deadlineError] : judged.errors;
   return reportFrom({
     suite: { name: 'ticketing-conformance', version: suiteVersion },

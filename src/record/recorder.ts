@@ -8,10 +8,10 @@ import { Target } from './target.js';
 
 /** Everything recording a target takes: what the client takes, all of it given, and the choices the judge is handed. */
 export interface TargetSettings
-  extends RequestChoices, Required<Omit<HttpClientOptions, 'scanner' | ClientTls>>, Pick<HttpClientOptions, ClientTls> {}
+  extends RequestChoices, Required<Omit<HttpClientOptions, 'scanner' | Optional>>, Pick<HttpClientOptions, Optional> {}
 
-/** The TLS settings a target may go without: a CA of its own, and a client certificate. */
-type ClientTls = 'ca' | 'cert' | 'key' | 'keyPassphrase';
+/** What a target may go without: a CA of its own, a client certificate, and a rate to keep to. */
+type Optional = 'ca' | 'cert' | 'key' | 'keyPassphrase' | 'rateLimit';
 
 export interface RecordOptions {
   /** The requests to send: a conformance run's unless told otherwise (the doctor's few). */

@@ -303,7 +303,8 @@ export interface Classification {
           | 'php-runtime'
           | 'sso'
           | 'captive-portal'
-          | 'maintenance';
+          | 'maintenance'
+          | 'rate-limiter';
         vendor?: string;
         evidence: string;
       }

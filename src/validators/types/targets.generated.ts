@@ -47,6 +47,10 @@ export interface Target {
    */
   maxRequests?: number;
   /**
+   * as --rate-limit: most requests a second, minute, hour or day (5/s, 100/m)
+   */
+  rateLimit?: string;
+  /**
    * as --cert: PEM file of the client certificate for mutual TLS, with key
    */
   cert?: string;
