@@ -57,6 +57,10 @@ describe.concurrent('a deployment that limits how fast it may be asked', () => {
       servers: target.servers,
     });
     expect(run.report?.requests.waitedMs ?? 0).toBe(0);
+    // Not one retry: every request the target saw, it saw once.
+    const sent = target.servers[0]?.requests.map((request) => `${request.authorization ?? 'none'} ${request.url}`) ?? [];
+    expect(sent.length).toBeGreaterThan(0);
+    expect(new Set(sent).size).toBe(sent.length);
     expect(run.stdout).toMatch(/--rate-limit/);
   });
 

@@ -86,10 +86,6 @@ async function inFrontOfReference(token: string, intercept?: Parameters<typeof f
   return single(await serveHttp(forwarding(reference, intercept)), [reference]);
 }
 
-async function alwaysRateLimited(retryAfter: string): Promise<HostileTarget> {
-  return single(await serveHttp((_request, response) => answer(response, 429, '{"status":"error"}', { 'retry-after': retryAfter })));
-}
-
 type Factory = (token: string) => Promise<HostileTarget>;
 
 const catalog = {
@@ -177,8 +173,8 @@ const catalog = {
       return true;
     });
   },
-  'rate-limited-always': () => alwaysRateLimited('1'),
-  'rate-limited-for-an-hour': () => alwaysRateLimited('3600'),
+  'rate-limited-always': async () =>
+    single(await serveHttp((_request, response) => answer(response, 429, '{"status":"error"}', { 'retry-after': '1' }))),
   /** Conformant, but echoes credentials back: the token it was sent, and someone else's, in headers and a body. */
   'echoes-credentials': (token) =>
     inFrontOfReference(token, (request, response) => {
