@@ -1,6 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { SETTINGS } from '../src/config/settings.js';
+import { loadTargets } from '../src/config/targets.js';
+import { startExporter } from '../src/exporter/server.js';
+import { samples, scrape } from './helpers/exporter.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import { selfSignedReference, type HostileTarget } from './helpers/hostile-targets.js';
@@ -156,6 +162,9 @@ describe.concurrent('a target that requires a client certificate (mutual TLS)', 
     cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: MTLS_TOKEN, servers: [] });
     expect(await outputsHolding(run, [files.clientKeyPassphrase, ...keyLines()])).toEqual([]);
+    // Connections are kept and reused: a handshake for each request at once, not for every request.
+    expect(front.handshakes).toBeLessThanOrEqual(SETTINGS.concurrency.default);
+    expect(front.forwarded).toBeGreaterThan(front.handshakes);
   });
 
   test('is judged by the doctor with --cert and --key, as by a run', async () => {
@@ -188,6 +197,29 @@ describe.concurrent('a target that requires a client certificate (mutual TLS)', 
     expect(run.code).toBe(0);
     expect(front.forwarded).toBeGreaterThan(0);
     expect(await outputsHolding(run, keyLines())).toEqual([]);
+  });
+
+  test("an encrypted key is decrypted once, as the exporter's targets are read: its probes need the passphrase no more", async () => {
+    const { front } = await mutualTarget();
+    const dir = await tempFolder('conformance-mtls-exporter-');
+    const targets = join(dir, 'targets.json');
+    await writeFile(targets, JSON.stringify([{ name: 'mtls', baseUrl: front.url, tokenEnv: 'MTLS_TOKEN' }]));
+    const env = { MTLS_TOKEN, CONFORMANCE_KEY_PASSPHRASE: files.clientKeyPassphrase };
+    const flags = ['--targets', targets, '--ca', files.caFile, '--cert', files.clientCertFile, '--key', files.encryptedClientKeyFile];
+    const entries = loadTargets(loadConfig(flags, env, join(dir, '.env')), env, join(dir, '.env'));
+    // A connection that decrypted the key again would need the passphrase; this one would fail it.
+    for (const { options } of entries) options.keyPassphrase = 'not-the-passphrase';
+    const exporter = await startExporter({
+      targets: entries,
+      host: '127.0.0.1',
+      port: 0,
+      minIntervalMs: 0,
+      defaultProbeTimeoutMs: SAFETY_NET_MS,
+    });
+    cleanUpAfterAll(exporter.close);
+    const probe = await scrape(`${exporter.url}/probe?target=mtls`);
+    expect(samples(probe.text).get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
+    expect(front.handshakes).toBeLessThanOrEqual(SETTINGS.concurrency.default);
   });
 
   test.for([

@@ -12,9 +12,14 @@ const BOTH = 'A client certificate goes with its private key: pass both --cert F
 /**
  * Both the certificate and its key or neither, the key readable and the certificate's own: one ConfigError before any
  * request. `named` says how the messages name each setting, `where` what they are said of (a target of a targets file).
- * No message quotes the key or its passphrase, only the files' paths.
+ * No message quotes the key or its passphrase, only the files' paths. Gives back the key, decrypted for every
+ * connection to use.
  */
-export function checkClientIdentity({ cert, key, keyPassphrase }: ClientIdentity, named: (name: IdentityName) => string, where = ''): void {
+export function checkClientIdentity(
+  { cert, key, keyPassphrase }: ClientIdentity,
+  named: (name: IdentityName) => string,
+  where = '',
+): ClientIdentity['key'] {
   if (cert && !key) throw new ConfigError('CONFIG_INVALID', `${where}${named('cert')} is set without ${named('key')}`, BOTH);
   if (key && !cert) throw new ConfigError('CONFIG_INVALID', `${where}${named('key')} is set without ${named('cert')}`, BOTH);
   if (!cert || !key) {
@@ -25,7 +30,7 @@ export function checkClientIdentity({ cert, key, keyPassphrase }: ClientIdentity
         'The passphrase unlocks the key of a client certificate: pass --cert FILE and --key FILE with it, or drop it',
       );
     }
-    return;
+    return key;
   }
   const privateKey = readableKey(key, keyPassphrase, `${where}${named('key')} "${key.path}"`, named('keyPassphrase'));
   if (!new X509Certificate(cert.pem).checkPrivateKey(privateKey)) {
@@ -35,6 +40,7 @@ export function checkClientIdentity({ cert, key, keyPassphrase }: ClientIdentity
       'Pass the key the certificate was issued for: `openssl x509 -noout -pubkey -in CERT` and `openssl pkey -pubout -in KEY` print the same public key',
     );
   }
+  return { ...key, decrypted: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
 function readableKey(

@@ -93,6 +93,7 @@ export function configOf(given: GivenSettings, env: Source = process.env, dotenv
   }
   if (config.help || config.version) return config;
   checkCombinations(config);
+  config.key = checkClientIdentity(config, (name) => `--${SETTINGS[name].flag}`);
   if (config.baseUrl !== undefined || config.compareTo !== undefined || config.targets !== undefined) checkProxyVariables(env);
   return config;
 }
@@ -136,7 +137,6 @@ function checkCombinations(config: Config): void {
     );
   }
   checkLocalesDiffer(config, (name) => `--${SETTINGS[name].flag}`);
-  checkClientIdentity(config, (name) => `--${SETTINGS[name].flag}`);
 }
 
 /** The locale with a translation and the one without cannot be one code; `named` says how the message names each. */

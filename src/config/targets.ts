@@ -131,7 +131,11 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
   checkLocalesDiffer(options, (name) => name, `${label}: `);
   // The run's own pair was checked with the flags; a target that sets either has a pair of its own to check.
   if (raw.cert !== undefined || raw.key !== undefined)
-    checkClientIdentity(options, (name) => (name === 'keyPassphrase' ? `--${SETTINGS.keyPassphrase.flag}` : name), `${label}: `);
+    options.key = checkClientIdentity(
+      options,
+      (name) => (name === 'keyPassphrase' ? `--${SETTINGS.keyPassphrase.flag}` : name),
+      `${label}: `,
+    );
   const baseUrl = parseSetting(SETTINGS.baseUrl.parse, raw.baseUrl, targetPlace(SETTINGS.baseUrl, 'baseUrl', label, [token]), secrets);
   return { name: raw.name, baseUrl, tokenEnv: raw.tokenEnv, token, options };
 }

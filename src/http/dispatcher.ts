@@ -39,16 +39,31 @@ function watchingTls(connect: BuildConnector.connector, { onTlsCertificate, onTl
 }
 
 /**
+ * What every TLS connection is opened with: the CAs trusted, and the client certificate with its key, as decrypted
+ * once when the settings were read (the passphrase only for a key that was not).
+ */
+export function clientTlsOptions(options: Pick<TransportOptions, 'ca' | 'insecure' | 'cert' | 'key' | 'keyPassphrase'>): {
+  ca?: string;
+  rejectUnauthorized?: false;
+  cert?: string;
+  key?: string;
+  passphrase?: string;
+} {
+  const decrypted = options.key?.decrypted;
+  return {
+    ...(options.ca ? { ca: options.ca.pem } : {}),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+    ...(options.cert && options.key ? { cert: options.cert.pem, key: decrypted ?? options.key.pem } : {}),
+    ...(options.keyPassphrase !== undefined && decrypted === undefined ? { passphrase: options.keyPassphrase } : {}),
+  };
+}
+
+/**
  * The undici dispatcher: time-outs per phase, a bounded pool, the TLS trust asked for, the client certificate a target
  * may ask for, and proxies from the environment.
  */
 export function createDispatcher(options: TransportOptions): Dispatcher {
-  const tls = {
-    ...(options.ca ? { ca: options.ca.pem } : {}),
-    ...(options.insecure ? { rejectUnauthorized: false } : {}),
-    ...(options.cert && options.key ? { cert: options.cert.pem, key: options.key.pem } : {}),
-    ...(options.keyPassphrase !== undefined ? { passphrase: options.keyPassphrase } : {}),
-  };
+  const tls = clientTlsOptions(options);
   const direct = buildConnector({ timeout: options.timeoutMs, ...tls });
   const agentOptions = {
     connect: options.onTlsCertificate || options.onTlsError ? watchingTls(direct, options) : direct,

@@ -39,10 +39,11 @@ export function clientKeySecrets({
   key,
   keyPassphrase,
 }: {
-  key?: { pem: string } | undefined;
+  key?: { pem: string; decrypted?: string } | undefined;
   keyPassphrase?: string | undefined;
 }): string[] {
-  const lines = (key?.pem ?? '')
+  // The key as read and, if it was encrypted, as decrypted for the connections.
+  const lines = `${key?.pem ?? ''}\n${key?.decrypted ?? ''}`
     .split(/\r?\n/)
     .map((line) => line.trim())
     // The armour and the headers of an encrypted key (Proc-Type, DEK-Info) are the same in every key.

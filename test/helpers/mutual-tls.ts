@@ -86,6 +86,8 @@ export interface MutualTlsFront {
   url: string;
   /** Requests that reached the origin, each with a client certificate the CA signed. */
   forwarded: number;
+  /** TLS handshakes completed with a client certificate: one per connection the client opened. */
+  handshakes: number;
   close(): Promise<void>;
 }
 
@@ -96,7 +98,7 @@ export interface MutualTlsFront {
  */
 export async function startMutualTlsFront(origin: string, files: MutualTlsFiles, echo?: string): Promise<MutualTlsFront> {
   const target = new URL(origin);
-  const state = { forwarded: 0 };
+  const state = { forwarded: 0, handshakes: 0 };
   const server = createServer(
     {
       key: await readFile(files.serverKeyFile, 'utf8'),
@@ -129,6 +131,7 @@ export async function startMutualTlsFront(origin: string, files: MutualTlsFiles,
       incoming.pipe(forwarded);
     },
   );
+  server.on('secureConnection', () => (state.handshakes += 1));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -137,6 +140,9 @@ export async function startMutualTlsFront(origin: string, files: MutualTlsFiles,
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     get forwarded() {
       return state.forwarded;
+    },
+    get handshakes() {
+      return state.handshakes;
     },
     close: () =>
       new Promise<void>((resolve) => {
