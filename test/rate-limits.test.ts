@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { classifyAnswer } from '../src/classify/classify.js';
 import { frontAnsweredSome } from '../src/diagnosis/fronts.js';
@@ -7,6 +8,7 @@ import { STATUS_PATH } from '../src/exchange/exchange.js';
 import { askedWaitMs, MAX_RETRIES_PER_REQUEST, Pacer, RetryAfterPause } from '../src/http/rate-limit.js';
 import { answer, APACHE_503_PAGE, served } from './doctor/recorded.js';
 import { expectSettledRun } from './helpers/expect-run.js';
+import { exporterFor, samples, scrape } from './helpers/exporter.js';
 import { fileResources } from './helpers/file-resources.js';
 import { RATE_WITHIN_THE_LIMIT, REFUSALS, throttledReference, type RefusalName } from './helpers/throttling-targets.js';
 
@@ -62,6 +64,15 @@ describe.concurrent('a deployment that limits how fast it may be asked', () => {
     expect(sent.length).toBeGreaterThan(0);
     expect(new Set(sent).size).toBe(sent.length);
     expect(run.stdout).toMatch(/--rate-limit/);
+  });
+
+  test('the report says at what rate the run went, and so does the same recording judged again', async () => {
+    const { run } = await runAgainst('nginx limit_req (503 page)', ['--rate-limit', RATE_WITHIN_THE_LIMIT]);
+    expect(run.report?.options.rateLimit).toBe(RATE_WITHIN_THE_LIMIT);
+    const again = await inProcess.run(['judge', join(run.outDir, 'recording.json')]);
+    cleanUpAfterAll(again.cleanup);
+    expect(again.code).toBe(0);
+    expect(again.report?.options.rateLimit).toBe(RATE_WITHIN_THE_LIMIT);
   });
 
   test(`the same throttle with --rate-limit ${RATE_WITHIN_THE_LIMIT}: its real verdict`, async () => {
@@ -222,5 +233,31 @@ describe('waiting as asked, within the caps', () => {
       message:
         "--rate-limit 1/h spaces requests 3600000 ms apart, so GET /api/selfservice/type would go out past the run's deadline (--deadline-ms): it was not sent",
     });
+  });
+});
+
+describe('the exporter', () => {
+  test('a target of the targets file sets its own pace: judged; the same throttle without one is named, not judged', async () => {
+    const [paced, unpaced] = await Promise.all([
+      throttledReference(TOKEN, 'Kong (429 JSON, no Retry-After)'),
+      throttledReference(TOKEN, 'Kong (429 JSON, no Retry-After)'),
+    ]);
+    cleanUpAfterAll(paced.close);
+    cleanUpAfterAll(unpaced.close);
+    const exporter = await exporterFor([
+      { name: 'paced', baseUrl: paced.url, token: TOKEN, rateLimit: RATE_WITHIN_THE_LIMIT },
+      { name: 'unpaced', baseUrl: unpaced.url, token: TOKEN },
+    ]);
+    cleanUpAfterAll(exporter.close);
+    const [judged, named] = await Promise.all(
+      ['paced', 'unpaced'].map(async (name) => samples((await scrape(`${exporter.url}/probe?target=${name}`)).text)),
+    );
+    expect(judged?.get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
+    expect(paced.refused()).toBe(0);
+    expect(named?.get('ticketing_conformance_judged')).toBe(0);
+    expect(
+      [...(named?.keys() ?? [])].filter((key) => key.startsWith('ticketing_conformance_diagnosis{diagnosis="rate-limited"')),
+    ).toHaveLength(1);
+    expect(unpaced.refused()).toBeGreaterThan(0);
   });
 });

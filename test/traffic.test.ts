@@ -33,7 +33,7 @@ describe.concurrent('HTTP 429', () => {
     expect(run.report?.requests.waitedMs).toBeGreaterThan(0);
     expect(target.front.requests.length).toBe(run.report?.requests.sent);
     expect(repeated(target).length).toBeGreaterThan(0);
-    expect(run.stdout).toMatch(/requests sent \(\d+ answered HTTP 429; paused \d+ ms\)/);
+    expect(run.stdout).toMatch(/requests sent \(\d+ asked to wait: HTTP 429, or 503 with Retry-After; paused \d+ ms\)/);
   });
 
   test('retries count against the request budget', async () => {

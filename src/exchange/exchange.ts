@@ -73,7 +73,7 @@ export function exchangeKey(path: string, query: Record<string, string>, credent
   return `${credentials} ${path}?${new URLSearchParams(query).toString()}`;
 }
 
-/** Requests sent, 429 answers met and time paused for them. */
+/** Requests sent, answers met that asked to wait (HTTP 429, or 503 with Retry-After), and time paused for them. */
 export interface TrafficCounts {
   sent: number;
   rateLimited: number;

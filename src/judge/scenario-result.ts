@@ -42,7 +42,7 @@ export interface ScenarioResult {
   requestsSent: number;
   /** Fingerprints of the TLS certificates seen so far in the run (https targets only). */
   tlsCertificates?: string[];
-  /** HTTP 429 answers met so far in the run, and the time paused for them. */
+  /** Answers met so far in the run that asked to wait (HTTP 429, or 503 with Retry-After), and the time paused for them. */
   rateLimited?: number;
   waitedMs?: number;
   /** Which target of a batch this scenario judged; absent for the only target of a single run. */

@@ -6,7 +6,7 @@ import { artifactScanner, clearOwnOutputs } from '../files/artifacts.js';
 import { mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
-import { SETTINGS } from '../config/settings.js';
+import { flagPlace, SETTINGS } from '../config/settings.js';
 import { judgeFor, targetReport, writeRun, type PlannedTarget } from './pipeline.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { RunHooks, RunSurroundings } from './run.js';
@@ -61,13 +61,15 @@ export async function judgeRecording(
   hooks: Pick<RunHooks, 'onScenario'> = {},
   surroundings: RunSurroundings = { env: process.env },
 ): Promise<JudgeResult> {
-  const { options } = file;
+  const { rateLimit, ...options } = file.options;
   const target: PlannedTarget = {
     baseUrl: file.target.baseUrl,
     embeddedReference: file.target.embeddedReference,
     token: '',
     options: {
       ...options,
+      // Read back through the setting's parser, as the flag was: the report shows it as given.
+      ...(rateLimit === undefined ? {} : { rateLimit: SETTINGS.rateLimit.parse(rateLimit, flagPlace(SETTINGS.rateLimit)) }),
       ...choicesWritten(options),
       password: '',
       deadlineMs: options.deadlineMs ?? SETTINGS.deadlineMs.default,

@@ -190,6 +190,7 @@ export function targetReport({ target, startedAt, runId, finishedAt, judged }: T
       repeat: options.repeat,
       deadlineMs: options.deadlineMs,
       concurrency: options.concurrency,
+      ...(options.rateLimit ? { rateLimit: options.rateLimit.text } : {}),
       ...(options.ca ? { ca: options.ca.path } : {}),
       ...(options.insecure ? { insecure: true } : {}),
       ...(options.cert ? { cert: options.cert.path } : {}),

@@ -141,7 +141,7 @@ export class Target {
     return this.traffic.sent;
   }
 
-  /** Requests sent, 429 answers met and time paused, over the recording and anything sent since. */
+  /** Requests sent, answers that asked to wait and time paused, over the recording and anything sent since. */
   get traffic(): TrafficCounts {
     const recorded = this.recording?.traffic ?? { sent: 0, rateLimited: 0, waitedMs: 0 };
     const live = this.wire.client?.traffic ?? { sent: 0, rateLimited: 0, waitedMs: 0 };

@@ -13,6 +13,8 @@ export interface ExporterTarget {
   baseUrl: string;
   token: string;
   maxRequests?: number;
+  /** As a targets file writes it: 2/s. */
+  rateLimit?: string;
 }
 
 /** Writes a targets file for these targets into dir; each token goes in the environment variable it names, given back. */
@@ -22,11 +24,12 @@ export async function writeTargets(dir: string, targets: ExporterTarget[]): Prom
   await writeFile(
     file,
     stringify({
-      targets: targets.map(({ name, baseUrl, maxRequests }, index) => ({
+      targets: targets.map(({ name, baseUrl, maxRequests, rateLimit }, index) => ({
         name,
         baseUrl,
         tokenEnv: `EXPORTER_TOKEN_${index}`,
         ...(maxRequests ? { maxRequests } : {}),
+        ...(rateLimit ? { rateLimit } : {}),
       })),
     }),
   );

@@ -137,7 +137,9 @@ export function renderTerminal(
 }
 
 function rateLimitNote({ requests }: Report): string {
-  return requests.rateLimited ? ` (${requests.rateLimited} answered HTTP 429; paused ${requests.waitedMs ?? 0} ms)` : '';
+  return requests.rateLimited
+    ? ` (${requests.rateLimited} asked to wait: HTTP 429, or 503 with Retry-After; paused ${requests.waitedMs ?? 0} ms)`
+    : '';
 }
 
 /** Failed counts, beside the MUSTs broken, what --strict makes failures and what failed in some runs only: said, so "failed" never surprises. */

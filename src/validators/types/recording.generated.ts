@@ -100,6 +100,10 @@ export interface Options {
   deadlineMs?: number;
   concurrency?: number;
   /**
+   * --rate-limit as given: the most requests a second, minute, hour or day (5/s, 100/m)
+   */
+  rateLimit?: string;
+  /**
    * path of the --ca file trusted instead of the system's CAs
    */
   ca?: string;

@@ -67,6 +67,10 @@ export interface TicketingConformanceReport {
     deadlineMs?: number;
     concurrency?: number;
     /**
+     * --rate-limit as given: the most requests a second, minute, hour or day (5/s, 100/m)
+     */
+    rateLimit?: string;
+    /**
      * path of the --ca file trusted instead of the system's CAs
      */
     ca?: string;
@@ -101,11 +105,11 @@ export interface TicketingConformanceReport {
   requests: {
     sent: number;
     /**
-     * HTTP 429 answers met
+     * answers met that asked the suite to wait (HTTP 429, or 503 with Retry-After)
      */
     rateLimited?: number;
     /**
-     * time paused because of HTTP 429 answers
+     * time paused because answers asked the suite to wait
      */
     waitedMs?: number;
   };
