@@ -186,8 +186,26 @@ function applicationServer(site: SitePaths, variant: NginxSite, listen: string):
 /** The socket the application listens on behind the proxy front. */
 const proxiedSocket = (site: SitePaths): string => join(site.dir, 'application.sock');
 
+/**
+ * nginx's limit_req in front of a site: every client limited to 5 requests a second with a burst of 3, or the same with
+ * the tester's address exempt, as the rate-limited diagnosis gives the lines (the lab's tester is 127.0.0.1).
+ */
+export type LimitReq = 'every-client' | 'tester-exempt';
+
+function limitReqLines(limitReq: LimitReq | undefined): { http: string[]; server: string[] } {
+  if (limitReq === undefined) return { http: [], server: [] };
+  const zone =
+    limitReq === 'every-client'
+      ? ['limit_req_zone $binary_remote_addr zone=api:1m rate=5r/s;']
+      : SNIPPETS.nginxRateLimitExemption.lines
+          .filter((line) => !line.startsWith('#'))
+          .map((line) => line.replace('203.0.113.7', '127.0.0.1'));
+  return { http: zone, server: ['limit_req zone=api burst=3 nodelay;'] };
+}
+
 /** A self-contained nginx.conf for one site of the lab, loopback only; relative includes resolve beside it (NGINX_INCLUDES). */
-export function nginxConf(site: SitePaths, variant: NginxSite): string {
+export function nginxConf(site: SitePaths, variant: NginxSite, limitReq?: LimitReq): string {
+  const limits = limitReqLines(limitReq);
   const temp = (name: string): string => join(site.dir, `nginx-${name}`);
   const servers =
     variant === 'proxy-drops-authorization'
@@ -203,7 +221,7 @@ export function nginxConf(site: SitePaths, variant: NginxSite): string {
           ],
           applicationServer(site, 'front-controller', `unix:${proxiedSocket(site)}`),
         ]
-      : [applicationServer(site, variant, `127.0.0.1:${site.port}`)];
+      : [[...limits.server, ...applicationServer(site, variant, `127.0.0.1:${site.port}`)]];
   return [
     'worker_processes 1;',
     `pid ${join(site.dir, 'nginx.pid')};`,
@@ -221,6 +239,7 @@ export function nginxConf(site: SitePaths, variant: NginxSite): string {
     `  proxy_temp_path ${temp('proxy')};`,
     `  uwsgi_temp_path ${temp('uwsgi')};`,
     `  scgi_temp_path ${temp('scgi')};`,
+    ...limits.http.map((line) => `  ${line}`),
     ...servers.flatMap((lines) => ['  server {', ...lines.map((line) => `    ${line}`), '  }']),
     '}',
     '',

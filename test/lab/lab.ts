@@ -11,6 +11,7 @@ import {
   NGINX_INCLUDES,
   nginxConf,
   type ApacheSetup,
+  type LimitReq,
   type NginxSite,
   type SitePaths,
 } from './configs.js';
@@ -26,7 +27,7 @@ export const EVERY_SOURCE: AuthorizationSource[] = ['PHP_AUTH_USER', 'HTTP_AUTHO
 
 export interface SiteSetup {
   name: string;
-  server: { kind: 'apache'; setup: ApacheSetup } | { kind: 'nginx'; site: NginxSite };
+  server: { kind: 'apache'; setup: ApacheSetup } | { kind: 'nginx'; site: NginxSite; limitReq?: LimitReq };
   /** The .htaccess as the application ships it, or with the rule that copies the Authorization header taken out. */
   htaccess: 'shipped' | 'without-authorization-rule';
   authorizationSources: AuthorizationSource[];
@@ -160,7 +161,7 @@ export class Lab {
     if (site.server.kind === 'nginx') {
       if (!this.tools.nginx) throw new Error('nginx is not installed');
       const conf = join(paths.dir, 'nginx.conf');
-      await writeFile(conf, nginxConf(paths, site.server.site));
+      await writeFile(conf, nginxConf(paths, site.server.site, site.server.limitReq));
       return startProcess('nginx', this.tools.nginx, ['-e', join(paths.dir, 'error.log'), '-c', conf, '-g', 'daemon off;'], log);
     }
     const conf = join(paths.dir, 'httpd.conf');
