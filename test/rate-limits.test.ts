@@ -7,7 +7,9 @@ import { HarnessError } from '../src/errors.js';
 import { STATUS_PATH } from '../src/exchange/exchange.js';
 import { askedWaitMs, MAX_RETRIES_PER_REQUEST, Pacer, RetryAfterPause } from '../src/http/rate-limit.js';
 import { answer, APACHE_503_PAGE, served } from './doctor/recorded.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
 import { expectSettledRun } from './helpers/expect-run.js';
+import { forward, serveHttp } from './helpers/loopback-server.js';
 import { exporterFor, samples, scrape } from './helpers/exporter.js';
 import { fileResources } from './helpers/file-resources.js';
 import { RATE_WITHIN_THE_LIMIT, REFUSALS, throttledReference, type RefusalName } from './helpers/throttling-targets.js';
@@ -64,6 +66,28 @@ describe.concurrent('a deployment that limits how fast it may be asked', () => {
     expect(sent.length).toBeGreaterThan(0);
     expect(new Set(sent).size).toBe(sent.length);
     expect(run.stdout).toMatch(/--rate-limit/);
+  });
+
+  test.each([
+    ['in seconds', () => '1'],
+    ['as an HTTP date', () => new Date(Date.now() + 1000).toUTCString()],
+  ])('a 503 with Retry-After %s, once for each request: waited out within the deadline, then judged', async (_form, retryAfter) => {
+    const reference = await startReferenceServer({ token: TOKEN });
+    cleanUpAfterAll(reference.close);
+    const asked = new Set<string>();
+    const front = await serveHttp((request, response) => {
+      const key = `${request.headers.authorization ?? ''} ${request.url ?? ''}`;
+      if (asked.has(key)) return forward(request, response, new URL(reference.url));
+      asked.add(key);
+      response.writeHead(503, { 'content-type': 'text/html', 'retry-after': retryAfter() }).end('<h1>Back in a moment</h1>');
+    });
+    cleanUpAfterAll(front.close);
+    // Every request is sent twice: a budget that holds both, since a retry the budget cannot pay is not sent.
+    const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN, '--max-requests', '100']);
+    cleanUpAfterAll(run.cleanup);
+    await expectSettledRun(run, { exit: 0, token: TOKEN, servers: [front] });
+    expect(run.report?.requests.rateLimited).toBe(asked.size);
+    expect(run.report?.requests.waitedMs).toBeGreaterThan(0);
   });
 
   test('the report says at what rate the run went, and so does the same recording judged again', async () => {
