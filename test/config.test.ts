@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { SETTINGS, type Setting } from '../src/config/settings.js';
 import { ConfigError } from '../src/errors.js';
+import { MAX_FILE_BYTES } from '../src/files/bounded-file.js';
 import { safetyWarnings } from '../src/config/warnings.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, runCli } from './helpers/run-cli.js';
@@ -250,6 +251,16 @@ describe('a client certificate (mutual TLS) is read and checked before any reque
       `--key "${notPem}" holds no PEM private key. Pass a readable PEM file holding the private key of the client certificate (-----BEGIN PRIVATE KEY-----)`,
     );
     expect(configMessage(['--key', unreadable])).toMatch(/^--key ".*absent-ca\.pem" could not be read/);
+  });
+
+  test('a key file of BEGIN lines without an END line, up to the size cap, is refused as holding no key', async () => {
+    const line = '-----BEGIN PRIVATE KEY-----\n';
+    const begins = join(dir, 'begins.pem');
+    // As large as a file the suite reads: a pattern that tried each BEGIN line against the rest would never finish.
+    await writeFile(begins, line.repeat(Math.floor(MAX_FILE_BYTES / line.length)));
+    expect(configMessage(['--key', begins])).toBe(
+      `--key "${begins}" holds no PEM private key. Pass a readable PEM file holding the private key of the client certificate (-----BEGIN PRIVATE KEY-----)`,
+    );
   });
 
   test('a passphrase without a key is refused', () => {

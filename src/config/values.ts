@@ -230,14 +230,29 @@ export const caFile: Parser<PemFile> = (raw, { name }) =>
 export const clientCertificateFile: Parser<PemFile> = (raw, { name }) =>
   certificateFile(raw, name, 'Pass a readable PEM file holding the client certificate (-----BEGIN CERTIFICATE-----)');
 
-const PEM_PRIVATE_KEY =
-  /-----BEGIN (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----[\s\S]+?-----END (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----/;
+const KEY_BEGIN = /-----BEGIN (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----/g;
+const KEY_END = /-----END (?:RSA |EC |DSA |ENCRYPTED )?PRIVATE KEY-----/g;
+
+/**
+ * The first private key block of a PEM text: its first BEGIN line to the first END line after it. Found by two scans,
+ * each once through the text: one pattern spanning both lines tries every BEGIN line against the rest of the text,
+ * which a file of BEGIN lines alone makes quadratic.
+ */
+function privateKeyBlock(pem: string): string | undefined {
+  KEY_BEGIN.lastIndex = 0;
+  const begin = KEY_BEGIN.exec(pem);
+  if (begin === null) return undefined;
+  // Something between the two lines, as a key has.
+  KEY_END.lastIndex = begin.index + begin[0].length + 1;
+  const end = KEY_END.exec(pem);
+  return end === null ? undefined : pem.slice(begin.index, end.index + end[0].length);
+}
 
 /** The private key of the client certificate: checked against the certificate once both are read (clientIdentity). */
 export const clientKeyFile: Parser<ClientKeyFile> = (raw, { name }) => {
   const hint = 'Pass a readable PEM file holding the private key of the client certificate (-----BEGIN PRIVATE KEY-----)';
   const pem = readBoundedText(raw, (reason) => new ConfigError('CONFIG_INVALID', `${name} "${raw}" ${reason}`, hint));
-  const block = PEM_PRIVATE_KEY.exec(pem)?.[0];
+  const block = privateKeyBlock(pem);
   if (block === undefined) throw new ConfigError('CONFIG_INVALID', `${name} "${raw}" holds no PEM private key`, hint);
   // Only the key: whatever else the file holds (a certificate, comments) is not sent.
   return { path: resolve(raw), pem: block };
