@@ -5,7 +5,7 @@ import { classifyExchange } from '../src/classify/classify.js';
 import type { Reach } from '../src/classify/types.js';
 import type { CredentialVariant } from '../src/exchange/credentials.js';
 import { canonical } from '../src/classify/canonical.js';
-import { missingControl } from '../src/judge/checks/control.js';
+import { missingListingControl, missingStatusControl } from '../src/judge/checks/control.js';
 import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/judge/checks/envelope.js';
 import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/judge/checks/lang.js';
 import { describeResponse, show } from '../src/judge/checks/outcome.js';
@@ -169,6 +169,7 @@ describe('authentication: what counts as serving the resource, and as refusing i
       description: 'a wrong token fails',
       expected: 'authentication fails: any answer without the ticket status or a success envelope (the error code is not stated)',
       actual: describeResponse(WRONG_TOKEN),
+      refusal: true,
     });
     const handed = answeredWith(VALID, { status: 401 });
     expect(refused(handed, classifyExchange(handed), 'a wrong token fails')).toMatchObject({
@@ -180,19 +181,22 @@ describe('authentication: what counts as serving the resource, and as refusing i
     expect(refused(LISTING_NO_HEADER, classifyExchange(LISTING_NO_HEADER), 'no header fails', 'listing').ok).toBe(true);
   });
 
-  test('the positive control: a refusal proves nothing unless some request of the run was handed the resource', () => {
-    const reach = (served: CredentialVariant[]): Reach => ({
+  test('the positive control: a refusal proves nothing unless its status, or the listing, was handed out in the run', () => {
+    const reach = (served: Record<number, CredentialVariant[]>, listing: CredentialVariant[] = []): Reach => ({
       apiAnswered: true,
       servedStatusTo: served,
-      servedListingTo: [],
+      servedListingTo: listing,
     });
-    expect(missingControl(reach(['valid']), 'status', VALID)).toBeUndefined();
+    expect(missingStatusControl(reach({ 1: ['valid'] }), 1, VALID)).toBeUndefined();
     // The token as the password served is a control as good as the valid form: the header arrives, the token is valid.
-    expect(missingControl(reach(['token-as-password']), 'status', STRIPPED)).toBeUndefined();
-    expect(missingControl(reach([]), 'status', STRIPPED)).toBe(
-      'no request of this run was handed the status, with any credentials (valid token, configured password: HTTP 401 (application/json) {"status":"error","message":"Failed to authenticate because of bad credentials or an invalid), so a refusal proves nothing',
+    expect(missingStatusControl(reach({ 1: ['token-as-password'] }), 1, STRIPPED)).toBeUndefined();
+    expect(missingStatusControl(reach({ 1: [] }), 1, STRIPPED)).toBe(
+      'no request of this run was handed status 1, with any credentials (valid token, configured password: HTTP 401 (application/json) {"status":"error","message":"Failed to authenticate because of bad credentials or an invalid), so a refusal proves nothing',
     );
-    expect(missingControl(reach(['valid']), 'listing', STRIPPED_LISTING)).toMatch(/^no request of this run was handed the listing/);
+    // Another status served is no control of this one: a refusal of a status never served cannot have failed.
+    expect(missingStatusControl(reach({ 1: ['valid'], 5: [] }), 5, STRIPPED)).toMatch(/^no request of this run was handed status 5,/);
+    expect(missingListingControl(reach({ 1: ['valid'] }), STRIPPED_LISTING)).toMatch(/^no request of this run was handed the listing/);
+    expect(missingListingControl(reach({}, ['valid']), STRIPPED_LISTING)).toBeUndefined();
   });
 });
 
@@ -562,6 +566,7 @@ describe('authentication: what an answer that is not the resource holds instead'
       description: 'no header fails',
       expected: 'authentication fails: any answer without the listing or a success envelope (the error code is not stated)',
       actual: describeResponse(LISTING_NO_HEADER),
+      refusal: true,
     });
   });
 });

@@ -446,16 +446,16 @@ describe('what the run shows as a whole', () => {
   });
 
   test('the reference server: the API answered, and only the valid token was served', () => {
-    const { answers, reach } = classifyRecording(recording({}), 1);
+    const { answers, reach } = classifyRecording(recording({}), [1]);
     expect(Object.keys(answers)).toEqual(KEYS);
-    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: ['valid'] });
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: { 1: ['valid'] }, servedListingTo: ['valid'] });
   });
 
   test('a listing answered with HTTP 200 exactly as the status is without credentials was refused', () => {
     const refusal = { status: 200, body: '{"error":"Unauthorized"}' };
     const { answers, reach } = classifyRecording(
       recording({ 'no-header /api/ticket/status/1?': refusal, 'no-header /api/selfservice/type?': refusal }),
-      1,
+      [1],
     );
     expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'refused' });
     expect(reach.servedListingTo).toEqual(['valid']);
@@ -464,7 +464,7 @@ describe('what the run shows as a whole', () => {
         'no-header /api/ticket/status/1?': refusal,
         'no-header /api/selfservice/type?': { status: 200, body: '{"error":"Login first"}' },
       }),
-      1,
+      [1],
     );
     expect(otherWords.answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
   });
@@ -472,20 +472,20 @@ describe('what the run shows as a whole', () => {
   test("the valid token's listing handed to a wrong token under words of refusal was handed out", () => {
     const listing = JSON.parse(recordedAnswer('valid /api/selfservice/type?').response.bodyText) as { data: unknown };
     const refusedWithListing = { status: 403, body: JSON.stringify({ status: 'error', message: 'Forbidden', data: listing.data }) };
-    const { answers, reach } = classifyRecording(recording({ 'wrong-token /api/selfservice/type?': refusedWithListing }), 1);
+    const { answers, reach } = classifyRecording(recording({ 'wrong-token /api/selfservice/type?': refusedWithListing }), [1]);
     expect(answers['wrong-token /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
     expect(reach.servedListingTo).toEqual(['valid', 'wrong-token']);
     const refusedEmpty = { status: 403, body: '{"status":"error","message":"Forbidden","data":[]}' };
-    expect(classifyRecording(recording({ 'wrong-token /api/selfservice/type?': refusedEmpty }), 1).reach.servedListingTo).toEqual([
+    expect(classifyRecording(recording({ 'wrong-token /api/selfservice/type?': refusedEmpty }), [1]).reach.servedListingTo).toEqual([
       'valid',
     ]);
   });
 
   test('a run where nothing came from the API: no reach, and the status asked for is the one looked at', () => {
     const page = { status: 404, body: '<html><body>Not Found</body></html>' };
-    const { reach } = classifyRecording(recording(Object.fromEntries(KEYS.map((key) => [key, page]))), 1);
-    expect(reach).toEqual({ apiAnswered: false, servedStatusTo: [], servedListingTo: [] });
-    expect(classifyRecording(recording({}), 2).reach.servedStatusTo).toEqual([]);
+    const { reach } = classifyRecording(recording(Object.fromEntries(KEYS.map((key) => [key, page]))), [1]);
+    expect(reach).toEqual({ apiAnswered: false, servedStatusTo: { 1: [] }, servedListingTo: [] });
+    expect(classifyRecording(recording({}), [2]).reach.servedStatusTo).toEqual({ 2: [] });
   });
 
   /** The reference server's answers, some answered otherwise with their own headers, and some never answered. */
@@ -515,11 +515,11 @@ describe('what the run shows as a whole', () => {
   const REFUSAL = { status: 401, body: '{"status":"error","message":"Invalid authentication credentials.","data":[]}' };
 
   test('answers that never came are left out: the status without credentials and the listing of the valid token', () => {
-    const { answers, reach } = classifyRecording(run({}, ['no-header /api/ticket/status/1?', 'valid /api/selfservice/type?']), 1);
+    const { answers, reach } = classifyRecording(run({}, ['no-header /api/ticket/status/1?', 'valid /api/selfservice/type?']), [1]);
     expect(Object.keys(answers)).toEqual(
       KEYS.filter((key) => key !== 'no-header /api/ticket/status/1?' && key !== 'valid /api/selfservice/type?'),
     );
-    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: [] });
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: { 1: ['valid'] }, servedListingTo: [] });
   });
 
   test("the valid token's listing in the body of a login redirect or of an error was handed out; a bare redirect was not", () => {
@@ -531,14 +531,14 @@ describe('what the run shows as a whole', () => {
         'no-header /api/selfservice/type?': { status: 302, body, headers: { ...JSON_TYPE, location: '/login' } },
         'wrong-token /api/selfservice/type?': { status: 500, body },
       }),
-      1,
+      [1],
     );
     expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
     expect(answers['wrong-token /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
     expect(reach.servedListingTo).toEqual(['valid', 'wrong-token', 'no-header']);
     const bare = classifyRecording(
       run({ 'no-header /api/selfservice/type?': { status: 302, body: '', headers: { location: '/login' } } }),
-      1,
+      [1],
     );
     expect(bare.answers['no-header /api/selfservice/type?']?.meaning.kind).toBe('redirect');
     expect(bare.reach.servedListingTo).toEqual(['valid']);
@@ -548,12 +548,12 @@ describe('what the run shows as a whole', () => {
     const empty = { status: 200, body: '{"status":"success","message":null,"data":[]}' };
     const { answers, reach } = classifyRecording(
       run(Object.fromEntries(KEYS.filter((key) => !key.startsWith('valid')).map((key) => [key, empty]))),
-      1,
+      [1],
     );
     expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
     expect(reach).toEqual({
       apiAnswered: true,
-      servedStatusTo: ['valid', 'wrong-token', 'no-header'],
+      servedStatusTo: { 1: ['valid', 'wrong-token', 'no-header'] },
       servedListingTo: ['valid', 'wrong-token', 'no-header'],
     });
   });
@@ -565,7 +565,7 @@ describe('what the run shows as a whole', () => {
         'no-header /api/ticket/status/1?': { status: 401, body: words },
         'no-header /api/selfservice/type?': { status: 200, body: words },
       }),
-      1,
+      [1],
     );
     expect(answers['no-header /api/selfservice/type?']?.meaning).toEqual({ kind: 'served-listing' });
   });
@@ -576,7 +576,7 @@ describe('what the run shows as a whole', () => {
         'valid /api/selfservice/type?': { status: 200, body: '{"status":"success","message":null,"data":[]}' },
         'wrong-token /api/selfservice/type?': REFUSAL,
       }),
-      1,
+      [1],
     );
     expect(answers['wrong-token /api/selfservice/type?']?.meaning).toEqual({ kind: 'refused' });
     expect(reach.servedListingTo).toEqual(['valid']);
@@ -592,23 +592,23 @@ describe('what the run shows as a whole', () => {
         },
         'wrong-token /api/ticket/status/1?': { ...words, headers: { ...JSON_TYPE, 'x-kong-response-latency': '0' } },
       }),
-      1,
+      [1],
     );
     expect(answers['no-header /api/ticket/status/1?']).toEqual({ origin: { kind: 'api' }, meaning: { kind: 'refused' } });
     expect(answers['wrong-token /api/ticket/status/1?']?.meaning).toEqual({ kind: 'error-page' });
   });
 
   test('a wrong token configured: every answer a refusal, the API answered and served nothing', () => {
-    const { reach } = classifyRecording(run(Object.fromEntries(KEYS.map((key) => [key, REFUSAL]))), 1);
-    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: [], servedListingTo: [] });
+    const { reach } = classifyRecording(run(Object.fromEntries(KEYS.map((key) => [key, REFUSAL]))), [1]);
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: { 1: [] }, servedListingTo: [] });
   });
 
   test('a WAF that blocks the listing: the API still answered the status', () => {
     const blocked = { status: 403, body: '<html><body>Access denied</body></html>', headers: { ...HTML_TYPE, 'x-sucuri-id': '11005' } };
     const listings = KEYS.filter((key) => key.includes('selfservice')).map((key) => [key, blocked]);
-    const { answers, reach } = classifyRecording(run(Object.fromEntries(listings)), 1);
+    const { answers, reach } = classifyRecording(run(Object.fromEntries(listings)), [1]);
     expect(answers['valid /api/selfservice/type?']?.origin).toMatchObject({ kind: 'front', vendor: 'Sucuri' });
-    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: [] });
+    expect(reach).toEqual({ apiAnswered: true, servedStatusTo: { 1: ['valid'] }, servedListingTo: [] });
   });
 
   test("what only a named client's request got shows nothing of the API's reach", () => {
@@ -618,9 +618,9 @@ describe('what the run shows as a whole', () => {
     recorded.answers['official-client /api/ticket/status/1?'] = {
       exchange: { ...official, request: { ...official.request, credentials: 'official-client' } },
     };
-    const { answers, reach } = classifyRecording(recorded, 1);
+    const { answers, reach } = classifyRecording(recorded, [1]);
     expect(answers['official-client /api/ticket/status/1?']?.meaning.kind).toBe('served-status');
-    expect(reach).toEqual({ apiAnswered: false, servedStatusTo: [], servedListingTo: [] });
+    expect(reach).toEqual({ apiAnswered: false, servedStatusTo: { 1: [] }, servedListingTo: [] });
   });
 });
 

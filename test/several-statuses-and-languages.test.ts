@@ -8,7 +8,8 @@ import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
 import type { CliRun } from './helpers/run-cli.js';
-import { serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
+import type { IncomingMessage } from 'node:http';
+import { errorReply, json, page, serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
 
 const TOKEN = 'several-Token-3e8a61c2';
 const { inProcess, cleanUpAfterAll } = fileResources();
@@ -38,6 +39,112 @@ const cases = {
 } satisfies Record<string, Case>;
 type CaseName = keyof typeof cases;
 
+const CLOUDFLARE_PAGE =
+  '<!DOCTYPE html><html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head><body><div id="cf-wrapper"><h1>Sorry, you have been blocked</h1><div class="cf-error-details">You are unable to access example.com</div><span>Cloudflare Ray ID: <strong>8a1b2c3d4e5f6071</strong></span></div></body></html>';
+const AKAMAI_PAGE =
+  '<HTML><HEAD>\n<TITLE>Access Denied</TITLE>\n</HEAD><BODY>\n<H1>Access Denied</H1>\n \nYou don\'t have permission to access "http&#58;&#47;&#47;help&#46;example&#46;com&#47;api&#47;ticket&#47;status&#47;5" on this server.<P>\nReference&#32;&#35;18&#46;2f3e4d5c&#46;1700000000&#46;1a2b3c4d\n</BODY>\n</HTML>\n';
+
+/** The requests for one status, with any query and any credentials; the others go through to the API. */
+const onStatus =
+  (id: number, reply: UnusualApi['front']): UnusualApi['front'] =>
+  (request) =>
+    new URL(request.url ?? '/', 'http://several.invalid').pathname === `/api/ticket/status/${id}` ? reply?.(request) : undefined;
+/** Only where the request carries Basic credentials of any kind, as a permission check after authentication answers. */
+const withCredentials = (request: IncomingMessage): boolean => /^Basic /i.test(request.headers.authorization ?? '');
+
+interface NeverServedCase {
+  api: UnusualApi;
+  exit: 1 | 2;
+  /** Exactly the requirements that fail, and that could not be judged (error). */
+  fail: string[];
+  unjudged?: string[];
+  diagnoses: string[];
+  /** What every skip of a check for the status never served says: its real cause. */
+  skipSays: RegExp;
+  /** The status never served. */
+  statusId?: number;
+}
+
+/** A status of --status-id that the valid token is never served, each in its own way, the others served as they should be. */
+const neverServed = {
+  'status 5 refused exactly like no header: the header is lost on its route': {
+    api: {
+      front: onStatus(5, (request) => {
+        delete request.headers.authorization;
+        return undefined;
+      }),
+    },
+    exit: 1,
+    fail: ['AUTH-TOKEN-ACCEPTED', 'HOST-AUTHORIZATION-PASSED'],
+    diagnoses: ['authorization-header-stripped'],
+    skipSays: /refused by the API with HTTP 401|no request of this run was handed status 5/,
+  },
+  'status 5 refused to the token with 403 in the API envelope: a permission refusal': {
+    api: {
+      front: onStatus(5, (request) =>
+        withCredentials(request) ? errorReply(403, 'You do not have permission to view this ticket status.') : undefined,
+      ),
+    },
+    exit: 1,
+    fail: ['AUTH-TOKEN-ACCEPTED'],
+    diagnoses: [],
+    skipSays: /refused by the API with HTTP 403|no request of this run was handed status 5/,
+  },
+  "status 5 refused to the token with a framework's 403 JSON": {
+    api: { front: onStatus(5, (request) => (withCredentials(request) ? json(403, { message: 'This action is unauthorized.' }) : undefined)) },
+    exit: 1,
+    fail: ['AUTH-TOKEN-ACCEPTED'],
+    diagnoses: [],
+    skipSays: /refused by the API with HTTP 403|no request of this run was handed status 5/,
+  },
+  'status 5 answered a 500 in the API envelope': {
+    api: { front: onStatus(5, () => json(500, { status: 'error', message: 'Server Error', data: [] })) },
+    exit: 1,
+    fail: ['AUTH-TOKEN-ACCEPTED'],
+    diagnoses: [],
+    skipSays: /answered HTTP 500|no request of this run was handed status 5/,
+  },
+  'a Cloudflare block page on status 5 only': {
+    api: { front: onStatus(5, page(403, CLOUDFLARE_PAGE, { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6071-AMS' })) },
+    exit: 2,
+    fail: [],
+    unjudged: ['AUTH-TOKEN-ACCEPTED', 'HOST-AUTHORIZATION-PASSED'],
+    diagnoses: ['front-blocked-some-requests'],
+    skipSays: /answered HTTP 403 by Cloudflare \(cdn\) in front of the API|no request of this run was handed status 5/,
+  },
+  'an Akamai block page on status 5 only': {
+    api: { front: onStatus(5, page(403, AKAMAI_PAGE, { server: 'AkamaiGHost' })) },
+    exit: 2,
+    fail: [],
+    unjudged: ['AUTH-TOKEN-ACCEPTED', 'HOST-AUTHORIZATION-PASSED'],
+    diagnoses: ['front-blocked-some-requests'],
+    skipSays: /by Akamai \(cdn\) in front of the API|no request of this run was handed status 5/,
+  },
+  'status 5 answered with a 404 envelope: it does not exist': {
+    api: { front: onStatus(5, () => errorReply(404, 'The ticket status with given ID was not found.')) },
+    exit: 2,
+    fail: [],
+    diagnoses: ['status-not-found'],
+    skipSays: /status 5 does not seem to exist|answered HTTP 404 by the API, as a status that does not exist is|no request of this run was handed status 5/,
+  },
+  'status 1 refused to the token with 403 while status 5 is served': {
+    api: {
+      front: onStatus(1, (request) =>
+        withCredentials(request) ? errorReply(403, 'You do not have permission to view this ticket status.') : undefined,
+      ),
+    },
+    statusId: 1,
+    exit: 1,
+    // The password probes go to the first status, where the token is refused whatever the password.
+    fail: ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED'],
+    diagnoses: [],
+    skipSays: /refused by the API with HTTP 403|no request of this run was handed status 1/,
+  },
+} satisfies Record<string, NeverServedCase>;
+type NeverServedName = keyof typeof neverServed;
+const ORDERS = ['1,5', '5,1'] as const;
+const orderedName = (name: string, order: string): string => `${name} (--status-id ${order})`;
+
 interface CaseRun {
   run: CliRun;
   /** The case's own server, whose connections the run must leave closed. */
@@ -64,9 +171,16 @@ async function runCase({ api, args }: Case): Promise<CaseRun> {
 
 /** Every case recorded at once, and judged together by the shared spec runner. */
 let caseRun: (name: CaseName) => Promise<CaseRun>;
+let neverServedRun: (name: NeverServedName, order: (typeof ORDERS)[number]) => Promise<CaseRun>;
 beforeAll(async () => {
-  const started = startAll(Object.entries(cases).map(([name, entry]) => [name, () => runCase(entry)] as const));
+  const started = startAll([
+    ...Object.entries(cases).map(([name, entry]) => [name, () => runCase(entry)] as const),
+    ...Object.entries(neverServed).flatMap(([name, { api }]) =>
+      ORDERS.map((order) => [orderedName(name, order), () => runCase({ api, args: ['--status-id', order] })] as const),
+    ),
+  ]);
   caseRun = started.outcome as (name: CaseName) => Promise<CaseRun>;
+  neverServedRun = (name, order) => started.outcome(orderedName(name, order)) as Promise<CaseRun>;
   await started.settled;
 }, ALL_CASES_TIMEOUT_MS);
 
@@ -105,8 +219,11 @@ describe('several statuses and languages in one run', () => {
     ]);
     expect(replaces.checks.find((check) => check.statusId === 5 && check.lang === 'de')?.description).toMatch(/^status 5, lang de: /);
     expect(resultOf(report, 'STATUS-NAME').byStatus?.map((entry) => entry.statusId)).toEqual([1, 2, 5]);
-    // A requirement about the credentials is judged once for the run, not per status.
-    expect(resultOf(report, 'AUTH-TOKEN-ACCEPTED')).not.toHaveProperty('byStatus');
+    // Every status is the positive control of its own refusals; the other credential probes are judged once, on the first.
+    for (const id of ['AUTH-TOKEN-ACCEPTED', 'AUTH-WRONG-TOKEN-REFUSED', 'AUTH-MISSING-HEADER-REFUSED', 'HOST-AUTHORIZATION-PASSED']) {
+      expect(resultOf(report, id).byStatus).toEqual([1, 2, 5].map((statusId) => ({ statusId, verdict: 'pass' })));
+    }
+    expect(resultOf(report, 'AUTH-NEAR-MISS-TOKEN-REFUSED')).not.toHaveProperty('byStatus');
     expect(run.stdout).toMatch(/^By status and language\n {2}status 1: \d+ pass, \d+ info\n(.*\n)* {2}lang de: \d+ pass\n/m);
     expect(await readFile(join(run.outDir, 'report.md'), 'utf8')).toContain(
       '| Requirement | status 1 | status 2 | status 5 | lang fr | lang de |',
@@ -201,6 +318,64 @@ describe('several statuses and languages in one run', () => {
     expect(report.verdict).toBe('inconclusive');
     expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['status-not-found']);
     expect(failed(report)).toEqual([]);
+  });
+});
+
+const verdictOf = (report: Report, verdict: string): string[] =>
+  report.requirements
+    .filter((result) => result.verdict === verdict)
+    .map((result) => result.id)
+    .sort();
+/** What a run concludes, requirement by requirement and status by status: the same whatever the order of the list. */
+const conclusions = (report: Report): unknown => ({
+  verdict: report.verdict,
+  exitCode: report.exitCode,
+  totals: report.totals,
+  diagnoses: report.diagnoses.map((diagnosis) => diagnosis.id),
+  requirements: report.requirements.map(({ id, verdict, byStatus }) => [id, verdict, byStatus]),
+});
+
+describe('a status of the list that the valid token is never served', () => {
+  test.each(Object.keys(neverServed) as NeverServedName[])('%s: the same verdict whatever the order of the list', async (name) => {
+    const expected: NeverServedCase = neverServed[name];
+    const statusId = expected.statusId ?? 5;
+    const [first, second] = [await neverServedRun(name, '1,5'), await neverServedRun(name, '5,1')];
+    for (const { run, servers } of [first, second]) {
+      await expectSettledRun(run, { exit: expected.exit, token: TOKEN, servers });
+      const report = reportOf(run);
+      expect(report.options.statusIds).toEqual([1, 5]);
+      expect(failed(report)).toEqual(expected.fail);
+      expect(verdictOf(report, 'error')).toEqual(expected.unjudged ?? []);
+      expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(expected.diagnoses);
+      // The status never served is named where its valid request was judged.
+      const accepted = resultOf(report, 'AUTH-TOKEN-ACCEPTED').byStatus?.find((entry) => entry.statusId === statusId)?.verdict;
+      expect(accepted).toBe(expected.exit === 1 ? 'fail' : expected.fail.length === 0 && expected.unjudged ? 'error' : 'skip');
+      // Every skip of a check for that status names what happened to it, never a requirement that passed for it.
+      const skips = report.requirements.flatMap((result) =>
+        result.checks.filter((check) => check.statusId === statusId && check.verdict === 'skip'),
+      );
+      expect(skips.length).toBeGreaterThan(0);
+      for (const skip of skips) expect(skip.description).toMatch(expected.skipSays);
+    }
+    expect(conclusions(reportOf(second.run))).toEqual(conclusions(reportOf(first.run)));
+    expect(second.run.stdout.trim().split('\n').at(-1)?.replace(/ in [\d.]+ m?s$/, '')).toBe(
+      first.run.stdout.trim().split('\n').at(-1)?.replace(/ in [\d.]+ m?s$/, ''),
+    );
+  });
+
+  test('each status is asked a wrong token and no header as well: a bounded number of requests more', async () => {
+    const { run } = await neverServedRun('status 5 refused to the token with 403 in the API envelope: a permission refusal', '5,1');
+    const recording = JSON.parse(await readFile(join(run.outDir, 'recording.json'), 'utf8')) as { runs: { exchanges: { key: string }[] }[] };
+    const asked = recording.runs[0]?.exchanges.map((exchange) => exchange.key).filter((key) => key.includes('/api/ticket/status/5'));
+    expect(asked?.sort()).toEqual([
+      'no-header /api/ticket/status/5?',
+      'valid /api/ticket/status/5?',
+      // A language the status lacks, asked of every status as before.
+      'valid /api/ticket/status/5?lang=sw',
+      'wrong-token /api/ticket/status/5?',
+    ]);
+    // Status 1 alone sends 22 requests; status 5 adds its four.
+    expect(reportOf(run).requests.sent).toBe(26);
   });
 });
 

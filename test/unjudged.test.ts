@@ -6,8 +6,8 @@ import { whyNotJudged } from '../src/judge/unjudged.js';
 
 /** When a check of an answer judges the API, and when it is set aside: the answers as fronts and servers send them. */
 
-const API_ANSWERED: Reach = { apiAnswered: true, servedStatusTo: ['valid'], servedListingTo: ['valid'] };
-const NOTHING_ANSWERED: Reach = { apiAnswered: false, servedStatusTo: [], servedListingTo: [] };
+const API_ANSWERED: Reach = { apiAnswered: true, servedStatusTo: { 1: ['valid'] }, servedListingTo: ['valid'] };
+const NOTHING_ANSWERED: Reach = { apiAnswered: false, servedStatusTo: { 1: [] }, servedListingTo: [] };
 const HTML = { 'content-type': 'text/html; charset=iso-8859-1' };
 
 const classified = (status: number, bodyText: string, headers: Record<string, string> = HTML): Classified => {

@@ -1,12 +1,20 @@
 import { accepted, refused } from '../../src/judge/checks/auth.js';
-import { missingControl } from '../../src/judge/checks/control.js';
+import { tokenServedTo } from '../../src/classify/reach.js';
+import { missingStatusControl } from '../../src/judge/checks/control.js';
 import { describeResponse, outcome } from '../../src/judge/checks/outcome.js';
 import { validator } from '../../src/validators/schemas.js';
 import { variantLabel, type CredentialVariant } from '../../src/exchange/credentials.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
-import { INVALID_HEADER_VARIANTS, langRequests, nearMissesOf, PASSWORD_VARIANTS } from '../../src/record/plan.js';
+import {
+  INVALID_HEADER_VARIANTS,
+  langRequests,
+  nearMissesOf,
+  PASSWORD_VARIANTS,
+  sentVariants,
+  TOKEN_AS_PASSWORD_VARIANTS,
+} from '../../src/record/plan.js';
 import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
-import type { Target } from '../../src/record/target.js';
+import type { SliceScope, Target } from '../../src/record/target.js';
 import type { RequirementId } from '../../src/requirements/catalog.js';
 
 /** A 2xx body that holds no JSON at all cannot say whether the token was taken: ENV-JSON fails for it, and nothing else. */
@@ -22,6 +30,8 @@ scenario({
   id: 'auth-valid-token',
   requirements: ['AUTH-TOKEN-ACCEPTED'],
   title: 'the API token as Basic user name is accepted',
+  // Every status of --status-id is the positive control of its own refusals: one never served cannot pass unseen.
+  per: 'status',
   async run(context) {
     const response = await context.target.status();
     skipUnreadable(context, response);
@@ -53,7 +63,8 @@ const refusals = [
     id: 'auth-wrong-token',
     requirement: 'AUTH-WRONG-TOKEN-REFUSED',
     title: 'a wrong token fails authentication',
-    variants: () => ['wrong-token'],
+    variants: (target) => sentVariants(target, ['wrong-token']),
+    per: 'status',
   },
   {
     id: 'auth-near-miss-token',
@@ -64,14 +75,15 @@ const refusals = [
   {
     id: 'auth-token-as-password',
     requirement: 'AUTH-TOKEN-AS-USER-NAME',
-    title: 'the token sent as the password, with another user name, fails authentication',
-    variants: () => ['token-as-password'],
+    title: 'the token sent as the password, with another user name or none, fails authentication',
+    variants: (target) => sentVariants(target, TOKEN_AS_PASSWORD_VARIANTS),
   },
   {
     id: 'auth-missing-header',
     requirement: 'AUTH-MISSING-HEADER-REFUSED',
     title: 'no Authorization header fails authentication',
-    variants: () => ['no-header'],
+    variants: (target) => sentVariants(target, ['no-header']),
+    per: 'status',
   },
   {
     id: 'auth-invalid-headers',
@@ -79,16 +91,24 @@ const refusals = [
     title: 'invalid Authorization headers fail authentication',
     variants: () => INVALID_HEADER_VARIANTS,
   },
-] satisfies { id: string; requirement: RequirementId; title: string; variants(target: Target): CredentialVariant[] }[];
+] satisfies {
+  id: string;
+  requirement: RequirementId;
+  title: string;
+  variants(target: Target): CredentialVariant[];
+  /** The refusals every status is asked (see STATUS_REFUSAL_VARIANTS) are judged on each; the other probes on the first. */
+  per?: SliceScope;
+}[];
 
 for (const refusal of refusals) {
   scenario({
     id: refusal.id,
     requirements: [refusal.requirement],
     title: refusal.title,
+    ...('per' in refusal ? { per: refusal.per } : {}),
     async run(context) {
       const valid = await context.target.status();
-      const uncontrolled = missingControl(context.reach, 'status', valid);
+      const uncontrolled = missingStatusControl(context.reach, context.target.statusId, valid);
       if (uncontrolled) context.skip(uncontrolled, valid);
       for (const credentials of refusal.variants(context.target)) {
         const response = await context.target.status({ credentials });
@@ -156,20 +176,25 @@ scenario({
   id: 'hosting-passes-authorization',
   requirements: ['HOST-AUTHORIZATION-PASSED'],
   title: 'the web server passes the Authorization header through to the application',
+  per: 'status',
   async run(context) {
-    const { target, check, answer, reach } = context;
+    const { target, check, answer, reach, skip } = context;
     // A request that got no answer ends the scenario here, as in every other one.
     await target.status();
-    // The token served in any form shows the header arrives; without that, a refusal cannot tell a lost header from a wrong token.
-    const served = [...new Set([...reach.servedStatusTo, ...reach.servedListingTo])].filter((credentials) => credentials !== 'no-header');
+    // The token served in any form, on any path, shows the header arrives; without that, a refusal cannot tell a lost
+    // header from a wrong token.
+    const served = tokenServedTo(reach);
     if (served.length === 0) {
-      await judgeUnseenHeader(context);
-      return;
+      // Only the first status is asked every form of the header.
+      if (target.readsFirstStatus) return judgeUnseenHeader(context);
+      return skip(
+        'no request of this run was served with any credentials, so the answers cannot show whether the Authorization header arrives',
+      );
     }
     // The same valid credentials on every path: answered there exactly as a request with no header is, the header was lost.
     const pairs = [
       { asked: target.status(), without: target.status({ credentials: 'no-header' }) },
-      { asked: target.selfservice(), without: target.selfservice('no-header') },
+      ...(target.readsFirstStatus ? [{ asked: target.selfservice(), without: target.selfservice('no-header') }] : []),
       ...(await langRequests(target)).map((request) => ({
         asked: target.status(request),
         without: target.status({ credentials: 'no-header' }),

@@ -1,5 +1,5 @@
 import { accepted, refused } from '../../src/judge/checks/auth.js';
-import { missingControl } from '../../src/judge/checks/control.js';
+import { missingListingControl } from '../../src/judge/checks/control.js';
 import { bodyIsJson } from '../../src/judge/checks/envelope.js';
 import { show } from '../../src/judge/checks/outcome.js';
 import { variantLabel } from '../../src/exchange/credentials.js';
@@ -26,7 +26,7 @@ scenario({
   title: 'the reference call fails without valid credentials',
   async run(context) {
     const valid = await context.target.selfservice();
-    const uncontrolled = missingControl(context.reach, 'listing', valid);
+    const uncontrolled = missingListingControl(context.reach, valid);
     if (uncontrolled) context.skip(uncontrolled, valid);
     for (const credentials of ['no-header', 'wrong-token'] as const) {
       const response = await context.target.selfservice(credentials);

@@ -250,12 +250,14 @@ interface RecordedClassification {
  * The classification stage: every recorded answer classified once, then what the run shows as a whole. A listing
  * answered exactly as the status is answered without credentials (an API refusing with HTTP 200 and JSON) was refused.
  */
-export function classifyRecording(recording: Recording, statusId: number): Classification {
+export function classifyRecording(recording: Recording, statusIds: readonly number[]): Classification {
   const entries: RecordedClassification[] = Object.entries(recording.answers).flatMap(([key, answer]) =>
     'exchange' in answer ? [{ key, exchange: answer.exchange, classified: classifyExchange(answer.exchange) }] : [],
   );
   const find = (key: string): RecordedClassification | undefined => entries.find((entry) => entry.key === key);
-  const refusal = find(exchangeKey(STATUS_PATH(statusId), {}, 'no-header'));
+  // The first status holds the run's own probes, the refusal without credentials among them.
+  const [statusId] = statusIds;
+  const refusal = statusId === undefined ? undefined : find(exchangeKey(STATUS_PATH(statusId), {}, 'no-header'));
   if (refusal?.classified.meaning.kind === 'refused') {
     const { status, bodyText } = refusal.exchange.response;
     for (const entry of entries) {
@@ -283,5 +285,5 @@ export function classifyRecording(recording: Recording, statusId: number): Class
   const suiteAnswers = entries
     .filter(({ exchange }) => SUITE_VARIANTS.includes(exchange.request.credentials))
     .map(({ classified }) => classified);
-  return { answers, reach: deriveReach(suiteAnswers, lookUp, statusId) };
+  return { answers, reach: deriveReach(suiteAnswers, lookUp, statusIds) };
 }

@@ -52,8 +52,11 @@ export interface Classified {
 export interface Reach {
   /** The API answered at least one documented path with its own JSON envelope: the base URL leads to it. */
   apiAnswered: boolean;
-  /** The credential forms the configured status was handed out to (a success envelope, with the status or not). */
-  servedStatusTo: CredentialVariant[];
+  /**
+   * The credential forms each status of --status-id was handed out to (a success envelope, with the status or not), by
+   * its id: the first status' hold every credential probe, the others' the valid token, a wrong one and none.
+   */
+  servedStatusTo: Record<number, CredentialVariant[]>;
   /** The credential forms the selfservice listing was handed out to. */
   servedListingTo: CredentialVariant[];
 }

@@ -1,4 +1,5 @@
 import {
+  ascending,
   apiToken,
   caFile,
   clientCertificateFile,
@@ -100,13 +101,13 @@ export const SETTINGS = {
     default: 'x',
     help: 'Basic password sent with the token (the API ignores it)',
   }),
-  statusId: option(listOf(wholeNumber(STATUS_ID_BOUNDS), MOST_STATUSES), {
+  statusId: option(ascending(listOf(wholeNumber(STATUS_ID_BOUNDS), MOST_STATUSES)), {
     flag: 'status-id',
     env: 'CONFORMANCE_STATUS_ID',
     placeholder: 'N[,N...]',
     default: [1],
     perTarget: true,
-    help: `ids of the ticket statuses to read, each judged (at most ${MOST_STATUSES}); the first also serves the credential checks; ideally each has a translation`,
+    help: `ids of the ticket statuses to read, each judged (at most ${MOST_STATUSES}), in ascending order; the lowest also serves the credential checks; ideally each has a translation`,
   }),
   lang: option(
     listOf(locale, MOST_LANGS, (a, b) => a.toLowerCase() === b.toLowerCase()),

@@ -154,6 +154,14 @@ export function listOf<T>(item: Parser<T>, most: number, same: (a: T, b: T) => b
   };
 }
 
+/**
+ * A list of numbers in ascending order, whatever order it was given in: a run of --status-id 5,1 is the run of 1,5,
+ * since the first of the list serves the credential checks.
+ */
+export function ascending(list: Parser<readonly number[]>): Parser<readonly number[]> {
+  return (raw, place) => [...list(raw, place)].sort((a, b) => a - b);
+}
+
 export const locale: Parser<string> = (raw, { name }) => {
   if (!/^[A-Za-z]{2}$/.test(raw)) {
     throw new ConfigError(

@@ -54,6 +54,8 @@ export interface StackObservations {
   /** The token in other forms than the Basic user name (as the password, as a Bearer token, alone): main run only. */
   tokenElsewhere?: { form: string; answer: ObservedAnswer }[];
   frontControllerNoHeader?: ObservedAnswer;
+  /** Another status of --status-id served to the valid token (main run only): the token is right, whatever this one got. */
+  otherStatusServed?: ObservedAnswer;
   /**
    * Whether the run's own checks found the valid token served. They read the body as parsed before redaction, which
    * a token that is an ordinary word ("data") can leave unreadable as text.

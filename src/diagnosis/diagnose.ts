@@ -27,7 +27,8 @@ function answerTo(exchanges: JudgedExchanges, path: string, credentials: Credent
 }
 
 /** The answers that the hosting-stack rules read: a run's, or the doctor's, which alone go through the front controller. */
-function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges, statusId: number): StackObservations {
+function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup): StackObservations {
+  const statusId = setup.statusId ?? FIRST_STATUS_ID;
   const frontController = THROUGH_FRONT_CONTROLLER(STATUS_PATH(statusId));
   const observations: StackObservations = {
     valid: answerTo(exchanges, STATUS_PATH(statusId), 'valid'),
@@ -45,8 +46,14 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
       return answer ? [{ form: variantLabel(credentials), answer }] : [];
     }),
   };
-  const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED')?.verdict;
-  return accepted === 'pass' ? { ...observations, validServed: true } : observations;
+  const otherStatusServed = (setup.otherStatusIds ?? [])
+    .map((id) => answerTo(exchanges, STATUS_PATH(id), 'valid'))
+    .find((answer) => answer !== undefined && succeeded(answer));
+  // Each status of --status-id is judged on its own: another status refused leaves the configured one's checks passed.
+  const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED');
+  const own = accepted?.checks.filter((check) => check.statusId === undefined || check.statusId === statusId) ?? [];
+  const validServed = accepted?.verdict === 'pass' || (own.length > 0 && own.every((check) => check.verdict === 'pass'));
+  return { ...observations, ...(otherStatusServed ? { otherStatusServed } : {}), ...(validServed ? { validServed } : {}) };
 }
 
 /** The token sent otherwise than as the Basic user name: served, they show the header arrives and the token is valid. */
@@ -128,7 +135,7 @@ function rateLimitCapReached(results: JudgedRequirement[], setup: StackSetup): D
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
-  const observations = observationsOf(results, exchanges, statusId);
+  const observations = observationsOf(results, exchanges, setup);
   const diagnoses = diagnoseStack(observations, setup);
   const valid = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
   // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.

@@ -131,7 +131,9 @@ export function statusMissing(
   others = false,
 ): Diagnosis | undefined {
   const { selfservice, firstStatus, unknownStatus } = observations;
-  if (!servedJson(selfservice) || !fromApplication(valid) || valid.status === 401 || valid.status === 403) return undefined;
+  // A refusal or a failure of the application is no answer about whether the status exists.
+  const refusedOrFailed = valid.status === 401 || valid.status === 403 || valid.status >= 500;
+  if (!servedJson(selfservice) || !fromApplication(valid) || refusedOrFailed) return undefined;
   const firstServed = statusId !== 1 && servedJson(firstStatus);
   const compared = firstServed ? firstStatus : sameAnswer(valid, unknownStatus) ? unknownStatus : undefined;
   if (!compared) return undefined;

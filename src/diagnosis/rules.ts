@@ -385,7 +385,9 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   // The credential rules read refusals in the application's own words only.
   if (classified.meaning.kind !== 'refused' || valid.status === 404 || !noHeader) return [];
   const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
+  const { otherStatusServed } = observations;
   if (sameAnswer(valid, noHeader) && !headerArrives) {
+    if (otherStatusServed) return [headerStrippedOnOnePath(valid, otherStatusServed)];
     const { selfservice, selfserviceNoHeader } = observations;
     // The listing served with the token and answered otherwise without it: the token is right, and reaches that path.
     if (servedJson(selfservice) && selfserviceNoHeader && !sameAnswer(selfservice, selfserviceNoHeader)) {
@@ -393,6 +395,8 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
     }
     return [headerStripped(valid, wrongToken, server)];
   }
+  // The token served another status is right: the API refused it this one, which the checks of this status name.
+  if (otherStatusServed) return [];
   return [tokenRefused(valid, noHeader, wrongToken, invalidHeader)];
 }
 

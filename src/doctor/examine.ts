@@ -67,7 +67,7 @@ export async function examine(config: Config & { baseUrl: string; token: string 
   // The doctor asks for one status: the first of --status-id.
   const { statusId } = firstSlice(settings);
   const recorded = pass.recording?.answers ?? {};
-  const classified = pass.recording ? classifyRecording(pass.recording, statusId).answers : {};
+  const classified = pass.recording ? classifyRecording(pass.recording, [statusId]).answers : {};
   const exchanges: JudgedExchanges = {};
   for (const [key, answer] of Object.entries(recorded)) {
     if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);

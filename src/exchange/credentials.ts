@@ -120,6 +120,12 @@ const variants: Record<CredentialVariant, VariantSpec> = {
     header: (token) => basic(OTHER_USER, token),
     curl: () => `-u ${shellQuote(`${OTHER_USER}:<API_TOKEN>`)}`,
   },
+  // PHP's `$_SERVER['PHP_AUTH_USER'] ?: $_SERVER['PHP_AUTH_PW']` falls back to the password when the user name is empty.
+  'token-as-password-empty-user': {
+    label: 'the token as the password, with an empty user name',
+    header: (token) => basic('', token),
+    curl: () => `-u ${shellQuote(':<API_TOKEN>')}`,
+  },
   // supportpal/api-client-php: src/Http/Request.php builds the header and the Content-Type (application/json, from
   // src/Resources/services.php) for every request, GET included; Guzzle adds its User-Agent and, over curl, no Accept
   // and no Accept-Encoding.

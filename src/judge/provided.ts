@@ -3,7 +3,6 @@ import type { Classification } from '../classify/types.js';
 import { recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { Recording } from '../record/recording.js';
 import type { RequestChoices } from '../record/settings.js';
-import { firstSlice } from '../record/target.js';
 
 /** A target of the spec run with what it answered, or why nothing was recorded. */
 export interface ProvidedTarget {
@@ -20,7 +19,7 @@ export function recordedTarget(settings: RequestChoices, recording: Recording, l
   return {
     settings,
     recording,
-    classification: classifyRecording(recording, firstSlice(settings).statusId),
+    classification: classifyRecording(recording, settings.statusId),
     ...(label === undefined ? {} : { label }),
   };
 }

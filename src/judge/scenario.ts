@@ -5,7 +5,9 @@ import { HarnessError } from '../errors.js';
 import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
 import { currentClassification, currentTarget, targetSlots } from './context.js';
 import type { Classification, Classified, Reach } from '../classify/types.js';
-import { whyNotJudged } from './unjudged.js';
+import { webServerRefusal, whyNotJudged } from './unjudged.js';
+import { apiPathOf } from '../classify/classify.js';
+import { servedOnPath } from '../classify/reach.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { judgedExchange, type JudgedExchange, type RecordedCheck, type ScenarioResult } from './scenario-result.js';
 import { severalSlices, slicesOf, type Slice, type SliceScope, type Target } from '../record/target.js';
@@ -59,7 +61,7 @@ export interface ScenarioDefinition<R extends RequirementId> {
   run(context: ScenarioContext<R>): Promise<void>;
 }
 
-const NOTHING_REACHED: Reach = { apiAnswered: false, servedStatusTo: [], servedListingTo: [] };
+const NOTHING_REACHED: Reach = { apiAnswered: false, servedStatusTo: {}, servedListingTo: [] };
 
 /** The classification of an exchange the scenario judges; every recorded answer has one. */
 function classifiedIn(classification: Classification | undefined, exchange: Exchange, scenarioId: string): Classified {
@@ -220,7 +222,8 @@ async function judge<R extends RequirementId>(
     reach,
     check: forEachListed(definition.id, definition.requirements, (requirementId) => (result: CheckOutcome, exchange?: Exchange) => {
       // Judged only on an answer the API gave: what a front answered is not the API's pass or failure.
-      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result);
+      const served = exchange ? servedOnPath(reach, apiPathOf(exchange.request.path)) : [];
+      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result, served);
       if (notJudged) {
         // A SHOULD or INFO left unjudged does not take the run's verdict away; a MUST does.
         const must = requirement(requirementId).level === 'MUST';
@@ -238,13 +241,15 @@ async function judge<R extends RequirementId>(
         );
         return false;
       }
+      // The web server's own refusal page stands for the deployment's refusal, and the check says so.
+      const refusedBy = exchange && webServerRefusal(answer(exchange), exchange.response.status, result, served);
       record(
         {
           requirement: requirementId,
           verdict: result.ok ? 'pass' : 'fail',
           description: result.description,
           expected: result.expected,
-          actual: result.actual,
+          actual: refusedBy ? `${result.actual}; ${refusedBy}` : result.actual,
           ...exchangeDetails(exchange),
         },
         exchange,

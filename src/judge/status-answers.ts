@@ -1,15 +1,16 @@
 import { variantLabel } from '../exchange/credentials.js';
-import { independentStatusRequests, langRequests } from '../record/plan.js';
+import { langRequests, ownStatusRequests } from '../record/plan.js';
 import type { StatusAnswer } from './checks/status.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { ScenarioContext } from './scenario.js';
 
 /**
  * Every status answer of the view's status that got through, the lang ones included, each with its classification;
- * failed requests are left out. The run's own status has the credential probes and the other ids besides.
+ * failed requests are left out. The run's own status has the credential probes and the other ids besides, every other
+ * status the refusals it is asked.
  */
 export async function everyStatusAnswer({ target, answer }: Pick<ScenarioContext, 'target' | 'answer'>): Promise<StatusAnswer[]> {
-  const requests = [...(target.readsFirstStatus ? independentStatusRequests(target) : [{}]), ...(await langRequests(target))];
+  const requests = [...ownStatusRequests(target), ...(await langRequests(target))];
   const answers = await Promise.all(
     requests.map(async (request) => {
       const exchange = await target.status(request).catch(() => undefined);
@@ -38,9 +39,11 @@ export function skipUnlessStatusSucceeded({ answer, skip }: Pick<ScenarioContext
   const how =
     origin.kind === 'front'
       ? `answered HTTP ${status} by ${origin.vendor ? `${origin.vendor} (${origin.front})` : `a ${origin.front}`} in front of the API`
-      : meaning.kind === 'refused'
-        ? `refused by the API with HTTP ${status}`
-        : `answered HTTP ${status}`;
+      : meaning.kind === 'refused' && status === 404
+        ? 'answered HTTP 404 by the API, as a status that does not exist is'
+        : meaning.kind === 'refused'
+          ? `refused by the API with HTTP ${status}`
+          : `answered HTTP ${status}`;
   skip(
     `the valid request (GET ${plain.request.path} with the token) was not served: ${how}, so there was nothing to judge (see AUTH-TOKEN-ACCEPTED)`,
     plain,

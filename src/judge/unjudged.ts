@@ -1,8 +1,9 @@
 import { GATEWAY_ERRORS } from '../classify/signatures.js';
-import type { Classified, FrontName, Reach } from '../classify/types.js';
+import type { Classified, FrontName, FrontOrigin, Reach } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
 import type { RecordedCheck } from './scenario-result.js';
 import type { CheckOutcome } from './checks/outcome.js';
+import type { CredentialVariant } from '../exchange/credentials.js';
 
 type CheckError = NonNullable<RecordedCheck['error']>;
 
@@ -19,12 +20,35 @@ const OUTSIDE_THE_API = new Set<FrontName>([
   'rate-limiter',
 ]);
 
+/** The codes a web server refuses credentials with on its own page (its ErrorDocument, auth_basic, a framework's page). */
+const REFUSAL_CODES = new Set([401, 403]);
+
+/**
+ * Why a refusal on the web server's own page counts as the deployment's, or undefined when it does not: the same path
+ * was handed out in this run, so that page answered the credentials, not the path. Where nothing was served there (its
+ * own password in front of everything, a rewrite that misses), a page of the web server proves nothing.
+ */
+export function webServerRefusal(
+  classified: Classified,
+  httpStatus: number,
+  { ok: passed, refusal }: Pick<CheckOutcome, 'ok' | 'refusal'>,
+  servedOnPath: readonly CredentialVariant[],
+): string | undefined {
+  const { origin } = classified;
+  if (origin.kind !== 'front' || origin.front !== 'web-server' || !passed || !refusal) return undefined;
+  if (!REFUSAL_CODES.has(httpStatus) || servedOnPath.length === 0) return undefined;
+  return `${ownPage(origin)}'s own HTTP ${httpStatus} page refused it, while this path was served in the same run: the deployment refuses these credentials`;
+}
+
+const ownPage = (origin: FrontOrigin): string => origin.vendor ?? 'the web server';
+
 /**
  * Why a check of an answer cannot judge the API, or undefined when it can.
  * - A front's page is never the API's refusal, nor its failure, nor its pass.
  * - The web server's or PHP's own page is part of the deployment: a check it fails stands once the API is seen
- *   answering at this base URL (a catch-all route, a rewrite that misses a path), but it never passes a refusal, and
- *   a gateway error (the application did not take the request) judges nothing.
+ *   answering at this base URL (a catch-all route, a rewrite that misses a path), but it passes a refusal only where the
+ *   same path was served in the run (see webServerRefusal), and a gateway error (the application did not take the
+ *   request) judges nothing.
  * - An unrecognised page is the API's only once the API is seen answering at this base URL.
  * - A body beyond the suite's own caps is the suite's limit, never the target's failure; except to a check of the
  *   official PHP client, which fails on a body nested that deep itself, and which is judged then as an unrecognised page.
@@ -33,8 +57,10 @@ export function whyNotJudged(
   classified: Classified,
   httpStatus: number,
   reach: Reach,
-  { ok: passed, beyondDepthCap }: Pick<CheckOutcome, 'ok' | 'beyondDepthCap'>,
+  result: Pick<CheckOutcome, 'ok' | 'beyondDepthCap' | 'refusal'>,
+  servedOnPath: readonly CredentialVariant[] = [],
 ): CheckError | undefined {
+  const { ok: passed, beyondDepthCap } = result;
   const { origin, meaning } = classified;
   const beyondCaps = meaning.kind === 'undecodable' && meaning.why === 'suite-limit';
   if (beyondCaps && !beyondDepthCap) {
@@ -48,7 +74,7 @@ export function whyNotJudged(
   const deploymentFailed = !passed && reach.apiAnswered;
   if (origin.kind === 'front') {
     const stands = !OUTSIDE_THE_API.has(origin.front) && deploymentFailed && !GATEWAY_ERRORS.has(httpStatus);
-    if (stands) return undefined;
+    if (stands || webServerRefusal(classified, httpStatus, result, servedOnPath)) return undefined;
     return {
       code: 'HARNESS_NOT_THE_API',
       message: `not judged: ${whoAnswered(origin)} answered instead of the API (${origin.evidence})`,

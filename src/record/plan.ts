@@ -6,11 +6,19 @@ export type Plan = (target: Target, onFirstRoundSent?: () => void) => Promise<vo
 
 export const PASSWORD_VARIANTS: CredentialVariant[] = ['password-letter', 'password-empty', 'password-long', 'password-colon'];
 export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'bad-base64', 'no-colon', 'empty-credentials'];
+/** The token anywhere but in the user name: as the password under another user name, or under none. */
+export const TOKEN_AS_PASSWORD_VARIANTS: CredentialVariant[] = ['token-as-password', 'token-as-password-empty-user'];
 /** Wrong tokens and missing credentials, each of which must be refused. */
-export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', 'token-as-password', ...INVALID_HEADER_VARIANTS];
+export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', ...TOKEN_AS_PASSWORD_VARIANTS, ...INVALID_HEADER_VARIANTS];
 
 /** What --profile official-client adds: the configured status asked for as the vendor's PHP client asks (getStatus). */
 export const OFFICIAL_CLIENT_REQUEST: StatusRequest = { credentials: 'official-client' };
+
+/**
+ * What every status of --status-id is asked besides the valid token: a wrong token and no header, whose refusals there
+ * tell a header lost on the way to that status from a token refused it.
+ */
+export const STATUS_REFUSAL_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header'];
 
 /** The status requests that need no earlier answer: the view's status, the first, an unknown one, every credential probe. */
 export function independentStatusRequests(target: Target): StatusRequest[] {
@@ -38,6 +46,14 @@ export function nearMissesOf(target: Target): CredentialVariant[] {
   return target.nearMisses ?? NEAR_MISS_VARIANTS.filter((credentials) => target.recordedStatus({ credentials }));
 }
 
+/**
+ * The variants of the view's status the run asked for: every one while recording; when judging, those the recording
+ * holds, so that a recording made before the suite sent one is judged without it rather than not at all.
+ */
+export function sentVariants(view: Target, variants: readonly CredentialVariant[]): CredentialVariant[] {
+  return variants.filter((credentials) => view.sends({ credentials }));
+}
+
 export const SELFSERVICE_VARIANTS: CredentialVariant[] = ['valid', 'no-header', 'wrong-token'];
 
 /** The lang requests of the view's status, which need the locales its plain answer names: each language, and one it lacks. */
@@ -47,6 +63,15 @@ export async function langRequests(target: Target): Promise<StatusRequest[]> {
   return [...translations.map((translation) => String(translation.locale)), missing].flatMap((lang) =>
     lang === undefined ? [] : [{ lang }],
   );
+}
+
+/**
+ * The requests for the view's own status that need no earlier answer: for the run's first status every one above, for
+ * the others the valid token and the refusals each status is asked.
+ */
+export function ownStatusRequests(view: Target): StatusRequest[] {
+  if (view.readsFirstStatus) return independentStatusRequests(view);
+  return [{}, ...sentVariants(view, STATUS_REFUSAL_VARIANTS).map((credentials) => ({ credentials }))];
 }
 
 /** The target seen for each status of --status-id, the run's own first. */
@@ -90,12 +115,15 @@ function settledCount(promises: readonly Promise<unknown>[]): (count: number) =>
  */
 export async function prefetch(target: Target, onFirstRoundSent?: () => void): Promise<void> {
   // The same request asked twice (the first status is often the configured one) is one promise, sent once. Each status
-  // of --status-id goes first, within the connection limit: its lang requests wait for its answer.
+  // of --status-id goes first, within the connection limit: its lang requests wait for its answer. The other statuses'
+  // refusals go last, as nothing waits on them.
+  const views = statusViews(target);
   const independent = [
     ...new Set([
-      ...statusViews(target).map((view) => view.status()),
+      ...views.map((view) => view.status()),
       ...[...independentStatusRequests(target), ...profileRequests(target)].map((request) => target.status(request)),
       ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
+      ...views.flatMap((view) => ownStatusRequests(view).map((request) => view.status(request))),
     ]),
   ];
   // Requests go out in the same turn as the client is ready; one more turn and they are on their way.
@@ -110,7 +138,7 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
   // as they need connections: each of those left a kept-alive connection free, so none of them pays for a new one.
   // Waiting for the whole first round instead would put its slowest answer on the critical path.
   const dependent = Promise.allSettled(
-    statusViews(target).map(async (view) => {
+    views.map(async (view) => {
       const requests = await langRequests(view);
       claimed += requests.length;
       await answered(claimed);

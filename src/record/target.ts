@@ -220,6 +220,11 @@ export class Target {
     await (await this.wire.connecting)?.close();
   }
 
+  /** Whether the run asks this request: any, while recording; when judging, one the recording holds. */
+  sends(request: StatusRequest): boolean {
+    return this.source.connect !== undefined || this.recordedStatus(request);
+  }
+
   /** Whether a recording judged on its own holds this request: there, what was sent decides what can be judged. */
   recordedStatus(request: StatusRequest): boolean {
     return this.recording?.answers[statusKey(request, this.statusId)] !== undefined;

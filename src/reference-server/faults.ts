@@ -205,6 +205,15 @@ export const variants: readonly Variant[] = [
     authenticate: (r, c) => (c === 'bad-credentials' && parseBasic(r.header)?.password === r.token ? 'ok' : c),
   },
   {
+    name: 'token-from-password-without-user',
+    kind: 'fault',
+    summary: 'the token is taken from the password when the user name is empty (PHP: $_SERVER[\'PHP_AUTH_USER\'] ?: $_SERVER[\'PHP_AUTH_PW\'])',
+    authenticate: (r, c) => {
+      const credentials = parseBasic(r.header);
+      return c === 'malformed' && credentials?.user === '' && credentials.password === r.token ? 'ok' : c;
+    },
+  },
+  {
     name: 'wrong-token-accepted',
     kind: 'fault',
     summary: 'any token is accepted',

@@ -32,6 +32,7 @@ export const expectedKills: Readonly<Record<string, readonly string[]>> = {
   'token-prefix-compare': ['AUTH-NEAR-MISS-TOKEN-REFUSED'],
   'token-first-characters': ['AUTH-NEAR-MISS-TOKEN-REFUSED'],
   'token-in-password-accepted': ['AUTH-TOKEN-AS-USER-NAME'],
+  'token-from-password-without-user': ['AUTH-TOKEN-AS-USER-NAME'],
   'wrong-token-accepted': [
     'AUTH-NEAR-MISS-TOKEN-REFUSED',
     'AUTH-TOKEN-AS-USER-NAME',

@@ -17,7 +17,10 @@ export type Refusal = 'missing' | 'malformed' | 'bad';
 export type Route = 'status' | 'selfservice';
 
 export interface UnusualApi {
-  /** Whether these Basic credentials are the token; the document's rule (the user name is the token) by default. */
+  /**
+   * Whether these Basic credentials are the token; the document's rule (the user name is the token) by default. An
+   * empty user name it does not accept is refused as malformed.
+   */
   accepts?(user: string, password: string, token: string): boolean;
   /** The answer to refused credentials; 401 with the error envelope by default. */
   refuse?(why: Refusal, route: Route): Reply;
@@ -54,9 +57,10 @@ function credentialsOf(request: IncomingMessage, api: UnusualApi, token: string)
   const header = request.headers.authorization;
   if (header === undefined) return 'missing';
   const credentials = parseBasic(header);
-  if (!credentials || credentials.user === '') return 'malformed';
+  if (!credentials) return 'malformed';
   const accepts = api.accepts ?? ((user: string) => user === token);
-  return accepts(credentials.user, credentials.password, token) ? undefined : 'bad';
+  if (accepts(credentials.user, credentials.password, token)) return undefined;
+  return credentials.user === '' ? 'malformed' : 'bad';
 }
 
 function answer(request: IncomingMessage, api: UnusualApi, token: string): Reply {

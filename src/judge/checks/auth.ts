@@ -49,7 +49,7 @@ export function accepted(exchange: Exchange, classified: Classified, description
  */
 export function refused(exchange: Exchange, classified: Classified, description: string, resource: Resource = 'status'): CheckOutcome {
   const served = handedOut(classified, resource);
-  return outcome(
+  const judged = outcome(
     !served,
     description,
     resource === 'status'
@@ -57,4 +57,5 @@ export function refused(exchange: Exchange, classified: Classified, description:
       : 'authentication fails: any answer without the listing or a success envelope (the error code is not stated)',
     served ? `${describeResponse(exchange)}: handed out (${classified.meaning.kind})` : describeResponse(exchange),
   );
+  return { ...judged, refusal: true };
 }

@@ -11,6 +11,8 @@ export interface CheckOutcome {
    * official PHP client's own limit, so for that client such a body is a failure, not a body beyond reach.
    */
   beyondDepthCap?: true;
+  /** A check that credentials were refused: it passes on any answer that hands nothing out. */
+  refusal?: true;
 }
 
 const SHOWN_CHARS = 300;

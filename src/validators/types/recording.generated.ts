@@ -155,6 +155,7 @@ export interface Exchange {
       | 'token-truncated'
       | 'token-extended'
       | 'token-as-password'
+      | 'token-as-password-empty-user'
       | 'official-client';
     /**
      * which credentials were sent, in words
