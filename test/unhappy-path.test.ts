@@ -8,7 +8,17 @@ import type { LoopbackServer } from './helpers/loopback-server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
-import { errorReply, json, page, selfserviceTypes, serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
+import {
+  errorReply,
+  json,
+  page,
+  selfserviceTypes,
+  serveUnusualApi,
+  statuses,
+  withData,
+  type Reply,
+  type UnusualApi,
+} from './helpers/unusual-api.js';
 
 const TOKEN = 'unhappy-Token-5b9d2e71';
 const { inProcess, cleanUpAfterAll } = fileResources();
@@ -56,7 +66,7 @@ const EVERY_REFUSAL = [
   'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS',
 ];
 const COULD_NOT_JUDGE = /^Verdict for \S+: No verdict: the API could not be judged, /m;
-const NO_CONTROL = /no request of this run was handed the (status|listing), with any credentials .*so a refusal proves nothing/;
+const NO_CONTROL = /no request of this run was handed (status \d+|the listing), with any credentials .*so a refusal proves nothing/;
 
 const CLOUDFLARE_PAGE =
   '<!DOCTYPE html><html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head><body><div id="cf-wrapper"><h1>Sorry, you have been blocked</h1><div class="cf-error-details">You are unable to access example.com</div><span>Cloudflare Ray ID: <strong>8a1b2c3d4e5f6071</strong></span></div></body></html>';
@@ -74,6 +84,29 @@ const MAINTENANCE_PAGE =
   '<!DOCTYPE html><html><head><title>Down for maintenance</title></head><body><h1>We are down for maintenance</h1><p>Back soon.</p></body></html>';
 const APACHE_404_PAGE =
   '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>404 Not Found</title>\n</head><body>\n<h1>Not Found</h1>\n<p>The requested URL was not found on this server.</p>\n<hr>\n<address>Apache/2.4.62 (Debian) Server at help.example.com Port 80</address>\n</body></html>\n';
+
+const APACHE_401_PAGE =
+  '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>401 Unauthorized</title>\n</head><body>\n<h1>Unauthorized</h1>\n<p>This server could not verify that you\nare authorized to access the document\nrequested.  Either you supplied the wrong\ncredentials (e.g., bad password), or your\nbrowser doesn\'t understand how to supply\nthe credentials required.</p>\n<hr>\n<address>Apache/2.4.62 (Debian) Server at help.example.com Port 80</address>\n</body></html>\n';
+const APACHE_403_PAGE =
+  '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>403 Forbidden</title>\n</head><body>\n<h1>Forbidden</h1>\n<p>You don\'t have permission to access this resource.</p>\n<hr>\n<address>Apache/2.4.62 (Debian) Server at help.example.com Port 80</address>\n</body></html>\n';
+const NGINX_401_PAGE =
+  '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
+const LARAVEL_401_PAGE =
+  '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Unauthorized</title>\n</head>\n<body class="antialiased">\n<div class="flex items-center pt-8 sm:justify-start sm:pt-0"><div class="px-4 text-lg text-gray-500 border-r border-gray-400 tracking-wider">401</div><div class="ml-4 text-lg text-gray-500 uppercase tracking-wider">Unauthorized</div></div>\n</body>\n</html>\n';
+const htmlReply = (status: number, body: string, headers: Record<string, string> = {}): Reply => ({
+  status,
+  body,
+  headers: { 'content-type': 'text/html; charset=iso-8859-1', ...headers },
+});
+/** The Actual line of a requirement's first passing check. */
+const actualOf = (report: Report, id: string): string | undefined =>
+  report.requirements.find((result) => result.id === id)?.checks.find((check) => check.verdict === 'pass')?.actual;
+/** The curl repros of a requirement's failed checks. */
+const failedRepros = (report: Report, id: string): string[] =>
+  (report.requirements.find((result) => result.id === id)?.checks ?? [])
+    .filter((check) => check.verdict === 'fail' && check.exchange !== undefined)
+    .map((check) => report.exchanges[check.exchange ?? '']?.repro ?? '');
+const STATUS_1_URL = (report: Report): string => `${report.target.baseUrl.replace(/\/$/, '')}/api/ticket/status/1`;
 
 const CLOUDFLARE = { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6071-AMS' };
 const CLOUDFLARE_522_PAGE =
@@ -164,6 +197,32 @@ const cases: UnhappyCase[] = [
     exit: 1,
     fail: ['AUTH-TOKEN-AS-USER-NAME'],
   },
+  // The token as the password under an empty user name (Basic ":TOKEN"), taken by a fallback to the password.
+  {
+    name: "the user name, or the password when it is empty (PHP's PHP_AUTH_USER ?: PHP_AUTH_PW)",
+    api: { readsEmptyUser: true, accepts: (u, p, t) => (u || p) === t },
+    exit: 1,
+    fail: ['AUTH-TOKEN-AS-USER-NAME'],
+    also: (report) =>
+      expect(failedRepros(report, 'AUTH-TOKEN-AS-USER-NAME')).toEqual([`curl -sS -u ':<API_TOKEN>' '${STATUS_1_URL(report)}'`]),
+  },
+  {
+    name: 'the password when the user name is blank once trimmed',
+    api: { readsEmptyUser: true, accepts: (u, p, t) => (u.trim() === '' ? p : u) === t },
+    exit: 1,
+    fail: ['AUTH-TOKEN-AS-USER-NAME'],
+  },
+  {
+    name: 'the password when the user name is empty or a placeholder ("null", "undefined", "-")',
+    api: { readsEmptyUser: true, accepts: (u, p, t) => (['', 'null', 'undefined', '-'].includes(u) ? p : u) === t },
+    exit: 1,
+    fail: ['AUTH-TOKEN-AS-USER-NAME'],
+  },
+  {
+    name: 'an empty user name read, and refused as a wrong token: conformant',
+    api: { readsEmptyUser: true, accepts: (u, _p, t) => u === t },
+    exit: 0,
+  },
   {
     name: 'the token looked for anywhere in the credentials',
     api: { accepts: (u, p, t) => `${u}:${p}`.includes(t) },
@@ -218,6 +277,47 @@ const cases: UnhappyCase[] = [
     },
     exit: 1,
     fail: ['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  },
+
+  // The web server's own page refusing bad credentials, on paths the valid token is served: the deployment refuses them.
+  {
+    name: "Apache's own 401 page for every refusal, the token served",
+    api: { refuse: () => htmlReply(401, APACHE_401_PAGE, { 'www-authenticate': 'Basic realm="Help desk API"' }) },
+    exit: 0,
+    also: (report) =>
+      expect(actualOf(report, 'AUTH-WRONG-TOKEN-REFUSED')).toMatch(
+        /Apache's own HTTP 401 page refused it, while this path was served in the same run: the deployment refuses these credentials$/,
+      ),
+  },
+  {
+    name: "Apache's own 403 page for every refusal, the token served",
+    api: { refuse: () => htmlReply(403, APACHE_403_PAGE) },
+    exit: 0,
+    also: (report) => expect(actualOf(report, 'AUTH-MISSING-HEADER-REFUSED')).toMatch(/Apache's own HTTP 403 page refused it/),
+  },
+  {
+    name: "nginx's own 401 page for every refusal, the token served",
+    api: { refuse: () => htmlReply(401, NGINX_401_PAGE, { server: 'nginx/1.24.0' }) },
+    exit: 0,
+    also: (report) => expect(actualOf(report, 'AUTH-INVALID-HEADER-REFUSED')).toMatch(/nginx's own HTTP 401 page refused it/),
+  },
+  {
+    name: "a PHP framework's HTML 401 page for every refusal, the token served",
+    api: { refuse: () => htmlReply(401, LARAVEL_401_PAGE) },
+    exit: 0,
+  },
+  {
+    name: "an Express-style plain 401 \"Unauthorized\" for every refusal, the token served",
+    api: { refuse: () => ({ status: 401, body: 'Unauthorized', headers: { 'content-type': 'text/plain; charset=utf-8' } }) },
+    exit: 0,
+  },
+  {
+    name: "Apache's own 401 page for the token too: its own password, not the API's refusal, and nothing passes for it",
+    api: { front: page(401, APACHE_401_PAGE, { 'www-authenticate': 'Basic realm="Restricted"', server: 'Apache/2.4.62 (Debian)' }) },
+    exit: 2,
+    pass: [],
+    diagnoses: ['web-server-password'],
+    skip: { 'AUTH-WRONG-TOKEN-REFUSED': NO_CONTROL },
   },
 
   // Something in front of the API answers: no verdict, the cause named, nothing passed for answers the API never gave.

@@ -17,11 +17,10 @@ export type Refusal = 'missing' | 'malformed' | 'bad';
 export type Route = 'status' | 'selfservice';
 
 export interface UnusualApi {
-  /**
-   * Whether these Basic credentials are the token; the document's rule (the user name is the token) by default. An
-   * empty user name it does not accept is refused as malformed.
-   */
+  /** Whether these Basic credentials are the token; the document's rule (the user name is the token) by default. */
   accepts?(user: string, password: string, token: string): boolean;
+  /** Hands credentials with an empty user name to accepts too, as a fallback to the password does; else they are malformed. */
+  readsEmptyUser?: true;
   /** The answer to refused credentials; 401 with the error envelope by default. */
   refuse?(why: Refusal, route: Route): Reply;
   /** Every request goes here first; an answer ends it (a WAF, a proxy, a maintenance page in front of the API). */
@@ -57,7 +56,7 @@ function credentialsOf(request: IncomingMessage, api: UnusualApi, token: string)
   const header = request.headers.authorization;
   if (header === undefined) return 'missing';
   const credentials = parseBasic(header);
-  if (!credentials) return 'malformed';
+  if (!credentials || (credentials.user === '' && !api.readsEmptyUser)) return 'malformed';
   const accepts = api.accepts ?? ((user: string) => user === token);
   if (accepts(credentials.user, credentials.password, token)) return undefined;
   return credentials.user === '' ? 'malformed' : 'bad';

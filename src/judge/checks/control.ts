@@ -12,7 +12,7 @@ import { describeResponse } from './outcome.js';
  */
 function missingControl(served: CredentialVariant[], what: string, valid: Exchange): string | undefined {
   if (served.length > 0) return undefined;
-  return `no request of this run was handed ${what}, with any credentials (${variantLabel('valid')}: ${describeResponse(valid).slice(0, 120)}), so a refusal proves nothing`;
+  return `no request of this run was handed ${what}, with any credentials (${variantLabel('valid')}: ${describeResponse(valid).replace(/\s+/g, ' ').slice(0, 120)}), so a refusal proves nothing`;
 }
 
 /** The control of a refusal of one status: that status handed out in this run, whatever another status got. */
