@@ -40,14 +40,15 @@ test('with several statuses and languages, the other statuses go in the first ro
   cleanUpAfterAll(server.close);
   const proxy = await startDelayProxy(new URL(server.url), 20);
   cleanUpAfterAll(proxy.close);
-  const config = loadConfig(['--status-id', '1,2,5', '--lang', 'fr,de'], {}, join(repoRoot, 'no-such.env'));
+  // As many requests as two rounds of --concurrency hold: a third status in two languages, with its own refusals, needs a third.
+  const config = loadConfig(['--status-id', '1,5', '--lang', 'fr,de'], {}, join(repoRoot, 'no-such.env'));
   const recording = await recordTarget(
     targetSettings({ baseUrl: proxy.url, token: TOKEN, options: config, embeddedReference: true }, new Date()),
   );
   const keys = Object.keys(recording.answers);
   const lang = keys.filter((key) => key.includes('lang='));
   // Each status in French, in German, and in a language it lacks.
-  for (const id of [1, 2, 5]) {
+  for (const id of [1, 5]) {
     expect(lang.filter((key) => key.includes(`/api/ticket/status/${id}?`)).map((key) => /lang=(\w+)/.exec(key)?.[1])).toEqual([
       'fr',
       'de',

@@ -40,7 +40,7 @@ export const expectedKills: Readonly<Record<string, readonly string[]>> = {
     'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS',
   ],
   'missing-header-accepted': ['AUTH-MISSING-HEADER-REFUSED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
-  'malformed-header-accepted': ['AUTH-INVALID-HEADER-REFUSED'],
+  'malformed-header-accepted': ['AUTH-INVALID-HEADER-REFUSED', 'AUTH-TOKEN-AS-USER-NAME'],
   'token-read-from-password': ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'AUTH-TOKEN-AS-USER-NAME', 'SELFSERVICE-ACCEPTED'],
   'data-null': ['ENV-DATA-OBJECT'],
   'authorization-stripped-on-selfservice': ['HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED'],
