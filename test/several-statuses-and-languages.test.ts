@@ -205,6 +205,8 @@ describe('several statuses and languages in one run', () => {
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers });
     const report = reportOf(run);
     expect(report.options).toMatchObject({ statusId: 1, statusIds: [1, 2, 5], lang: 'fr', langs: ['fr', 'de'] });
+    // The 20 requests of the first status without a language, three for each other status, three languages for each.
+    expect(report.requests.sent).toBe(35);
     const replaces = resultOf(report, 'LANG-TRANSLATION-REPLACES');
     expect(replaces.byStatus).toEqual([1, 2, 5].map((statusId) => ({ statusId, verdict: 'pass' })));
     expect(replaces.byLanguage).toEqual(['fr', 'de'].map((lang) => ({ lang, verdict: 'pass' })));

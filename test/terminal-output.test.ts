@@ -60,7 +60,7 @@ test('--verbose lists every request with its credentials in words and never the 
   });
   try {
     const requestLines = run.stdout.split('\n').filter((line) => line.startsWith('  GET '));
-    expect(requestLines).toHaveLength(21);
+    expect(requestLines).toHaveLength(22);
     expect(requestLines).toContain(
       `  GET ${server.url}/api/ticket/status/1  Authorization: Basic <redacted> (a token that is not valid)  ->  HTTP 401`,
     );

@@ -1,5 +1,5 @@
 import { authorizationHeader, nearMissVariants, type CredentialVariant } from '../../src/exchange/credentials.js';
-import { INVALID_HEADER_VARIANTS, PASSWORD_VARIANTS } from '../../src/record/plan.js';
+import { INVALID_HEADER_VARIANTS, PASSWORD_VARIANTS, TOKEN_AS_PASSWORD_VARIANTS } from '../../src/record/plan.js';
 import { FIRST_STATUS_ID, MISSING_LOCALE_CANDIDATES, UNKNOWN_STATUS_ID } from '../../src/record/target.js';
 import { catalog } from '../../src/requirements/catalog.js';
 
@@ -189,7 +189,12 @@ function steps(statusId: number, token: string): Step[] {
       credentials,
       requirements: ['AUTH-NEAR-MISS-TOKEN-REFUSED'],
     })),
-    { name: 'status, token-as-password', path: status, credentials: 'token-as-password', requirements: ['AUTH-TOKEN-AS-USER-NAME'] },
+    ...TOKEN_AS_PASSWORD_VARIANTS.map((credentials) => ({
+      name: `status, ${credentials}`,
+      path: status,
+      credentials,
+      requirements: ['AUTH-TOKEN-AS-USER-NAME'],
+    })),
   ];
 }
 
