@@ -22,6 +22,8 @@ export function tokenForms(token: string, passwords: readonly string[] = ['x', '
     // Hex of a header that carries it in base64, as a dump of the raw request writes it.
     ...base64Cores.map((core) => Buffer.from(core).toString('hex')),
     ...passwords.map((password) => Buffer.from(`${token}:${password}`).toString('base64')),
+    // The token as the password under an empty user name, as Basic ":TOKEN" carries it.
+    Buffer.from(`:${token}`).toString('base64'),
   ];
   return [...new Set(forms.filter((form) => form.length >= 4))];
 }
