@@ -91,7 +91,9 @@ const neverServed = {
     skipSays: /refused by the API with HTTP 403|no request of this run was handed status 5/,
   },
   "status 5 refused to the token with a framework's 403 JSON": {
-    api: { front: onStatus(5, (request) => (withCredentials(request) ? json(403, { message: 'This action is unauthorized.' }) : undefined)) },
+    api: {
+      front: onStatus(5, (request) => (withCredentials(request) ? json(403, { message: 'This action is unauthorized.' }) : undefined)),
+    },
     exit: 1,
     fail: ['AUTH-TOKEN-ACCEPTED'],
     diagnoses: [],
@@ -125,7 +127,8 @@ const neverServed = {
     exit: 2,
     fail: [],
     diagnoses: ['status-not-found'],
-    skipSays: /status 5 does not seem to exist|answered HTTP 404 by the API, as a status that does not exist is|no request of this run was handed status 5/,
+    skipSays:
+      /status 5 does not seem to exist|answered HTTP 404 by the API, as a status that does not exist is|no request of this run was handed status 5/,
   },
   'status 1 refused to the token with 403 while status 5 is served': {
     api: {
@@ -360,14 +363,26 @@ describe('a status of the list that the valid token is never served', () => {
       for (const skip of skips) expect(skip.description).toMatch(expected.skipSays);
     }
     expect(conclusions(reportOf(second.run))).toEqual(conclusions(reportOf(first.run)));
-    expect(second.run.stdout.trim().split('\n').at(-1)?.replace(/ in [\d.]+ m?s$/, '')).toBe(
-      first.run.stdout.trim().split('\n').at(-1)?.replace(/ in [\d.]+ m?s$/, ''),
+    expect(
+      second.run.stdout
+        .trim()
+        .split('\n')
+        .at(-1)
+        ?.replace(/ in [\d.]+ m?s$/, ''),
+    ).toBe(
+      first.run.stdout
+        .trim()
+        .split('\n')
+        .at(-1)
+        ?.replace(/ in [\d.]+ m?s$/, ''),
     );
   });
 
   test('each status is asked a wrong token and no header as well: a bounded number of requests more', async () => {
     const { run } = await neverServedRun('status 5 refused to the token with 403 in the API envelope: a permission refusal', '5,1');
-    const recording = JSON.parse(await readFile(join(run.outDir, 'recording.json'), 'utf8')) as { runs: { exchanges: { key: string }[] }[] };
+    const recording = JSON.parse(await readFile(join(run.outDir, 'recording.json'), 'utf8')) as {
+      runs: { exchanges: { key: string }[] }[];
+    };
     const asked = recording.runs[0]?.exchanges.map((exchange) => exchange.key).filter((key) => key.includes('/api/ticket/status/5'));
     expect(asked?.sort()).toEqual([
       'no-header /api/ticket/status/5?',

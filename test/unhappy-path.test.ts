@@ -307,7 +307,7 @@ const cases: UnhappyCase[] = [
     exit: 0,
   },
   {
-    name: "an Express-style plain 401 \"Unauthorized\" for every refusal, the token served",
+    name: 'an Express-style plain 401 "Unauthorized" for every refusal, the token served',
     api: { refuse: () => ({ status: 401, body: 'Unauthorized', headers: { 'content-type': 'text/plain; charset=utf-8' } }) },
     exit: 0,
   },

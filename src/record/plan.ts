@@ -9,7 +9,12 @@ export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'b
 /** The token anywhere but in the user name: as the password under another user name, or under none. */
 export const TOKEN_AS_PASSWORD_VARIANTS: CredentialVariant[] = ['token-as-password', 'token-as-password-empty-user'];
 /** Wrong tokens and missing credentials, each of which must be refused. */
-export const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', ...TOKEN_AS_PASSWORD_VARIANTS, ...INVALID_HEADER_VARIANTS];
+export const REFUSED_VARIANTS: CredentialVariant[] = [
+  'wrong-token',
+  'no-header',
+  ...TOKEN_AS_PASSWORD_VARIANTS,
+  ...INVALID_HEADER_VARIANTS,
+];
 
 /** What --profile official-client adds: the configured status asked for as the vendor's PHP client asks (getStatus). */
 export const OFFICIAL_CLIENT_REQUEST: StatusRequest = { credentials: 'official-client' };

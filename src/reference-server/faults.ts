@@ -207,7 +207,7 @@ export const variants: readonly Variant[] = [
   {
     name: 'token-from-password-without-user',
     kind: 'fault',
-    summary: 'the token is taken from the password when the user name is empty (PHP: $_SERVER[\'PHP_AUTH_USER\'] ?: $_SERVER[\'PHP_AUTH_PW\'])',
+    summary: "the token is taken from the password when the user name is empty (PHP: $_SERVER['PHP_AUTH_USER'] ?: $_SERVER['PHP_AUTH_PW'])",
     authenticate: (r, c) => {
       const credentials = parseBasic(r.header);
       return c === 'malformed' && credentials?.user === '' && credentials.password === r.token ? 'ok' : c;
