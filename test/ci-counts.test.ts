@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import type { CTRFReport } from 'ctrf';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { lastLine, type CliRun } from './helpers/run-cli.js';
 import type { Report } from '../src/report/model/types.js';
 
 const TOKEN = 'ci-counts-token-2b7d41';
 type Verdicts = Report['totals'];
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll } = fileResources({ reports: REPORT_KINDS });
 
 interface Counts {
   passed: number;

@@ -4,11 +4,12 @@ import { validate } from 'ctrf';
 import type { CTRFReport } from 'ctrf';
 import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import type { CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'ci-views-token-77a1f0';
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll } = fileResources({ reports: REPORT_KINDS });
 
 let plain: CliRun | undefined;
 let waived: CliRun | undefined;

@@ -102,7 +102,7 @@ test('serve on a port in use says so and suggests --port 0, never "a bug in the 
 
 test('piped, a run says first which address it tests, and a skip says why in the terminal and in report.md', async () => {
   // A status without translations leaves the translation requirements unjudged.
-  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '3']);
+  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '3', '--reports', 'json,md']);
   try {
     expect(run.stdout.split('\n')[0]).toBe(`Testing ${server.url}/ ...`);
     const skipped = run.report?.requirements.filter((result) => result.verdict === 'skip') ?? [];

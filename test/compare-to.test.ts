@@ -20,7 +20,7 @@ async function server(token: string, variants: string[] = []): Promise<string> {
 }
 
 async function runWithCompareTo(target: string[], compareTo: string): Promise<CliRun & { comparison: Comparison }> {
-  const run = await inProcess.run([...target, '--compare-to', compareTo, '--compare-token', COMPARE_TOKEN]);
+  const run = await inProcess.run([...target, '--compare-to', compareTo, '--compare-token', COMPARE_TOKEN, '--reports', 'json,md']);
   cleanUpAfterAll(run.cleanup);
   const path = join(run.outDir, 'comparison.json');
   expect(existsSync(path), `comparison.json missing; stderr: ${run.stderr}`).toBe(true);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DEBUG_ECHOES, debugEchoTarget, ISSUED, type DebugEcho } from './helpers/debug-echo-targets.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import type { CliRun } from './helpers/run-cli.js';
 import { tokenFormsIn } from './helpers/token-forms.js';
@@ -10,7 +11,7 @@ import { tokenFormsIn } from './helpers/token-forms.js';
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 /** A password someone gave with --password: theirs, so a secret too. */
 const PASSWORD = 'Hunter2-Pa55word-7e1d';
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll } = fileResources({ reports: REPORT_KINDS });
 
 /** Every file a run writes, with allure-results/ standing for the files in it. */
 const WRITTEN = ['badge.svg', 'ctrf.json', 'junit.xml', 'recording.har', 'recording.json', 'report.html', 'report.json', 'report.md'];

@@ -3,13 +3,14 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import type { Report } from '../src/report/model/types.js';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { schemaProblems } from './helpers/schema-problems.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 const TOKEN = 'edge-runs-token-5e1c0b';
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll } = fileResources({ reports: REPORT_KINDS });
 
 async function server(handler: Parameters<typeof serveHttp>[0]): Promise<LoopbackServer> {
   const started = await serveHttp(handler);

@@ -17,11 +17,12 @@ import {
   xmlTarget,
 } from './helpers/forging-targets.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { COUNTS_LINE, repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'forged-text-token-5e0c1b';
-const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources({ reports: REPORT_KINDS });
 
 const SEPARATORS_AND_MORE =
   '\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';

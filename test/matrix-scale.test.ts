@@ -42,7 +42,7 @@ describe('a matrix of more targets than one batch', () => {
     }));
     await writeFile(join(dir, 'targets.json'), JSON.stringify(entries));
     commandStartedAt = Date.now();
-    run = await inProcess.run(['--targets', join(dir, 'targets.json'), '--target-concurrency', '8'], {
+    run = await inProcess.run(['--targets', join(dir, 'targets.json'), '--target-concurrency', '8', '--reports', 'json,html,junit'], {
       GOOD_TOKEN,
       BROKEN_TOKEN,
     });

@@ -4,6 +4,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import { CLIENT_MAX_NESTING, phpIntCast } from '../src/judge/checks/php-client.js';
 import { validator } from '../src/validators/schemas.js';
 import type { Report, RequirementResult } from '../src/report/model/types.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { rewritingFront, type Rewrite as FrontRewrite } from './helpers/rewriting-front.js';
@@ -77,7 +78,8 @@ const CASES = {
   'utf8-bom': { variants: ['utf8-bom'] },
   'php-notice-before-json': { variants: ['php-notice-before-json'] },
   'noise after the JSON': { rewrite: ({ body }) => ({ body: `${body}\n<!-- served in 12 ms -->` }) },
-  'HTTP 201': { rewrite: () => ({ status: 201 }) },
+  // Every view, for the profile's section in each.
+  'HTTP 201': { rewrite: () => ({ status: 201 }), args: ['--profile', 'official-client', '--reports', REPORT_KINDS.join(',')] },
   'HTTP 203': { rewrite: () => ({ status: 203 }) },
   'HTTP 201 with --strict': { rewrite: () => ({ status: 201 }), args: ['--profile', 'official-client', '--strict'] },
   'status missing': {

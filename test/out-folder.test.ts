@@ -6,11 +6,12 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { MANIFEST } from '../src/files/artifacts.js';
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { execCli, lastLine, type CliOutput } from './helpers/run-cli.js';
 
 const TOKEN = 'out-folder-token-3c9d20';
-const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources({ reports: REPORT_KINDS });
 
 const folder = (): Promise<string> => tempFolder('conformance-out-');
 

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { CREDENTIAL_VARIANTS } from '../src/exchange/credentials.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
+import { expectedKills } from '../src/reference-server/kills.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { writeRun } from '../src/pipeline/pipeline.js';
@@ -18,16 +19,16 @@ import { hostileTargets } from './helpers/hostile-targets.js';
 import { recordingOfRun, type RecordingFile, type RecordingRun } from '../src/record/recording-file.js';
 import { REPORTED_BODY_CHARS } from '../src/exchange/exchange.js';
 import { fileResources } from './helpers/file-resources.js';
-import { CLI_BIN, failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
+import { failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
-import { SAFETY_NET_MS } from './helpers/safety-net.js';
 
 const TOKEN = 'recording-token-3b9e27';
+const FIXTURE_RECORDINGS = join(repoRoot, 'test', 'fixtures', 'recordings');
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources({ reports: ['json', 'md', 'junit', 'recording'] });
 
 /** A live run against the reference server with these faults switched on; its server stays up for the judge. */
 async function liveRun(variants: string[]): Promise<CliRun> {
@@ -173,9 +174,6 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
   });
 
   test.concurrent.each([
-    ['the reference server', []],
-    ['a missing colour', ['colour-missing']],
-    ['a web server that strips Authorization', ['authorization-stripped']],
     ['a front end answering HTML for everything', ['html-page-200']],
     ['a target that accepts any credentials', ['wrong-token-accepted', 'missing-header-accepted']],
   ])('%s', async (_name, variants) => {
@@ -194,36 +192,19 @@ describe('judge: a recording judged again, offline, reaches the verdicts of the 
     }
   });
 
-  test('no socket is opened: traced, the judge creates no internet socket while the live run does', async () => {
-    const live = await liveRun(['colour-missing']);
-    const work = await tempFolder('judge-trace-');
-    const traced = async (args: string[]): Promise<{ code: number; sockets: string[] }> => {
-      const log = join(work, `trace-${args[0] ?? 'run'}.log`);
-      const result = await traceCli(log, args, work);
-      const lines = (await readFile(log, 'utf8')).split('\n');
-      return { code: result, sockets: lines.filter((line) => /socket\(AF_INET6?,/.test(line)) };
-    };
-    const judged = await traced(['judge', join(live.outDir, 'recording.json'), '--out', join(work, 'judged'), '--quiet']);
-    expect(judged.code).toBe(1);
-    expect(judged.sockets).toEqual([]);
-    // The tracer sees a run's sockets, so an empty list above means none were made.
-    const rerun = await traced(['--base-url', live.report?.target.baseUrl ?? '', '--token', TOKEN, '--out', join(work, 'live'), '--quiet']);
-    expect(rerun.code).toBe(1);
-    expect(rerun.sockets.length).toBeGreaterThan(0);
+  // Recorded once by npm run fixtures:recordings, from the reference server as it is and with these faults.
+  test.concurrent.each([
+    ['reference', 0, []],
+    ['colour-missing', 1, expectedKills['colour-missing'] ?? []],
+    ['authorization-stripped', 1, expectedKills['authorization-stripped'] ?? []],
+  ] as const)('the kept recording of %s: the verdicts of the run that recorded it', async (name, exit, failed) => {
+    const judged = await judge([join(FIXTURE_RECORDINGS, `${name}.recording.json`)]);
+    expect(judged.stderr).toBe('');
+    expect(judged.code).toBe(exit);
+    expect(failedRequirements(judged.report)).toEqual([...failed].sort());
+    expect(judged.stdout).toContain('no request was sent');
   });
 });
-
-/** Runs the real CLI under strace, logging every socket the process and its threads create: the point is the process. */
-function traceCli(log: string, args: string[], cwd: string): Promise<number> {
-  return new Promise((done) => {
-    execFile(
-      'strace',
-      ['-f', '-qq', '-e', 'trace=socket', '-o', log, process.execPath, CLI_BIN, ...args],
-      { cwd, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' }, timeout: SAFETY_NET_MS },
-      (error) => done(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
-    );
-  });
-}
 
 describe('judge says what a recording lacks or what changed, instead of guessing', () => {
   test('a recording from an older suite with another catalog and a missing answer', async () => {

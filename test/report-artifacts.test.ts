@@ -5,12 +5,13 @@ import { validateXML } from 'xmllint-wasm';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { serveHttp } from './helpers/loopback-server.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, type CliRun } from './helpers/run-cli.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
 const EARLIER_SUMMARY = '# An earlier step\n\nIts own summary.\n\n';
-const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources({ reports: REPORT_KINDS });
 
 let server: RunningReferenceServer | undefined;
 let run: CliRun | undefined;

@@ -5,6 +5,7 @@ import type { RecordingFile } from '../src/record/recording-file.js';
 import { mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report } from '../src/report/model/types.js';
 import { validator } from '../src/validators/schemas.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, type CliRun } from './helpers/run-cli.js';
 import { sampleReport } from './helpers/sample-report.js';
@@ -13,7 +14,7 @@ const VERSION_1_LINE =
   /^HARNESS_REPORT_UNREADABLE: \S*report-v1\.json is a report\.json of schema version 1, which this suite \(\S+\) does not read: it reads version 2\. Re-run with this version, or judge its recording\.json again with `ticketing-conformance judge`$/;
 
 let run: CliRun | undefined;
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll } = fileResources({ reports: REPORT_KINDS });
 
 beforeAll(async () => {
   // No --base-url: the embedded reference server, as a default run.

@@ -13,6 +13,7 @@ import { MANIFEST } from '../src/files/artifacts.js';
 import { writeReports } from '../src/report/write.js';
 import { sampleReport } from './helpers/sample-report.js';
 import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
@@ -23,7 +24,7 @@ const TOKEN = 'Sup3r-Secret-Token-93f1c2';
 
 const scanner = createSecretScanner([TOKEN]);
 const leaksIn = (text: string): string[] => tokenFormsIn(text, TOKEN);
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll } = fileResources({ reports: REPORT_KINDS });
 
 type Runner = (args: string[]) => Promise<CliRun>;
 

@@ -22,7 +22,7 @@ interface Case {
 }
 
 const cases = {
-  'the reference server, three statuses in two languages': { args: SEVERAL },
+  'the reference server, three statuses in two languages': { args: [...SEVERAL, '--reports', 'json,md,html,junit,ctrf,recording'] },
   'one status and one language, as before': { args: ['--status-id', '2', '--lang', 'fr'] },
   'only status 5 broken: its colour lacks the "#"': {
     api: { status: (envelope, { id }) => (id === 5 ? withData(envelope, { colour: '1f6fb2' }) : envelope) },

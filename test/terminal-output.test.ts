@@ -10,7 +10,7 @@ const { inProcess } = fileResources();
 
 test('--quiet prints the verdict line alone: target, verdict, next step, counts, and where the configuration lines are', async () => {
   const server = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
-  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--quiet']);
+  const run = await inProcess.run(['--base-url', server.url, '--token', TOKEN, '--quiet', '--reports', 'json,md']);
   try {
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -79,7 +79,7 @@ describe.concurrent('a self-signed certificate', () => {
 
   test('is accepted with --insecure, loudly, in the terminal and the report', async () => {
     const front = await target();
-    const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN, '--insecure']);
+    const run = await inProcess.run(['--base-url', front.url, '--token', TOKEN, '--insecure', '--reports', 'json,md']);
     cleanUpAfterAll(run.cleanup);
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers: front.servers });
     const warning = /WARNING TLS_NOT_VERIFIED: --insecure: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/;

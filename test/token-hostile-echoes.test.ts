@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { forward, serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import type { CliRun } from './helpers/run-cli.js';
@@ -17,7 +18,7 @@ import { tokenFormsIn } from './helpers/token-forms.js';
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 /** A token outside ASCII, long enough that its letters in order are not found in a report by chance. */
 const WIDE_TOKEN = 'Schlüssel-ñ-9f3a-Kennwort-7e2d';
-const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources({ reports: REPORT_KINDS });
 
 /**
  * The token's letters and digits in their order, each at most `gap` characters after the one before: how the token

@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../../src/cli/cli.js';
+import type { ReportKind } from '../../src/config/reports.js';
 import { startJudge } from '../../src/pipeline/pipeline.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
 import { SAFETY_NET_MS, TEST_SAFETY_NET_MS, removeFolder } from './safety-net.js';
@@ -24,6 +25,17 @@ const PATIENT_ENV: Record<string, string> = {
   CONFORMANCE_DEADLINE_MS: String(SAFETY_NET_MS),
 };
 
+export interface InProcessOptions {
+  /** Each run starts its own spec runner, as the CLI does (for what a run does with its own runner). */
+  ownSpecRunner?: boolean;
+  /**
+   * The reports a run writes unless the test says otherwise (--reports, CONFORMANCE_REPORTS): report.json alone by
+   * default, since writing and screening every view costs a run more than recording and judging do; a file that reads
+   * or screens the other views asks for them.
+   */
+  reports?: readonly ReportKind[];
+}
+
 export interface InProcessRuns {
   /**
    * The command line with --out added (after the subcommand, as runCli adds it), run as the CLI runs it in an empty
@@ -35,11 +47,8 @@ export interface InProcessRuns {
   close(): Promise<void>;
 }
 
-/**
- * Commands run in this process, their runs sharing one spec runner: a recording each, judged in batches. With
- * ownSpecRunner, each run starts its own instead, as the CLI does (for what a run does with its own runner).
- */
-export function inProcessRuns(options: { ownSpecRunner?: boolean } = {}): InProcessRuns {
+/** Commands run in this process, their runs sharing one spec runner unless told: a recording each, judged in batches. */
+export function inProcessRuns(options: InProcessOptions = {}): InProcessRuns {
   const workDirs: string[] = [];
   const exec = async (args: string[], env: Record<string, string> = {}, dotenvPath?: string): Promise<CliOutput> => {
     const stdout: string[] = [];
@@ -49,7 +58,7 @@ export function inProcessRuns(options: { ownSpecRunner?: boolean } = {}): InProc
       error: (line) => stderr.push(`${line}\n`),
       progress: () => undefined,
       colour: { stdout: false, stderr: false },
-      env: { ...PATIENT_ENV, ...env },
+      env: { ...PATIENT_ENV, CONFORMANCE_REPORTS: (options.reports ?? ['json']).join(','), ...env },
       dotenvPath: dotenvPath ?? join(tmpdir(), 'conformance-no-such-folder', '.env'),
       startedAt: new Date(),
       ...(options.ownSpecRunner ? {} : { judge: processJudge }),

@@ -60,7 +60,7 @@ export async function nightlyRuns({ inProcess, cleanUpAfterAll, tempFolder }: Fi
     }
   };
   const production = async (): Promise<void> => {
-    const reference = await inProcess.run([]);
+    const reference = await inProcess.run(['--reports', 'json,badge']);
     await mkdir(join(runsDir, 'reference'), { recursive: true });
     await cp(join(reference.outDir, 'report.json'), join(runsDir, 'reference', 'report.json'));
     await cp(join(reference.outDir, 'badge.svg'), join(work, 'reference-badge.svg'));
