@@ -91,7 +91,7 @@ describe.concurrent('a deployment that limits how fast it may be asked', () => {
   });
 
   test('the report says at what rate the run went, and so does the same recording judged again', async () => {
-    const { run } = await runAgainst('nginx limit_req (503 page)', ['--rate-limit', RATE_WITHIN_THE_LIMIT]);
+    const { run } = await runAgainst('nginx limit_req (503 page)', ['--rate-limit', RATE_WITHIN_THE_LIMIT, '--reports', 'json,recording']);
     expect(run.report?.options.rateLimit).toBe(RATE_WITHIN_THE_LIMIT);
     const again = await inProcess.run(['judge', join(run.outDir, 'recording.json')]);
     cleanUpAfterAll(again.cleanup);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CTRFReport } from 'ctrf';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { rewritingFront, type Rewrite } from './helpers/rewriting-front.js';
@@ -11,7 +12,7 @@ import { lastLine, type CliRun } from './helpers/run-cli.js';
 import { schemaProblems } from './helpers/schema-problems.js';
 
 const TOKEN = 'views-gate-token-4e81c2';
-const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
+const { inProcess, cleanUpAfterAll, tempFolder } = fileResources({ reports: REPORT_KINDS });
 
 /** A reference server behind a front that rewrites some of its answers, as a proxy or a patched application would. */
 async function behindFront(rewrite: Rewrite): Promise<string> {
