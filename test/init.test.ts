@@ -1,6 +1,8 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, lstat, mkdir, mkdtemp, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, expect, test } from 'vitest';
 import { cli } from '../src/cli/cli.js';
 import { processIo, type CommandIo } from '../src/cli/io.js';
@@ -71,6 +73,45 @@ test('init overwrites nothing: one line, exit 2 and no file written, unless --fo
   expect(forced.code).toBe(0);
   expect(await readFile(join(folder, '.env'), 'utf8')).toContain('# CONFORMANCE_TOKEN=');
   expect(await readFile(join(folder, 'targets.yaml'), 'utf8')).toContain('targets:');
+});
+
+test('init writes .env for its owner alone, also over an existing one with --force', async () => {
+  const folder = await emptyFolder();
+  expect((await run(['init', '--out', folder])).code).toBe(0);
+  expect((await stat(join(folder, '.env'))).mode & 0o777).toBe(0o600);
+  await chmod(join(folder, '.env'), 0o644);
+  expect((await run(['init', '--out', folder, '--force'])).code).toBe(0);
+  expect((await stat(join(folder, '.env'))).mode & 0o777).toBe(0o600);
+});
+
+test.each([
+  ['.env', 'a symbolic link to a file elsewhere', 'it is a symbolic link, which is not followed'],
+  ['targets.yaml', 'a symbolic link that leads nowhere', 'it is a symbolic link, which is not followed'],
+  ['.env', 'a named pipe', 'it is a named pipe or a device, not a regular file'],
+  ['targets.yaml', 'a folder', 'it is a folder'],
+])('init --force refuses %s that is %s in one line, and writes nothing through it', async (name, what, reason) => {
+  const folder = await emptyFolder();
+  const elsewhere = await emptyFolder();
+  const outside = join(elsewhere, 'precious.txt');
+  if (what === 'a symbolic link to a file elsewhere') {
+    await writeFile(outside, 'keep me\n');
+    await symlink(outside, join(folder, name));
+  } else if (what === 'a symbolic link that leads nowhere') {
+    await symlink(outside, join(folder, name));
+  } else if (what === 'a named pipe') {
+    await promisify(execFile)('mkfifo', [join(folder, name)]);
+  } else {
+    await mkdir(join(folder, name));
+  }
+  // Without --force, anything at the path is left alone.
+  expect((await run(['init', '--out', folder])).err).toEqual([expect.stringContaining('already exists; nothing was written')]);
+  const forced = await run(['init', '--out', folder, '--force']);
+  expect(forced.code).toBe(2);
+  expect(forced.err).toHaveLength(1);
+  expect(forced.err[0]).toContain(`HARNESS_ENVIRONMENT: ${name} cannot be written to ${join(folder, name)}: ${reason}`);
+  expect(forced.err[0]).not.toContain('bug in the suite');
+  if (what === 'a symbolic link to a file elsewhere') expect(await readFile(outside, 'utf8')).toBe('keep me\n');
+  if (what === 'a symbolic link that leads nowhere') await expect(lstat(outside)).rejects.toThrow('ENOENT');
 });
 
 test('init without a terminal asks nothing and writes into the current folder', async () => {

@@ -1,4 +1,5 @@
-import { appendFile, lstat, mkdir, readFile, realpath, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { appendFile, lstat, mkdir, open, readFile, realpath, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { environmentError, HarnessError, leakError, type RunError } from '../errors.js';
@@ -248,9 +249,17 @@ export async function appendArtifact(path: string, file: ScreenedArtifact, end =
   await appendFile(path, typeof file.content === 'string' ? `${file.content}${end}` : Buffer.concat([file.content, Buffer.from(end)]));
 }
 
+/** What the flags of writeNamedFile's open make a path that is no regular file fail with. */
+const OPEN_REFUSALS: Record<string, string> = {
+  ELOOP: 'it is a symbolic link, which is not followed',
+  ENXIO: 'it is a named pipe or a device, not a regular file',
+};
+
 /**
- * Writes one file the user named (a baseline), in a folder that must exist, screened like every other: a refusal is
- * thrown as the leak error, a path that cannot take it as a problem of the environment.
+ * Writes one file the user named (a baseline, the files of init), in a folder that must exist, screened like every
+ * other: a refusal is thrown as the leak error, a path that cannot take it as a problem of the environment. Only a
+ * regular file is written: never through a symbolic link (a dangling one would create its target elsewhere), never
+ * into a named pipe or a device, which the open does not wait on. With a mode, the file gets it even if it existed.
  */
 export async function writeNamedFile(
   path: string,
@@ -258,15 +267,30 @@ export async function writeNamedFile(
   scanner: SecretScanner,
   what: string,
   hint: string,
-  { overwrite = true }: { overwrite?: boolean } = {},
+  { overwrite = true, mode }: { overwrite?: boolean; mode?: number } = {},
 ): Promise<void> {
   const { passed, refused } = screenArtifacts([{ name: path, content }], scanner);
   const [leak] = refused;
   if (leak) throw new HarnessError(leak.code, leak.message, leak.hint, leak.party);
   for (const file of passed) {
     // Without overwrite the file is created or nothing is written, even if another process made it meanwhile.
-    await writeFile(path, file.content, { flag: overwrite ? 'w' : 'wx' }).catch((problem: unknown) => {
-      throw environmentError(`${what} cannot be written to ${path}`, problem, hint);
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | (overwrite ? 0 : constants.O_EXCL);
+    const handle = await open(path, flags, mode ?? 0o666).catch((problem: unknown) => {
+      const reason = OPEN_REFUSALS[(problem as NodeJS.ErrnoException).code ?? ''];
+      throw environmentError(`${what} cannot be written to ${path}`, reason === undefined ? problem : new Error(reason), hint);
     });
+    try {
+      if (!(await handle.stat()).isFile()) {
+        throw environmentError(`${what} cannot be written to ${path}`, new Error('it is not a regular file'), hint);
+      }
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.truncate(0);
+      await handle.writeFile(file.content);
+    } catch (problem) {
+      if (problem instanceof HarnessError) throw problem;
+      throw environmentError(`${what} cannot be written to ${path}`, problem, hint);
+    } finally {
+      await handle.close();
+    }
   }
 }

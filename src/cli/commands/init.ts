@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { artifactScanner, writeNamedFile } from '../../files/artifacts.js';
@@ -24,10 +24,12 @@ export async function initCommand(argv: string[], io: CommandIo): Promise<number
   }
   const folder = values.out ?? '.';
   const files = [
-    { name: '.env', content: starterDotenv() },
+    // Only its owner may read it: it is meant for tokens.
+    { name: '.env', content: starterDotenv(), mode: 0o600 },
     { name: 'targets.yaml', content: starterTargets() },
   ].map((file) => ({ ...file, path: join(folder, file.name) }));
-  const existing = files.filter((file) => existsSync(file.path));
+  // Whatever is at the path, a symbolic link that leads nowhere included.
+  const existing = files.filter((file) => lstatSync(file.path, { throwIfNoEntry: false }) !== undefined);
   if (existing.length > 0 && values.force !== true) {
     throw new ConfigError(
       'CONFIG_INVALID',
@@ -39,6 +41,7 @@ export async function initCommand(argv: string[], io: CommandIo): Promise<number
   for (const file of files) {
     await writeNamedFile(file.path, file.content, artifactScanner([]), file.name, 'Pass --out DIR for a folder you can write', {
       overwrite: values.force === true,
+      ...(file.mode === undefined ? {} : { mode: file.mode }),
     });
     io.log(terminalLine(`Wrote ${file.path}`));
   }
