@@ -179,7 +179,9 @@ beforeAll(async () => {
   const started = startAll([
     ...Object.entries(cases).map(([name, entry]) => [name, () => runCase(entry)] as const),
     ...Object.entries(neverServed).flatMap(([name, { api }]) =>
-      ORDERS.map((order) => [orderedName(name, order), () => runCase({ api, args: ['--status-id', order] })] as const),
+      ORDERS.map(
+        (order) => [orderedName(name, order), () => runCase({ api, args: ['--status-id', order, '--reports', 'json,recording'] })] as const,
+      ),
     ),
   ]);
   caseRun = started.outcome as (name: CaseName) => Promise<CaseRun>;
