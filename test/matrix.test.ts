@@ -71,7 +71,7 @@ describe('a matrix of targets', () => {
     expect(matrix.exitCode).toBe(1);
     const lines = run.stdout.trim().split('\n');
     expect(lines.filter((line) => /^\[\d\/2\] (good|broken): /.test(line))).toHaveLength(2);
-    expect(lines.at(-1)).toBe('59 passed, 1 failed, 0 skipped');
+    expect(lines.at(-1)).toBe('59 passed, 1 failed, 0 skipped, 14 info');
     const files = await run.files();
     const names = files.map((file) => file.path.slice(run.outDir.length + 1)).sort();
     for (const name of [
@@ -166,5 +166,15 @@ describe('a matrix of targets', () => {
     const incomplete = await inProcess.exec(['merge', join(shards[0]?.outDir ?? '', 'matrix.json'), '--out', mergedDir]);
     expect(incomplete.code).toBe(2);
     expect(incomplete.stderr).toContain('cannot merge: shard(s) 2 of 2 missing');
+
+    // A matrix of version 1 says each target's verdicts, not what they were to its exit code: refused, not guessed at.
+    const version1 = join(mergedDir, '..', 'version-1.json');
+    // JSON leaves out what is undefined: the totals as version 1 had them.
+    await writeFile(version1, JSON.stringify({ ...second, schemaVersion: 1, totals: { ...second?.totals, outcomes: undefined } }));
+    const old = await inProcess.exec(['merge', join(shards[0]?.outDir ?? '', 'matrix.json'), version1, '--out', mergedDir]);
+    expect(old.code).toBe(2);
+    expect(old.stderr.trim()).toMatch(
+      /^HARNESS_REPORT_UNREADABLE: \S*version-1\.json is a matrix\.json of schema version 1, which this suite \(\S+\) does not read: it reads version 2\. Run the targets again with this version \(every shard, to merge them\)$/,
+    );
   });
 });

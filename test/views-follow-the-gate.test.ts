@@ -5,6 +5,8 @@ import type { CTRFReport } from 'ctrf';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { REPORT_KINDS } from '../src/config/reports.js';
+import type { Matrix } from '../src/report/matrix/types.js';
+import { validator } from '../src/validators/schemas.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { rewritingFront, type Rewrite } from './helpers/rewriting-front.js';
@@ -85,6 +87,62 @@ async function waivedRun(): Promise<GatedRun & { waived: string[] }> {
   return { ...(await gatedRun(url, ['--baseline', baseline])), waived };
 }
 
+/** What a matrix run or a merge leaves: its exit code, what it printed and the folder of its matrix files. */
+interface MatrixOutcome {
+  code: number;
+  stdout: string;
+  outDir: string;
+}
+
+const TOKEN_ENV = 'VIEWS_GATE_TOKEN';
+
+/** A targets file of one reference server per target, with the faults named, all taking TOKEN. */
+async function targetsFile(faults: Record<string, string[]>): Promise<string> {
+  const targets = await Promise.all(
+    Object.entries(faults).map(async ([name, variants]) => ({ name, baseUrl: await referenceServer(variants), tokenEnv: TOKEN_ENV })),
+  );
+  const file = join(await tempFolder('views-gate-targets-'), 'targets.json');
+  await writeFile(file, JSON.stringify({ targets }));
+  return file;
+}
+
+async function matrixRun(file: string, args: string[]): Promise<MatrixOutcome> {
+  const run = await inProcess.run(['--targets', file, ...args], { [TOKEN_ENV]: TOKEN });
+  cleanUpAfterAll(run.cleanup);
+  return run;
+}
+
+/** The same targets as two shards, merged. */
+async function mergedRun(file: string, args: string[]): Promise<MatrixOutcome> {
+  const shards = await Promise.all(['1/2', '2/2'].map((shard) => matrixRun(file, [...args, '--shard', shard])));
+  const outDir = join(await tempFolder('views-gate-merged-'), 'merged');
+  const merge = await inProcess.exec(['merge', ...shards.map((shard) => join(shard.outDir, 'matrix.json')), '--out', outDir]);
+  return { ...merge, outDir };
+}
+
+/** A target whose only miss is a SHOULD (a byte order mark) beside a conformant one. */
+const WARNED_FLEET = { conformant: [], 'byte-order-mark': ['utf8-bom'] };
+
+/** The baseline `baseline --from` writes from a matrix's failures, and its path. */
+async function baselineOf(matrix: MatrixOutcome): Promise<{ path: string; knownFailures: { requirement: string; target?: string }[] }> {
+  const path = join(await tempFolder('views-gate-baseline-'), 'baseline.json');
+  const written = await inProcess.exec([
+    'baseline',
+    '--from',
+    join(matrix.outDir, 'matrix.json'),
+    ...['--owner', 'ops', '--reason', 'ticket OPS-12', '--expires', '2999-12-31', '--out', path],
+  ]);
+  expect(written.code, written.stderr).toBe(0);
+  return { path, ...(JSON.parse(await readFile(path, 'utf8')) as { knownFailures: { requirement: string; target?: string }[] }) };
+}
+
+/** A matrix of a target whose MUST is broken, then the same with the baseline `baseline --from` writes from it. */
+async function waivedMatrix(): Promise<MatrixOutcome & { waived: number }> {
+  const file = await targetsFile({ conformant: [], 'colour-missing': ['colour-missing'] });
+  const baseline = await baselineOf(await matrixRun(file, []));
+  return { ...(await matrixRun(file, ['--baseline', baseline.path])), waived: baseline.knownFailures.length };
+}
+
 /** Each target twice, with and without --strict, and a MUST flaky over two runs. */
 function cases(): [string, () => Promise<GatedRun>][] {
   return [
@@ -100,14 +158,32 @@ function cases(): [string, () => Promise<GatedRun>][] {
   ];
 }
 
+/** A matrix whose only miss is a SHOULD, with and without --strict, run whole and as merged shards. */
+function matrixCases(): [string, () => Promise<MatrixOutcome>][] {
+  const file = targetsFile(WARNED_FLEET);
+  return [
+    ['matrix', async () => matrixRun(await file, [])],
+    ['matrix --strict', async () => matrixRun(await file, ['--strict'])],
+    ['merged shards', async () => mergedRun(await file, [])],
+    ['merged shards --strict', async () => mergedRun(await file, ['--strict'])],
+  ];
+}
+
 let outcome: (name: string) => Promise<GatedRun>;
+let matrixOutcome: (name: string) => Promise<MatrixOutcome>;
 let waived: GatedRun & { waived: string[] };
+let waivedInMatrix: MatrixOutcome & { waived: number };
 beforeAll(async () => {
   const started = startAll(cases());
+  const matrices = startAll(matrixCases());
   outcome = (name) => started.outcome(name);
-  waived = await waivedRun();
-  await started.settled;
+  matrixOutcome = (name) => matrices.outcome(name);
+  [waived, waivedInMatrix] = await Promise.all([waivedRun(), waivedMatrix()]);
+  await Promise.all([started.settled, matrices.settled]);
 }, ALL_CASES_TIMEOUT_MS);
+
+/** The number a counts line gives as failed. */
+const failedIn = (line: string | undefined): number => Number(/\b(\d+) failed\b/.exec(line ?? '')?.[1] ?? Number.NaN);
 
 const RED = '#c62828';
 
@@ -118,7 +194,6 @@ const RED = '#c62828';
 async function failuresShown({ run, stepSummary }: GatedRun): Promise<Record<string, number | boolean>> {
   const read = (name: string): Promise<string> => readFile(join(run.outDir, name), 'utf8');
   const count = (text: string, pattern: RegExp): number => [...text.matchAll(pattern)].length;
-  const failedIn = (line: string | undefined): number => Number(/\b(\d+) failed\b/.exec(line ?? '')?.[1] ?? Number.NaN);
 
   const junit = await read('junit.xml');
   const attribute = (name: string): number => Number(new RegExp(`<testsuites [^>]*${name}="(\\d+)"`).exec(junit)?.[1]);
@@ -134,6 +209,7 @@ async function failuresShown({ run, stepSummary }: GatedRun): Promise<Record<str
   const html = await read('report.html');
   const badge = await read('badge.svg');
   const stdout = run.stdout.split('\n');
+  const verified = await inProcess.exec(['verify', join(run.outDir, 'report.json')]);
   return {
     'counts line': failedIn(lastLine(run)),
     'terminal: a "Failures" section': stdout.includes('Failures'),
@@ -148,6 +224,37 @@ async function failuresShown({ run, stepSummary }: GatedRun): Promise<Record<str
     'report.html: totals': failedIn(/<p class="plain">([^<]*), over \d+ requirements/.exec(html)?.[1]),
     'report.html: "Failures" heading': Number(/<h2 id="attention">Failures \((\d+)\)/.exec(html)?.[1] ?? Number.NaN),
     'badge.svg: red': badge.includes(`fill="${RED}"`),
+    'verify: the counts of the report': failedIn(verified.stdout.split('\n').find((line) => line.startsWith('  Run: '))),
+  };
+}
+
+/** What each matrix file, and the terminal, shows failing: over all targets, and summed over each target's counts. */
+async function matrixFailuresShown({ stdout, outDir }: MatrixOutcome): Promise<Record<string, number>> {
+  const read = (name: string): Promise<string> => readFile(join(outDir, name), 'utf8');
+  const count = (text: string, pattern: RegExp): number => [...text.matchAll(pattern)].length;
+  const sum = (numbers: number[]): number => numbers.reduce((total, number) => total + number, 0);
+  const matrix = JSON.parse(await read('matrix.json')) as Matrix;
+  const markdown = await read('matrix.md');
+  // The table of targets: name, verdict, exit code, counts, what did not pass, reports.
+  const targetRows = markdown
+    .split('\n')
+    .filter((line) => /^\| [^|]+ \| (conformant|not-conformant|inconclusive)\b/.test(line))
+    .map((line) => line.split(' | '));
+  const html = await read('matrix.html');
+  const lines = stdout.trim().split('\n');
+  // A matrix run prints a line as each target finishes; a merge has none to print.
+  const progress = lines.filter((line) => /^\[\s*\d+\/\d+\] /.test(line));
+  return {
+    'matrix.json: totals': matrix.totals.outcomes.failed,
+    'matrix.json: each target': sum(matrix.targets.map((target) => target.outcomes.failed)),
+    'matrix.md: totals': failedIn(markdown.split('\n').find((line) => line.startsWith('- Totals over all targets: '))),
+    'matrix.md: counts of each target': sum(targetRows.map((cells) => failedIn(cells[3]))),
+    'matrix.md: requirements named as failed': sum(targetRows.map((cells) => count(cells[4] ?? '', /\(fail\)/g))),
+    'matrix.md: FAIL in the grid': count(markdown, /\| FAIL(?= \|)/g),
+    'matrix.html: totals': failedIn(/<p class="plain">([^<]*), over all targets/.exec(html)?.[1]),
+    'matrix.html: failed cells': count(html, /<td class="failed"/g),
+    'terminal: the last line': failedIn(lines.at(-1)),
+    ...(progress.length > 0 ? { 'terminal: each target': sum(progress.map(failedIn)) } : {}),
   };
 }
 
@@ -199,4 +306,43 @@ test('a MUST that failed in one of the --repeat runs fails the run, and every fi
     (result) => result.verdict === 'fail' || (result.verdict === 'flaky' && result.level === 'MUST'),
   );
   expect(shown).toEqual(every(shown, failing.length));
+});
+
+describe('a matrix of a target whose only miss is a SHOULD: no failure in any matrix file, and exit 0; with --strict a failure in each, and exit 1', () => {
+  test.each(['matrix', 'merged shards'])('%s', async (name) => {
+    const plain = await matrixOutcome(name);
+    expect(plain.code, plain.stdout).toBe(0);
+    const matrix = JSON.parse(await readFile(join(plain.outDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(validator('matrix')(matrix)).toBe(true);
+    expect(matrix.exitCode).toBe(0);
+    expect(matrix.totals.outcomes.warned).toBe(1);
+    expect(await readFile(join(plain.outDir, 'matrix.md'), 'utf8')).toMatch(/\| ENV-NO-BOM \(warning\) /);
+    const shown = await matrixFailuresShown(plain);
+    expect(shown).toEqual(every(shown, 0));
+
+    const strict = await matrixOutcome(`${name} --strict`);
+    expect(strict.code, strict.stdout).toBe(1);
+    const strictMatrix = JSON.parse(await readFile(join(strict.outDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(validator('matrix')(strictMatrix)).toBe(true);
+    expect(strictMatrix.exitCode).toBe(1);
+    const shownStrict = await matrixFailuresShown(strict);
+    expect(shownStrict).toEqual(every(shownStrict, 1));
+  });
+
+  test('a baseline written from the --strict matrix holds the SHOULD it failed', async () => {
+    const { knownFailures } = await baselineOf(await matrixOutcome('matrix --strict'));
+    expect(knownFailures.map(({ requirement, target }) => ({ requirement, target }))).toEqual([
+      { requirement: 'ENV-NO-BOM', target: 'byte-order-mark' },
+    ]);
+  });
+});
+
+test('a matrix whose failure the baseline waives shows no failure in any matrix file, and exits 0', async () => {
+  expect(waivedInMatrix.waived).toBeGreaterThan(0);
+  expect(waivedInMatrix.code, waivedInMatrix.stdout).toBe(0);
+  const matrix = JSON.parse(await readFile(join(waivedInMatrix.outDir, 'matrix.json'), 'utf8')) as Matrix;
+  expect(validator('matrix')(matrix)).toBe(true);
+  expect(matrix.totals.outcomes.waived).toBe(waivedInMatrix.waived);
+  const shown = await matrixFailuresShown(waivedInMatrix);
+  expect(shown).toEqual(every(shown, 0));
 });

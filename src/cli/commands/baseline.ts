@@ -2,12 +2,16 @@ import { artifactScanner, writeNamedFile } from '../../files/artifacts.js';
 import type { Baseline, KnownFailure } from '../../config/baseline.js';
 import { ConfigError } from '../../errors.js';
 import { readResultFile } from '../../report/model/read.js';
-import { failsRun } from '../../report/model/outcomes.js';
+import { failsRun, type Outcome } from '../../report/model/outcomes.js';
+import { targetOutcome } from '../../report/matrix/cells.js';
 import { readCommandLine, required } from '../../config/command-line.js';
 import type { CommandIo } from '../io.js';
 
 const USAGE =
   'Usage: ticketing-conformance baseline --from report.json|matrix.json --owner NAME --reason TEXT --expires YYYY-MM-DD [--out baseline.json]';
+
+/** A target's failures, those its baseline already waives included, as failsRun has them for a report. */
+const FAILS_WITHOUT_BASELINE: ReadonlySet<Outcome | undefined> = new Set(['failed', 'waived']);
 
 function expiry(raw: string): string {
   const date = new Date(`${raw}T00:00:00Z`);
@@ -55,9 +59,9 @@ export async function baselineCommand(argv: string[], io: CommandIo): Promise<nu
           .filter((result) => failsRun(result, source.report.options.strict))
           .map((result) => ({ requirement: result.id, ...common }))
       : source.matrix.targets.flatMap((target) =>
-          Object.entries(target.verdicts)
-            .filter(([, verdict]) => verdict === 'fail')
-            .map(([requirement]) => ({ requirement, target: target.name, ...common })),
+          source.matrix.requirements
+            .filter((requirement) => FAILS_WITHOUT_BASELINE.has(targetOutcome(target, requirement)))
+            .map(({ id }) => ({ requirement: id, target: target.name, ...common })),
         );
   const baseline: Baseline = { schemaVersion: 1, knownFailures };
   await writeNamedFile(

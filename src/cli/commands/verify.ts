@@ -3,7 +3,7 @@ import { readCommandLine } from '../../config/command-line.js';
 import { ConfigError } from '../../errors.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../../files/checked-file.js';
 import { checkReportVersion } from '../../files/report-version.js';
-import { countsLine } from '../../report/views/failure-text.js';
+import { outcomeLine } from '../../report/views/failure-text.js';
 import { contentHash } from '../../report/model/integrity.js';
 import type { Report } from '../../report/model/types.js';
 import { catalogHash } from '../../hash.js';
@@ -43,9 +43,11 @@ function readArguments(argv: string[]): { path: string; expect?: string; help: b
 /** What the report says about its run, so whoever checks it sees what was vouched for. */
 function describe(report: Partial<Report>): string[] {
   const lines: string[] = [];
-  if (report.totals) {
+  const { requirements, options, baseline } = report;
+  if (Array.isArray(requirements) && options) {
+    // The run's own counts line: what its exit code counted, under its --strict and its baseline.
     lines.push(
-      `  Run:     ${report.startedAt ?? '?'}, ${report.verdict ?? '?'} (exit ${report.exitCode ?? '?'}), ${countsLine(report.totals)}`,
+      `  Run:     ${report.startedAt ?? '?'}, ${report.verdict ?? '?'} (exit ${report.exitCode ?? '?'}), ${outcomeLine({ requirements, options, baseline })}`,
     );
   }
   const catalog = report.integrity?.catalog;

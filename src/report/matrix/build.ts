@@ -1,6 +1,8 @@
 import { catalog } from '../../requirements/catalog.js';
 import type { Matrix, MatrixTarget } from './types.js';
+import { countOutcomes, OUTCOMES, outcomeCounts, waivedRequirements, type Outcome } from '../model/outcomes.js';
 import type { ExitCode, Report } from '../model/types.js';
+import { MATRIX_SCHEMA_VERSION } from '../../version.js';
 
 type MatrixVerdict = MatrixTarget['verdicts'][string];
 
@@ -13,6 +15,9 @@ export function matrixRow(report: Report, name: string, position: number, report
     exitCode: report.exitCode,
     summary: report.summary,
     totals: report.totals,
+    outcomes: outcomeCounts(report),
+    strict: report.options.strict,
+    waived: [...waivedRequirements(report)],
     requests: report.requests.sent,
     durationMs: report.durationMs,
     reportDir,
@@ -33,11 +38,11 @@ export type MatrixInput = Omit<Matrix, 'schemaVersion' | 'exitCode' | 'summary' 
 export function buildMatrix(input: MatrixInput): Matrix {
   const targets = [...input.targets].sort((a, b) => a.position - b.position);
   const matrix: Matrix = {
-    schemaVersion: 1,
+    schemaVersion: MATRIX_SCHEMA_VERSION,
     ...input,
     exitCode: 0,
     summary: '',
-    totals: { targets: 0, conformant: 0, notConformant: 0, inconclusive: 0 },
+    totals: { targets: 0, conformant: 0, notConformant: 0, inconclusive: 0, outcomes: countOutcomes([]) },
     // The document's requirements, and a profile's where a target was judged by it (a run's --profile, a merged shard's).
     requirements: catalog
       .filter((requirement) => requirement.level !== 'CLIENT' || targets.some((target) => requirement.id in target.verdicts))
@@ -57,6 +62,9 @@ export function settleMatrix(matrix: Matrix): void {
     conformant: named('conformant').length,
     notConformant: named('not-conformant').length,
     inconclusive: named('inconclusive').length,
+    outcomes: Object.fromEntries(
+      OUTCOMES.map((outcome) => [outcome, targets.reduce((sum, target) => sum + target.outcomes[outcome], 0)]),
+    ) as Record<Outcome, number>,
   };
   const worst = Math.max(0, ...targets.map((target) => target.exitCode), matrix.errors.length > 0 ? 2 : 0) as ExitCode;
   matrix.exitCode = worst;

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { htmlPage, markup, type Html } from '../views/escape/html.js';
 import { pathLink } from '../views/escape/link.js';
+import { outcomeCountsLine } from '../views/failure-text.js';
+import { OUTCOMES, type Outcome } from '../model/outcomes.js';
+import { OUTCOME_WORD, targetOutcome } from './cells.js';
 import type { Matrix, MatrixTarget } from './types.js';
-import type { Verdict } from '../model/types.js';
 
-const SYMBOL: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', info: 'i', skip: '–', error: 'E', flaky: '~' };
-/** Verdicts whose cell names itself on hover; the others are the bulk of a large grid and say enough by symbol. */
-const NAMED_CELL: ReadonlySet<Verdict> = new Set(['fail', 'warn', 'error', 'flaky']);
+const SYMBOL: Record<Outcome, string> = { passed: '✓', failed: '✗', warned: '!', waived: 'w', skipped: '–', observed: 'i', unjudged: 'E' };
+/** Outcomes whose cell names itself on hover; the others are the bulk of a large grid and say enough by symbol. */
+const NAMED_CELL: ReadonlySet<Outcome> = new Set(['failed', 'warned', 'waived', 'unjudged']);
 
 /** Up to this many targets, a matrix with nothing to look at opens on all of them. */
 const OPEN_ALL_MAX = 100;
@@ -32,9 +34,9 @@ th, td { border: 1px solid #c8c8c8; padding: .2rem .4rem; text-align: center; }
 th[scope=row] { text-align: left; white-space: nowrap; position: sticky; left: 0; background: #fff; }
 thead th { position: sticky; top: 0; background: #f3f3f3; font-size: .75rem; writing-mode: vertical-rl; transform: rotate(180deg); }
 thead th.name { writing-mode: horizontal-tb; transform: none; }
-.pass { background: #d8f0dc; color: #0b4d1a; } .fail { background: #f8d4d4; color: #7a0b0b; font-weight: 700; }
-.warn { background: #fbeac2; color: #5c3d00; } .info { background: #e3ecf8; color: #17345c; }
-.skip { background: #eeeeee; color: #444; } .error { background: #ead7f2; color: #4a1261; font-weight: 700; }
+.passed { background: #d8f0dc; color: #0b4d1a; } .failed { background: #f8d4d4; color: #7a0b0b; font-weight: 700; }
+.warned { background: #fbeac2; color: #5c3d00; } .observed { background: #e3ecf8; color: #17345c; }
+.skipped, .waived { background: #eeeeee; color: #444; } .unjudged { background: #ead7f2; color: #4a1261; font-weight: 700; }
 .legend span { display: inline-block; padding: 0 .4rem; margin-right: .3rem; border: 1px solid #c8c8c8; }
 .filter { border: 1px solid #c8c8c8; padding: .3rem .6rem; margin: .5rem 0; }
 .filter label { margin-right: .8rem; white-space: nowrap; }
@@ -68,12 +70,12 @@ function reportLink(target: MatrixTarget, outDir: string): string {
   return pathLink(existsSync(join(outDir, page)) ? page : `${target.reportDir}/report.md`);
 }
 
-function row(target: MatrixTarget, requirementIds: string[], outDir: string): Html {
-  const cells = requirementIds.map((id) => {
-    const verdict = target.verdicts[id];
-    if (!verdict) return markup`<td>·</td>`;
-    const title = NAMED_CELL.has(verdict) ? markup` title="${`${id}: ${verdict}`}"` : undefined;
-    return markup`<td class="${verdict}"${title}>${SYMBOL[verdict]}</td>`;
+function row(target: MatrixTarget, requirements: Matrix['requirements'], outDir: string): Html {
+  const cells = requirements.map((requirement) => {
+    const outcome = targetOutcome(target, requirement);
+    if (!outcome) return markup`<td>·</td>`;
+    const title = NAMED_CELL.has(outcome) ? markup` title="${`${requirement.id}: ${OUTCOME_WORD[outcome]}`}"` : undefined;
+    return markup`<td class="${outcome}"${title}>${SYMBOL[outcome]}</td>`;
   });
   const kind = `${target.verdict}${target.exitCode === 0 ? ' ok' : ''}`;
   return markup`<tr class="${kind}" data-name="${target.name.toLowerCase()}"><th scope="row"><a href="${reportLink(target, outDir)}">${target.name}</a> <small>${target.verdict} (exit ${target.exitCode})</small></th>${cells}</tr>\n`;
@@ -105,7 +107,6 @@ function filter(matrix: Matrix): Html {
  * attention when there are any, so a large fleet shows its few problems at once.
  */
 export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
-  const requirementIds = matrix.requirements.map((requirement) => requirement.id);
   const head = matrix.requirements.map(
     (requirement) => markup`<th scope="col" title="${`${requirement.level}: ${requirement.title}`}">${requirement.id}</th>`,
   );
@@ -114,9 +115,7 @@ export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
     .filter((target) => target.exitCode !== 0)
     .map((target) => markup`<li><strong>${target.name}</strong>: ${target.summary}</li>\n`);
   const attentionList = attention.length > 0 ? markup`<h2>Targets that need attention</h2>\n<ul>\n${attention}</ul>\n` : undefined;
-  const legend = (Object.entries(SYMBOL) as [Verdict, string][]).map(
-    ([verdict, symbol]) => markup`<span class="${verdict}">${symbol} ${verdict}</span>`,
-  );
+  const legend = OUTCOMES.map((outcome) => markup`<span class="${outcome}">${SYMBOL[outcome]} ${OUTCOME_WORD[outcome]}</span>`);
   const run = `${matrix.suite.name} ${matrix.suite.version}, started ${matrix.startedAt}, ${matrix.durationMs} ms, exit code ${matrix.exitCode}.`;
   return htmlPage({
     title: 'Ticketing API conformance matrix',
@@ -125,15 +124,16 @@ export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
     body: markup`<main>
 <h1>Ticketing API conformance matrix</h1>
 <p class="verdict">${matrix.summary}</p>
+<p class="plain">${outcomeCountsLine(matrix.totals.outcomes)}, over all targets.</p>
 <p>${run}</p>
 ${attentionList}${filter(matrix)}
 <p class="legend">${legend}</p>
 <div class="scroll">
 <table>
-<caption>Verdict of each requirement (columns) for each target (rows); targets that need attention first</caption>
+<caption>Outcome of each requirement (columns) for each target (rows), as its exit code counts it; targets that need attention first</caption>
 <thead><tr><th scope="col" class="name">Target</th>${head}</tr></thead>
 <tbody>
-${ordered.map((target) => row(target, requirementIds, outDir))}</tbody>
+${ordered.map((target) => row(target, matrix.requirements, outDir))}</tbody>
 </table>
 </div>
 </main>`,

@@ -1,18 +1,20 @@
-import { countsLine } from '../views/failure-text.js';
+import { outcomeCountsLine } from '../views/failure-text.js';
 import { markdownLink, markdownText } from '../views/escape/markdown.js';
 import { pathLink, safeLink } from '../views/escape/link.js';
+import type { Outcome } from '../model/outcomes.js';
+import { OUTCOME_WORD, targetOutcome } from './cells.js';
 import type { Matrix, MatrixTarget } from './types.js';
-import type { Verdict } from '../model/types.js';
 
 /** Past this many targets the requirement grid is left to matrix.html and matrix.json. */
 export const GRID_MAX_TARGETS = 12;
-const FAILING: Verdict[] = ['fail', 'warn', 'error'];
+/** The outcomes named by requirement; skips only counted, passes and INFO observations not at all. */
+const NAMED: ReadonlySet<Outcome> = new Set(['failed', 'warned', 'waived', 'unjudged']);
 
-/** The requirements that failed, warned or errored, by ID; skips only counted. */
-function notPassing(target: MatrixTarget): string {
-  const verdicts = Object.entries(target.verdicts);
-  const named = verdicts.filter(([, verdict]) => FAILING.includes(verdict)).map(([id, verdict]) => `${id} (${verdict})`);
-  const skipped = verdicts.filter(([, verdict]) => verdict === 'skip').length;
+/** The requirements that failed, warned, were waived or could not be judged, by ID; skips only counted. */
+function notPassing(matrix: Matrix, target: MatrixTarget): string {
+  const outcomes = matrix.requirements.map((requirement) => [requirement.id, targetOutcome(target, requirement)] as const);
+  const named = outcomes.flatMap(([id, outcome]) => (outcome && NAMED.has(outcome) ? [`${id} (${OUTCOME_WORD[outcome]})`] : []));
+  const skipped = target.outcomes.skipped;
   const parts = [...named, ...(skipped > 0 ? [`${skipped} skipped`] : [])];
   return parts.length === 0 ? '-' : parts.join(', ');
 }
@@ -37,14 +39,15 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
     '',
     `- Suite: ${markdownText(`${matrix.suite.name} ${matrix.suite.version}; started ${matrix.startedAt}; ${matrix.durationMs} ms; ${matrix.targetConcurrency} targets at once${scopeLine(matrix)}`)}`,
     `- Exit code: ${matrix.exitCode}`,
+    `- Totals over all targets: ${outcomeCountsLine(matrix.totals.outcomes)}`,
     '',
     '| Target | Verdict | Exit | Counts | Not passing | Reports |',
     '|---|---|---|---|---|---|',
   ];
   for (const target of matrix.targets) {
-    const known = target.baseline && target.baseline.known > 0 ? ` (${target.baseline.known} known)` : '';
+    const waived = target.outcomes.waived > 0 ? ` (${target.outcomes.waived} waived)` : '';
     lines.push(
-      `| ${markdownText(target.name)} | ${markdownText(target.verdict)}${known} | ${target.exitCode} | ${countsLine(target.totals)} | ${markdownText(notPassing(target))} | ${reportLink(target.reportDir)} |`,
+      `| ${markdownText(target.name)} | ${markdownText(target.verdict)}${waived} | ${target.exitCode} | ${outcomeCountsLine(target.outcomes)} | ${markdownText(notPassing(matrix, target))} | ${reportLink(target.reportDir)} |`,
     );
   }
   const attention = matrix.targets.filter((target) => target.exitCode !== 0);
@@ -60,7 +63,10 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
       `|---|---|${matrix.targets.map(() => '---|').join('')}`,
     );
     for (const requirement of matrix.requirements) {
-      const cells = matrix.targets.map((target) => (target.verdicts[requirement.id] ?? '-').toUpperCase());
+      const cells = matrix.targets.map((target) => {
+        const outcome = targetOutcome(target, requirement);
+        return outcome ? OUTCOME_WORD[outcome].toUpperCase() : '-';
+      });
       lines.push(`| ${markdownText(requirement.id)} | ${requirement.level} | ${cells.map(markdownText).join(' | ')} |`);
     }
   } else if (matrix.targets.length > GRID_MAX_TARGETS) {

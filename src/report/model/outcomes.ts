@@ -14,7 +14,8 @@ import type { Report, RequirementResult, Verdict } from './types.js';
  * - unjudged: the suite could not judge it (an error, or a verdict that changed between runs with no failure in any).
  * Each format writes them as it can; docs/reports.md says how.
  */
-export type Outcome = 'passed' | 'failed' | 'warned' | 'waived' | 'skipped' | 'observed' | 'unjudged';
+export const OUTCOMES = ['passed', 'failed', 'warned', 'waived', 'skipped', 'observed', 'unjudged'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** The levels whose failure fails the run only under --strict. */
 const STRICT_LEVELS: ReadonlySet<Level> = new Set(['SHOULD', 'CLIENT']);
@@ -63,8 +64,13 @@ export function outcomesOf(
   return report.requirements.map((result) => ({ result, outcome: outcomeOf(result, report.options.strict, waived.has(result.id)) }));
 }
 
-export function outcomeCounts(report: Pick<Report, 'requirements' | 'baseline' | 'options'>): Record<Outcome, number> {
-  const counts: Record<Outcome, number> = { passed: 0, failed: 0, warned: 0, waived: 0, skipped: 0, observed: 0, unjudged: 0 };
-  for (const { outcome } of outcomesOf(report)) counts[outcome] += 1;
+/** How many of each outcome, every outcome named. */
+export function countOutcomes(outcomes: Iterable<Outcome>): Record<Outcome, number> {
+  const counts = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as Record<Outcome, number>;
+  for (const outcome of outcomes) counts[outcome] += 1;
   return counts;
+}
+
+export function outcomeCounts(report: Pick<Report, 'requirements' | 'baseline' | 'options'>): Record<Outcome, number> {
+  return countOutcomes(outcomesOf(report).map(({ outcome }) => outcome));
 }

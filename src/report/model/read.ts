@@ -1,6 +1,6 @@
 import { checkExchangeHeaders } from '../../files/bounded-file.js';
 import { readCheckedFile, type FileKind } from '../../files/checked-file.js';
-import { checkReportVersion } from '../../files/report-version.js';
+import { checkMatrixVersion, checkReportVersion } from '../../files/report-version.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
 import type { Matrix } from '../matrix/types.js';
 import type { Report } from './types.js';
@@ -39,7 +39,10 @@ function resultFile(what: string, options: ReadOptions): FileKind<Report | Matri
     yaml: true,
     schema: (data) => (isMatrix(data) ? 'matrix' : 'report'),
     prepare(data, refuse, path) {
-      if (isMatrix(data)) return data;
+      if (isMatrix(data)) {
+        checkMatrixVersion(data, path);
+        return data;
+      }
       const report = options.verdictsOfVersion1 && typeof data === 'object' && data !== null ? withoutExchanges(data) : data;
       checkReportVersion(report, path);
       const exchanges = (report as { exchanges?: unknown }).exchanges;

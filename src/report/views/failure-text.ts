@@ -1,6 +1,6 @@
 import { isServed } from '../../classify/types.js';
 import type { RecordedCheck } from '../../judge/scenario-result.js';
-import { outcomeCounts } from '../model/outcomes.js';
+import { outcomeCounts, type Outcome } from '../model/outcomes.js';
 import { judgedFor } from '../model/slices.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../model/types.js';
 
@@ -58,7 +58,7 @@ export function failingChecks(result: RequirementResult): RecordedCheck[] {
   return result.checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
 }
 
-/** The closing line of a doctor's examination or a matrix: its verdict totals. */
+/** The closing line of a doctor's examination: its verdict totals. */
 export function countsLine(totals: Partial<Record<Verdict, number>>): string {
   const extra = [totals.error ? `${totals.error} could not be judged` : '', totals.flaky ? `${totals.flaky} flaky` : '']
     .filter(Boolean)
@@ -73,7 +73,11 @@ export function countsLine(totals: Partial<Record<Verdict, number>>): string {
  * broken that do not fail the run (warnings), INFO observations and what could not be judged.
  */
 export function outcomeLine(report: Pick<Report, 'requirements' | 'baseline' | 'options'>): string {
-  const counts = outcomeCounts(report);
+  return outcomeCountsLine(outcomeCounts(report));
+}
+
+/** The counts line of outcomes already counted: a matrix's target, or all its targets together. */
+export function outcomeCountsLine(counts: Record<Outcome, number>): string {
   const other = [
     counts.warned ? `${counts.warned} warning${counts.warned === 1 ? '' : 's'}` : '',
     counts.observed ? `${counts.observed} info` : '',

@@ -3,10 +3,13 @@
 export type Verdict = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error';
 
 /**
- * matrix.json: the verdict of every requirement for every target of a --targets run (or of one shard, or of merged shards). matrix.md and matrix.html render from it. Holds no credentials.
+ * matrix.json: the verdict of every requirement for every target of a --targets run (or of one shard, or of merged shards), and each target's requirements by outcome, as its exit code counts them (--strict, the baseline). matrix.md and matrix.html render from it. Holds no credentials.
  */
 export interface TicketingConformanceMatrix {
-  schemaVersion: 1;
+  /**
+   * version 1 had no outcomes
+   */
+  schemaVersion: 2;
   suite: {
     name: string;
     version: string;
@@ -37,6 +40,7 @@ export interface TicketingConformanceMatrix {
     conformant: number;
     notConformant: number;
     inconclusive: number;
+    outcomes: Outcomes;
   };
   requirements: {
     id: string;
@@ -46,6 +50,18 @@ export interface TicketingConformanceMatrix {
   }[];
   targets: Target[];
   errors: RunError[];
+}
+/**
+ * the outcomes of every target summed: the matrix's counts line
+ */
+export interface Outcomes {
+  passed: number;
+  failed: number;
+  warned: number;
+  waived: number;
+  skipped: number;
+  observed: number;
+  unjudged: number;
 }
 export interface Target {
   name: string;
@@ -58,6 +74,15 @@ export interface Target {
   exitCode: 0 | 1 | 2;
   summary: string;
   totals: Totals;
+  outcomes: Outcomes1;
+  /**
+   * judged with --strict: a SHOULD or CLIENT not met fails the target
+   */
+  strict: boolean;
+  /**
+   * the requirements whose failure the baseline waives for this target: known failures before their expiry
+   */
+  waived: string[];
   requests: number;
   durationMs: number;
   /**
@@ -73,6 +98,9 @@ export interface Target {
     fixed: number;
   };
 }
+/**
+ * the target's requirements by verdict
+ */
 export interface Totals {
   pass: number;
   fail: number;
@@ -81,6 +109,18 @@ export interface Totals {
   skip: number;
   error: number;
   flaky: number;
+}
+/**
+ * the target's requirements by outcome: what its exit code and every view count
+ */
+export interface Outcomes1 {
+  passed: number;
+  failed: number;
+  warned: number;
+  waived: number;
+  skipped: number;
+  observed: number;
+  unjudged: number;
 }
 /**
  * an error of the run: the suite could not judge (configuration, network or its own fault)
