@@ -60,7 +60,7 @@ test('action.yml gives the outputs verdict and report-path, each taken from the 
   for (const [name, output] of Object.entries(outputs)) {
     expect(typeof output.description, name).toBe('string');
     expect(output.value).toBe(`\${{ steps.conformance.outputs.${name} }}`);
-    expect(conformanceStep?.run).toContain(`echo "${name}=`);
+    expect(conformanceStep?.run).toContain(`printf '${name}<<%s\\n%s\\n%s\\n' "$delimiter"`);
   }
 });
 
@@ -107,7 +107,12 @@ describe('the outputs come from the report this run wrote, and the verdict is on
    * The run step as the runner runs it, with a stand-in for the suite that writes `writes` as report.json (unless
    * undefined) and exits with `exit`, over an output folder that already holds `stale` as report.json.
    */
-  async function runStep(options: { stale?: string; writes?: string; exit: number }): Promise<{ code: number; outputs: string }> {
+  async function runStep(options: {
+    stale?: string;
+    writes?: string;
+    exit: number;
+    inputs?: Record<string, string>;
+  }): Promise<{ code: number; outputs: string; stderr: string }> {
     const work = await tempFolder('conformance-action-');
     const bin = join(work, 'ticketing-conformance', 'node_modules', '.bin');
     await mkdir(bin, { recursive: true });
@@ -120,6 +125,7 @@ describe('the outputs come from the report this run wrote, and the verdict is on
       ...Object.fromEntries(Object.entries(action.inputs ?? {}).map(([name, input]) => [name, String(input.default ?? '')])),
       'base-url': 'https://help.example.com',
       token: 'action-token-6d1e',
+      ...options.inputs,
     };
     // What the runner does with the step's env: each ${{ inputs.NAME }} becomes the input's value.
     const env = Object.fromEntries(
@@ -136,7 +142,7 @@ describe('the outputs come from the report this run wrote, and the verdict is on
     await mkdir(workspace, { recursive: true });
     const outputs = join(work, 'github-output');
     await writeFile(outputs, '');
-    const code = await new Promise<number>((done) => {
+    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((done) => {
       execFile(
         'bash',
         ['--noprofile', '--norc', '-eo', 'pipefail', '-c', conformanceStep?.run ?? 'false'],
@@ -151,13 +157,36 @@ describe('the outputs come from the report this run wrote, and the verdict is on
             ...(options.writes === undefined ? {} : { WRITES: options.writes }),
           },
         },
-        (error) => done(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
+        (error, _stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr }),
       );
     });
-    return { code, outputs: await readFile(outputs, 'utf8') };
+    return { code, outputs: await readFile(outputs, 'utf8'), stderr };
   }
 
-  const outputsOf = (verdict: string): string => `verdict=${verdict}\nreport-path=${String(action.inputs?.out?.default)}/report.json\n`;
+  /** The outputs a GITHUB_OUTPUT file sets, read as the runner reads it: NAME=VALUE lines, or NAME<<DELIMITER up to DELIMITER. */
+  function outputsSet(text: string): Record<string, string>[] {
+    const set: Record<string, string>[] = [];
+    const lines = text.split('\n');
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index] ?? '';
+      if (line === '') continue;
+      const multiLine = /^([^=<]+)<<(.+)$/.exec(line);
+      if (multiLine) {
+        const end = lines.indexOf(multiLine[2] ?? '', index + 1);
+        set.push({ [multiLine[1] ?? '']: lines.slice(index + 1, end).join('\n') });
+        index = end;
+      } else {
+        const cut = line.indexOf('=');
+        set.push({ [line.slice(0, cut)]: line.slice(cut + 1) });
+      }
+    }
+    return set;
+  }
+
+  const outputsOf = (verdict: string): Record<string, string>[] => [
+    { verdict },
+    { 'report-path': `${String(action.inputs?.out?.default)}/report.json` },
+  ];
 
   test.each([
     ['a stale report, the run writing none', 'inconclusive', { stale: '{"verdict":"conformant"}', exit: 2 }],
@@ -175,7 +204,27 @@ describe('the outputs come from the report this run wrote, and the verdict is on
     ['a report that is not JSON', 'inconclusive', { writes: '{"verdict": "conf', exit: 0 }],
   ])('%s: verdict=%s', async (_name, verdict, options) => {
     const step = await runStep(options);
-    expect(step.outputs).toBe(outputsOf(verdict));
+    expect(outputsSet(step.outputs)).toEqual(outputsOf(verdict));
     expect(step.code).toBe(options.exit);
   });
+
+  test('each run writes its outputs with a delimiter of its own, random and long', async () => {
+    const delimiters = await Promise.all(
+      [1, 2].map(async () => /^verdict<<(.+)$/m.exec((await runStep({ writes: '{"verdict":"conformant"}', exit: 0 })).outputs)?.[1] ?? ''),
+    );
+    expect(delimiters[0]?.length).toBeGreaterThanOrEqual(32);
+    expect(delimiters[0]).not.toBe(delimiters[1]);
+  });
+
+  const singleLine = Object.keys(action.inputs ?? {});
+  test.each(singleLine.flatMap((input) => ['\n', '\r'].map((lineBreak) => [input, lineBreak] as const)))(
+    'the input %s with a line break (%j) is refused in one line, before the suite runs, and sets no output',
+    async (input, lineBreak) => {
+      const value = `${input === 'out' ? 'reports' : 'value-9c1f'}${lineBreak}verdict=conformant`;
+      const step = await runStep({ writes: '{"verdict":"conformant"}', exit: 0, inputs: { [input]: value } });
+      expect(step.code).toBe(2);
+      expect(step.outputs).toBe('');
+      expect(step.stderr.trim().split('\n')).toEqual([`::error::the input ${input} holds a line break; give it on one line`]);
+    },
+  );
 });

@@ -214,7 +214,11 @@ test("the GitHub Action's run step runs the installed package and sets the outpu
   });
   expect(result.code, result.stderr).toBe(1);
   const reportPath = `${inputs.out ?? ''}/report.json`;
-  expect(readFileSync(outputs, 'utf8')).toBe(`verdict=not-conformant\nreport-path=${reportPath}\n`);
+  // GitHub's multi-line form, one random delimiter for both.
+  const [, delimiter = ''] = /^verdict<<(.+)\n/.exec(readFileSync(outputs, 'utf8')) ?? [];
+  expect(readFileSync(outputs, 'utf8')).toBe(
+    `verdict<<${delimiter}\nnot-conformant\n${delimiter}\nreport-path<<${delimiter}\n${reportPath}\n${delimiter}\n`,
+  );
   const report = JSON.parse(readFileSync(join(workspace, reportPath), 'utf8')) as Report;
   expect(failedRequirements(report)).toEqual(['STATUS-COLOUR']);
   expect(result.stdout).not.toContain(TOKEN);
