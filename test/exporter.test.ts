@@ -286,6 +286,30 @@ describe('whatever reaches the port', () => {
     expect(answers[3]).toContain('ticketing-conformance exporter');
   });
 
+  test('a connection that reads none of its answers is cut off once they no longer fit in its buffers', async () => {
+    // Only the answer's time-out acts: pipelined requests are not capped here, and the other time-outs are far away.
+    const exporter = track(
+      await exporterFor([{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }], {
+        limits: {
+          headersTimeoutMs: 600_000,
+          requestTimeoutMs: 600_000,
+          keepAliveTimeoutMs: 600_000,
+          answerTimeoutMs: 200,
+          maxUnansweredRequests: 1_000_000,
+        },
+      }),
+    );
+    const socket = connect(Number(new URL(exporter.url).port), '127.0.0.1');
+    socket.pause();
+    socket.on('error', () => undefined);
+    const request = 'GET /nothing HTTP/1.1\r\nHost: exporter\r\n\r\n';
+    // Far more answers than the connection's buffers hold, each small and cheap to make.
+    socket.write(request.repeat(40_000));
+    const more = setInterval(() => socket.write(request), 20);
+    await new Promise<void>((resolve) => socket.once('close', () => resolve(clearInterval(more))));
+    expect((await scrape(`${exporter.url}/metrics`)).status).toBe(200);
+  });
+
   test('connections that send nothing, trickle their headers or body, or idle after an answer are closed by the time-outs', async () => {
     const exporter = track(
       await exporterFor([{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }], {
