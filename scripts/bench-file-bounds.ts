@@ -1,7 +1,8 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES } from '../src/files/bounded-file.js';
+import { jsonShape } from '../src/exchange/body-text.js';
+import { MAX_FILE_BYTES, MAX_FILE_JSON_VALUES } from '../src/files/bounded-file.js';
 import { MAX_HEADER_CHARS, MAX_HEADER_COUNT } from '../src/exchange/header-bounds.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { compile, compiledCli } from './bench/compile.js';
@@ -29,14 +30,14 @@ function headersAtTheBounds(): Record<string, string> {
   return Object.fromEntries(Array.from({ length: MAX_HEADER_COUNT }, (_, index) => [`x-filler-${String(index).padStart(3, '0')}`, value]));
 }
 
-/** The file grown step by step, as it was at the last step that kept it under the cap. */
+/** The file grown step by step, as it was at the last step that kept it under the caps. */
 function filled(file: Json, grow: (file: Json) => void): string {
   let text = JSON.stringify(file);
   for (;;) {
     const before = text;
     grow(file);
     text = JSON.stringify(file);
-    if (text.length > FILL) return before;
+    if (text.length > FILL || jsonShape(text).values > MAX_FILE_JSON_VALUES) return before;
   }
 }
 
@@ -49,6 +50,18 @@ async function bench(): Promise<void> {
       cwd: work,
     });
     if (run.code !== 0) throw new Error(`the run against the reference server ended with exit ${run.code}`);
+    const targetsFile = join(work, 'targets.json');
+    await writeFile(targetsFile, JSON.stringify([{ name: 'target-1', baseUrl: reference.url, tokenEnv: 'BENCH_TOKEN' }]));
+    const matrixRun = await measure(
+      process.execPath,
+      [compiledCli, '--targets', targetsFile, '--shard', '1/1', '--out', join(work, 'matrix')],
+      {
+        cwd: work,
+        env: { ...process.env, BENCH_TOKEN: TOKEN },
+      },
+    );
+    if (matrixRun.code !== 0) throw new Error(`the matrix run against the reference server ended with exit ${matrixRun.code}`);
+    const matrix = JSON.parse(await readFile(join(work, 'matrix', 'matrix.json'), 'utf8')) as Json & { targets: Json[] };
     const recording = JSON.parse(await readFile(join(work, 'run', 'recording.json'), 'utf8')) as Json & { runs: Json[] };
     const report = JSON.parse(await readFile(join(work, 'run', 'report.json'), 'utf8')) as Json & { exchanges: Record<string, Exchange> };
     const forged = new Map<string, string>();
@@ -97,6 +110,20 @@ async function bench(): Promise<void> {
         }
       }),
     );
+    const manyTargets = copy(matrix);
+    const [firstTarget] = matrix.targets;
+    let targetCount = 1;
+    const matrixFile = await write(
+      'matrix, targets to the cap',
+      filled(manyTargets, (file) => {
+        for (let step = 0; step < 200; step += 1) {
+          (file.targets as Json[]).push({ ...copy(need(firstTarget, 'target in matrix.json')), name: `target-${(targetCount += 1)}` });
+        }
+      }),
+    );
+    const longSummary = copy(matrix);
+    longSummary.summary = 's'.repeat(31 * 1024 * 1024);
+    const longSummaryFile = await write('matrix, a 31 MiB summary', JSON.stringify(longSummary));
     const history = join(work, 'history');
     await mkdir(join(history, 'forged'), { recursive: true });
     await cp(reportFile, join(history, 'forged', 'report.json'));
@@ -111,6 +138,10 @@ async function bench(): Promise<void> {
       ['compare, report at the header bounds', ['compare', join(work, 'run', 'report.json'), reportFile]],
       ['history, report at the header bounds', ['history', history, '--out', join(work, 'history-out')]],
       ['merge, report at the header bounds', ['merge', reportFile, '--out', join(work, 'merged')]],
+      ['merge, the matrix a run wrote', ['merge', join(work, 'matrix', 'matrix.json'), '--out', join(work, 'merged')]],
+      ['merge, matrix of targets to the cap', ['merge', matrixFile, '--out', join(work, 'merged')]],
+      ['merge, matrix with a 31 MiB summary', ['merge', longSummaryFile, '--out', join(work, 'merged')]],
+      ['compare, matrix of targets to the cap', ['compare', matrixFile, matrixFile]],
     ];
     for (const [name, args] of commands) {
       const result = await measure(process.execPath, [compiledCli, ...args], { cwd: work, timeoutMs: 300_000 });
