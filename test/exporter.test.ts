@@ -51,7 +51,9 @@ describe('GET /probe', () => {
     expect(healthy.get('ticketing_conformance_judged')).toBe(1);
     expect(healthy.get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
     expect(healthy.get('ticketing_conformance_exit_code')).toBe(0);
-    expect(healthy.get('ticketing_conformance_requirement{requirement="AUTH-TOKEN-ACCEPTED",level="MUST",verdict="pass"}')).toBe(1);
+    expect(
+      healthy.get('ticketing_conformance_requirement{requirement="AUTH-TOKEN-ACCEPTED",level="MUST",verdict="pass",outcome="passed"}'),
+    ).toBe(1);
     expect([...healthy.keys()].filter((key) => key.startsWith('ticketing_conformance_diagnosis'))).toEqual([]);
     expect(healthy.get('ticketing_conformance_run_requests')).toBeGreaterThan(0);
 
@@ -60,7 +62,9 @@ describe('GET /probe', () => {
     const broken = samples(answer.text);
     expect(broken.get('ticketing_conformance_verdict{verdict="not-conformant"}')).toBe(1);
     expect(broken.get('ticketing_conformance_exit_code')).toBe(1);
-    expect(broken.get('ticketing_conformance_requirement{requirement="AUTH-TOKEN-ACCEPTED",level="MUST",verdict="fail"}')).toBe(1);
+    expect(
+      broken.get('ticketing_conformance_requirement{requirement="AUTH-TOKEN-ACCEPTED",level="MUST",verdict="fail",outcome="failed"}'),
+    ).toBe(1);
     expect(
       broken.get('ticketing_conformance_diagnosis{diagnosis="authorization-header-stripped",party="environment",confidence="medium"}'),
     ).toBe(1);
@@ -68,6 +72,44 @@ describe('GET /probe', () => {
     expect([...broken.keys()].every((key) => key.startsWith('ticketing_conformance_'))).toBe(true);
     expect(answer.text).not.toContain(TOKEN);
     expect(answer.text).not.toContain('127.0.0.1');
+  });
+
+  test('a target whose only miss is a SHOULD: no failure in any series, exit code 0; with --strict a failure in each, exit code 1', async () => {
+    const bom = await reference(['utf8-bom']);
+    const failures = async (runOptions: string[]): Promise<Record<string, number | undefined>> => {
+      const exporter = track(await exporterFor([{ name: 'bom', baseUrl: bom.url, token: TOKEN }], { runOptions }));
+      const series = samples((await probe(exporter, 'bom')).text);
+      const outcomeOf = (requirement: string): string | undefined =>
+        [...series.keys()]
+          .find((key) => key.startsWith(`ticketing_conformance_requirement{requirement="${requirement}",`))
+          ?.match(/outcome="(\w+)"/)?.[1];
+      return {
+        exitCode: series.get('ticketing_conformance_exit_code'),
+        notConformant: series.get('ticketing_conformance_verdict{verdict="not-conformant"}'),
+        failedRequirements: [...series].filter(
+          ([key, value]) => key.startsWith('ticketing_conformance_requirement{') && key.includes('outcome="failed"') && value === 1,
+        ).length,
+        failedOutcomes: series.get('ticketing_conformance_outcomes{outcome="failed"}'),
+        warnedOutcomes: series.get('ticketing_conformance_outcomes{outcome="warned"}'),
+        bomOutcome: outcomeOf('ENV-NO-BOM') === 'failed' ? 1 : 0,
+      };
+    };
+    expect(await failures([])).toEqual({
+      exitCode: 0,
+      notConformant: 0,
+      failedRequirements: 0,
+      failedOutcomes: 0,
+      warnedOutcomes: 1,
+      bomOutcome: 0,
+    });
+    expect(await failures(['--strict'])).toEqual({
+      exitCode: 1,
+      notConformant: 1,
+      failedRequirements: 1,
+      failedOutcomes: 1,
+      warnedOutcomes: 0,
+      bomOutcome: 1,
+    });
   });
 
   test('an unknown name, an address in its place, or no name: 400 with one line, and nothing is sent anywhere', async () => {

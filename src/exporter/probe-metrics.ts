@@ -1,6 +1,7 @@
 import { Gauge, Registry } from 'prom-client';
 import type { Report, RunVerdict } from '../report/model/types.js';
 import { VERDICTS } from '../report/model/types.js';
+import { OUTCOMES, outcomeCounts, outcomesOf } from '../report/model/outcomes.js';
 
 /** Every series of a probe answer starts with this; the exporter's own series add `exporter_`. */
 export const PREFIX = 'ticketing_conformance_';
@@ -41,14 +42,20 @@ export async function probeMetrics({ report, reused }: ProbeOutcome): Promise<st
   gauge(registry, 'exit_code', 'The exit code the command line would give: 0 conformant, 1 not conformant, 2 could not judge').set(
     report.exitCode,
   );
-  const requirement = gauge(registry, 'requirement', 'One series per requirement of the catalog, labelled with its level and verdict', [
+  const requirement = gauge(
+    registry,
     'requirement',
-    'level',
-    'verdict',
-  ]);
-  for (const result of report.requirements) requirement.set({ requirement: result.id, level: result.level, verdict: result.verdict }, 1);
-  const totals = gauge(registry, 'requirements', 'Requirements per verdict', ['verdict']);
+    'One series per requirement of the catalog, labelled with its level, verdict and outcome (failed only if it fails the run)',
+    ['requirement', 'level', 'verdict', 'outcome'],
+  );
+  for (const { result, outcome } of outcomesOf(report)) {
+    requirement.set({ requirement: result.id, level: result.level, verdict: result.verdict, outcome }, 1);
+  }
+  const totals = gauge(registry, 'requirements', 'Requirements per verdict (a SHOULD not met is warn, with --strict too)', ['verdict']);
   for (const name of VERDICTS) totals.set({ verdict: name }, report.totals[name]);
+  const outcomes = gauge(registry, 'outcomes', 'Requirements per outcome, as the exit code counts them: failed fails the run', ['outcome']);
+  const counts = outcomeCounts(report);
+  for (const name of OUTCOMES) outcomes.set({ outcome: name }, counts[name]);
   const diagnosis = gauge(registry, 'diagnosis', 'One series per diagnosis of the hosting stack, with the party at fault', [
     'diagnosis',
     'party',

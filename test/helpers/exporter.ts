@@ -43,12 +43,19 @@ export async function exporterFor(
     minIntervalMs = 0,
     defaultProbeTimeoutMs = SAFETY_NET_MS,
     limits,
-  }: { minIntervalMs?: number; defaultProbeTimeoutMs?: number; limits?: Partial<ConnectionLimits> } = {},
+    runOptions = [],
+  }: {
+    minIntervalMs?: number;
+    defaultProbeTimeoutMs?: number;
+    limits?: Partial<ConnectionLimits>;
+    /** Run options given to the exporter, such as --strict. */
+    runOptions?: string[];
+  } = {},
 ): Promise<RunningExporter> {
   const dir = await mkdtemp(join(tmpdir(), 'exporter-targets-'));
   try {
     const { file, env } = await writeTargets(dir, targets);
-    const entries = loadTargets(loadConfig(['--targets', file], env, join(dir, '.env')), env, join(dir, '.env'));
+    const entries = loadTargets(loadConfig(['--targets', file, ...runOptions], env, join(dir, '.env')), env, join(dir, '.env'));
     return await startExporter({ targets: entries, host: '127.0.0.1', port: 0, minIntervalMs, defaultProbeTimeoutMs, limits });
   } finally {
     await removeFolder(dir);

@@ -46,7 +46,7 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
       await writeFile(join(dir, 'alerts.test.yml'), await readFile(join(EXAMPLES, 'alerts.test.yml')));
       const tested = await promtool(['test', 'rules', 'alerts.test.yml'], undefined, dir);
       expect(tested.code).not.toBe(0);
-      expect(tested.output).toContain('TicketingMustRequirementFailing');
+      expect(tested.output).toContain('TicketingRequirementFailing');
     } finally {
       await removeFolder(dir);
     }
@@ -139,7 +139,8 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
     }
 
     test('the failing requirement and the diagnosis appear, raise pending alerts, then clear when the fault is fixed', async () => {
-      const failing = 'ticketing_conformance_requirement{job="ticketing-conformance",requirement="AUTH-TOKEN-ACCEPTED",verdict="fail"}';
+      const failing =
+        'ticketing_conformance_requirement{job="ticketing-conformance",requirement="AUTH-TOKEN-ACCEPTED",verdict="fail",outcome="failed"}';
       const diagnosed = 'ticketing_conformance_diagnosis{diagnosis="authorization-header-stripped",party="environment"}';
       await eventually('the failing requirement', async () => (await query(failing)).length === 1);
       await eventually('the diagnosis', async () => (await query(diagnosed)).length === 1);
@@ -148,12 +149,12 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
       expect(series?.metric.instance).toBe('helpdesk');
       expect(series?.metric.level).toBe('MUST');
       expect((await query('ticketing_conformance_verdict{verdict="not-conformant"} == 1')).length).toBe(1);
-      await eventually('the MUST alert pending', async () => {
+      await eventually('the alert pending', async () => {
         const alerts = (await (await fetch(`${api}/alerts`)).json()) as {
           data: { alerts: { labels: Record<string, string>; state: string }[] };
         };
         return alerts.data.alerts.some(
-          (alert) => alert.labels.alertname === 'TicketingMustRequirementFailing' && alert.labels.instance === 'helpdesk',
+          (alert) => alert.labels.alertname === 'TicketingRequirementFailing' && alert.labels.instance === 'helpdesk',
         );
       });
 
@@ -168,9 +169,9 @@ describe.skipIf(skipPrometheus)(`Prometheus${skipPrometheus ? ` (skipped outside
         (await query('ticketing_conformance_requirement{job="ticketing-conformance",requirement="AUTH-TOKEN-ACCEPTED",verdict="pass"}'))
           .length,
       ).toBe(1);
-      await eventually('the MUST alert resolved', async () => {
+      await eventually('the alert resolved', async () => {
         const alerts = (await (await fetch(`${api}/alerts`)).json()) as { data: { alerts: { labels: Record<string, string> }[] } };
-        return !alerts.data.alerts.some((alert) => alert.labels.alertname === 'TicketingMustRequirementFailing');
+        return !alerts.data.alerts.some((alert) => alert.labels.alertname === 'TicketingRequirementFailing');
       });
     });
 
