@@ -363,6 +363,8 @@ describe('a status of the list that the valid token is never served', () => {
       );
       expect(skips.length).toBeGreaterThan(0);
       for (const skip of skips) expect(skip.description).toMatch(expected.skipSays);
+      // The terminal's line for that status names what failed there.
+      if (expected.exit === 1) expect(run.stdout).toMatch(new RegExp(`^ {2}status ${statusId}: .*fail.*AUTH-TOKEN-ACCEPTED`, 'm'));
     }
     expect(conclusions(reportOf(second.run))).toEqual(conclusions(reportOf(first.run)));
     expect(

@@ -284,10 +284,13 @@ const cases: UnhappyCase[] = [
     name: "Apache's own 401 page for every refusal, the token served",
     api: { refuse: () => htmlReply(401, APACHE_401_PAGE, { 'www-authenticate': 'Basic realm="Help desk API"' }) },
     exit: 0,
-    also: (report) =>
+    also: (report) => {
       expect(actualOf(report, 'AUTH-WRONG-TOKEN-REFUSED')).toMatch(
         /Apache's own HTTP 401 page refused it, while this path was served in the same run: the deployment refuses these credentials$/,
-      ),
+      );
+      const observed = report.requirements.find((result) => result.id === 'AUTH-ERROR-RESPONSE')?.checks[0]?.description;
+      expect(observed).toBe("answer to a token that is not valid (Apache's own page, not an error envelope)");
+    },
   },
   {
     name: "Apache's own 403 page for every refusal, the token served",

@@ -1,5 +1,6 @@
 import { accepted, refused } from '../../src/judge/checks/auth.js';
 import { tokenServedTo } from '../../src/classify/reach.js';
+import { whoAnswered } from '../../src/classify/words.js';
 import { missingStatusControl } from '../../src/judge/checks/control.js';
 import { describeResponse, outcome } from '../../src/judge/checks/outcome.js';
 import { validator } from '../../src/validators/schemas.js';
@@ -125,11 +126,18 @@ scenario({
   id: 'auth-error-response',
   requirements: ['AUTH-ERROR-RESPONSE'],
   title: 'how failed authentication is answered, where the document is silent',
-  async run({ target, observe }) {
+  async run({ target, observe, answer }) {
     const isErrorEnvelope = validator('error');
     for (const credentials of ['wrong-token', 'no-header', 'bad-base64'] as const) {
       const response = await target.status({ credentials });
-      const shape = response.response.json.ok && isErrorEnvelope(response.response.json.value) ? 'error envelope' : 'not an error envelope';
+      const { origin } = answer(response);
+      // The web server's own refusal page is named as such: Apache's or nginx's 401 page, not the application's words.
+      const shape =
+        response.response.json.ok && isErrorEnvelope(response.response.json.value)
+          ? 'error envelope'
+          : origin.kind === 'front'
+            ? `${whoAnswered(origin)}'s own page, not an error envelope`
+            : 'not an error envelope';
       observe['AUTH-ERROR-RESPONSE'](`answer to ${variantLabel(credentials)} (${shape})`, describeResponse(response), response);
     }
   },
