@@ -190,12 +190,16 @@ export class HttpClient {
    * connection still fails with HARNESS_CONNECTION_RESET.
    */
   private async attemptReconnecting(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+    let closedUnder: HarnessError | undefined;
     for (let resent = 0; ; resent += 1) {
       try {
         return await this.attempt(url, headers, recorded);
       } catch (error) {
+        // A resend the budget has no room for leaves the closed connection as the cause, not the budget.
+        if (closedUnder && error instanceof HarnessError && error.code === 'HARNESS_REQUEST_BUDGET') throw closedUnder;
         const closed = error instanceof HarnessError && error.code === 'HARNESS_CONNECTION_RESET';
         if (!closed || resent >= RESENDS_ON_CLOSED_CONNECTION || this.deadline?.aborted) throw error;
+        closedUnder = error;
       }
     }
   }
