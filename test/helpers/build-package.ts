@@ -7,7 +7,10 @@ import { COMPILED_CLI, repoRoot } from './run-cli.js';
 
 /** The compiler settings of the package, which `npm run build` (prepack) compiles with too. */
 export const PACKAGE_TSCONFIG = 'tsconfig.build.json';
-/** Kept outside dist/, so the package never ships it; incremental, so a run with nothing changed compiles nothing. */
+/**
+ * The compiler's record of that build (tsBuildInfoFile in tsconfig.build.json): kept outside dist/, so the package never
+ * ships it; a build with nothing changed compiles nothing, and the type check (tsc -b) reads this build, not the source.
+ */
 const BUILD_INFO = join(repoRoot, 'node_modules', '.cache', 'ticketing-conformance', 'dist.tsbuildinfo');
 
 /**
@@ -20,11 +23,10 @@ export default async function buildPackage(): Promise<void> {
   const digest = sourceDigest(repoRoot);
   // tsc trusts its build information: outputs deleted since (npm run build starts afresh) must be written again.
   if (!existsSync(COMPILED_CLI)) rmSync(BUILD_INFO, { force: true });
-  execFileSync(
-    process.execPath,
-    [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', PACKAGE_TSCONFIG, '--incremental', '--tsBuildInfoFile', BUILD_INFO],
-    { cwd: repoRoot, stdio: 'inherit' },
-  );
+  execFileSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '--build', PACKAGE_TSCONFIG], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
   await bundleCli(join(repoRoot, 'dist'));
   // The digest of the source compiled, taken before the compiler ran: a checkout's bin runs this build while it holds.
   writeFileSync(join(repoRoot, DIGEST_FILE), `${digest}\n`);
