@@ -11,6 +11,8 @@ import { execCli } from './helpers/run-cli.js';
 import { startListeningCli } from './helpers/serve-cli.js';
 import type { RunningExporter } from '../src/exporter/server.js';
 import { removeFolder } from './helpers/safety-net.js';
+import { cli } from '../src/cli/cli.js';
+import { processIo, type CommandIo } from '../src/cli/io.js';
 
 const TOKEN = 'exporter-token-Zq81vP';
 const opened: { close(): Promise<void> }[] = [];
@@ -385,6 +387,18 @@ describe('the command line', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(message);
+  });
+
+  test.each(['listen', 'min-interval'])("--%s holding a target's token is refused without quoting it", async (flag) => {
+    const dir = await mkdtemp(join(tmpdir(), 'exporter-cli-'));
+    track({ close: () => removeFolder(dir) });
+    const { file, env } = await writeTargets(dir, [{ name: 'any', baseUrl: 'http://127.0.0.1:9', token: TOKEN }]);
+    const errors: string[] = [];
+    const io: CommandIo = { ...processIo(), log: () => undefined, error: (line) => errors.push(line), env, dotenvPath: join(dir, '.env') };
+    expect(await cli(['exporter', '--targets', file, `--${flag}`, TOKEN], io)).toBe(2);
+    expect(errors).toEqual([
+      expect.stringMatching(new RegExp(`^CONFIG_INVALID: --${flag} \\(not quoted: it holds the API token\\) is not `)),
+    ]);
   });
 
   /** What the exporter's command writes on stderr, listening there over a target it is never asked to probe, until stopped. */

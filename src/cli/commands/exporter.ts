@@ -1,6 +1,7 @@
 import { readCommandLine } from '../../config/command-line.js';
 import { configOf, SETTING_FLAGS, settingsOfFlags, type GivenSettings } from '../../config/load.js';
 import { loadTargets } from '../../config/targets.js';
+import { parseSetting, type Place, type Secrets } from '../../config/values.js';
 import { ConfigError } from '../../errors.js';
 import { startExporter } from '../../exporter/server.js';
 import { warningLine } from '../../report/views/terminal.js';
@@ -84,12 +85,20 @@ export async function exporterCommand(argv: string[], io: CommandIo): Promise<nu
   const targets = loadTargets(config, io.env, io.dotenvPath);
   if (targets.length === 0)
     throw new ConfigError('CONFIG_INVALID', `the targets file ${config.targets} names no target`, 'Add a target to it');
-  const { host, port } = listenAddress(flags.listen);
+  // Read once the tokens are known, so that neither message quotes one pasted there.
+  const secrets: Secrets = {
+    tokens: [config.token, config.compareToken, ...targets.map((target) => target.token)],
+    passwords: [config.password],
+    passphrases: [config.keyPassphrase],
+  };
+  const place = (flag: string, example: string): Place => ({ name: `--${flag}`, example: `--${flag} ${example}`, tokens: secrets.tokens });
+  const { host, port } = parseSetting(listenAddress, flags.listen, place('listen', DEFAULT_LISTEN), secrets);
+  const minIntervalMs = parseSetting((raw) => duration(raw, 'min-interval'), flags.minInterval, place('min-interval', '30s'), secrets);
   const exporter = await startExporter({
     targets,
     host,
     port,
-    minIntervalMs: duration(flags.minInterval, 'min-interval'),
+    minIntervalMs,
     defaultProbeTimeoutMs: config.deadlineMs,
   }).catch((error: unknown) => {
     throw new ConfigError(
