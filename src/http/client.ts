@@ -21,7 +21,7 @@ import { authorizationHeader, clientHeaders, curlCommand } from '../exchange/cre
 import { Limiter } from './limiter.js';
 import { request } from './transport.js';
 import { askedWaitMs, Pacer, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
-import { readBody } from './read-body.js';
+import { abandonBody, readBody } from './read-body.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
@@ -259,7 +259,7 @@ export class HttpClient {
     const responseHeaders = flattenHeaders(response.headers);
     const beyond = headersBeyondBounds(responseHeaders);
     if (beyond !== undefined) {
-      response.body.destroy();
+      abandonBody(response.body);
       throw new HarnessError(
         'HARNESS_HEADERS_TOO_LARGE',
         `the response headers for GET ${recorded.path} ${beyond}`,

@@ -17,11 +17,19 @@ function tooLarge(path: string, detail: string): HarnessError {
   );
 }
 
+/**
+ * Drops a body the suite will not read, and the connection under it. undici's body emits an abort error when destroyed
+ * unread; nobody reads it any more, so that error is expected and dropped here rather than left unhandled.
+ */
+export function abandonBody(body: Readable): void {
+  body.on('error', () => undefined).destroy();
+}
+
 /** Reads a response body within the target's byte budget and a time limit, dropping the connection as soon as either is passed. */
 export async function readBody(body: Readable, declaredLength: string | undefined, limits: BodyLimits, path: string): Promise<Buffer> {
   const { budget } = limits;
   if (declaredLength !== undefined && Number(declaredLength) > budget.limit()) {
-    body.destroy();
+    abandonBody(body);
     throw tooLarge(path, `declares ${declaredLength} bytes, more than the ${budget.limit()} the suite reads`);
   }
   const chunks: Buffer[] = [];
