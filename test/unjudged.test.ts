@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { classifyAnswer, type ClassifiedInput } from '../src/classify/classify.js';
 import type { Classified, FrontName, Reach } from '../src/classify/types.js';
 import { parseJson } from '../src/exchange/body-text.js';
-import { whyNotJudged } from '../src/judge/unjudged.js';
+import { webServerRefusal, whyNotJudged } from '../src/judge/unjudged.js';
 
 /** When a check of an answer judges the API, and when it is set aside: the answers as fronts and servers send them. */
 
@@ -93,6 +93,27 @@ describe("a front's page", () => {
       message: "not judged: Apache answered instead of the API (HTTP 404: Apache's own error page)",
     });
     expect(whyNotJudged(APACHE_404, 404, NOTHING_ANSWERED, { ok: false })?.code).toBe('HARNESS_NOT_THE_API');
+  });
+
+  test("the web server's own 401 or 403 page passes a refusal only where the same path was served in the run", () => {
+    const apache401 = classified(
+      401,
+      '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>401 Unauthorized</title>\n</head><body>\n<h1>Unauthorized</h1>\n<p>This server could not verify that you\nare authorized to access the document\nrequested.</p>\n</body></html>\n',
+    );
+    expect(apache401.origin).toMatchObject({ kind: 'front', front: 'web-server', vendor: 'Apache' });
+    const refusal = { ok: true, refusal: true } as const;
+    expect(webServerRefusal(apache401, 401, refusal, ['valid'])).toBe(
+      "Apache's own HTTP 401 page refused it, while this path was served in the same run: the deployment refuses these credentials",
+    );
+    expect(whyNotJudged(apache401, 401, API_ANSWERED, refusal, ['valid'])).toBeUndefined();
+    // Nothing served on that path: its own password, or a page in front of everything, proves nothing.
+    expect(whyNotJudged(apache401, 401, API_ANSWERED, refusal, [])?.code).toBe('HARNESS_NOT_THE_API');
+    // Only a refusal that passed, only a refusal's code, and only the web server's own page.
+    expect(webServerRefusal(apache401, 401, { ok: true }, ['valid'])).toBeUndefined();
+    expect(webServerRefusal(APACHE_404, 404, refusal, ['valid'])).toBeUndefined();
+    expect(webServerRefusal(NGINX_502, 502, refusal, ['valid'])).toBeUndefined();
+    expect(webServerRefusal(CLOUDFLARE_BLOCK, 403, refusal, ['valid'])).toBeUndefined();
+    expect(whyNotJudged(CLOUDFLARE_BLOCK, 403, API_ANSWERED, refusal, ['valid'])?.code).toBe('HARNESS_NOT_THE_API');
   });
 
   test('a gateway error page judges nothing: the application did not take the request', () => {

@@ -123,7 +123,7 @@ export const isMaintenance = (answer: AnswerText): boolean =>
 
 /** The built-in error pages of Apache and nginx, and which of the two wrote one. */
 export const APACHE_PAGE =
-  /<address>Apache|was not found on this server\.|misconfiguration and was unable|could not verify that you are authorized/;
+  /<address>Apache|was not found on this server\.|misconfiguration and was unable|could not verify that you\s+are\s+authorized/;
 export const NGINX_PAGE = /<center>nginx/;
 
 /** PHP-FPM's answer when the script it is handed does not exist (a wrong SCRIPT_FILENAME or document root). */
