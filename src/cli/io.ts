@@ -25,6 +25,11 @@ export interface CommandIo {
    * its start, does so; the settings are the whole process's, and a host program keeps its own.
    */
   beforeLongRun?(): void;
+  /**
+   * Listens for Ctrl-C and SIGTERM while a run lasts: the signal is aborted with the name of the one that came, and
+   * stop() gives the signals back. Only the CLI's own process listens; a host program keeps its signals.
+   */
+  interruptible?(): { signal: AbortSignal; stop(): void };
 }
 
 export function processIo(): CommandIo {
@@ -38,5 +43,27 @@ export function processIo(): CommandIo {
     // The whole command, process start included.
     startedAt: new Date(performance.timeOrigin),
     beforeLongRun: letYoungGenerationGrow,
+    interruptible: listenForInterruption,
+  };
+}
+
+/** The exit code of a process a signal ended, as shells report it: 128 and the signal's number. */
+export const interruptedExitCode = (signal: unknown): number => 128 + (signal === 'SIGTERM' ? 15 : 2);
+
+/** Ctrl-C or SIGTERM once stops the run's sending; a second one ends the process at once. */
+function listenForInterruption(): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(interruptedExitCode(signal));
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    stop() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
   };
 }

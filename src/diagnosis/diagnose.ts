@@ -101,7 +101,7 @@ function frontAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges):
 const mustFailed = (results: JudgedRequirement[]): boolean => results.some((result) => result.verdict === 'fail');
 
 /** Errors of the environment that are no failure to reach the target: their own words say what happened. */
-const NOT_TRANSPORT = new Set(['HARNESS_DEADLINE', 'HARNESS_RATE_LIMITED', 'HARNESS_NOT_THE_API']);
+const NOT_TRANSPORT = new Set(['HARNESS_DEADLINE', 'HARNESS_INTERRUPTED', 'HARNESS_RATE_LIMITED', 'HARNESS_NOT_THE_API']);
 
 /** The other statuses of --status-id that are answered like a status that does not exist: each leaves the run unjudged. */
 function otherStatusesMissing(observations: StackObservations, exchanges: JudgedExchanges, setup: StackSetup): Diagnosis[] {

@@ -42,6 +42,8 @@ export interface HttpClientOptions
   runId?: string;
   /** The token's scanner, when the caller already built one (the same serves every artifact of the target). */
   scanner?: SecretScanner;
+  /** Aborted on Ctrl-C or SIGTERM, with the signal's name: the run stops sending as at the deadline. */
+  interruption?: AbortSignal;
 }
 
 export interface GetOptions {
@@ -77,6 +79,8 @@ export class HttpClient {
   private readonly bodyBudget: BodyBudget;
   private readonly jsonValues = new JsonValueBudget();
   private readonly deadline?: AbortSignal;
+  /** What the deadline signal follows: the deadline's timer and the interruption, held here, since AbortSignal.any holds them weakly. */
+  private readonly stops: AbortSignal[];
   private readonly runId: string;
   private sent = 0;
   /** Set when a request was left pending at the deadline, so closing does not wait for it. */
@@ -102,12 +106,15 @@ export class HttpClient {
     this.waitUntil = options.deadlineAt ?? Date.now() + WAIT_CAP_WITHOUT_DEADLINE_MS;
     this.pause = new RetryAfterPause(this.waitUntil);
     if (options.rateLimit) this.pacer = new Pacer(options.rateLimit, this.waitUntil, this.waitCap);
-    if (options.deadlineAt !== undefined) {
-      this.deadline = AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()));
-      // Every request of the plan listens to it while it waits, queues and runs, whatever the budget lets through, and
-      // lets go when done: many listeners are expected, not a leak, and Node's warning about them would alarm a user.
-      setMaxListeners(0, this.deadline);
-    }
+    this.stops = [
+      ...(options.deadlineAt === undefined ? [] : [AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()))]),
+      ...(options.interruption ? [options.interruption] : []),
+    ];
+    const [only, ...more] = this.stops;
+    this.deadline = only && more.length === 0 ? only : only ? AbortSignal.any(this.stops) : undefined;
+    // Every request of the plan listens to it while it waits, queues and runs, whatever the budget lets through, and
+    // lets go when done: many listeners are expected, not a leak, and Node's warning about them would alarm a user.
+    if (this.deadline) setMaxListeners(0, this.deadline);
   }
 
   get traffic(): TrafficCounts {
@@ -223,6 +230,7 @@ export class HttpClient {
   }
 
   private explain(error: unknown, path: string): HarnessError {
+    if (this.options.interruption?.aborted) return interrupted(path, this.options.interruption.reason);
     if (this.deadline?.aborted) return this.deadlinePassed(path);
     if (error instanceof HarnessError) return error;
     const failure = this.tlsError && isSocketClosed(error) ? this.tlsError : error;
@@ -366,6 +374,16 @@ export class HttpClient {
     if (this.abandoned) await this.dispatcher.destroy();
     else await this.dispatcher.close();
   }
+}
+
+/** A request the run's interruption stopped: the user's own doing, told with the signal that came. */
+function interrupted(path: string, signal: unknown): HarnessError {
+  return new HarnessError(
+    'HARNESS_INTERRUPTED',
+    `the run was interrupted (${String(signal)}) before GET ${path} was answered`,
+    'Run it again and let it finish for a verdict',
+    'environment',
+  );
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -107,19 +107,22 @@ export interface PassOptions {
   plan?: Plan;
   /** Told once the pass is recorded: what comes after the judging can load while the other thread judges. */
   onRecorded?: () => void;
+  /** Ctrl-C or SIGTERM: the pass stops sending, and what it recorded until then is judged. */
+  interruption?: AbortSignal;
 }
 
 /** Record: one pass over the target. A failure to record is kept, for the judge and the report to say. */
 export async function recordPass(
   target: PlannedTarget,
   scanner: SecretScanner,
-  { startedAt = new Date(), settings = targetSettings(target, startedAt), onFirstRoundSent, plan }: PassOptions = {},
+  { startedAt = new Date(), settings = targetSettings(target, startedAt), onFirstRoundSent, plan, interruption }: PassOptions = {},
 ): Promise<Pass> {
   try {
     const recording = await recordTarget(settings, {
       scanner,
       ...(onFirstRoundSent ? { onFirstRoundSent } : {}),
       ...(plan ? { plan } : {}),
+      ...(interruption ? { interruption } : {}),
     });
     return { target, startedAt, settings, recording };
   } catch (error) {
@@ -150,6 +153,18 @@ function deadlinePassed({ deadlineMs, rateLimit }: TargetOptions, scenarios: Sce
   };
 }
 
+/** The run error of a pass that Ctrl-C or SIGTERM stopped before every request was answered. */
+function interrupted(scenarios: ScenarioResult[]): RunError | undefined {
+  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_INTERRUPTED'));
+  if (!cut) return undefined;
+  return {
+    code: 'HARNESS_INTERRUPTED',
+    message: 'the run was interrupted (Ctrl-C or SIGTERM) before every request was answered; the report holds what was recorded until then',
+    hint: 'Run it again and let it finish for a verdict',
+    party: 'environment',
+  };
+}
+
 /** Diagnose and build: what was judged folded per requirement, diagnosed from the classified answers, built once. */
 export function reportFrom(input: ReportInput): Report {
   const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
@@ -174,8 +189,8 @@ export interface TargetReportInput {
 /** The report of one pass, from what the judge found. */
 export function targetReport({ target, startedAt, runId, finishedAt, judged }: TargetReportInput): Report {
   const { options } = target;
-  const deadlineError = deadlinePassed(options, judged.scenarios);
-  const errors = deadlineError ? [...judged.errors, deadlineError] : judged.errors;
+  const cutShort = [deadlinePassed(options, judged.scenarios), interrupted(judged.scenarios)].filter((error) => error !== undefined);
+  const errors = [...judged.errors, ...cutShort];
   return reportFrom({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
     ...(runId ? { runId } : {}),

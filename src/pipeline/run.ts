@@ -13,7 +13,16 @@ import { loadViews } from '../report/write.js';
 import { cutShort, mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
-import { judgeFor, judgeTimeoutMs, targetSettings, testTarget, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
+import {
+  judgeFor,
+  judgeTimeoutMs,
+  targetSettings,
+  testTarget,
+  writeRun,
+  type Pass,
+  type PassOptions,
+  type PlannedTarget,
+} from './pipeline.js';
 
 export interface RunResult {
   report: Report;
@@ -40,6 +49,8 @@ export interface RunSurroundings {
    * in its artifacts as its own is, since a front both servers share can show one server's token in the other's answers.
    */
   otherTokens?: readonly string[];
+  /** Aborted on Ctrl-C or SIGTERM: the run stops sending, judges what it recorded and writes reports marked cut short. */
+  interruption?: AbortSignal;
 }
 
 /**
@@ -62,7 +73,7 @@ async function passesOver(
   judge: Judge,
   scanner: SecretScanner,
   startedAt: Date,
-  onFirstRoundSent: () => void,
+  { onFirstRoundSent, interruption }: Pick<PassOptions, 'onFirstRoundSent' | 'interruption'>,
 ): Promise<{ reports: Report[]; passes: Pass[] }> {
   const settings = targetSettings(target, startedAt);
   const reports: Report[] = [];
@@ -73,7 +84,8 @@ async function passesOver(
     const { pass, report } = await testTarget(target, judge, scanner, {
       startedAt: index === 0 ? startedAt : new Date(),
       settings: passSettings,
-      onFirstRoundSent,
+      ...(onFirstRoundSent ? { onFirstRoundSent } : {}),
+      ...(interruption ? { interruption } : {}),
       onRecorded: () => loadViews(config.reports),
     });
     passes.push(pass);
@@ -119,7 +131,10 @@ export async function runConformance(
     // The judging thread starts (unless the CLI started it first) once the first requests are out, while their answers
     // are on their way.
     const onFirstRoundSent = (): void => own?.warmUp();
-    const { reports, passes } = await passesOver(target, config, judge, scanner, startedAt, onFirstRoundSent).finally(closeReference);
+    const { reports, passes } = await passesOver(target, config, judge, scanner, startedAt, {
+      onFirstRoundSent,
+      ...(surroundings.interruption ? { interruption: surroundings.interruption } : {}),
+    }).finally(closeReference);
     // Every pass is judged: a judging thread of the run's own goes now, and its memory with it, before the reports
     // are built (a run's peak came while both were alive).
     await own?.close();

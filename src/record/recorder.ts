@@ -8,7 +8,7 @@ import { Target } from './target.js';
 
 /** Everything recording a target takes: what the client takes, all of it given, and the choices the judge is handed. */
 export interface TargetSettings
-  extends RequestChoices, Required<Omit<HttpClientOptions, 'scanner' | Optional>>, Pick<HttpClientOptions, Optional> {}
+  extends RequestChoices, Required<Omit<HttpClientOptions, 'scanner' | 'interruption' | Optional>>, Pick<HttpClientOptions, Optional> {}
 
 /** What a target may go without: a CA of its own, a client certificate, and a rate to keep to. */
 type Optional = 'ca' | 'cert' | 'key' | 'keyPassphrase' | 'rateLimit';
@@ -20,15 +20,20 @@ export interface RecordOptions {
   onFirstRoundSent?: () => void;
   /** The token's scanner, when the caller already built one for the target's reports. */
   scanner?: SecretScanner;
+  /** Ctrl-C or SIGTERM: no request is sent after it, and those on their way are abandoned. */
+  interruption?: AbortSignal;
 }
 
 /** Sends the whole plan to one target and keeps every answer, failures included, as a recording for the judge. */
 export async function recordTarget(
   settings: TargetSettings,
-  { plan = prefetch, onFirstRoundSent, scanner }: RecordOptions = {},
+  { plan = prefetch, onFirstRoundSent, scanner, interruption }: RecordOptions = {},
 ): Promise<Recording> {
   const target = new Target(settings, {
-    connect: () => import('../http/client.js').then(({ HttpClient }) => new HttpClient({ ...settings, ...(scanner ? { scanner } : {}) })),
+    connect: () =>
+      import('../http/client.js').then(
+        ({ HttpClient }) => new HttpClient({ ...settings, ...(scanner ? { scanner } : {}), ...(interruption ? { interruption } : {}) }),
+      ),
     nearMisses: nearMissVariants(settings.token),
   });
   try {

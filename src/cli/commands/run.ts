@@ -11,7 +11,7 @@ import { loadTargets } from '../../config/targets.js';
 import { suiteVersion } from '../../version.js';
 import { safetyWarnings } from '../../config/warnings.js';
 import { screenOutput } from '../screen-output.js';
-import type { CommandIo } from '../io.js';
+import { interruptedExitCode, type CommandIo } from '../io.js';
 import type { Report } from '../../report/model/types.js';
 
 /** What the run says while it works: a live line on a terminal (stderr, so stdout stays clean for logs and pipes). */
@@ -65,6 +65,14 @@ function quietLine(report: Report, writtenFiles: string[]): string {
   return `${verdictLine(report)} (${outcomeLine(report)})${where}`;
 }
 
+/** What the run did once Ctrl-C or SIGTERM came, whether it came while requests were on their way or after. */
+function interruptedLine(signal: string, report: Report): string {
+  const name = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
+  return report.errors.some((error) => error.code === 'HARNESS_INTERRUPTED')
+    ? `Interrupted by ${name}: no request was sent after it; what was recorded was judged, and every report is marked as cut short.`
+    : `Interrupted by ${name} once every request was answered: the reports are complete.`;
+}
+
 /** The default command: one conformance run against one target, or a matrix of the targets of --targets. */
 export async function runCommand(argv: string[], io: CommandIo): Promise<number> {
   const config = loadConfig(argv, io.env, io.dotenvPath);
@@ -104,9 +112,15 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
   const colour = io.colour.stdout;
   const live = !config.quiet && io.colour.stderr;
   const shown = progress(config.baseUrl, live, config.quiet, io);
-  const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline, { env: io.env, judge: io.judge }).finally(
-    () => shown.stop(),
-  );
+  const interruption = io.interruptible?.();
+  const { report, writtenFiles, findLeak } = await runConformance(config, shown.hooks, baseline, {
+    env: io.env,
+    judge: io.judge,
+    ...(interruption ? { interruption: interruption.signal } : {}),
+  }).finally(() => {
+    shown.stop();
+    interruption?.stop();
+  });
   const text = config.quiet
     ? terminalLine(quietLine(report, writtenFiles))
     : [
@@ -115,5 +129,10 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
       ].join('\n');
   const output = screenOutput(text, findLeak);
   io.log(output.text);
+  if (interruption?.signal.aborted) {
+    const signal = String(interruption.signal.reason);
+    io.error(terminalLine(interruptedLine(signal, report)));
+    return interruptedExitCode(signal);
+  }
   return output.leaked ? 2 : report.exitCode;
 }

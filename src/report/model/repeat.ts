@@ -9,11 +9,11 @@ function countVerdicts(results: RequirementResult[]): Partial<Record<Verdict, nu
 }
 
 /** Errors that say the invocation ran out (of time or requests), not that the target answered differently. */
-const OUT_OF_BUDGET = new Set(['HARNESS_DEADLINE', 'HARNESS_REQUEST_BUDGET']);
+const OUT_OF_BUDGET = new Set(['HARNESS_DEADLINE', 'HARNESS_REQUEST_BUDGET', 'HARNESS_INTERRUPTED']);
 const outOfBudget = (result: RequirementResult): boolean =>
   result.checks.some((check) => check.error !== undefined && OUT_OF_BUDGET.has(check.error.code));
 
-/** Whether a run was cut short by the deadline or the request budget of the invocation. */
+/** Whether a run was cut short by the deadline or the request budget of the invocation, or by an interruption. */
 export function cutShort(report: Report): boolean {
   return report.errors.some((error) => OUT_OF_BUDGET.has(error.code)) || report.requirements.some(outOfBudget);
 }

@@ -17,6 +17,9 @@ export function requirementVerdict(requirement: Pick<Requirement, 'level'>, chec
   return 'skip';
 }
 
+/** What gives no verdict whatever else the run found: a report not written safely, a run cut short. */
+const CUT_SHORT = new Set(['HARNESS_SECRET_LEAK', 'HARNESS_DEADLINE', 'HARNESS_INTERRUPTED']);
+
 export function runOutcome(
   results: RequirementResult[],
   strict: boolean,
@@ -25,9 +28,10 @@ export function runOutcome(
   couldNotJudge = false,
 ): { verdict: RunVerdict; exitCode: ExitCode } {
   // A report that could not be written safely gives no verdict, whatever it found.
-  // Nor does a run the deadline cut short: what it found is in the report, but the verdict would be on part of the API.
+  // Nor does a run the deadline or an interruption cut short: what it found is in the report, but the verdict would be
+  // on part of the API.
   // Nor does a run whose requests never reached the API (a front answered, or the set-up points at nothing).
-  if (couldNotJudge || runErrors.some((error) => error.code === 'HARNESS_SECRET_LEAK' || error.code === 'HARNESS_DEADLINE')) {
+  if (couldNotJudge || runErrors.some((error) => CUT_SHORT.has(error.code))) {
     return { verdict: 'inconclusive', exitCode: 2 };
   }
   const outcomes = results.map((result) => outcomeOf(result, strict, waived.has(result.id)));
