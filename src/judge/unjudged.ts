@@ -1,5 +1,5 @@
 import { GATEWAY_ERRORS } from '../classify/signatures.js';
-import type { Classified, FrontName, FrontOrigin, Reach } from '../classify/types.js';
+import type { Classified, FrontName, Reach } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
 import type { RecordedCheck } from './scenario-result.js';
 import type { CheckOutcome } from './checks/outcome.js';
@@ -37,10 +37,8 @@ export function webServerRefusal(
   const { origin } = classified;
   if (origin.kind !== 'front' || origin.front !== 'web-server' || !passed || !refusal) return undefined;
   if (!REFUSAL_CODES.has(httpStatus) || servedOnPath.length === 0) return undefined;
-  return `${ownPage(origin)}'s own HTTP ${httpStatus} page refused it, while this path was served in the same run: the deployment refuses these credentials`;
+  return `${whoAnswered(origin)}'s own HTTP ${httpStatus} page refused it, while this path was served in the same run: the deployment refuses these credentials`;
 }
-
-const ownPage = (origin: FrontOrigin): string => origin.vendor ?? 'the web server';
 
 /**
  * Why a check of an answer cannot judge the API, or undefined when it can.
