@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import type { Report } from '../src/report/model/types.js';
@@ -59,4 +59,64 @@ test('a run that reached no verdict has a badge that says so, in its own colour'
   const inconclusive = renderBadge({ ...report, verdict: 'inconclusive', exitCode: 2 });
   expect(inconclusive).toContain('>no verdict</text>');
   expect(inconclusive).toContain('fill="#6a1b9a"');
+});
+
+/**
+ * Four runs of one address: a SHOULD not met (a byte order mark), the same with --strict, a MUST broken and waived by
+ * a baseline, then the same without it. Each run is dated, a night apart.
+ */
+async function gatedNights(): Promise<string> {
+  const { startReferenceServer } = await import('../src/reference-server/server.js');
+  const token = 'history-gate-token-71c3';
+  const bom = await startReferenceServer({ token, variants: ['utf8-bom'] });
+  const colour = await startReferenceServer({ token, variants: ['colour-missing'] });
+  resources.cleanUpAfterAll(bom.close);
+  resources.cleanUpAfterAll(colour.close);
+  const dir = await resources.tempFolder('conformance-history-gate-');
+  const night = async (index: number, url: string, args: string[]): Promise<Report> => {
+    const run = await inProcess.run(['--base-url', url, '--token', token, ...args]);
+    resources.cleanUpAfterAll(run.cleanup);
+    if (!run.report) throw new Error(`night ${index}: no report (${run.stderr})`);
+    const report = {
+      ...run.report,
+      startedAt: `2030-01-0${index}T02:00:00.000Z`,
+      target: { ...run.report.target, baseUrl: 'https://helpdesk.example/' },
+    };
+    delete report.integrity;
+    await mkdir(join(dir, `night-${index}`));
+    await writeFile(join(dir, `night-${index}`, 'report.json'), JSON.stringify(report));
+    return report;
+  };
+  const [, , broken] = await Promise.all([night(1, bom.url, []), night(2, bom.url, ['--strict']), night(4, colour.url, [])]);
+  const knownFailures = (broken?.requirements ?? [])
+    .filter((result) => result.verdict === 'fail')
+    .map((result) => ({ requirement: result.id, reason: 'ticket OPS-12', owner: 'ops', expires: '2999-12-31' }));
+  const baseline = join(dir, 'baseline.json');
+  await writeFile(baseline, JSON.stringify({ schemaVersion: 1, knownFailures }));
+  await night(3, colour.url, ['--baseline', baseline]);
+  await rm(baseline);
+  return dir;
+}
+
+test('history counts as the exit code does: a warning fails no run, a SHOULD fails one under --strict, a waived failure none', async () => {
+  const dir = await gatedNights();
+  const out = join(dir, 'out');
+  const result = await inProcess.exec(['history', dir, '--out', out]);
+  expect(result.code, result.stderr).toBe(0);
+  const page = await readFile(join(out, 'history.html'), 'utf8');
+  const text = (html: string): string => html.replace(/<[^>]+>/g, '');
+  const bars = [...page.matchAll(/<title>Run (\d+), [^<]*?; \d+ passed, (\d+) failed, \d+ other; MUST \d+ passed, (\d+) failed/g)];
+  expect(bars.map(([, run, failed, must]) => [Number(run), Number(failed), Number(must)])).toEqual([
+    [1, 0, 0],
+    [2, 1, 0],
+    [3, 0, 0],
+    [4, 1, 1],
+  ]);
+  const changes = [...page.matchAll(/<li>(<code>.*?)<\/li>/g)].map(([, item]) => text(item ?? ''));
+  expect(changes).toEqual([
+    expect.stringMatching(/^ENV-NO-BOM started failing in run 2 \(.*\): WARN → WARN$/),
+    expect.stringMatching(/^ENV-NO-BOM stopped failing in run 3 \(.*\): WARN → PASS$/),
+    expect.stringMatching(/^STATUS-COLOUR started failing in run 4 \(.*\): PASS → FAIL$/),
+  ]);
+  expect(text(/<p>Failing in the latest run: (.*?)<\/p>/.exec(page)?.[1] ?? '')).toBe('STATUS-COLOUR.');
 });

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { HarnessError } from '../../errors.js';
+import { outcomesOf, type Outcome } from './outcomes.js';
 import { readResultFile } from './read.js';
 import type { Report, RunVerdict, Verdict } from './types.js';
 
@@ -12,15 +13,19 @@ export interface HistoryRun {
   verdict: RunVerdict;
   exitCode: number;
   suiteVersion: string;
-  /** The run's MUST requirements: passed, failed (flaky included), and skipped (left unjudged by a skip or an error). */
+  /**
+   * The run's MUST requirements by outcome, as its counts line has them: passed, failed (flaky included), and skipped
+   * (left unjudged by a skip or an error, or a failure the baseline waived).
+   */
   must: { passed: number; failed: number; skipped: number };
   /** The most likely cause the run named, in its own words. */
   diagnosis?: string;
-  totals: Record<Verdict, number>;
   verdicts: Record<string, Verdict>;
+  /** What each verdict was to the run's exit code, under its --strict and its baseline. */
+  outcomes: Record<string, Outcome>;
 }
 
-/** A requirement that began or ceased to fail between two runs where it was judged. */
+/** A requirement that began or ceased to fail the run between two runs where it was judged. */
 export interface FailureChange {
   requirement: string;
   kind: 'started-failing' | 'stopped-failing';
@@ -44,9 +49,11 @@ export interface History {
   skipped: { file: string; reason: string }[];
 }
 
-/** A verdict that means the requirement is broken; skips and errors say nothing either way. */
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'warn', 'flaky']);
-const JUDGED: ReadonlySet<Verdict> = new Set(['pass', 'fail', 'warn', 'flaky']);
+/**
+ * The outcomes that tell whether a requirement failed the run: a warning did not, and a failure the baseline waived, a
+ * skip or an error say nothing either way.
+ */
+const JUDGED: ReadonlySet<Outcome> = new Set(['passed', 'failed', 'warned']);
 
 function reportFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -56,7 +63,8 @@ function reportFiles(dir: string): string[] {
 }
 
 function runOf(report: Report, file: string): HistoryRun {
-  const must = report.requirements.filter((result) => result.level === 'MUST');
+  const outcomes = outcomesOf(report);
+  const must = outcomes.filter(({ result }) => result.level === 'MUST').map(({ outcome }) => outcome);
   return {
     file,
     startedAt: report.startedAt,
@@ -64,34 +72,30 @@ function runOf(report: Report, file: string): HistoryRun {
     exitCode: report.exitCode,
     suiteVersion: report.suite.version,
     must: {
-      passed: must.filter((result) => result.verdict === 'pass').length,
-      failed: must.filter((result) => FAILING.has(result.verdict)).length,
-      skipped: must.filter((result) => !JUDGED.has(result.verdict)).length,
+      passed: must.filter((outcome) => outcome === 'passed').length,
+      failed: must.filter((outcome) => outcome === 'failed').length,
+      skipped: must.filter((outcome) => outcome !== 'passed' && outcome !== 'failed').length,
     },
     ...(report.diagnoses[0] ? { diagnosis: report.diagnoses[0].summary } : {}),
-    totals: report.totals,
     verdicts: Object.fromEntries(report.requirements.map((result) => [result.id, result.verdict])),
+    outcomes: Object.fromEntries(outcomes.map(({ result, outcome }) => [result.id, outcome])),
   };
 }
 
-/** When each requirement started or stopped failing, comparing each run with the last one that judged it. */
+/** When each requirement started or stopped failing the run, comparing each run with the last one that judged it. */
 export function failureChanges(runs: HistoryRun[], requirements: string[]): FailureChange[] {
   const changes: FailureChange[] = [];
   for (const requirement of requirements) {
-    let last: Verdict | undefined;
+    let last: { verdict: Verdict; failed: boolean } | undefined;
     runs.forEach((run, index) => {
       const verdict = run.verdicts[requirement];
-      if (verdict === undefined || !JUDGED.has(verdict)) return;
-      if (last !== undefined && FAILING.has(last) !== FAILING.has(verdict)) {
-        changes.push({
-          requirement,
-          kind: FAILING.has(verdict) ? 'started-failing' : 'stopped-failing',
-          run: index,
-          from: last,
-          to: verdict,
-        });
+      const outcome = run.outcomes[requirement];
+      if (verdict === undefined || outcome === undefined || !JUDGED.has(outcome)) return;
+      const failed = outcome === 'failed';
+      if (last !== undefined && last.failed !== failed) {
+        changes.push({ requirement, kind: failed ? 'started-failing' : 'stopped-failing', run: index, from: last.verdict, to: verdict });
       }
-      last = verdict;
+      last = { verdict, failed };
     });
   }
   return changes.sort((a, b) => a.run - b.run || a.requirement.localeCompare(b.requirement));

@@ -1,5 +1,6 @@
 import { htmlPage, markup, type Html } from './escape/html.js';
 import type { History, HistoryRun, TargetHistory } from '../model/history.js';
+import { countOutcomes } from '../model/outcomes.js';
 import type { RunVerdict, Verdict } from '../model/types.js';
 
 const STYLE = `
@@ -71,7 +72,7 @@ function timelineSvg(target: TargetHistory, index: number): Html {
   const top = 10;
   const height = 120;
   const width = left + target.runs.length * step + 10;
-  const most = Math.max(1, ...target.runs.map((run) => Object.values(run.totals).reduce((sum, count) => sum + count, 0)));
+  const most = Math.max(1, ...target.runs.map((run) => Object.keys(run.outcomes).length));
   const scale = (count: number): number => (count / most) * height;
   const parts: Html[] = [
     markup`<line class="axis" x1="${left - 4}" y1="${top + height}" x2="${width}" y2="${top + height}"/>`,
@@ -80,12 +81,13 @@ function timelineSvg(target: TargetHistory, index: number): Html {
   ];
   target.runs.forEach((run, at) => {
     const x = left + at * step + 4;
-    const failed = run.totals.fail + run.totals.warn + run.totals.flaky;
-    const other = run.totals.info + run.totals.skip + run.totals.error;
+    const counts = countOutcomes(Object.values(run.outcomes));
+    const { passed, failed } = counts;
+    const other = Object.keys(run.outcomes).length - passed - failed;
     let y = top + height;
     const bars: Html[] = [];
     for (const [kind, count] of [
-      ['pass', run.totals.pass],
+      ['pass', passed],
       ['fail', failed],
       ['other', other],
     ] as const) {
@@ -96,7 +98,7 @@ function timelineSvg(target: TargetHistory, index: number): Html {
           markup`<rect class="bar-${kind}" x="${x}" y="${y.toFixed(1)}" width="${Math.max(6, step - 8)}" height="${h.toFixed(1)}"/>`,
         );
     }
-    const label = `Run ${at + 1}, ${when(run)}: ${VERDICT_TEXT[run.verdict]}; ${run.totals.pass} passed, ${failed} failed, ${other} other; ${mustText(run)}`;
+    const label = `Run ${at + 1}, ${when(run)}: ${VERDICT_TEXT[run.verdict]}; ${passed} passed, ${failed} failed, ${other} other; ${mustText(run)}`;
     parts.push(
       markup`<g><title>${label}</title>${bars}<circle class="dot-${run.verdict}" cx="${x + (step - 8) / 2}" cy="${top + height + 12}" r="6"/><text x="${x + (step - 8) / 2}" y="${top + height + 32}" text-anchor="middle">${at + 1}</text></g>`,
     );
@@ -153,7 +155,7 @@ function changes(target: TargetHistory): Html {
         : markup`<span class="stopped">stopped failing</span>`;
     return markup`<li><code>${change.requirement}</code> ${kind} in run ${change.run + 1} (${run ? when(run) : '?'}): ${change.from.toUpperCase()} → ${change.to.toUpperCase()}</li>`;
   });
-  const failing = target.requirements.filter((id) => ['fail', 'warn', 'flaky'].includes(target.runs.at(-1)?.verdicts[id] ?? ''));
+  const failing = target.requirements.filter((id) => target.runs.at(-1)?.outcomes[id] === 'failed');
   const codes = failing.map((id, at) => markup`${at > 0 ? ', ' : ''}<code>${id}</code>`);
   const now = failing.length > 0 ? markup`<p>Failing in the latest run: ${codes}.</p>` : undefined;
   return markup`${now}<ul class="changes">${items}</ul>`;
@@ -168,7 +170,7 @@ function targetSection(target: TargetHistory, index: number): Html {
 <h2 id="target-${index}">${target.baseUrl}</h2>
 ${summary}<h3>Verdicts over time</h3>
 <div class="chart">${timelineSvg(target, index)}</div>
-<ul class="legend"><li><span class="key k-pass"></span>passed</li><li><span class="key k-fail"></span>failed (MUST, SHOULD, flaky)</li><li><span class="key k-other"></span>observed, skipped or not judged</li><li>dot: the run verdict</li></ul>
+<ul class="legend"><li><span class="key k-pass"></span>passed</li><li><span class="key k-fail"></span>failed the run (a MUST; a SHOULD with --strict; flaky)</li><li><span class="key k-other"></span>warnings, waived, observed, skipped or not judged</li><li>dot: the run verdict</li></ul>
 <h3>Runs, the newest first</h3>
 ${runsTable(target)}
 <h3>When requirements started or stopped failing</h3>
