@@ -5,7 +5,10 @@ import { frontAnsweredSome } from '../src/diagnosis/fronts.js';
 import { diagnoseStack } from '../src/diagnosis/rules.js';
 import { HarnessError } from '../src/errors.js';
 import { STATUS_PATH } from '../src/exchange/exchange.js';
+import { loadConfig } from '../src/config/load.js';
+import { HttpClient } from '../src/http/client.js';
 import { askedWaitMs, MAX_RETRIES_PER_REQUEST, Pacer, RetryAfterPause } from '../src/http/rate-limit.js';
+import { targetSettings } from '../src/pipeline/pipeline.js';
 import { answer, APACHE_503_PAGE, served } from './doctor/recorded.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { expectSettledRun } from './helpers/expect-run.js';
@@ -240,23 +243,52 @@ describe('waiting as asked, within the caps', () => {
     expect(pause.rateLimitedAnswers).toBe(5);
   });
 
-  test('--rate-limit spaces the requests at least an interval apart, and refuses a turn past the cap at once', async () => {
-    const pacer = new Pacer({ text: '20/s', intervalMs: 50 }, Date.now() + 60_000, "the run's deadline (--deadline-ms)");
-    const sent: number[] = [];
-    await Promise.all([1, 2, 3, 4].map(() => pacer.take('/api/selfservice/type').then(() => sent.push(Date.now()))));
-    const gaps = sent.slice(1).map((at, index) => at - (sent[index] ?? at));
-    expect(gaps).toHaveLength(3);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(50);
+  test('--rate-limit sends one request at a time, at least an interval apart, and refuses a turn past the cap at once', async () => {
+    const cap = "the run's deadline (--deadline-ms)";
+    const pacer = new Pacer({ text: '20/s', intervalMs: 50 });
+    const spans: { start: number; end: number }[] = [];
+    const request = async (): Promise<void> => {
+      const start = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      spans.push({ start, end: Date.now() });
+    };
+    await Promise.all([1, 2, 3, 4].map(() => pacer.inTurn('/api/selfservice/type', Date.now() + 60_000, cap, request)));
+    expect(spans).toHaveLength(4);
+    spans.slice(1).forEach((span, index) => {
+      const before = spans[index] ?? span;
+      expect(span.start).toBeGreaterThanOrEqual(before.end);
+      expect(span.start - before.start).toBeGreaterThanOrEqual(50);
+    });
 
-    const slow = new Pacer({ text: '1/h', intervalMs: 3_600_000 }, Date.now() + 60_000, "the run's deadline (--deadline-ms)");
-    await slow.take('/api/ticket/status/1');
-    const refused = await slow.take('/api/selfservice/type').catch((error: unknown) => error);
+    const slow = new Pacer({ text: '1/h', intervalMs: 3_600_000 });
+    await slow.inTurn('/api/ticket/status/1', Date.now() + 60_000, cap, request);
+    const refused = await slow.inTurn('/api/selfservice/type', Date.now() + 60_000, cap, request).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(HarnessError);
     expect(refused).toMatchObject({
       code: 'HARNESS_DEADLINE',
       message:
         "--rate-limit 1/h spaces requests 3600000 ms apart, so GET /api/selfservice/type would go out past the run's deadline (--deadline-ms): it was not sent",
     });
+    expect(spans).toHaveLength(5);
+  });
+
+  test('a --repeat pass keeps the pace of the one before: its passes share the settings, and the pacer in them', async () => {
+    const reference = await startReferenceServer({ token: TOKEN });
+    cleanUpAfterAll(reference.close);
+    const settings = targetSettings(
+      { baseUrl: reference.url, token: TOKEN, options: loadConfig(['--rate-limit', '30/m'], {}, '/nonexistent/.env') },
+      new Date(),
+    );
+    const request = { path: STATUS_PATH(1), credentials: 'valid' } as const;
+    const first = new HttpClient(settings);
+    const calledAt = Date.now();
+    await first.get(request);
+    await first.close();
+    // A client of the next pass: its first request waits for the interval after the last of the pass before.
+    const next = new HttpClient({ ...settings, maxRequests: settings.maxRequests - 1 });
+    await next.get(request);
+    await next.close();
+    expect(Date.now() - calledAt).toBeGreaterThanOrEqual(2000);
   });
 });
 

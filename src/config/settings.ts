@@ -223,7 +223,7 @@ export const SETTINGS = {
     env: 'CONFORMANCE_RATE_LIMIT',
     placeholder: 'N/s',
     perTarget: true,
-    help: 'most requests a second (N/s), minute (N/m), hour (N/h) or day (N/d), spaced evenly, for a target that limits how fast it may be asked (default: no limit)',
+    help: 'most requests a second (N/s), minute (N/m), hour (N/h) or day (N/d), sent one at a time and spaced evenly, for a target that limits how fast it may be asked (default: no limit)',
   }),
   ca: option(caFile, {
     flag: 'ca',

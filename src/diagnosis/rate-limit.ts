@@ -48,7 +48,7 @@ function allowanceAt(vendor: string | undefined): Pick<Diagnosis, 'advice' | 'sn
 
 function slowDown(answers: ObservedAnswer[]): string {
   const rate = suggestedRate(answers);
-  return `Slow the suite down below the limit: --rate-limit ${rate} (CONFORMANCE_RATE_LIMIT=${rate}, or rateLimit: ${rate} for this target in a targets file) spaces its requests evenly.`;
+  return `Slow the suite down below the limit: --rate-limit ${rate} (CONFORMANCE_RATE_LIMIT=${rate}, or rateLimit: ${rate} for this target in a targets file) sends its requests one at a time, spaced evenly.`;
 }
 
 /** Every request was throttled, the valid one among them: nothing reached the API that could be judged. */

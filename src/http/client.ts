@@ -17,10 +17,11 @@ import {
   type TrafficCounts,
 } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
+import type { Pacer } from './rate-limit.js';
 import { authorizationHeader, clientHeaders, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { request } from './transport.js';
-import { askedWaitMs, Pacer, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
+import { askedWaitMs, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
 import { abandonBody, readBody } from './read-body.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
@@ -31,7 +32,7 @@ import { classifyTransportError, failsEveryRequest, isSocketClosed } from './tra
 export interface HttpClientOptions
   extends
     Required<Pick<Config, 'baseUrl' | 'token'>>,
-    Pick<Config, 'password' | 'maxRequests' | 'rateLimit'>,
+    Pick<Config, 'password' | 'maxRequests'>,
     Omit<TransportOptions, 'concurrency' | 'onTlsCertificate' | 'onTlsError'>,
     Partial<Pick<TransportOptions, 'concurrency'>> {
   maxBodyBytes: number;
@@ -40,6 +41,8 @@ export interface HttpClientOptions
   deadlineAt?: number;
   /** Trace id of the run, sent in every request's traceparent header; a client given none makes its own. */
   runId?: string;
+  /** The pace --rate-limit sets for the target, shared by every pass over it. */
+  pacer?: Pacer;
   /** The token's scanner, when the caller already built one (the same serves every artifact of the target). */
   scanner?: SecretScanner;
   /** Aborted on Ctrl-C or SIGTERM, with the signal's name: the run stops sending as at the deadline. */
@@ -73,7 +76,6 @@ export class HttpClient {
   private readonly certificates = new Set<string>();
   private readonly limiter: Limiter;
   private readonly pause: RetryAfterPause;
-  private readonly pacer?: Pacer;
   /** Epoch milliseconds no wait of the client may reach: the deadline, or a cap of its own without one. */
   private readonly waitUntil: number;
   private readonly bodyBudget: BodyBudget;
@@ -105,7 +107,6 @@ export class HttpClient {
     this.runId = options.runId ?? newRunId();
     this.waitUntil = options.deadlineAt ?? Date.now() + WAIT_CAP_WITHOUT_DEADLINE_MS;
     this.pause = new RetryAfterPause(this.waitUntil);
-    if (options.rateLimit) this.pacer = new Pacer(options.rateLimit, this.waitUntil, this.waitCap);
     this.stops = [
       ...(options.deadlineAt === undefined ? [] : [AbortSignal.timeout(Math.max(0, options.deadlineAt - Date.now()))]),
       ...(options.interruption ? [options.interruption] : []),
@@ -214,15 +215,18 @@ export class HttpClient {
   private async attempt(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
     try {
       await this.pause.wait(this.deadline);
-      return await this.limiter.run(async () => {
-        await this.pacer?.take(recorded.path, this.deadline);
-        this.spend(recorded.path);
-        try {
-          return await this.withinDeadline(() => this.exchange(url, headers, recorded));
-        } catch (error) {
-          // Explained before the slot is freed, so a failed origin stops the next request from being sent.
-          throw this.explain(error, recorded.path);
-        }
+      return await this.limiter.run(() => {
+        const send = async (): Promise<Exchange> => {
+          this.spend(recorded.path);
+          try {
+            return await this.withinDeadline(() => this.exchange(url, headers, recorded));
+          } catch (error) {
+            // Explained before the slot is freed, so a failed origin stops the next request from being sent.
+            throw this.explain(error, recorded.path);
+          }
+        };
+        const { pacer } = this.options;
+        return pacer ? pacer.inTurn(recorded.path, this.waitUntil, this.waitCap, send, this.deadline) : send();
       }, this.deadline);
     } catch (error) {
       throw this.explain(error, recorded.path);

@@ -71,30 +71,34 @@ export class RetryAfterPause {
 }
 
 /**
- * Spaces the requests of a client evenly, as --rate-limit asks: each goes out one interval after the one before it
- * went out, in turn, so a pause of the whole process only widens the gaps and never lets a burst through.
+ * Sends the requests to a target one at a time, spaced evenly, as --rate-limit asks: each goes out one interval
+ * after the one before it went out, and once that one is answered, so neither a pause of the whole process nor a slow
+ * answer ever lets two through together. One pacer serves every pass over a target, so a --repeat pass keeps the
+ * pace of the one before.
  */
 export class Pacer {
   private lastSent = Number.NEGATIVE_INFINITY;
   private turn: Promise<void> = Promise.resolve();
 
-  /** `waitUntil`: epoch milliseconds no request may wait past (the run's deadline); `cap` names it. */
-  constructor(
-    readonly rate: Rate,
-    private readonly waitUntil: number,
-    private readonly cap: string,
-  ) {}
+  constructor(readonly rate: Rate) {}
 
-  /** Waits for this request's turn; a turn past the cap is refused at once, not waited for. */
-  take(path: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * Sends `request` in its turn; a turn at or past `waitUntil` (epoch milliseconds: the run's deadline, which `cap`
+   * names) is refused at once, not waited for.
+   */
+  inTurn<T>(path: string, waitUntil: number, cap: string, request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const mine = this.turn.then(async () => {
       const at = this.lastSent + this.rate.intervalMs;
-      if (at >= this.waitUntil) throw paceBeyondCap(path, this.rate, this.cap);
+      if (at >= waitUntil) throw paceBeyondCap(path, this.rate, cap);
       // A timer may fire a millisecond before the clock reaches its time: waited for until it has.
       for (let wait = at - Date.now(); wait > 0; wait = at - Date.now()) await sleep(wait, undefined, { signal });
       this.lastSent = Date.now();
+      return request();
     });
-    this.turn = mine.catch(() => undefined);
+    this.turn = mine.then(
+      () => undefined,
+      () => undefined,
+    );
     return mine;
   }
 }

@@ -3,6 +3,7 @@ import type { TargetOptions } from '../config/targets.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
+import { Pacer } from '../http/rate-limit.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
@@ -65,7 +66,8 @@ export function targetSettings(target: PlannedTarget, startedAt: Date): TargetSe
     userAgent: `ticketing-conformance/${suiteVersion}`,
     deadlineAt: startedAt.getTime() + options.deadlineMs,
     concurrency: options.concurrency,
-    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    // One pace for every pass over the target: the passes of --repeat share the settings made here.
+    ...(options.rateLimit ? { pacer: new Pacer(options.rateLimit) } : {}),
     ca: options.ca,
     insecure: options.insecure,
     cert: options.cert,

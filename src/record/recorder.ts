@@ -10,8 +10,8 @@ import { Target } from './target.js';
 export interface TargetSettings
   extends RequestChoices, Required<Omit<HttpClientOptions, 'scanner' | 'interruption' | Optional>>, Pick<HttpClientOptions, Optional> {}
 
-/** What a target may go without: a CA of its own, a client certificate, and a rate to keep to. */
-type Optional = 'ca' | 'cert' | 'key' | 'keyPassphrase' | 'rateLimit';
+/** What a target may go without: a CA of its own, a client certificate, and a pace to keep. */
+type Optional = 'ca' | 'cert' | 'key' | 'keyPassphrase' | 'pacer';
 
 export interface RecordOptions {
   /** The requests to send: a conformance run's unless told otherwise (the doctor's few). */

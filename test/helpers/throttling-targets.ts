@@ -5,13 +5,14 @@ import { forward, serveHttp, type LoopbackServer } from './loopback-server.js';
  * The reference server behind a rate limit, which refuses in the shape of a real one (nginx's limit_req, an API
  * gateway, a CDN, an application's own throttle).
  *
- * The limit is a token bucket that counts every request, refused ones too, as Kong and CDNs count their windows: a
- * client that bursts, or retries in bursts, stays in debt however slow the machine, while one that keeps to the rate
- * the tests give it (RATE_WITHIN_THE_LIMIT, under half the refill) is never refused, since a slower machine only
- * widens its gaps.
+ * The limit counts requests, not time, so no machine is too slow or too fast for it: a request that arrives while
+ * another is still being answered is refused, and each answer takes HOLD_MS. A client that bursts (the suite's first
+ * round, and its retries after a pause, all go out together) meets the limit whatever the machine's speed, since a
+ * burst would have to arrive spread over many holds to pass; one that keeps to --rate-limit, which sends one request
+ * at a time, never does, since it sends the next only once the last is answered.
  */
-const BUCKET = { capacity: 3, refillPerSecond: 8 };
-export const RATE_WITHIN_THE_LIMIT = '3/s';
+const HOLD_MS = 250;
+export const RATE_WITHIN_THE_LIMIT = '5/s';
 
 export interface ThrottledTarget {
   url: string;
@@ -95,27 +96,24 @@ export const REFUSALS = {
 
 export type RefusalName = keyof typeof REFUSALS;
 
-/** A bucket of `capacity` tokens refilled at `refillPerSecond`, every request taking one whether it is let through or not. */
-function bucket({ capacity, refillPerSecond }: typeof BUCKET): () => boolean {
-  let tokens = capacity;
-  let last = Date.now();
-  return () => {
-    const now = Date.now();
-    tokens = Math.min(capacity, tokens + ((now - last) / 1000) * refillPerSecond);
-    last = now;
-    tokens -= 1;
-    return tokens >= 0;
-  };
-}
-
 /** The reference server (with these faults, if any) behind a rate limit that refuses as `refusal` does. */
 export async function throttledReference(token: string, refusal: RefusalName, variants: string[] = []): Promise<ThrottledTarget> {
   const reference = await startReferenceServer({ token, variants });
   const upstream = new URL(reference.url);
-  const allowed = bucket(BUCKET);
+  let answering = 0;
   let refused = 0;
   const front = await serveHttp((request, response) => {
-    if (allowed()) return forward(request, response, upstream);
+    if (answering === 0) {
+      answering += 1;
+      let done = false;
+      const answered = (): void => {
+        if (!done) answering -= 1;
+        done = true;
+      };
+      response.once('finish', answered).once('close', answered);
+      setTimeout(() => forward(request, response, upstream), HOLD_MS);
+      return;
+    }
     refused += 1;
     const { status, body, headers } = REFUSALS[refusal];
     response.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers() });
