@@ -5,6 +5,8 @@ import { loadConfig } from '../src/config/load.js';
 import { PER_TARGET, SETTINGS, type Setting, type SettingName } from '../src/config/settings.js';
 import { loadTargets } from '../src/config/targets.js';
 import { MAX_QUOTED_CHARS } from '../src/config/values.js';
+import { cli } from '../src/cli/cli.js';
+import { processIo, type CommandIo } from '../src/cli/io.js';
 import { ConfigError } from '../src/errors.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
 import { fileResources } from './helpers/file-resources.js';
@@ -93,5 +95,41 @@ describe('a long value is cut to what a person reads, its length given', () => {
       expect(line.length, `${what}: ${line.slice(0, 300)}`).toBeLessThan(MAX_QUOTED_CHARS + 400);
       if (line.includes('…"')) expect(line, what).toMatch(/…" \(\d+ characters\)/);
     }
+  });
+});
+
+describe('no line a command fails with shows a secret of the invocation, or a value too long to read', () => {
+  /** The lines a command line prints on stderr, run in this process with the token in the environment. */
+  async function failureLines(args: string[]): Promise<{ code: number; lines: string[] }> {
+    const lines: string[] = [];
+    const io: CommandIo = {
+      ...processIo(),
+      log: () => undefined,
+      error: (line) => lines.push(line),
+      env: { CONFORMANCE_TOKEN: TOKEN, CONFORMANCE_PASSWORD: PASSWORD },
+      dotenvPath: join(dir, '.env'),
+    };
+    return { code: await cli(args, io), lines };
+  }
+
+  test.each([
+    ['judge', [TOKEN]],
+    ['verify', [TOKEN]],
+    ['compare', [TOKEN, `${PASSWORD}.json`]],
+    ['history', [TOKEN, '--out', join(dir, 'history')]],
+    ['merge', [TOKEN, '--out', join(dir, 'merged')]],
+    ['baseline', ['--from', 'report.json', '--owner', 'ops', '--reason', 'known', '--expires', TOKEN]],
+    ['serve', ['--token', PASSPHRASE, '--path-prefix', PASSPHRASE]],
+    ['doctor', ['--base-url', 'https://h.example', '--lang', TOKEN]],
+  ])('%s', async (command, args) => {
+    const { code, lines } = await failureLines([command, ...args]);
+    expect(code).toBe(2);
+    expect(lines).toHaveLength(1);
+    expect(scanner.find(lines[0] ?? ''), lines[0]).toBeUndefined();
+  });
+
+  test('a path of 100,000 characters is cut where a command quotes it', async () => {
+    const { lines } = await failureLines(['judge', 'x'.repeat(100_000)]);
+    expect(lines[0]?.length).toBeLessThan(MAX_QUOTED_CHARS + 400);
   });
 });

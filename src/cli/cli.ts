@@ -2,6 +2,9 @@ import { terminalLine } from '../report/views/escape/terminal.js';
 import { environmentError, HarnessError, isSystemError } from '../errors.js';
 import { ALIASES, commands, JUDGING_COMMANDS, loadRunCommand } from './commands/index.js';
 import type { CommandIo } from './io.js';
+import { variableLookup } from '../config/load.js';
+import { SETTINGS } from '../config/settings.js';
+import { readableQuotes, secretsScanner, type Secrets } from '../config/values.js';
 
 /** The one line a command's failure gets, and who it is for: the user's setting, their machine, or the suite. */
 function failureLine(error: unknown): string {
@@ -19,6 +22,38 @@ function failureLine(error: unknown): string {
   return terminalLine(
     `HARNESS_INTERNAL: ${error instanceof Error ? error.message : String(error)}. This is a bug in the suite; please report it`,
   );
+}
+
+/** The settings whose values are secrets, by their flags and variables. */
+const SECRET_SETTINGS = [SETTINGS.token, SETTINGS.compareToken, SETTINGS.password, SETTINGS.keyPassphrase] as const;
+
+/**
+ * The secrets given to an invocation, by flag (`--token T`, `--token=T`), variable or .env: the last screen of the line
+ * a failure prints, whichever command, option or argument quoted what (a path given to judge, an option of its own).
+ */
+function givenSecrets(args: readonly string[], io: CommandIo): Secrets {
+  let lookup: (name: string) => string | undefined;
+  try {
+    lookup = variableLookup(io.env, io.dotenvPath);
+  } catch {
+    // A .env that cannot be read holds nothing to screen: the failure to print may be that very one.
+    lookup = (name) => io.env[name];
+  }
+  const given = ({ flag, env }: { flag: string; env?: string }): (string | undefined)[] => [
+    ...args.flatMap((arg, index) =>
+      arg === `--${flag}` ? [args[index + 1]] : arg.startsWith(`--${flag}=`) ? [arg.slice(flag.length + 3)] : [],
+    ),
+    env === undefined ? undefined : lookup(env),
+  ];
+  const [token, compareToken, password, keyPassphrase] = SECRET_SETTINGS.map(given);
+  return { tokens: [...(token ?? []), ...(compareToken ?? [])], passwords: password ?? [], passphrases: keyPassphrase ?? [] };
+}
+
+/** The line as it may be printed: no secret of the invocation in it, and every value it quotes short enough to read. */
+function screenedLine(line: string, secrets: Secrets): string {
+  const scanner = secretsScanner(secrets);
+  // Redacted only where a secret is: redaction also blanks whatever follows a credential's name, as "TOKEN:" in a code.
+  return readableQuotes(scanner.find(line) === undefined ? line : scanner.redact(line));
 }
 
 /** The subcommand a command line names, if any (otherwise it is a run), and the arguments it gets. */
@@ -44,7 +79,7 @@ export async function cli(args: string[], io: CommandIo): Promise<number> {
   try {
     return subcommand ? await (await subcommand())(rest, io) : await (await loadRunCommand())(argv, io);
   } catch (error) {
-    io.error(failureLine(error));
+    io.error(screenedLine(failureLine(error), givenSecrets(args, io)));
     return 2;
   }
 }

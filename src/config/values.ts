@@ -72,8 +72,23 @@ function screenedText(message: string, raw: string, scanner: SecretScanner): str
         ? message.replaceAll(`"${raw}"`, `"${cut(raw)}`)
         : message;
   // What a parser quoted of a part of the value: an item of a list, a path.
-  return scanner.redact(shown).replace(LONG_QUOTED, (_quoted, value: string) => `"${cut(value)}`);
+  return readableQuotes(scanner.redact(shown));
 }
+
+/** A word longer than a cut one: a path or a value a message gives without quotes. */
+const LONG_WORD = new RegExp(`[^\\s"]{${MAX_QUOTED_CHARS + 2},}`, 'g');
+
+/** A message with every value it quotes, and every word, cut to what a person reads, its length given. */
+export const readableQuotes = (message: string): string =>
+  message
+    .replace(LONG_QUOTED, (_quoted, value: string) => `"${cut(value)}`)
+    .replace(LONG_WORD, (word) => `${word.slice(0, MAX_QUOTED_CHARS)}… (${word.length} characters)`);
+
+const given = (values: readonly (string | undefined)[]): string[] => values.filter((value): value is string => value !== undefined);
+
+/** A scanner of the secrets of an invocation, to screen what a message would show. */
+export const secretsScanner = (secrets: Secrets): SecretScanner =>
+  createSecretScanner(given(secrets.tokens), given(secrets.passwords), given(secrets.passphrases));
 
 /**
  * Reads a setting's text with its parser: the one way every setting is read, from a flag, a variable, .env or a
@@ -84,11 +99,7 @@ export function parseSetting<T>(parse: Parser<T>, raw: string, place: Place, sec
     return parse(raw, place);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const scanner = createSecretScanner(
-      secrets.tokens.filter((token): token is string => token !== undefined),
-      secrets.passwords.filter((password): password is string => password !== undefined),
-      secrets.passphrases.filter((passphrase): passphrase is string => passphrase !== undefined),
-    );
+    const scanner = secretsScanner(secrets);
     throw new ConfigError(
       error.code as ConstructorParameters<typeof ConfigError>[0],
       screenedText(error.message, raw, scanner),
