@@ -73,7 +73,11 @@ export function settleMatrix(matrix: Matrix): void {
     return `${names.join(', ')}${rows.length > 5 ? ` and ${rows.length - 5} more` : ''}`;
   };
   const parts = [`${matrix.totals.conformant} conformant`];
-  if (matrix.totals.notConformant > 0) parts.push(`${matrix.totals.notConformant} not conformant (${list(named('not-conformant'))})`);
+  // A target not conformant only in failures its baseline waives passes the gate, and the sentence says so apart.
+  const failing = named('not-conformant').filter((target) => target.exitCode !== 0);
+  const waivedOnly = named('not-conformant').filter((target) => target.exitCode === 0);
+  if (failing.length > 0) parts.push(`${failing.length} not conformant (${list(failing)})`);
+  if (waivedOnly.length > 0) parts.push(`${waivedOnly.length} not conformant only in failures the baseline waives (${list(waivedOnly)})`);
   if (matrix.totals.inconclusive > 0) parts.push(`${matrix.totals.inconclusive} without a verdict (${list(named('inconclusive'))})`);
   const scope = matrix.shard ? ` in shard ${matrix.shard.index}/${matrix.shard.count}` : '';
   matrix.summary =
