@@ -37,8 +37,14 @@ describe('who answered: a front known by its own signature, JSON or not', () => 
     ],
     ["a CDN's 522 in JSON", answer(522, '{"error":"origin timed out"}', JSON_TYPE), 'cdn', 'the CDN in front of the API'],
     [
-      "Fastly's Guru Meditation",
+      "Varnish's Guru Meditation",
       answer(503, '<html><h1>Error 503 Backend fetch failed</h1><p>Guru Meditation: XID: 1</p></html>', HTML_TYPE),
+      'cache',
+      'Varnish',
+    ],
+    [
+      "Fastly's Guru Mediation, naming its cache node",
+      answer(503, '<html><h1>Error 503 Backend is unhealthy</h1><h3>Guru Mediation:</h3><p>Details: cache-ams21080-AMS 1</p></html>', HTML_TYPE),
       'cdn',
       'Fastly',
     ],
@@ -53,7 +59,7 @@ describe('who answered: a front known by its own signature, JSON or not', () => 
       "an API gateway's refusal",
       answer(403, '{"message":"Forbidden"}', { ...JSON_TYPE, 'x-amzn-errortype': 'ForbiddenException' }),
       'gateway',
-      'the API gateway in front of the API',
+      'AWS API Gateway',
     ],
     [
       "Laravel's maintenance answer in JSON",
@@ -663,7 +669,10 @@ describe('a front, with the evidence and the meaning a report shows', () => {
   });
 
   test("a vendor's own 5xx page names the vendor, from 500 on", () => {
-    const fastly = answer(503, '<html><h1>Error 503 Backend fetch failed</h1><p>Guru Meditation: XID: 1</p></html>', HTML_TYPE);
+    const fastly = answer(503, '<html><h1>Error 503 Backend fetch failed</h1><p>Guru Meditation: XID: 1</p></html>', {
+      ...HTML_TYPE,
+      'x-served-by': 'cache-ams21080-AMS',
+    });
     expect(classifyAnswer(fastly).origin).toEqual({
       kind: 'front',
       front: 'cdn',

@@ -81,6 +81,7 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
     expect(diagnoses).toEqual([
       {
         id: 'php-display-errors',
+        cites: ['valid /api/ticket/status/1?'],
         party: 'target',
         confidence: 'high',
         summary:
@@ -118,6 +119,7 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
     expect(diagnoses).toEqual([
       {
         id: 'token-compared-case-insensitively',
+        cites: ['token-case-flipped /api/ticket/status/1?'],
         party: 'target',
         confidence: 'high',
         summary:
@@ -182,6 +184,7 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
     expect(diagnose([ACCEPTED, nearMiss], exchanges)).toEqual([
       {
         id: 'token-compared-by-prefix',
+        cites: ['token-truncated /api/ticket/status/1?', 'token-extended /api/ticket/status/1?'],
         party: 'target',
         confidence: 'high',
         summary:
@@ -218,6 +221,7 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
       expect(diagnose([ACCEPTED, langFailed], healthy(cachedLang(STATUS_BODY)))).toEqual([
         {
           id: 'cache-ignores-query-string',
+          cites: ['valid /api/ticket/status/1?lang=fr'],
           party: 'environment',
           confidence: 'high',
           summary:
@@ -272,6 +276,7 @@ describe('a valid request answered with something that says nothing of the crede
     expect(redirected('https://desk.example.org/support/api/ticket/status/1')).toEqual([
       {
         id: 'api-redirects',
+        cites: ['valid /api/ticket/status/1?'],
         party: 'environment',
         inconclusive: true,
         confidence: 'medium',
@@ -323,6 +328,7 @@ describe('a valid request answered with something that says nothing of the crede
     expect(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], failed)).toEqual([
       {
         id: 'server-error',
+        cites: ['valid /api/ticket/status/1?'],
         party: 'target',
         confidence: 'high',
         summary: 'the API answers a valid request with HTTP 500, a server error: the application fails before it can be judged',
@@ -338,6 +344,7 @@ describe('a valid request answered with something that says nothing of the crede
     expect(diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges)).toEqual([
       {
         id: 'no-api-answer',
+        cites: ['valid /api/ticket/status/1?'],
         party: 'environment',
         inconclusive: true,
         confidence: 'medium',
@@ -363,6 +370,7 @@ describe('a valid request answered with something that says nothing of the crede
     expect(diagnose(results, cut)).toEqual([
       {
         id: 'answers-not-json',
+        cites: ['valid /api/ticket/status/1?'],
         party: 'target',
         confidence: 'high',
         summary: 'the API answers HTTP 2xx with a body the suite cannot read as JSON',
@@ -439,15 +447,32 @@ describe('something in front of the API answered the valid request', () => {
     expect(only({ valid: observed(407, '', {}) }).evidence).toBe('GET /api/ticket/status/1 answered HTTP 407 (no Content-Type) ');
   });
 
-  test("an API gateway's own refusal", () => {
+  test("an API gateway's own refusal: the gateway named, with its own fix and its documentation", () => {
     const refused = observed(403, '{"message":"Forbidden"}', { ...JSON_TYPE, 'x-amzn-errortype': 'ForbiddenException' });
+    const diagnosis = only({ valid: refused });
+    expect(diagnosis).toMatchObject({
+      id: 'gateway-refused',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'high',
+      summary: 'AWS API Gateway refused the request with its own answer: the request never reached the API',
+      evidence: 'GET /api/ticket/status/1 answered HTTP 403 (application/json) {"message":"Forbidden"}',
+    });
+    expect(diagnosis.advice[0]).toMatch(/^API Gateway's authorizer, API key or resource policy refused these requests/);
+    expect(diagnosis.advice[1]).toBe(
+      "AWS API Gateway's documentation: https://docs.aws.amazon.com/apigateway/latest/developerguide/supported-gateway-response-types.html",
+    );
+  });
+
+  test("a gateway without a fix of its own: the gateway's route and authorizer", () => {
+    const refused = observed(401, '{"fault":{"faultstring":"Invalid ApiKey"}}', JSON_TYPE);
     expect(only({ valid: refused })).toEqual({
       id: 'gateway-refused',
       party: 'environment',
       inconclusive: true,
-      confidence: 'medium',
-      summary: 'an API gateway in front of the API refused the request with its own answer: the request never reached the API',
-      evidence: 'GET /api/ticket/status/1 answered HTTP 403 (application/json) {"message":"Forbidden"}',
+      confidence: 'high',
+      summary: 'Apigee refused the request with its own answer: the request never reached the API',
+      evidence: 'GET /api/ticket/status/1 answered HTTP 401 (application/json) {"fault":{"faultstring":"Invalid ApiKey"}}',
       advice: [
         "Check the gateway's route and authorizer for /api/...: it must pass the request, Authorization header included, on to the API without asking for credentials of its own.",
       ],
@@ -977,6 +1002,7 @@ describe("a run's answers, read together", () => {
     expect(diagnoses).toEqual([
       {
         id: 'status-not-found',
+        cites: ['valid /api/ticket/status/7?', 'valid /api/ticket/status/1?'],
         party: 'environment',
         inconclusive: true,
         confidence: 'high',

@@ -239,8 +239,8 @@ describe('a front that answered some requests while the plain one reached the AP
     [
       "an API gateway's JSON refusal",
       answer(403, '{"message":"Forbidden"}', { 'content-type': 'application/json', 'x-amzn-errortype': 'ForbiddenException' }),
-      'the API gateway in front of the API',
-      "HTTP 403: an API gateway's own refusal",
+      'AWS API Gateway',
+      "HTTP 403: AWS API Gateway's own refusal",
     ],
   ])('%s: what it answered is not judged, and the front is named', (_name, seen, who, evidence) => {
     const [diagnosis, ...others] = diagnoseAll(notJudgedOn('AUTH-PASSWORD-IGNORED', seen, 'password-long'));

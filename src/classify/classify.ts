@@ -15,7 +15,6 @@ import {
   cdnJsonError,
   CHALLENGE,
   FPM_SCRIPT_UNKNOWN,
-  gatewayAnswered,
   GATEWAY_ERRORS,
   isMaintenance,
   looksLikeHtml,
@@ -25,6 +24,7 @@ import {
   vendorOf,
   vendorPage,
   type AnswerText,
+  type Vendor,
 } from './signatures.js';
 import { throttleOf } from './throttle.js';
 import { isSuccessCode, type Classification, type Classified, type FrontName, type Meaning, type Origin } from './types.js';
@@ -74,10 +74,21 @@ function carriedStatus(envelope: Record<string, unknown>): Record<string, unknow
  * A redirect's origin: a captive portal or a single sign-on front where its target says so; else nothing that can be
  * told (the application's own redirect to its login page refuses a request as well as any answer does).
  */
-function redirectOrigin(location: string): Origin {
+function redirectOrigin(location: string, answer: AnswerText): Origin {
+  const signIn = vendorOf(answer);
+  if (signIn?.kind === 'sso') return front('sso', `a redirect by ${signIn.name} to ${location}, with its cookies`, signIn.name);
   if (CAPTIVE_PORTAL.test(location) || /captive|hotspot/i.test(location)) return front('captive-portal', `a redirect to ${location}`);
   if (/^https?:\/\//i.test(location) && SSO_PAGE.test(location)) return front('sso', `a redirect to a single sign-on page (${location})`);
   return { kind: 'unknown', evidence: `a redirect to ${location}` };
+}
+
+/** What a vendor's own answer is, in words, from its code: the evidence of its origin. */
+function ownAnswer({ name, kind }: Vendor, { status, headers }: AnswerText): string {
+  if (status >= 300 && status < 400 && headers.location !== undefined)
+    return `HTTP ${status}: a redirect by ${name} to ${kind === 'sso' ? 'its sign-in page ' : ''}${headers.location}`;
+  if (status >= 500) return `HTTP ${status}: ${name}'s own error page`;
+  if (status === 404) return `HTTP 404: ${name}'s own answer, no route for this path`;
+  return `HTTP ${status}: ${name}'s ${kind === 'gateway' ? 'own refusal' : kind === 'sso' ? 'sign-in page' : 'block page'}`;
 }
 
 /**
@@ -90,26 +101,26 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
   const throttle = throttleOf(answer);
   if (throttle && !isMaintenance(answer)) return front('rate-limiter', throttle.evidence, throttle.vendor);
   if (status === 407) return front('proxy', 'HTTP 407: a proxy asks for its own credentials', 'a proxy between this machine and the API');
-  if (gatewayAnswered(answer))
-    return front('gateway', `HTTP ${status}: an API gateway's own refusal`, 'the API gateway in front of the API');
   // No application sends a CDN's own codes, nor its JSON errors: the API's words they are not, JSON or not.
   if (CDN_ORIGIN_CODES.test(String(status))) {
     const evidence = `HTTP ${status}, a code only a CDN sends when the web server behind it fails it`;
     return front('cdn', evidence, vendorOf(answer)?.name ?? 'the CDN in front of the API');
   }
   if (cdnJsonError(answer)) return front('cdn', `HTTP ${status}: Cloudflare's own error in JSON`, 'Cloudflare');
-  // An application in maintenance mode answers for itself, in JSON too (Laravel's "down"): the API is not serving.
-  if (isMaintenance(answer) && (!json || answer.headers['retry-after'] !== undefined)) {
-    return front('maintenance', `HTTP 503: a maintenance answer${answer.headers['retry-after'] ? ' with Retry-After' : ''}`);
-  }
-  if (json) return undefined;
-  if (status === 511 || CAPTIVE_PORTAL.test(body)) return front('captive-portal', `HTTP ${status}: a captive portal's sign-in page`);
-  if (CHALLENGE.test(body)) {
+  if (!json && (status === 511 || CAPTIVE_PORTAL.test(body))) return front('captive-portal', `HTTP ${status}: a captive portal's sign-in page`);
+  if (!json && CHALLENGE.test(body)) {
     const vendor = vendorOf(answer);
     return front(vendor?.kind ?? 'waf', `HTTP ${status}: a browser challenge page`, vendor?.name);
   }
-  const page = status >= 500 ? vendorPage(answer) : undefined;
-  if (page) return front(page.kind, `HTTP ${status}: ${page.name}'s own error page`, page.name);
+  // A vendor's own answer before a maintenance window: Varnish's backend failure sends Retry-After too.
+  const own = vendorPage(answer);
+  if (own) return front(own.kind, ownAnswer(own, answer), own.name);
+  // An application in maintenance mode answers for itself, in JSON too (Laravel's "down"): the API is not serving.
+  if (isMaintenance(answer) && (!json || answer.headers['retry-after'] !== undefined)) {
+    const evidence = `HTTP 503: a maintenance answer${answer.headers['retry-after'] ? ' with Retry-After' : ''}`;
+    return front('maintenance', evidence, vendorOf(answer)?.name);
+  }
+  if (json) return undefined;
   if (FPM_SCRIPT_UNKNOWN.test(body)) return front('php-fpm', `HTTP ${status} "${body.trim()}": PHP-FPM found no script to run`, 'PHP-FPM');
   if (CGI_NO_INPUT_FILE.test(body))
     return front('php-runtime', `HTTP ${status} "${body.trim()}": php-cgi found no script to run`, 'php-cgi');
@@ -175,7 +186,7 @@ export function classifyAnswer(input: ClassifiedInput): Classified {
   const location = headers.location;
   const redirect = status >= 300 && status < 400 && location !== undefined;
   if (fromFront) return { origin: fromFront, meaning: redirect ? { kind: 'redirect', to: location } : { kind: 'error-page' } };
-  if (redirect) return { origin: redirectOrigin(location), meaning: { kind: 'redirect', to: location } };
+  if (redirect) return { origin: redirectOrigin(location, answer), meaning: { kind: 'redirect', to: location } };
   if (isObject(envelope)) {
     const embedded = !json.ok ? json.embedded : undefined;
     // The text from the envelope on: what follows it is never read.

@@ -6,6 +6,8 @@ import type { JudgedExchange } from '../judge/scenario-result.js';
 
 /** One answer as the stack rules read it: enough to tell the application from the web server in front of it. */
 export interface ObservedAnswer {
+  /** The exchange's key in the run's exchanges, where the answer came from one. */
+  key?: string;
   url: string;
   status: number;
   /** Header names in lower case, values already redacted. */
@@ -16,9 +18,16 @@ export interface ObservedAnswer {
 }
 
 /** An exchange as the rules read it, with the classification the classification stage gave it. */
-export function observedOf({ request, response, classification }: JudgedExchange): ObservedAnswer {
+export function observedOf({ request, response, classification }: JudgedExchange, key?: string): ObservedAnswer {
   const { status, headers, body } = response;
-  return { url: request.url, status, headers, body, ...(classification ? { classified: classification } : {}) };
+  return {
+    ...(key === undefined ? {} : { key }),
+    url: request.url,
+    status,
+    headers,
+    body,
+    ...(classification ? { classified: classification } : {}),
+  };
 }
 
 /** The answer's classification: the classification stage's, or made from the answer alone when it comes without one. */
@@ -162,6 +171,12 @@ export function serverKind(answers: ObservedAnswer[]): ServerKind {
     return 'apache';
   if (answers.some((answer) => /<center>nginx/.test(answer.body))) return 'nginx';
   return 'unknown';
+}
+
+/** The keys of the answers a cause is drawn from, for its cites; nothing for answers known only by themselves. */
+export function citing(...answers: (ObservedAnswer | undefined)[]): { cites?: string[] } {
+  const keys = answers.flatMap((answer) => answer?.key ?? []);
+  return keys.length === 0 ? {} : { cites: keys };
 }
 
 /** One line for evidence: status, type, and the start of the body. */

@@ -42,6 +42,20 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchan
       advice: redirectAdvice(valid.request.url, location),
     };
   }
+  // A method refused is no credential refused: GET is the only method the suite sends, and the document gives it.
+  if (response.status === 405) {
+    const api = valid.classification?.origin.kind === 'api';
+    return {
+      id: 'method-not-allowed',
+      party: api ? 'target' : 'environment',
+      confidence: 'high',
+      summary: `${api ? 'the API' : 'the server'} answers GET on the API paths with HTTP 405 (method not allowed): the route does not take GET, which the document gives it; the method is refused, not the credentials`,
+      evidence: `${request} answered HTTP 405 ${response.body.slice(0, 160)}${response.headers.allow === undefined ? '' : ` with Allow: ${response.headers.allow}`}`,
+      advice: [
+        'Route GET for /api/ticket/status/<id> and /api/selfservice/type to the API: check the methods of the routes (a framework route for POST only), and any web server, proxy or gateway rule that limits the methods of /api/... (Apache <Limit> or <LimitExcept>, nginx limit_except, a gateway route without GET).',
+      ],
+    };
+  }
   if (response.status >= 500) {
     return {
       id: 'server-error',

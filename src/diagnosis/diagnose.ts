@@ -1,4 +1,5 @@
 import {
+  citing,
   classifiedOf,
   observedOf,
   sameAnswer,
@@ -22,8 +23,9 @@ import type { RecordedCheck } from '../judge/scenario-result.js';
 
 /** The answer to one request, by its key: GET of that path, without a query, with those credentials. */
 function answerTo(exchanges: JudgedExchanges, path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
-  const exchange = exchanges[exchangeKey(path, {}, credentials)];
-  return exchange && observedOf(exchange);
+  const key = exchangeKey(path, {}, credentials);
+  const exchange = exchanges[key];
+  return exchange && observedOf(exchange, key);
 }
 
 /** The answers that the hosting-stack rules read: a run's, or the doctor's, which alone go through the front controller. */
@@ -73,7 +75,7 @@ function failedAnswerOf(check: RecordedCheck, exchanges: JudgedExchanges): Faile
     // An exchange's key starts with the name of its credentials (see exchangeKey).
     // Stryker disable next-line OptionalChaining,StringLiteral: a check that names its exchange has its key
     withToken: WITH_TOKEN.has(check.exchange?.split(' ')[0] ?? ''),
-    answer: observedOf(exchange),
+    answer: observedOf(exchange, check.exchange),
   };
 }
 
@@ -85,13 +87,16 @@ function failedAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges)
   return failedChecks.map((check) => failedAnswerOf(check, exchanges)).filter((failed): failed is FailedAnswer => failed !== undefined);
 }
 
-/** The answers a front gave that checks could not judge, each with the requirement left unjudged. */
+/** The answers a front gave, or a redirect nobody can place, that checks could not judge, each with the requirement left unjudged. */
 function frontAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges): FailedAnswer[] {
   return results
     .flatMap((result) => result.checks)
     .filter((check) => check.error?.code === 'HARNESS_NOT_THE_API')
     .map((check) => failedAnswerOf(check, exchanges))
-    .filter((failed): failed is FailedAnswer => failed !== undefined && classifiedOf(failed.answer).origin.kind === 'front');
+    .filter((failed): failed is FailedAnswer => {
+      const classified = failed && classifiedOf(failed.answer);
+      return classified !== undefined && (classified.origin.kind === 'front' || classified.meaning.kind === 'redirect');
+    });
 }
 
 /**
@@ -136,11 +141,13 @@ function rateLimitCapReached(results: JudgedRequirement[], setup: StackSetup): D
 export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
   const observations = observationsOf(results, exchanges, setup);
-  const diagnoses = diagnoseStack(observations, setup);
-  const valid = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
+  const validKey = exchangeKey(STATUS_PATH(statusId), {}, 'valid');
+  // The hosting-stack rules are drawn from the valid request's answer, unless a rule cites others of its own.
+  const diagnoses: Diagnosis[] = diagnoseStack(observations, setup).map((diagnosis) => ({ cites: [validKey], ...diagnosis }));
+  const valid = exchanges[validKey];
   // Redirects, server errors and unreadable bodies say nothing about credentials; they are named when no hosting rule matched.
   const unusualAnswer = diagnoses.length === 0 && valid ? diagnoseAnswer(results, valid, exchanges) : undefined;
-  if (unusualAnswer) diagnoses.push(unusualAnswer);
+  if (unusualAnswer) diagnoses.push({ cites: [validKey], ...unusualAnswer });
   diagnoses.push(...answerFindings(results, exchanges, statusId));
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) diagnoses.push(...otherStatusesMissing(observations, exchanges, setup));
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
@@ -153,7 +160,7 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
     );
     const validServed = observations.validServed ?? (observations.valid !== undefined && succeeded(observations.valid));
     if (diagnoses.length === 0 && validServed && observations.valid && lost.length > 0) {
-      diagnoses.push(headerLostOnSome(observations.valid, lost, noHeader));
+      diagnoses.push({ ...citing(...lost.map((failed) => failed.answer)), ...headerLostOnSome(observations.valid, lost, noHeader) });
     }
   }
 

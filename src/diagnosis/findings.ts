@@ -28,12 +28,12 @@ function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExc
 
 /** PHP's warnings, notices or deprecations printed around the JSON (display_errors on). */
 function displayErrors(exchanges: JudgedExchanges): Diagnosis | undefined {
-  const noisy = Object.values(exchanges).find((exchange) => {
+  const [key, noisy] = Object.entries(exchanges).find(([, exchange]) => {
     // Stryker disable next-line StringLiteral: an empty text holds no PHP message
     const noise = exchange.classification?.noise ?? (exchange.classification?.origin.kind === 'api' ? '' : exchange.response.body);
     return PHP_MESSAGE.test(noise);
-  });
-  if (!noisy) return undefined;
+  }) ?? [];
+  if (key === undefined || !noisy) return undefined;
   return {
     id: 'php-display-errors',
     party: 'target',
@@ -41,6 +41,7 @@ function displayErrors(exchanges: JudgedExchanges): Diagnosis | undefined {
     summary:
       "PHP prints its warnings, notices or deprecations into the answers (display_errors is on): the JSON comes with text around it, which JSON clients, the vendor's among them, cannot read",
     evidence: `GET ${noisy.request.url} answered HTTP ${noisy.response.status} with ${briefly(noisy.classification?.noise ?? noisy.response.body)}`,
+    cites: [key],
     advice: [
       'Set display_errors = Off and log_errors = On for the PHP that runs the application (php.ini, or the PHP-FPM pool: php_admin_flag[display_errors] = off), then reload PHP-FPM: the messages go to the log instead of the answers.',
       'Then fix what the log names: a warning in production is a bug of its own.',
@@ -63,6 +64,7 @@ function looseComparison(results: JudgedRequirement[], exchanges: JudgedExchange
       confidence: 'high',
       summary:
         "the token with one letter in the other case is accepted: the token is compared without regard to case, most often by the database column's collation (MySQL's *_ci collations) or a case-insensitive comparison in code",
+      cites: byCase.map(([key]) => key),
       evidence: byCase
         .map(([, exchange]) => `GET ${exchange.request.url} (${exchange.request.credentials}) answered HTTP ${exchange.response.status}`)
         .join('; '),
@@ -78,6 +80,7 @@ function looseComparison(results: JudgedRequirement[], exchanges: JudgedExchange
       confidence: 'high',
       summary:
         'a token one character shorter or longer than the real one is accepted: only a part of the token is compared (a prefix match, LIKE, a column that truncates what it stores, or a comparison of the first characters)',
+      cites: byPart.map(([key]) => key),
       evidence: byPart
         .map(([, exchange]) => `GET ${exchange.request.url} (${exchange.request.credentials}) answered HTTP ${exchange.response.status}`)
         .join('; '),
@@ -92,12 +95,13 @@ function looseComparison(results: JudgedRequirement[], exchanges: JudgedExchange
 /** A lang request answered from a cache with the answer stored for the request without lang. */
 function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: JudgedExchanges, statusId: number): Diagnosis | undefined {
   const plain = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
-  const cached = results
-    .filter((result) => result.id.startsWith('LANG-'))
-    .flatMap((result) => failedOn(results, result.id, exchanges))
-    .map(([, exchange]) => exchange)
-    .find((exchange) => new URL(exchange.request.url).searchParams.has('lang') && cacheMark({ headers: exchange.response.headers }));
-  if (!cached) return undefined;
+  const [key, cached] =
+    results
+      .filter((result) => result.id.startsWith('LANG-'))
+      .flatMap((result) => failedOn(results, result.id, exchanges))
+      .find(([, exchange]) => new URL(exchange.request.url).searchParams.has('lang') && cacheMark({ headers: exchange.response.headers })) ??
+    [];
+  if (key === undefined || !cached) return undefined;
   // Stryker disable next-line StringLiteral: the answer was found by its cache mark
   const mark = cacheMark({ headers: cached.response.headers }) ?? '';
   const same = plain !== undefined && plain.response.body === cached.response.body;
@@ -107,6 +111,7 @@ function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: JudgedExchan
     confidence: same ? 'high' : 'medium',
     summary: `a cache in front of the API answered the lang request from its store (${mark})${same ? ' with the very answer of the request without lang' : ''}: its cache key ignores the query string, so every language gets the first one cached`,
     evidence: `GET ${cached.request.url} answered HTTP ${cached.response.status} with ${mark}`,
+    cites: [key],
     advice: [
       'Make the cache key include the query string for /api/... (Cloudflare: Caching > Cache Rules, "Cache key: query string: all"; Varnish: keep req.url whole in vcl_hash), or bypass the cache for the API paths; then purge it.',
     ],

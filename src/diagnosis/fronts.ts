@@ -1,8 +1,10 @@
 import type { Diagnosis } from './types.js';
 import { cacheMark, CDN_ORIGIN_CODES, CHALLENGE, GATEWAY_ERRORS, PLAIN_HTTP_TO_TLS_PORT } from '../classify/signatures.js';
+import type { Classified, FrontOrigin } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
 import {
   briefly,
+  citing,
   classifiedOf,
   fromApplication,
   isHtmlPage,
@@ -20,6 +22,7 @@ import {
 import { nginxDocs } from './nginx-docs.js';
 import { rateLimitedAll, rateLimitedSome } from './rate-limit.js';
 import { SNIPPETS } from './snippets.js';
+import { frontFailure, vendorFix } from './vendor-fixes.js';
 
 /**
  * Answers that did not come from the API: something in front of it (a WAF or CDN, a proxy, a gateway, a maintenance
@@ -31,15 +34,17 @@ function couldNotJudge(diagnosis: Omit<Diagnosis, 'inconclusive' | 'party'>): Di
   return { ...diagnosis, party: 'environment', inconclusive: true };
 }
 
-function blockPage(valid: ObservedAnswer, vendor: string | undefined): Diagnosis {
+function blockPage(valid: ObservedAnswer, origin: FrontOrigin | undefined): Diagnosis {
   const challenge = CHALLENGE.test(valid.body);
+  const vendor = origin?.vendor;
   const who = vendor ?? 'a firewall or CDN in front of the API';
+  const ownFix = origin && !challenge ? vendorFix(origin, 'refused') : undefined;
   return couldNotJudge({
     id: 'front-blocked',
     confidence: vendor ? 'high' : 'medium',
     summary: `${who} answered instead of the API (${challenge ? 'a browser challenge page' : 'a block page'}): no request reached the API, so it cannot be judged`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
-    advice: [
+    advice: ownFix ?? [
       `Let the suite's requests through ${vendor ?? 'the firewall or CDN'}: allow the address this runs from, or its User-Agent "ticketing-conformance", for the API paths (/api/...), or run from inside the network, past the front.`,
       'API paths must not get browser challenges: API clients cannot answer them.',
     ],
@@ -74,26 +79,45 @@ function retryWhen(retryAfter: string | undefined, now: Date): string | undefine
   return `${wait}at ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} or later`;
 }
 
-function maintenance(valid: ObservedAnswer, now: Date): Diagnosis {
+function maintenance(valid: ObservedAnswer, origin: FrontOrigin, now: Date): Diagnosis {
   const retryAfter = valid.headers['retry-after'];
   const when = retryWhen(retryAfter, now);
+  const ownFix = vendorFix(origin, 'maintenance');
   return couldNotJudge({
     id: 'maintenance',
     confidence: 'high',
     summary: 'the API is down for maintenance (HTTP 503): it cannot be judged until it is back',
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${retryAfter === undefined ? '' : ` with Retry-After: ${retryAfter}`}`,
-    advice: [when ? `Run the suite again ${when}, as Retry-After asks.` : 'Run the suite again once the maintenance is over.'],
+    advice: [
+      ...(ownFix ?? []),
+      when ? `Run the suite again ${when}, as Retry-After asks.` : 'Run the suite again once the maintenance is over.',
+    ],
   });
 }
 
-function gateway(valid: ObservedAnswer): Diagnosis {
+function gateway(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
   return couldNotJudge({
     id: 'gateway-refused',
-    confidence: 'medium',
-    summary: 'an API gateway in front of the API refused the request with its own answer: the request never reached the API',
+    confidence: origin.vendor ? 'high' : 'medium',
+    summary: `${origin.vendor ?? 'an API gateway in front of the API'} refused the request with its own answer: the request never reached the API`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: vendorFix(origin, 'refused') ?? [
+      "Check the gateway's route and authorizer for /api/...: it must pass the request, Authorization header included, on to the API without asking for credentials of its own.",
+    ],
+  });
+}
+
+/** A proxy or gateway in front of the API has no route for the API paths: it answered for itself, with its own not-found. */
+function frontNoRoute(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
+  const who = whoAnswered(origin);
+  return couldNotJudge({
+    id: 'front-no-route',
+    confidence: origin.vendor ? 'high' : 'medium',
+    summary: `${who} answered with its own "no route" answer (HTTP ${valid.status}): it has no route to the API for these paths, so no request reached the API`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
     advice: [
-      "Check the gateway's route and authorizer for /api/...: it must pass the request, Authorization header included, on to the API without asking for credentials of its own.",
+      ...(vendorFix(origin, 'no-route') ?? [`Give ${who} a route for the API paths (/api/...) to the web server of the service.`]),
+      'If the service lives under a path (https://example.com/support), --base-url must include it: a missing prefix matches no route either.',
     ],
   });
 }
@@ -131,14 +155,16 @@ export function statusMissing(
   others = false,
 ): Diagnosis | undefined {
   const { selfservice, firstStatus, unknownStatus } = observations;
-  // A refusal or a failure of the application is no answer about whether the status exists.
-  const refusedOrFailed = valid.status === 401 || valid.status === 403 || valid.status >= 500;
-  if (!servedJson(selfservice) || !fromApplication(valid) || refusedOrFailed) return undefined;
+  // Only the API's own refusal says whether a status exists: its failure (a 500 in its envelope) says nothing of the id,
+  // and a refusal of the credentials (401, 403) nothing either.
+  const refused = classifiedOf(valid).meaning.kind === 'refused' && fromApplication(valid);
+  if (!servedJson(selfservice) || !refused || valid.status === 401 || valid.status === 403) return undefined;
   const firstServed = statusId !== 1 && servedJson(firstStatus);
   const compared = firstServed ? firstStatus : sameAnswer(valid, unknownStatus) ? unknownStatus : undefined;
   if (!compared) return undefined;
   return couldNotJudge({
     id: 'status-not-found',
+    ...citing(valid, compared),
     confidence: firstServed ? 'high' : 'medium',
     summary: `status ${statusId} does not seem to exist: the token is accepted (the selfservice listing is served), but status ${statusId} is answered like a status that does not exist`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${firstServed ? `, while GET ${pathOf(compared)} was served` : `, the same as GET ${pathOf(compared)}`}`,
@@ -152,15 +178,15 @@ export function statusMissing(
   });
 }
 
-function originUnreachable(valid: ObservedAnswer, vendor: string | undefined): Diagnosis {
+function originUnreachable(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
   // Stryker disable next-line StringLiteral: the classification names the vendor of every CDN or firewall error page
-  const front = vendor ?? 'the CDN in front of the API';
+  const front = origin.vendor ?? 'the CDN in front of the API';
   return couldNotJudge({
     id: 'front-origin-unreachable',
     confidence: CDN_ORIGIN_CODES.test(String(valid.status)) ? 'high' : 'medium',
     summary: `${front} answered with its own error page (HTTP ${valid.status}): it could not get an answer from the web server behind it, so no request reached the API`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
-    advice: [
+    advice: vendorFix(origin, 'unreachable') ?? [
       `Check that the web server behind ${front} is running and accepts its connections (its firewall must let ${front} in), and that the origin address, port and TLS settings configured in ${front} are the web server's.`,
       "The code names the cause in the CDN's documentation (at Cloudflare: 521 refused, 522 and 524 timed out, 525 and 526 TLS to the origin).",
     ],
@@ -193,48 +219,65 @@ function cachedRefusal(valid: ObservedAnswer, mark: string): Diagnosis {
   });
 }
 
+/** The fix a front's answer to some requests calls for: its own, or the general one for what kind of front it is. */
+function someBlockedAdvice(origin: FrontOrigin, classified: Classified, answer: ObservedAnswer): string[] {
+  const failure = frontFailure({ ...classified, origin }, answer.status, answer.body);
+  const ownFix = vendorFix(origin, failure);
+  if (ownFix) return ownFix;
+  if (origin.front === 'web-server' && GATEWAY_ERRORS.has(answer.status))
+    return [
+      "The application did not take these requests while it took the others: read the web server's error log at the time of the run. A PHP-FPM pool smaller than the suite's concurrent requests (pm.max_children) or a proxy time-out does this: lower --concurrency, or enlarge the pool.",
+    ];
+  return [
+    `Let these requests through ${origin.vendor ?? 'the firewall or CDN'}: its log names the rule that stopped them (a query string, a long or unusual Authorization header, the path), which must not apply to the API paths (/api/...).`,
+  ];
+}
+
 /**
- * Some requests were answered by a front while the valid one reached the API: what they check is not judged, and
- * the run keeps the verdict the API's own answers give it, or has none when nothing of the API's failed.
+ * Some requests were answered by a front, or redirected by something nobody can name, while the valid one reached the
+ * API: what they check is not judged, and the run keeps the verdict the API's own answers give it, or has none when
+ * nothing of the API's failed. A redirect is never the API's refusal: the API refuses in its own words.
  */
 export function frontAnsweredSome(blocked: FailedAnswer[], apiFailedToo: boolean): Diagnosis | undefined {
   const first = blocked[0];
   const classified = first && classifiedOf(first.answer);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: the caller passes front answers only; this narrows the type
-  if (!first || classified?.origin.kind !== 'front') return undefined;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: the caller passes front answers and redirects only; this narrows the type
+  if (!first || !classified || (classified.origin.kind !== 'front' && classified.meaning.kind !== 'redirect')) return undefined;
   const { origin } = classified;
-  if (origin.front === 'rate-limiter') return rateLimitedSome(blocked, origin, apiFailedToo);
-  const unavailable = origin.front === 'web-server' && GATEWAY_ERRORS.has(first.answer.status);
-  const who = whoAnswered(origin);
+  if (origin.kind === 'front' && origin.front === 'rate-limiter') return rateLimitedSome(blocked, origin, apiFailedToo);
+  const named = origin.kind === 'front';
+  const who = named ? whoAnswered(origin) : 'a redirect nobody can place';
+  const what = origin.kind === 'front' ? origin.evidence : origin.kind === 'unknown' ? origin.evidence.replace(/^a redirect/, `HTTP ${first.answer.status}, a redirect`) : '';
   return {
     id: 'front-blocked-some-requests',
     party: 'environment',
-    confidence: origin.vendor ? 'high' : 'medium',
-    summary: `${who} answered some requests instead of the API (${origin.evidence}), while the plain request reached it: ${requirementsOf(blocked).join(', ')} could not be judged on its answers${apiFailedToo ? '; the API failed other requirements on its own answers' : ''}`,
+    confidence: named && origin.vendor ? 'high' : 'medium',
+    summary: `${who} answered some requests instead of the API (${what}), while the plain request reached it: ${requirementsOf(blocked).join(', ')} could not be judged on its answers${apiFailedToo ? '; the API failed other requirements on its own answers' : ''}`,
     evidence: requestsOf(blocked, (failed) => `GET ${pathOf(failed.answer)} (${failed.credentials}) answered ${briefly(failed.answer)}`),
-    advice: unavailable
-      ? [
-          "The application did not take these requests while it took the others: read the web server's error log at the time of the run. A PHP-FPM pool smaller than the suite's concurrent requests (pm.max_children) or a proxy time-out does this: lower --concurrency, or enlarge the pool.",
-        ]
+    advice: named
+      ? someBlockedAdvice(origin, classified, first.answer)
       : [
-          `Let these requests through ${origin.vendor ?? 'the firewall or CDN'}: its log names the rule that stopped them (a query string, a long or unusual Authorization header, the path), which must not apply to the API paths (/api/...).`,
+          `These requests were sent elsewhere (Location: ${first.answer.headers.location ?? 'none'}) instead of answered: the API refuses in its own words, never by a redirect, so they say nothing of its authentication. Find what redirects them (a sign-in front, a load balancer's authentication, a rewrite rule) and exempt the API paths (/api/...).`,
         ],
+    ...citing(...blocked.map((failed) => failed.answer)),
   };
 }
 
-function loginInTheWay(valid: ObservedAnswer, portal: boolean): Diagnosis {
+function loginInTheWay(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
+  const portal = origin.front === 'captive-portal';
+  const ownFix = vendorFix(origin, 'sign-in');
   return couldNotJudge({
     id: portal ? 'captive-portal' : 'single-sign-on-in-the-way',
     confidence: 'medium',
     summary: portal
       ? 'a captive portal of the network this runs on answered instead of the API, asking to sign in to the network: no request reached the API'
-      : 'a single sign-on front answered instead of the API with its login page: no request reached the API, which API clients cannot get past',
+      : `${origin.vendor ?? 'a single sign-on front'} answered instead of the API with its login page: no request reached the API, which API clients cannot get past`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
     advice: portal
       ? ['Run from a network without a captive portal (a CI runner, a server), or sign this machine in to the network first.']
-      : [
+      : (ownFix ?? [
           'Exempt the API paths (/api/...) from the single sign-on: the API authenticates its clients with its own token, and API clients cannot log in through a browser page.',
-        ],
+        ]),
   });
 }
 
@@ -261,6 +304,41 @@ function fpmScriptNotFound(valid: ObservedAnswer): Diagnosis {
         : ['This is not a missing try_files: without one, nginx answers its own 404 page, not PHP-FPM\'s "File not found.".']),
     ],
   });
+}
+
+/**
+ * php-cgi found no script to run: PHP runs through the CGI handler, which the document rules out (Authentication 5),
+ * and the web server hands it a path that does not exist.
+ */
+function cgiNoInputFile(valid: ObservedAnswer): Diagnosis {
+  return couldNotJudge({
+    id: 'php-cgi-no-input-file',
+    confidence: 'high',
+    summary:
+      'php-cgi answered "No input file specified.": PHP runs through the CGI handler, and the web server hands it a script path that does not exist, so no request reached the application. The document rules the CGI handler out (Authentication 5: "the cgi handler must be replaced by SuPHP or FPM"): under it, PHP never sees the Authorization header',
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [
+      'Replace the CGI handler by PHP-FPM or SuPHP, as the document asks (Authentication 5) and as below: remove the Action and AddHandler lines that send .php files to /cgi-bin/php.',
+      "Then check the DocumentRoot (or Alias) of the site: it must be the folder the application's index.php is in, the path PHP is handed the script by.",
+    ],
+    snippets: [SNIPPETS.cgiToFpm],
+  });
+}
+
+/** What a named front, or a CDN, firewall, proxy, cache or gateway, did with the valid request, from its own answer. */
+function frontInTheWay(valid: ObservedAnswer, classified: Classified & { origin: FrontOrigin }): Diagnosis {
+  const { origin } = classified;
+  if (CHALLENGE.test(valid.body)) return blockPage(valid, origin);
+  switch (frontFailure(classified, valid.status, valid.body)) {
+    case 'unreachable':
+      return originUnreachable(valid, origin);
+    case 'no-route':
+      return frontNoRoute(valid, origin);
+    case 'sign-in':
+      return loginInTheWay(valid, origin);
+    case 'refused':
+      return origin.front === 'gateway' ? gateway(valid, origin) : blockPage(valid, origin);
+  }
 }
 
 /**
@@ -302,31 +380,30 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   const { origin } = classified;
   if (classified.meaning.kind === 'redirect') {
     // Stryker disable next-line ConditionalExpression: only a front has a name to compare
-    return origin.kind === 'front' && (origin.front === 'sso' || origin.front === 'captive-portal')
-      ? loginInTheWay(valid, origin.front === 'captive-portal')
-      : undefined;
+    return origin.kind === 'front' && (origin.front === 'sso' || origin.front === 'captive-portal') ? loginInTheWay(valid, origin) : undefined;
   }
   // Stryker disable next-line ConditionalExpression: only a front has a name to switch on
   if (origin.kind === 'front') {
+    const fromFront = { ...classified, origin };
     switch (origin.front) {
       case 'proxy':
-        return proxyAuthentication(valid);
-      case 'gateway':
-        return gateway(valid);
+        return valid.status === 407 ? proxyAuthentication(valid) : frontInTheWay(valid, fromFront);
       case 'maintenance':
-        return maintenance(valid, now);
+        return maintenance(valid, origin, now);
       case 'rate-limiter':
         return rateLimitedAll(valid, origin);
       case 'sso':
       case 'captive-portal':
-        return loginInTheWay(valid, origin.front === 'captive-portal');
+        return loginInTheWay(valid, origin);
       case 'php-fpm':
         return fpmScriptNotFound(valid);
+      case 'php-runtime':
+        return cgiNoInputFile(valid);
       case 'cdn':
       case 'waf':
-        return valid.status >= 500 && !CHALLENGE.test(valid.body)
-          ? originUnreachable(valid, origin.vendor)
-          : blockPage(valid, origin.vendor);
+      case 'cache':
+      case 'gateway':
+        return frontInTheWay(valid, fromFront);
       case 'web-server':
         if (PLAIN_HTTP_TO_TLS_PORT.test(valid.body)) return plainHttpToTlsPort(valid, setup.baseUrl);
         if (valid.status === 401) return webServerPassword(observations, valid);

@@ -1,6 +1,7 @@
 import type { Diagnosis } from './types.js';
 import {
   briefly,
+  citing,
   classifiedOf,
   fromApplication,
   handedOut,
@@ -39,6 +40,7 @@ function authenticationNotEnforced(served: ObservedAnswer[]): Diagnosis {
       confidence: 'high',
       summary: `a cache in front of the API hands out, to requests without a valid token, the answer it stored for an authenticated one (${cached}): the deployment serves the resource without authentication`,
       evidence: `${evidence}; with ${cached}`,
+      ...citing(...served),
       advice: [
         'The cache must not store answers to requests that carry an Authorization header, nor hand them to other requests: bypass it for /api/..., or have the API send Cache-Control: private, no-store; then purge it.',
       ],
@@ -51,6 +53,7 @@ function authenticationNotEnforced(served: ObservedAnswer[]): Diagnosis {
     summary:
       'the API answered without valid credentials: the application does not enforce authentication, or a cache in front of it hands out answers meant for an authenticated client',
     evidence,
+    ...citing(...served),
     advice: [
       "Check the application's API settings: every API call must require the token.",
       'If a cache or CDN sits in front of the application, it must not store answers to requests that carry an Authorization header.',
@@ -383,7 +386,8 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
     return [];
   }
   // The credential rules read refusals in the application's own words only.
-  if (classified.meaning.kind !== 'refused' || valid.status === 404 || !noHeader) return [];
+  // A 404 refuses a path and a 405 a method: neither says anything of the credentials.
+  if (classified.meaning.kind !== 'refused' || valid.status === 404 || valid.status === 405 || !noHeader) return [];
   const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
   const { otherStatusServed } = observations;
   if (sameAnswer(valid, noHeader) && !headerArrives) {

@@ -47,7 +47,8 @@ export function webServerRefusal(
  *   answering at this base URL (a catch-all route, a rewrite that misses a path), but it passes a refusal only where the
  *   same path was served in the run (see webServerRefusal), and a gateway error (the application did not take the
  *   request) judges nothing.
- * - An unrecognised page is the API's only once the API is seen answering at this base URL.
+ * - An unrecognised page is the API's only once the API is seen answering at this base URL; a redirect nobody can
+ *   place never passes a refusal.
  * - A body beyond the suite's own caps is the suite's limit, never the target's failure; except to a check of the
  *   official PHP client, which fails on a body nested that deep itself, and which is judged then as an unrecognised page.
  */
@@ -77,6 +78,15 @@ export function whyNotJudged(
       code: 'HARNESS_NOT_THE_API',
       message: `not judged: ${whoAnswered(origin)} answered instead of the API (${origin.evidence})`,
       hint: 'What stands in front of the API answered this request: see the diagnosis for what to change, then run again',
+      party: 'environment',
+    };
+  }
+  // A redirect nobody can place (a sign-in front's, a load balancer's) is never the API's refusal: it refuses in its own words.
+  if (origin.kind === 'unknown' && meaning.kind === 'redirect' && passed) {
+    return {
+      code: 'HARNESS_NOT_THE_API',
+      message: `not judged: ${origin.evidence}, which nothing shows to be the API's refusal`,
+      hint: 'Something sent this request elsewhere instead of the API answering it: see the diagnosis for what to change, then run again',
       party: 'environment',
     };
   }

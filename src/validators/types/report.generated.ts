@@ -371,6 +371,10 @@ export interface Diagnosis {
     lines: string[];
   }[];
   /**
+   * the keys, in exchanges, of the answers the cause is drawn from: the classification of each must agree with the cause
+   */
+  cites?: string[];
+  /**
    * the answer the environment gives in place of the API's (the refusal of a request whose header was stripped): failures made only of it are laid at the environment's door
    */
   environmentAnswer?: {
