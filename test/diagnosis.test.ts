@@ -1267,3 +1267,47 @@ describe('what each set-up rule reads, and what it leaves to the others', () => 
     expect(ids(diagnoseStack({ valid: notFound, selfservice: listing, unknownStatus }, { statusId: 7 }))).not.toContain('status-not-found');
   });
 });
+
+describe('a diagnosis follows the classification of the answers it is drawn from', () => {
+  const NO_INPUT_FILE = { status: 404, body: 'No input file specified.\n', headers: { ...HTML_TYPE, server: 'Apache/2.4.62 (Debian)' } };
+
+  test('php-cgi\'s "No input file specified." is php-cgi\'s: the CGI handler is to be replaced by SuPHP or FPM, not mod_rewrite enabled', () => {
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, NO_INPUT_FILE),
+      exchange('no-header', STATUS, NO_INPUT_FILE),
+      exchange('wrong-token', STATUS, NO_INPUT_FILE),
+      exchange('valid', LISTING, NO_INPUT_FILE),
+    );
+    const [diagnosis, ...others] = diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges);
+    expect(others).toEqual([]);
+    expect(diagnosis).toMatchObject({ id: 'php-cgi-no-input-file', inconclusive: true, confidence: 'high' });
+    expect(diagnosis?.summary).toContain('"the cgi handler must be replaced by SuPHP or FPM"');
+    expect(diagnosis?.advice.join(' ')).not.toMatch(/mod_rewrite|AllowOverride/);
+    expect(diagnosis?.snippets?.map((snippet) => snippet.lines.join('\n')).join('\n')).toMatch(/SetHandler "proxy:unix:/);
+  });
+
+  test('the API\'s own 500 envelope on one status of --status-id is its failure, never "a status that does not exist"', () => {
+    const failing = { status: 500, body: '{"status":"error","message":"Server Error","data":[]}' };
+    const exchanges = healthy(
+      exchange('valid', LISTING, { status: 200, body: '{"status":"success","message":null,"data":[{"id":1,"name":"Question"}]}' }),
+      exchange('valid', '/api/ticket/status/2147483646', { status: 404, body: '{"status":"error","message":"Not found.","data":[]}' }),
+      exchange('valid', '/api/ticket/status/5', failing),
+    );
+    const diagnoses = diagnose([ACCEPTED], exchanges, { statusId: 1, otherStatusIds: [5] });
+    expect(ids(diagnoses)).not.toContain('status-not-found');
+    expect(diagnoses.map((diagnosis) => diagnosis.summary).join(' ')).not.toMatch(/does not (seem to )?exist/);
+  });
+
+  test('a 405 "method not supported" on every probe is a method refused, never a stripped Authorization header', () => {
+    const notAllowed = { status: 405, body: '{"status":"error","message":"The GET method is not supported for this route.","data":[]}' };
+    const exchanges = Object.assign(
+      exchange('valid', STATUS, { ...notAllowed, headers: { ...JSON_TYPE, allow: 'POST' } }),
+      exchange('no-header', STATUS, { ...notAllowed, headers: { ...JSON_TYPE, allow: 'POST' } }),
+      exchange('wrong-token', STATUS, { ...notAllowed, headers: { ...JSON_TYPE, allow: 'POST' } }),
+    );
+    const diagnoses = diagnose([judged('AUTH-TOKEN-ACCEPTED', ['valid /api/ticket/status/1?'])], exchanges);
+    expect(ids(diagnoses)).toEqual(['method-not-allowed']);
+    expect(diagnoses[0]?.evidence).toContain('Allow: POST');
+    expect(diagnoses.map((diagnosis) => diagnosis.summary).join(' ')).not.toMatch(/strip/);
+  });
+});
