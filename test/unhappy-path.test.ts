@@ -251,9 +251,12 @@ const cases: UnhappyCase[] = [
   },
   { name: 'refused with HTTP 200 and {"status":401}', api: { refuse: () => json(200, { status: 401, message: 'Unauthorized' }) }, exit: 0 },
   {
-    name: 'refused with a redirect to a login page',
+    name: 'a redirect to a login page where a refusal is due: nothing shows it is the API refusing, so no refusal is judged',
     api: { refuse: () => ({ status: 302, body: '', headers: { location: '/login' } }) },
-    exit: 0,
+    exit: 2,
+    diagnoses: ['front-blocked-some-requests'],
+    line: /a redirect nobody can place answered some requests instead of the API \(HTTP 302, a redirect to \/login\)/,
+    unjudged: { 'AUTH-MISSING-HEADER-REFUSED': /not judged: a redirect to \/login, which nothing shows to be the API's refusal/ },
   },
   {
     name: 'refused with an HTML page',
@@ -413,7 +416,8 @@ const cases: UnhappyCase[] = [
     },
     exit: 2,
     pass: [],
-    diagnoses: ['gateway-refused'],
+    diagnoses: ['front-no-route'],
+    line: /AWS API Gateway answered with its own "no route" answer \(HTTP 403\)/,
   },
 
   {
@@ -486,7 +490,7 @@ const cases: UnhappyCase[] = [
     },
     exit: 2,
     diagnoses: ['front-blocked-some-requests'],
-    line: /the API gateway in front of the API answered some requests instead of the API \(HTTP 403: an API gateway's own refusal\)/,
+    line: /AWS API Gateway answered some requests instead of the API \(HTTP 403: AWS API Gateway's own refusal\)/,
     unjudged: { 'SELFSERVICE-ACCEPTED': NOT_THE_API },
   },
   {
