@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { contradictions } from '../src/diagnosis/causes.js';
 import { OTHER_USER, WRONG_TOKEN } from '../src/exchange/credentials.js';
 import type { StatusRecord } from '../src/reference-server/data.js';
 import { translate } from '../src/reference-server/server.js';
@@ -466,6 +467,7 @@ describe('every answer classified once: who answered and what it means decide th
     const report = run.report as Report;
     expect({ exit: run.code, stderr: run.stderr }).toEqual({ exit: entry.exit, stderr: '' });
     expect(report.exitCode).toBe(entry.exit);
+    expect(contradictions(report.diagnoses, report.exchanges)).toEqual([]);
     if (entry.fail) expect(withVerdict(report, 'fail')).toEqual([...entry.fail].sort());
     for (const id of entry.unjudged ?? []) expect(withVerdict(report, 'error')).toContain(id);
     for (const id of entry.pass ?? []) expect(withVerdict(report, 'pass')).toContain(id);

@@ -44,7 +44,11 @@ describe('who answered: a front known by its own signature, JSON or not', () => 
     ],
     [
       "Fastly's Guru Mediation, naming its cache node",
-      answer(503, '<html><h1>Error 503 Backend is unhealthy</h1><h3>Guru Mediation:</h3><p>Details: cache-ams21080-AMS 1</p></html>', HTML_TYPE),
+      answer(
+        503,
+        '<html><h1>Error 503 Backend is unhealthy</h1><h3>Guru Mediation:</h3><p>Details: cache-ams21080-AMS 1</p></html>',
+        HTML_TYPE,
+      ),
       'cdn',
       'Fastly',
     ],

@@ -107,7 +107,8 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
     return front('cdn', evidence, vendorOf(answer)?.name ?? 'the CDN in front of the API');
   }
   if (cdnJsonError(answer)) return front('cdn', `HTTP ${status}: Cloudflare's own error in JSON`, 'Cloudflare');
-  if (!json && (status === 511 || CAPTIVE_PORTAL.test(body))) return front('captive-portal', `HTTP ${status}: a captive portal's sign-in page`);
+  if (!json && (status === 511 || CAPTIVE_PORTAL.test(body)))
+    return front('captive-portal', `HTTP ${status}: a captive portal's sign-in page`);
   if (!json && CHALLENGE.test(body)) {
     const vendor = vendorOf(answer);
     return front(vendor?.kind ?? 'waf', `HTTP ${status}: a browser challenge page`, vendor?.name);

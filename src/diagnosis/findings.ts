@@ -28,11 +28,12 @@ function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExc
 
 /** PHP's warnings, notices or deprecations printed around the JSON (display_errors on). */
 function displayErrors(exchanges: JudgedExchanges): Diagnosis | undefined {
-  const [key, noisy] = Object.entries(exchanges).find(([, exchange]) => {
-    // Stryker disable next-line StringLiteral: an empty text holds no PHP message
-    const noise = exchange.classification?.noise ?? (exchange.classification?.origin.kind === 'api' ? '' : exchange.response.body);
-    return PHP_MESSAGE.test(noise);
-  }) ?? [];
+  const [key, noisy] =
+    Object.entries(exchanges).find(([, exchange]) => {
+      // Stryker disable next-line StringLiteral: an empty text holds no PHP message
+      const noise = exchange.classification?.noise ?? (exchange.classification?.origin.kind === 'api' ? '' : exchange.response.body);
+      return PHP_MESSAGE.test(noise);
+    }) ?? [];
   if (key === undefined || !noisy) return undefined;
   return {
     id: 'php-display-errors',
@@ -99,8 +100,9 @@ function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: JudgedExchan
     results
       .filter((result) => result.id.startsWith('LANG-'))
       .flatMap((result) => failedOn(results, result.id, exchanges))
-      .find(([, exchange]) => new URL(exchange.request.url).searchParams.has('lang') && cacheMark({ headers: exchange.response.headers })) ??
-    [];
+      .find(
+        ([, exchange]) => new URL(exchange.request.url).searchParams.has('lang') && cacheMark({ headers: exchange.response.headers }),
+      ) ?? [];
   if (key === undefined || !cached) return undefined;
   // Stryker disable next-line StringLiteral: the answer was found by its cache mark
   const mark = cacheMark({ headers: cached.response.headers }) ?? '';

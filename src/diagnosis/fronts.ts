@@ -1,4 +1,4 @@
-import type { Diagnosis } from './types.js';
+import type { Diagnosis, JudgedExchanges } from './types.js';
 import { cacheMark, CDN_ORIGIN_CODES, CHALLENGE, GATEWAY_ERRORS, PLAIN_HTTP_TO_TLS_PORT } from '../classify/signatures.js';
 import type { Classified, FrontOrigin } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
@@ -7,6 +7,7 @@ import {
   citing,
   classifiedOf,
   fromApplication,
+  observedOf,
   isHtmlPage,
   pathOf,
   sameAnswer,
@@ -86,7 +87,7 @@ function maintenance(valid: ObservedAnswer, origin: FrontOrigin, now: Date): Dia
   return couldNotJudge({
     id: 'maintenance',
     confidence: 'high',
-    summary: 'the API is down for maintenance (HTTP 503): it cannot be judged until it is back',
+    summary: `the API is down for maintenance (HTTP 503${origin.vendor ? `, ${origin.vendor}'s maintenance page` : ''}): it cannot be judged until it is back`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${retryAfter === undefined ? '' : ` with Retry-After: ${retryAfter}`}`,
     advice: [
       ...(ownFix ?? []),
@@ -247,7 +248,12 @@ export function frontAnsweredSome(blocked: FailedAnswer[], apiFailedToo: boolean
   if (origin.kind === 'front' && origin.front === 'rate-limiter') return rateLimitedSome(blocked, origin, apiFailedToo);
   const named = origin.kind === 'front';
   const who = named ? whoAnswered(origin) : 'a redirect nobody can place';
-  const what = origin.kind === 'front' ? origin.evidence : origin.kind === 'unknown' ? origin.evidence.replace(/^a redirect/, `HTTP ${first.answer.status}, a redirect`) : '';
+  const what =
+    origin.kind === 'front'
+      ? origin.evidence
+      : origin.kind === 'unknown'
+        ? origin.evidence.replace(/^a redirect/, `HTTP ${first.answer.status}, a redirect`)
+        : '';
   return {
     id: 'front-blocked-some-requests',
     party: 'environment',
@@ -368,6 +374,22 @@ function webServerPassword(observations: StackObservations, valid: ObservedAnswe
 }
 
 /**
+ * A front's own failure page that asks the client to wait (Varnish's backend error sends Retry-After: 5 by default):
+ * the waits the suite spent on it were that front's, no rate limit's. The front named from the first such answer.
+ */
+export function frontAskedToWait(exchanges: JudgedExchanges, setup: StackSetup): Diagnosis | undefined {
+  for (const [key, exchange] of Object.entries(exchanges)) {
+    const { origin } = exchange.classification ?? {};
+    const ownFailure = origin?.kind === 'front' && ['cdn', 'waf', 'proxy', 'cache', 'gateway'].includes(origin.front);
+    if (ownFailure && exchange.response.headers['retry-after'] !== undefined) {
+      const named = frontAnswered({ valid: observedOf(exchange, key) }, setup);
+      if (named) return { cites: [key], ...named };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The diagnosis when the valid request never reached the API, or undefined, from the classification of its answer.
  * Answers from the application itself are left to the credential rules, except for maintenance, a missing status and
  * every path answering 404.
@@ -380,7 +402,9 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   const { origin } = classified;
   if (classified.meaning.kind === 'redirect') {
     // Stryker disable next-line ConditionalExpression: only a front has a name to compare
-    return origin.kind === 'front' && (origin.front === 'sso' || origin.front === 'captive-portal') ? loginInTheWay(valid, origin) : undefined;
+    return origin.kind === 'front' && (origin.front === 'sso' || origin.front === 'captive-portal')
+      ? loginInTheWay(valid, origin)
+      : undefined;
   }
   // Stryker disable next-line ConditionalExpression: only a front has a name to switch on
   if (origin.kind === 'front') {

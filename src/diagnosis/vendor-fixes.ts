@@ -73,7 +73,7 @@ export const VENDOR_FIXES: Partial<Record<VendorName, VendorFix>> = {
     docs: 'https://devcenter.heroku.com/articles/error-codes',
     fixes: {
       unreachable:
-        "Heroku's router got no answer from the app (its \"Application error\" page): run heroku logs --tail and read the router's H-code for these requests (H10 the app crashed, H12 a request timed out, H13 the connection closed without an answer, H14 no web dyno runs), then fix what it names (heroku ps:scale web=1 for H14).",
+        'Heroku\'s router got no answer from the app (its "Application error" page): run heroku logs --tail and read the router\'s H-code for these requests (H10 the app crashed, H12 a request timed out, H13 the connection closed without an answer, H14 no web dyno runs), then fix what it names (heroku ps:scale web=1 for H14).',
       'no-route':
         'Heroku has no app at this address ("There\'s nothing here, yet."): check --base-url against the app\'s domains (heroku domains).',
       maintenance: 'The app is in Heroku\'s maintenance mode: "heroku maintenance:off" once the work is done, then run the suite again.',
@@ -103,11 +103,11 @@ export const VENDOR_FIXES: Partial<Record<VendorName, VendorFix>> = {
     docs: 'https://docs.konghq.com/gateway/latest/key-concepts/routes/',
     fixes: {
       'no-route':
-        "No Kong route matches these requests ({\"message\":\"no Route matched with those values\"}): add a route for the API's host and the /api/ path to the service in front of the API, GET among its methods.",
+        'No Kong route matches these requests ({"message":"no Route matched with those values"}): add a route for the API\'s host and the /api/ path to the service in front of the API, GET among its methods.',
       refused:
         "A Kong plugin on the route refused these requests (key-auth, basic-auth, acl, ip-restriction): take it off the API's route, which authenticates its clients itself; a basic-auth plugin reads the same Authorization header the API token travels in.",
       unreachable:
-        "Kong could not reach the route's upstream (\"An invalid response was received from the upstream server\", \"failure to get a peer from the ring-balancer\"): check the service's host and port, and the upstream's targets and health checks.",
+        'Kong could not reach the route\'s upstream ("An invalid response was received from the upstream server", "failure to get a peer from the ring-balancer"): check the service\'s host and port, and the upstream\'s targets and health checks.',
     },
   },
   'AWS API Gateway': {
@@ -116,9 +116,9 @@ export const VENDOR_FIXES: Partial<Record<VendorName, VendorFix>> = {
       'no-route':
         'API Gateway has no resource with a GET method for this path ("Missing Authentication Token" is its answer to a path it does not know): add the resource (or a {proxy+} resource) with GET, deploy the API to the stage, and include the stage in --base-url (https://<id>.execute-api.<region>.amazonaws.com/<stage>).',
       refused:
-        "API Gateway's authorizer, API key or resource policy refused these requests ({\"message\":\"Forbidden\"} or \"Unauthorized\", with x-amzn-ErrorType): set the method's authorization to NONE without a required API key and pass the Authorization header on to the integration, or make the authorizer accept the API's Basic token; then deploy the stage again.",
+        'API Gateway\'s authorizer, API key or resource policy refused these requests ({"message":"Forbidden"} or "Unauthorized", with x-amzn-ErrorType): set the method\'s authorization to NONE without a required API key and pass the Authorization header on to the integration, or make the authorizer accept the API\'s Basic token; then deploy the stage again.',
       unreachable:
-        "API Gateway's integration failed (\"Internal server error\", \"Endpoint request timed out\"): read the stage's execution log for the request (x-amzn-RequestId names it) and the backend's own log.",
+        'API Gateway\'s integration failed ("Internal server error", "Endpoint request timed out"): read the stage\'s execution log for the request (x-amzn-RequestId names it) and the backend\'s own log.',
     },
   },
   'F5 BIG-IP': {

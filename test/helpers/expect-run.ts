@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { contradictions } from '../../src/diagnosis/causes.js';
 import type { HarnessErrorCode } from '../../src/errors.js';
 import type { Report } from '../../src/report/model/types.js';
 import { openSocketsAfter, type LoopbackServer } from './loopback-server.js';
@@ -23,7 +24,8 @@ export function errorCodes(report: Report | undefined): string[] {
 
 /**
  * What every run against a bad target must show: it ended by itself with the right exit code, said what went wrong
- * in one line, wrote a report, kept the token out of everything, and left no connection open.
+ * in one line, wrote a report whose diagnoses agree with the classification of the answers they cite, kept the token
+ * out of everything, and left no connection open.
  */
 export async function expectSettledRun(run: CliRun, expected: RunExpectation): Promise<void> {
   expect({ exit: run.code, signal: run.signal, stderr: run.stderr.slice(0, 400) }).toEqual({
@@ -37,6 +39,7 @@ export async function expectSettledRun(run: CliRun, expected: RunExpectation): P
   expect(run.report?.exitCode).toBe(expected.exit);
   expect(run.report?.requests.sent).toBeLessThanOrEqual(run.report?.options.maxRequests ?? 0);
   if (expected.code) expect(errorCodes(run.report)).toContain(expected.code);
+  if (run.report) expect(contradictions(run.report.diagnoses, run.report.exchanges)).toEqual([]);
 
   const basic = Buffer.from(`${expected.token}:x`).toString('base64');
   const outputs = [run.stdout, run.stderr, ...(await run.files()).map((file) => file.content.toString('utf8'))];

@@ -25,6 +25,8 @@ export interface UnusualApi {
   refuse?(why: Refusal, route: Route): Reply;
   /** Every request goes here first; an answer ends it (a WAF, a proxy, a maintenance page in front of the API). */
   front?(request: IncomingMessage): Reply | undefined;
+  /** Headers a front adds to every answer of the API it passes on (Via, its latency, its cookie). */
+  passedThrough?: Record<string, string>;
   /** Changes the status envelope the API is about to send. */
   status?(envelope: Record<string, unknown>, request: { id: number; lang?: string }): unknown;
   /** The status it holds under an id; the reference ones by default. */
@@ -65,6 +67,11 @@ function credentialsOf(request: IncomingMessage, api: UnusualApi, token: string)
 function answer(request: IncomingMessage, api: UnusualApi, token: string): Reply {
   const fronted = api.front?.(request);
   if (fronted) return fronted;
+  const reply = apiAnswer(request, api, token);
+  return api.passedThrough ? { ...reply, headers: { ...reply.headers, ...api.passedThrough } } : reply;
+}
+
+function apiAnswer(request: IncomingMessage, api: UnusualApi, token: string): Reply {
   const url = new URL(request.url ?? '/', 'http://unusual.invalid');
   const statusMatch = /^\/api\/ticket\/status\/(\d+)$/.exec(url.pathname);
   const route: Route | undefined = statusMatch ? 'status' : url.pathname === '/api/selfservice/type' ? 'selfservice' : undefined;
