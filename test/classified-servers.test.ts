@@ -1,13 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { contradictions } from '../src/diagnosis/causes.js';
 import { OTHER_USER, WRONG_TOKEN } from '../src/exchange/credentials.js';
 import type { StatusRecord } from '../src/reference-server/data.js';
 import { translate } from '../src/reference-server/server.js';
-import type { Report, Verdict } from '../src/report/model/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
-import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
+import { startAllBeforeAll } from './helpers/in-process-runs.js';
+import { requirementsWith } from './helpers/expect-run.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import type { CliRun } from './helpers/run-cli.js';
 import { json, selfserviceTypes, serveUnusualApi, statuses, type Reply, type UnusualApi } from './helpers/unusual-api.js';
@@ -448,18 +449,7 @@ async function runCase(entry: ClassCase): Promise<CliRun> {
   return run;
 }
 
-const withVerdict = (report: Report, verdict: Verdict): string[] =>
-  report.requirements
-    .filter((result) => result.verdict === verdict)
-    .map((result) => result.id)
-    .sort();
-
-let runOf: (name: string) => Promise<CliRun>;
-beforeAll(async () => {
-  const started = startAll(cases.map((entry) => [entry.name, () => runCase(entry)]));
-  runOf = started.outcome;
-  await started.settled;
-}, ALL_CASES_TIMEOUT_MS);
+const runOf = startAllBeforeAll(cases.map((entry) => [entry.name, () => runCase(entry)]));
 
 describe('every answer classified once: who answered and what it means decide the verdict', () => {
   test.each(cases.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
@@ -468,9 +458,9 @@ describe('every answer classified once: who answered and what it means decide th
     expect({ exit: run.code, stderr: run.stderr }).toEqual({ exit: entry.exit, stderr: '' });
     expect(report.exitCode).toBe(entry.exit);
     expect(contradictions(report.diagnoses, report.exchanges)).toEqual([]);
-    if (entry.fail) expect(withVerdict(report, 'fail')).toEqual([...entry.fail].sort());
-    for (const id of entry.unjudged ?? []) expect(withVerdict(report, 'error')).toContain(id);
-    for (const id of entry.pass ?? []) expect(withVerdict(report, 'pass')).toContain(id);
+    if (entry.fail) expect(requirementsWith(report, 'fail')).toEqual([...entry.fail].sort());
+    for (const id of entry.unjudged ?? []) expect(requirementsWith(report, 'error')).toContain(id);
+    for (const id of entry.pass ?? []) expect(requirementsWith(report, 'pass')).toContain(id);
     for (const id of entry.diagnoses ?? []) expect(report.diagnoses.map((diagnosis) => diagnosis.id)).toContain(id);
     if (entry.line) expect(run.stdout).toMatch(entry.line);
     entry.also?.(report, run);

@@ -1002,7 +1002,7 @@ describe("a run's answers, read together", () => {
     expect(diagnoses).toEqual([
       {
         id: 'status-not-found',
-        cites: ['valid /api/ticket/status/7?', 'valid /api/ticket/status/1?'],
+        cites: ['valid /api/ticket/status/7?'],
         party: 'environment',
         inconclusive: true,
         confidence: 'high',

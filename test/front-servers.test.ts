@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { WRONG_TOKEN } from '../src/exchange/credentials.js';
 import { contradictions } from '../src/diagnosis/causes.js';
-import type { Report, Verdict } from '../src/report/model/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
-import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
+import { startAllBeforeAll } from './helpers/in-process-runs.js';
+import { requirementsWith } from './helpers/expect-run.js';
 import type { CliRun } from './helpers/run-cli.js';
 import { json, serveUnusualApi, type Reply, type UnusualApi } from './helpers/unusual-api.js';
 
@@ -400,15 +401,7 @@ async function runCase(entry: FrontCase): Promise<CliRun> {
   return run;
 }
 
-const withVerdict = (report: Report, verdict: Verdict): string[] =>
-  report.requirements.filter((result) => result.verdict === verdict).map((result) => result.id);
-
-let runOf: (name: string) => Promise<CliRun>;
-beforeAll(async () => {
-  const started = startAll(cases.map((entry) => [entry.name, () => runCase(entry)]));
-  runOf = started.outcome;
-  await started.settled;
-}, ALL_CASES_TIMEOUT_MS);
+const runOf = startAllBeforeAll(cases.map((entry) => [entry.name, () => runCase(entry)]));
 
 describe('the fronts users meet: each named, with its own fix, and never a PHP fix for a front that is no PHP', () => {
   test.each(cases.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
@@ -422,7 +415,7 @@ describe('the fronts users meet: each named, with its own fix, and never a PHP f
     if (entry.vendor) expect(named?.summary).toContain(entry.vendor);
     if (entry.docs) expect(named?.advice.join(' ')).toContain(entry.docs);
     for (const diagnosis of report.diagnoses) expect(diagnosis.advice.join(' ')).not.toMatch(PHP_ADVICE);
-    for (const id of entry.unjudged ?? []) expect(withVerdict(report, 'error')).toContain(id);
+    for (const id of entry.unjudged ?? []) expect(requirementsWith(report, 'error')).toContain(id);
     entry.also?.(report);
   });
 });

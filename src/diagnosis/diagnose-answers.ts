@@ -95,6 +95,7 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchan
       confidence: 'high',
       summary: 'the API answers HTTP 2xx with a body the suite cannot read as JSON',
       evidence: notJson.actual ?? '',
+      ...(notJson.exchange === undefined ? {} : { cites: [notJson.exchange] }),
       advice: ['Serve the resource as UTF-8 JSON, as the document says ("Responses are JSON").'],
     };
   }

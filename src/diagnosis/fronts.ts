@@ -165,7 +165,8 @@ export function statusMissing(
   if (!compared) return undefined;
   return couldNotJudge({
     id: 'status-not-found',
-    ...citing(valid, compared),
+    // The status said to be missing; the one compared with it was served, and says nothing of this one.
+    ...citing(valid),
     confidence: firstServed ? 'high' : 'medium',
     summary: `status ${statusId} does not seem to exist: the token is accepted (the selfservice listing is served), but status ${statusId} is answered like a status that does not exist`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${firstServed ? `, while GET ${pathOf(compared)} was served` : `, the same as GET ${pathOf(compared)}`}`,

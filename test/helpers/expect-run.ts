@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { contradictions } from '../../src/diagnosis/causes.js';
 import type { HarnessErrorCode } from '../../src/errors.js';
-import type { Report } from '../../src/report/model/types.js';
+import type { Report, Verdict } from '../../src/report/model/types.js';
 import { openSocketsAfter, type LoopbackServer } from './loopback-server.js';
 import { COUNTS_LINE, type CliRun } from './run-cli.js';
 
@@ -14,6 +14,13 @@ export interface RunExpectation {
   token: string;
   servers: LoopbackServer[];
 }
+
+/** The requirements of a report with this verdict, sorted. */
+export const requirementsWith = (report: Report, verdict: Verdict): string[] =>
+  report.requirements
+    .filter((result) => result.verdict === verdict)
+    .map((result) => result.id)
+    .sort();
 
 /** Every harness error code in the report: the run's own and those of each check. */
 export function errorCodes(report: Report | undefined): string[] {

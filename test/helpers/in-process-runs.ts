@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeAll } from 'vitest';
 import { cli } from '../../src/cli/cli.js';
 import type { ReportKind } from '../../src/config/reports.js';
 import { startJudge } from '../../src/pipeline/pipeline.js';
@@ -106,4 +107,14 @@ export function startAll<T>(cases: Iterable<readonly [string, () => Promise<T>]>
     outcome: (name) => started.get(name) ?? Promise.reject(new Error(`the case "${name}" was not started`)),
     settled,
   };
+}
+
+/** Starts a file's cases at once in its beforeAll (see startAll); each test then awaits its own case's outcome by name. */
+export function startAllBeforeAll<T>(cases: Iterable<readonly [string, () => Promise<T>]>): (name: string) => Promise<T> {
+  let started: StartedCases<T> | undefined;
+  beforeAll(async () => {
+    started = startAll(cases);
+    await started.settled;
+  }, ALL_CASES_TIMEOUT_MS);
+  return (name) => started?.outcome(name) ?? Promise.reject(new Error('the cases were not started'));
 }
