@@ -33,6 +33,8 @@ const STOPS: Partial<Record<DiagnosisId, Hop>> = {
   'catch-all-route': 'web-server',
   'api-path-answers-empty': 'web-server',
   'php-fpm-script-not-found': 'php-handler',
+  'php-cgi-no-input-file': 'php-handler',
+  'front-no-route': 'proxy',
   'token-read-from-wrong-place': 'application',
   'php-display-errors': 'php-handler',
 };
