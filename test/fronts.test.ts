@@ -280,6 +280,18 @@ describe('a front that answered some requests while the plain one reached the AP
 });
 
 describe('what a front that answered the valid request tells the user to do', () => {
+  test("Varnish's Guru Meditation with the Retry-After its built-in VCL sends is its backend failing, no maintenance window", () => {
+    const guru = answer(
+      503,
+      '<!DOCTYPE html>\n<html><head><title>503 Backend fetch failed</title></head><body><h1>Error 503 Backend fetch failed</h1><p>Backend fetch failed</p><h3>Guru Meditation:</h3><p>XID: 32770</p><hr><p>Varnish cache server</p></body></html>\n',
+      { ...HTML, 'retry-after': '5', 'x-varnish': '32770', via: '1.1 varnish (Varnish/7.1)' },
+    );
+    const diagnosis = only(everyProbe(guru));
+    expect(diagnosis).toMatchObject({ id: 'front-origin-unreachable', inconclusive: true });
+    expect(diagnosis.summary).toMatch(/^Varnish answered with its own error page \(HTTP 503\)/);
+    expect(diagnosis.advice.join(' ')).toMatch(/not a maintenance window.*https:\/\/varnish-cache\.org\//);
+  });
+
   test("Cloudflare's 522: the web server behind it, and the origin settings in Cloudflare, are named", () => {
     expect(only(everyProbe(answer(522, CLOUDFLARE_522_PAGE, { ...CLOUDFLARE, ...HTML })))).toEqual({
       id: 'front-origin-unreachable',

@@ -15,7 +15,7 @@ import { PASSWORD_VARIANTS } from '../record/plan.js';
 import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
 import { answerFindings } from './findings.js';
-import { frontAnsweredSome, frontAskedToWait, statusMissing } from './fronts.js';
+import { frontAnsweredSome, statusMissing } from './fronts.js';
 import { rateLimitedUntilCap } from './rate-limit.js';
 import { diagnoseStack, headerLostOnSome } from './rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
@@ -164,9 +164,7 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
     }
   }
 
-  // The suite waited as a front's own failure page asked (Varnish's Retry-After): that front is the cause, no rate limit.
-  const capReached = rateLimitCapReached(results, setup);
-  const throttledUntilCap = capReached && (frontAskedToWait(exchanges, setup) ?? capReached);
+  const throttledUntilCap = rateLimitCapReached(results, setup);
   if (throttledUntilCap && !diagnoses.some((diagnosis) => diagnosis.inconclusive || diagnosis.id === 'rate-limited'))
     diagnoses.unshift(throttledUntilCap);
 

@@ -1,4 +1,4 @@
-import type { Diagnosis, JudgedExchanges } from './types.js';
+import type { Diagnosis } from './types.js';
 import { cacheMark, CDN_ORIGIN_CODES, CHALLENGE, GATEWAY_ERRORS, PLAIN_HTTP_TO_TLS_PORT } from '../classify/signatures.js';
 import type { Classified, FrontOrigin } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
@@ -7,7 +7,6 @@ import {
   citing,
   classifiedOf,
   fromApplication,
-  observedOf,
   isHtmlPage,
   pathOf,
   sameAnswer,
@@ -372,22 +371,6 @@ function webServerPassword(observations: StackObservations, valid: ObservedAnswe
     advice: [...advice, 'The API authenticates its clients with its own token: no password of the web server may stand in front of it.'],
     ...(server === 'nginx' ? { snippets: [SNIPPETS.nginxApiWithoutPassword] } : {}),
   });
-}
-
-/**
- * A front's own failure page that asks the client to wait (Varnish's backend error sends Retry-After: 5 by default):
- * the waits the suite spent on it were that front's, no rate limit's. The front named from the first such answer.
- */
-export function frontAskedToWait(exchanges: JudgedExchanges, setup: StackSetup): Diagnosis | undefined {
-  for (const [key, exchange] of Object.entries(exchanges)) {
-    const { origin } = exchange.classification ?? {};
-    const ownFailure = origin?.kind === 'front' && ['cdn', 'waf', 'proxy', 'cache', 'gateway'].includes(origin.front);
-    if (ownFailure && exchange.response.headers['retry-after'] !== undefined) {
-      const named = frontAnswered({ valid: observedOf(exchange, key) }, setup);
-      if (named) return { cites: [key], ...named };
-    }
-  }
-  return undefined;
 }
 
 /**
