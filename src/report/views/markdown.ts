@@ -1,6 +1,15 @@
 import { baselineLines } from './baseline-text.js';
 import { markdownCodeBlock, markdownText } from './escape/markdown.js';
-import { failingChecks, failureLines, outcomeLine, profileHeading, skipReason, splitByProfile, WARNINGS_HEADING } from './failure-text.js';
+import {
+  failingChecks,
+  failureLines,
+  outcomeLine,
+  profileHeading,
+  skipReason,
+  splitByProfile,
+  unreachedRun,
+  WARNINGS_HEADING,
+} from './failure-text.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 import { sliceGrid } from '../model/slices.js';
@@ -18,18 +27,17 @@ export function renderMarkdown(report: Report): string {
   ];
   for (const warning of report.warnings ?? []) lines.push(`> **Warning** (${warning.code}): ${markdownText(warning.message)}`, '');
   for (const diagnosis of report.diagnoses) {
-    lines.push(
-      `> **Diagnosis** (${diagnosis.party}, ${diagnosis.confidence} confidence): ${markdownText(diagnosis.summary)}`,
-      '>',
-      `> Evidence: ${markdownText(diagnosis.evidence)}`,
-      '>',
-    );
+    lines.push(`> **Diagnosis** (${diagnosis.party}, ${diagnosis.confidence} confidence): ${markdownText(diagnosis.summary)}`, '>');
+    // Evidence the summary above already quotes is not told twice.
+    if (!report.summary.includes(diagnosis.evidence)) lines.push(`> Evidence: ${markdownText(diagnosis.evidence)}`, '>');
     for (const advice of diagnosis.advice) lines.push(`> - ${markdownText(advice)}`);
     for (const snippet of diagnosis.snippets ?? [])
       lines.push('>', `> ${markdownText(snippet.label)}:`, '>', ...markdownCodeBlock(snippet.lines).map((line) => `> ${line}`));
     lines.push('');
   }
-  const { document, profile } = splitByProfile(report);
+  const unreached = unreachedRun(report);
+  const { profile } = splitByProfile(report);
+  const document = splitByProfile(report).document.filter((result) => !unreached?.requirements.includes(result.id));
   const table = (results: RequirementResult[]): string[] => [
     '| Verdict | Level | Requirement | Title |',
     '|---|---|---|---|',
@@ -55,7 +63,11 @@ export function renderMarkdown(report: Report): string {
     results
       .filter((result) => result.verdict === 'skip')
       .map((result) => `- **${markdownText(result.id)}**: ${markdownText(skipReason(result))}`);
-  lines.push(...table(document));
+  if (unreached) {
+    lines.push(
+      `**${unreached.requirements.length} requirements not judged, because ${markdownText(unreached.cause)}:** ${unreached.requirements.map(markdownText).join(', ')}`,
+    );
+  } else lines.push(...table(document));
   const grid = sliceGrid(report);
   if (grid.rows.length > 0) {
     lines.push(
@@ -73,7 +85,7 @@ export function renderMarkdown(report: Report): string {
   lines.push(...failures(document, '##'));
   const skipped = skips(document);
   if (skipped.length > 0) lines.push('', '## Not judged (skipped)', '', ...skipped);
-  const observations = report.requirements.filter((result) => result.level === 'INFO');
+  const observations = document.filter((result) => result.level === 'INFO');
   if (observations.length > 0) {
     lines.push('', '## Observations (the document leaves these open)', '');
     for (const result of observations) {

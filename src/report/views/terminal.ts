@@ -9,6 +9,7 @@ import {
   failureGroupLines,
   failureGroups,
   foldedSkips,
+  unreachedRun,
   profileHeading,
   skipReason,
   splitByProfile,
@@ -96,18 +97,20 @@ export function renderTerminal(
     }
   };
   const { document, profile } = splitByProfile(report);
-  const folded = foldedSkips(report);
-  requirementLines(document.filter((result) => !folded?.requirements.includes(result.id)));
+  const unreached = unreachedRun(report);
+  const folded = unreached ?? foldedSkips(report);
+  const told = document.filter((result) => !folded?.requirements.includes(result.id));
+  requirementLines(told);
   if (folded) {
     lines.push('');
-    labelled.set(lines.length, 'skip');
+    labelled.set(lines.length, unreached ? 'error' : 'skip');
     lines.push(`${folded.requirements.length} requirements not judged, because ${folded.cause}: ${folded.requirements.join(', ')}`);
   }
 
   const slices = sliceSummaries(report);
   if (slices.length > 0) lines.push('', 'By status and language', ...slices.map((slice) => `  ${sliceSummaryLine(slice)}`));
 
-  failureSections(document);
+  failureSections(told);
   for (const diagnosis of report.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
   for (const error of report.errors) lines.push('', `${error.code}: ${error.message}. ${error.hint}`);
   if (report.profile) {
