@@ -117,6 +117,10 @@ class AnswersInTurn {
         await answer();
         await this.taken(response);
       })
+      // An answer that failed past its own handling leaves the connection unusable, never the turns of another.
+      .catch(() => {
+        this.socket.destroy();
+      })
       .finally(() => (this.unanswered -= 1));
   }
 
