@@ -3,11 +3,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
+import { loadTargets } from '../src/config/targets.js';
 import { SETTINGS, type Setting } from '../src/config/settings.js';
 import { ConfigError } from '../src/errors.js';
 import { MAX_FILE_BYTES } from '../src/files/bounded-file.js';
 import { safetyWarnings } from '../src/config/warnings.js';
 import { fileResources } from './helpers/file-resources.js';
+import { selfSignedCertificate } from './helpers/self-signed.js';
 import { repoRoot, runCli } from './helpers/run-cli.js';
 
 const { inProcess, tempFolder } = fileResources();
@@ -261,6 +263,22 @@ describe('a client certificate (mutual TLS) is read and checked before any reque
     expect(configMessage(['--key', begins])).toBe(
       `--key "${begins}" holds no PEM private key. Pass a readable PEM file holding the private key of the client certificate (-----BEGIN PRIVATE KEY-----)`,
     );
+    // The same file as a target's key, its certificate a real one.
+    const certificate = await selfSignedCertificate();
+    try {
+      const targets = join(dir, 'begins-targets.json');
+      await writeFile(
+        targets,
+        JSON.stringify([{ name: 'eu', baseUrl: 'https://h.example', tokenEnv: 'EU_TOKEN', cert: certificate.certPath, key: begins }]),
+      );
+      const env = { EU_TOKEN: 'config-token-0d5a' };
+      const noDotenv = join(dir, 'absent.env');
+      expect(() => loadTargets(loadConfig(['--targets', targets], env, noDotenv), env, noDotenv)).toThrow(
+        `target "eu" key "${begins}" holds no PEM private key`,
+      );
+    } finally {
+      await certificate.cleanup();
+    }
   });
 
   test('a passphrase without a key is refused', () => {
