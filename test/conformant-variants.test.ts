@@ -1,10 +1,10 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, test } from 'vitest';
 import { variants } from '../src/reference-server/faults.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../src/reference-server/server.js';
-import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
-import { runCli, type CliRun } from './helpers/run-cli.js';
+import type { CliRun } from './helpers/run-cli.js';
+import { ALL_QUIRKS_AT_ONCE, expectConformant } from './helpers/variant-expectations.js';
 
 const TOKEN = 'quirk-token-7d2e41';
 const { inProcess, cleanUpAfterAll } = fileResources();
@@ -18,9 +18,7 @@ interface ConformantCase {
 const quirks = variants.filter((variant) => variant.kind === 'quirk');
 const cases: Record<string, ConformantCase> = {
   ...Object.fromEntries(quirks.map((quirk) => [quirk.name, { options: { variants: [quirk.name] } }])),
-  'all quirks at once': {
-    options: { variants: quirks.map((quirk) => quirk.name).filter((name) => name !== 'gzip' && name !== 'deflate') },
-  },
+  'all quirks at once': { options: { variants: ALL_QUIRKS_AT_ONCE } },
   'IPv6 loopback': { options: { host: '::1' } },
   'a base URL with a path prefix and a trailing slash': { options: { pathPrefix: '/support' }, baseUrl: (url) => `${url}/` },
   'a base URL with a path prefix and no trailing slash': { options: { pathPrefix: '/support' } },
@@ -34,18 +32,6 @@ async function runAgainst({ options, baseUrl }: ConformantCase, run: Runner): Pr
   return result;
 }
 
-function expectConformant(run: CliRun): void {
-  const notPassing = (run.report?.requirements ?? [])
-    .filter((result) => !['pass', 'info'].includes(result.verdict))
-    .map((result) => `${result.id}: ${result.verdict}`);
-  expect(notPassing).toEqual([]);
-  expect(run.code).toBe(0);
-  expect(run.report?.verdict).toBe('conformant');
-}
-
-const verdicts = (report: Report | undefined): Record<string, string> =>
-  Object.fromEntries((report?.requirements ?? []).map((result) => [result.id, result.verdict]));
-
 /** Every server is recorded once, all at once, and the recordings judged together by one spec runner. */
 let runOf: (name: string) => Promise<CliRun>;
 beforeAll(async () => {
@@ -56,12 +42,4 @@ beforeAll(async () => {
 
 describe('unusual but conformant servers pass', () => {
   test.each(Object.keys(cases).map((name) => [name]))('%s', async (name) => expectConformant(await runOf(name)));
-});
-
-describe('the real CLI, end to end, passes them as the shared spec runner does', () => {
-  test.concurrent.each([['all quirks at once']])('%s', async (name) => {
-    const run = await runAgainst(cases[name] as ConformantCase, (args) => runCli(args));
-    expectConformant(run);
-    expect(verdicts(run.report)).toEqual(verdicts((await runOf(name)).report));
-  });
 });

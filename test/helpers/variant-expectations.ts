@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { variants } from '../../src/reference-server/faults.js';
 import { expectedFronts, expectedKills, expectedWarnings } from '../../src/reference-server/kills.js';
 import type { Report } from '../../src/report/model/types.js';
 import { COUNTS_LINE, failedRequirements, type CliRun } from './run-cli.js';
@@ -28,4 +29,20 @@ export function expectFrontNamed(run: CliRun, name: string): void {
   expect(run.report?.verdict).toBe('inconclusive');
   expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual([expectedFronts[name]]);
   expect((run.report?.requirements ?? []).filter((result) => result.verdict === 'pass' || result.verdict === 'fail')).toEqual([]);
+}
+
+/** Every quirk of the reference server at once, with brotli as the one response encoding. */
+export const ALL_QUIRKS_AT_ONCE = variants
+  .filter((variant) => variant.kind === 'quirk')
+  .map((variant) => variant.name)
+  .filter((name) => name !== 'gzip' && name !== 'deflate');
+
+/** A conformant run: nothing but passes and observations, exit 0. */
+export function expectConformant(run: CliRun): void {
+  const notPassing = (run.report?.requirements ?? [])
+    .filter((result) => !['pass', 'info'].includes(result.verdict))
+    .map((result) => `${result.id}: ${result.verdict}`);
+  expect(notPassing).toEqual([]);
+  expect(run.code).toBe(0);
+  expect(run.report?.verdict).toBe('conformant');
 }
