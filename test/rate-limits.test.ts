@@ -243,6 +243,13 @@ describe('waiting as asked, within the caps', () => {
     expect(pause.rateLimitedAnswers).toBe(5);
   });
 
+  test('a 503 that comes back after its wait is kept from then on, every 503 of the client with it', () => {
+    const pause = new RetryAfterPause(NOW + 10_000);
+    expect(pause.keepsUnavailable(0)).toBe(false);
+    expect(pause.keepsUnavailable(1)).toBe(true);
+    expect(pause.keepsUnavailable(0)).toBe(true);
+  });
+
   test('--rate-limit sends one request at a time, at least an interval apart, and refuses a turn past the cap at once', async () => {
     const cap = "the run's deadline (--deadline-ms)";
     const pacer = new Pacer({ text: '20/s', intervalMs: 50 });

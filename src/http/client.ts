@@ -179,7 +179,7 @@ export class HttpClient {
       const { status, headers: answered } = exchange.response;
       const retryAfter = answered['retry-after'];
       const askedMs = askedWaitMs(status, retryAfter);
-      if (askedMs === undefined) return exchange;
+      if (askedMs === undefined || (status === 503 && this.pause.keepsUnavailable(retries))) return exchange;
       const decision = this.pause.onAskedToWait(askedMs, retries, this.sent < this.options.maxRequests);
       // A 503 kept is a maintenance window or an overload the classification names; a 429 past the cap is the cap's.
       if (decision === 'keep-answer' || (decision === 'beyond-cap' && status !== 429)) return exchange;

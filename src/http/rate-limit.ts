@@ -37,6 +37,7 @@ export class RetryAfterPause {
   private until = 0;
   private waited = 0;
   private answers = 0;
+  private unavailableLasts = false;
 
   /** `waitUntil`: epoch milliseconds no wait may reach (the run's deadline). */
   constructor(private readonly waitUntil: number) {}
@@ -62,6 +63,16 @@ export class RetryAfterPause {
     this.waited += resumeAt - Math.max(now, this.until);
     this.until = resumeAt;
     return 'retry';
+  }
+
+  /**
+   * Whether a 503 is kept as it is rather than waited on: once one came back after its wait, the service is down (a
+   * backend behind Varnish, whose error page always asks for Retry-After: 5), not in a window that ends; from then on
+   * every 503 is kept, so a lasting failure costs one wait, and its answers are recorded for the classification.
+   */
+  keepsUnavailable(retriesSoFar: number): boolean {
+    if (retriesSoFar > 0) this.unavailableLasts = true;
+    return this.unavailableLasts;
   }
 
   async wait(signal?: AbortSignal): Promise<void> {
