@@ -32,7 +32,7 @@ test.concurrent('repeated runs of a steady server agree, and the requests of eve
     expect(run.code).toBe(0);
     expect(run.report?.totals.flaky).toBe(0);
     expect(run.report?.requirements.every((result) => result.repeat?.agreed === 2)).toBe(true);
-    expect(run.report?.requests.sent).toBe(44);
+    expect(run.report?.requests.sent).toBe(48);
   } finally {
     await run.cleanup();
   }

@@ -210,8 +210,8 @@ describe('several statuses and languages in one run', () => {
     await expectSettledRun(run, { exit: 0, token: TOKEN, servers });
     const report = reportOf(run);
     expect(report.options).toMatchObject({ statusId: 1, statusIds: [1, 2, 5], lang: 'fr', langs: ['fr', 'de'] });
-    // The 20 requests of the first status without a language, three for each other status, three languages for each.
-    expect(report.requests.sent).toBe(35);
+    // The 22 requests of the first status without a language, three for each other status, three languages for each.
+    expect(report.requests.sent).toBe(37);
     const replaces = resultOf(report, 'LANG-TRANSLATION-REPLACES');
     expect(replaces.byStatus).toEqual([1, 2, 5].map((statusId) => ({ statusId, verdict: 'pass' })));
     expect(replaces.byLanguage).toEqual(['fr', 'de'].map((lang) => ({ lang, verdict: 'pass' })));
@@ -395,8 +395,8 @@ describe('a status of the list that the valid token is never served', () => {
       'valid /api/ticket/status/5?lang=sw',
       'wrong-token /api/ticket/status/5?',
     ]);
-    // Status 1 alone sends 22 requests; status 5 adds its four.
-    expect(reportOf(run).requests.sent).toBe(26);
+    // Status 1 alone sends 24 requests; status 5 adds its four.
+    expect(reportOf(run).requests.sent).toBe(28);
   });
 });
 

@@ -549,15 +549,15 @@ const cases: UnhappyCase[] = [
     api: { front: page(404, APACHE_404_PAGE, { server: 'Apache/2.4.62 (Debian)' }) },
     exit: 2,
     pass: [],
-    diagnoses: ['rewrite-not-applied'],
-    line: /--base-url must include it: a missing prefix gets the same 404 page/,
+    diagnoses: ['api-not-found'],
+    line: /Pass the address of the folder the application is served from, e\.g\. --base-url https:\/\/help\.example\.com or https:\/\/example\.com\/support/,
   },
   {
     name: "behind Cloudflare, the origin's own 404 page: a missing prefix, not a block",
     api: { front: page(404, APACHE_404_PAGE, { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6071-AMS' }) },
     exit: 2,
     pass: [],
-    diagnoses: ['rewrite-not-applied'],
+    diagnoses: ['api-not-found'],
   },
   {
     name: 'a --status-id that does not exist',
@@ -623,21 +623,22 @@ const cases: UnhappyCase[] = [
     line: /use http:\/\/ instead of https:\/\/ in --base-url/,
   },
 
-  // The token, a wrong token and no header answered alike: the header is stripped or the token is wrong, not said with certainty.
+  // The token refused like no header: the header lost, where the token is served through /index.php/api/...; the header
+  // stripped or the token wrong, not told apart, where nothing is served and a wrong token is answered as no header.
   {
-    name: 'the reference server behind a web server that strips Authorization',
+    name: 'the reference server behind a web server that loses Authorization on the rewritten /api/... paths',
     reference: { variants: ['authorization-stripped'] },
     exit: 1,
     fail: ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED'],
     diagnoses: ['authorization-header-stripped'],
-    line: /^Diagnosis \(environment, medium confidence\): .*either the web server strips the Authorization header .*or the token is wrong/m,
+    line: /^Diagnosis \(environment, medium confidence\): .*while GET \/index\.php\/api\/ticket\/status\/1 was served with the same token: the token is right/m,
     skip: { 'AUTH-MISSING-HEADER-REFUSED': NO_CONTROL, 'STATUS-OPEN-FIRST': /served no status at all/ },
   },
   {
     name: 'every request, malformed or not, answered with the same 401',
     api: { accepts: () => false, refuse: () => json(401, { message: 'Unauthenticated.' }) },
-    exit: 1,
-    fail: ['AUTH-PASSWORD-IGNORED', 'AUTH-TOKEN-ACCEPTED', 'HOST-AUTHORIZATION-PASSED', 'SELFSERVICE-ACCEPTED'],
+    exit: 2,
+    pass: [],
     diagnoses: ['authorization-header-stripped'],
     line: /To tell the two apart: copy the token again/,
   },

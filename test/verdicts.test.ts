@@ -414,7 +414,7 @@ describe('a report from the checks of a run', () => {
         case 'AUTH-MISSING-HEADER-REFUSED':
           return check('AUTH-MISSING-HEADER-REFUSED', 'pass', stripped('no-header /api/ticket/status/1?'));
         case 'AUTH-WRONG-TOKEN-REFUSED':
-          return check('AUTH-WRONG-TOKEN-REFUSED', 'pass', stripped('wrong-token /api/ticket/status/1?'));
+          return check('AUTH-WRONG-TOKEN-REFUSED', 'pass', WRONG_TOKEN);
         case 'STATUS-COLOUR':
           // Judged on the answer to lang, which the target served without the colour.
           return check('STATUS-COLOUR', 'fail', FRENCH_WITHOUT_COLOUR);
@@ -454,7 +454,7 @@ describe('a report from the checks of a run', () => {
       reportOf([
         check('AUTH-TOKEN-ACCEPTED', 'fail', stripped('valid /api/ticket/status/1?')),
         check('AUTH-MISSING-HEADER-REFUSED', 'pass', stripped('no-header /api/ticket/status/1?')),
-        check('AUTH-WRONG-TOKEN-REFUSED', 'pass', stripped('wrong-token /api/ticket/status/1?')),
+        check('AUTH-WRONG-TOKEN-REFUSED', 'pass', WRONG_TOKEN),
         ...passwordChecks,
       ]);
     const refusal = stripped('password-empty /api/ticket/status/1?');
@@ -484,7 +484,7 @@ describe('a report from the checks of a run', () => {
       [
         check('AUTH-TOKEN-ACCEPTED', 'fail', atSeven(stripped('valid /api/ticket/status/1?'))),
         check('AUTH-MISSING-HEADER-REFUSED', 'pass', atSeven(stripped('no-header /api/ticket/status/1?'))),
-        check('AUTH-WRONG-TOKEN-REFUSED', 'pass', atSeven(stripped('wrong-token /api/ticket/status/1?'))),
+        check('AUTH-WRONG-TOKEN-REFUSED', 'pass', atSeven(WRONG_TOKEN)),
       ],
       { options: { statusId: 7, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 } },
     );
@@ -558,6 +558,8 @@ describe('a report from the checks of a run', () => {
     const skipped = [
       check('AUTH-TOKEN-ACCEPTED', 'skip', stripped('valid /api/ticket/status/1?')),
       check('AUTH-MISSING-HEADER-REFUSED', 'skip', stripped('no-header /api/ticket/status/1?')),
+      // A wrong token answered otherwise than no header: the header carrying the token is lost, not the token wrong.
+      check('AUTH-WRONG-TOKEN-REFUSED', 'skip', WRONG_TOKEN),
     ];
     const report = reportOf(skipped);
     expect(report.diagnoses[0]?.id).toBe('authorization-header-stripped');
@@ -1045,6 +1047,8 @@ describe('the summary when a front kept a MUST from being judged', () => {
     const report = reportOf([
       check('AUTH-TOKEN-ACCEPTED', 'skip', stripped('valid /api/ticket/status/1?')),
       check('AUTH-MISSING-HEADER-REFUSED', 'skip', stripped('no-header /api/ticket/status/1?')),
+      // A wrong token answered otherwise than no header: the header carrying the token is lost, not the token wrong.
+      check('AUTH-WRONG-TOKEN-REFUSED', 'skip', WRONG_TOKEN),
       errorCheck('STATUS-COLOUR', 'HARNESS_BODY_TOO_LARGE'),
     ]);
     expect(report.diagnoses[0]?.id).toBe('authorization-header-stripped');

@@ -7,6 +7,8 @@ import { validator } from '../../src/validators/schemas.js';
 import { variantLabel, type CredentialVariant } from '../../src/exchange/credentials.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
 import {
+  FRONT_CONTROLLER_WITH_TOKEN,
+  FRONT_CONTROLLER_WITHOUT_HEADER,
   INVALID_HEADER_VARIANTS,
   langRequests,
   nearMissesOf,
@@ -14,6 +16,7 @@ import {
   sentVariants,
   TOKEN_AS_PASSWORD_VARIANTS,
 } from '../../src/record/plan.js';
+import { isServed, type Classified } from '../../src/classify/types.js';
 import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
 import type { SliceScope, Target } from '../../src/record/target.js';
 import type { RequirementId } from '../../src/requirements/catalog.js';
@@ -128,57 +131,89 @@ scenario({
   title: 'how failed authentication is answered, where the document is silent',
   async run({ target, observe, answer }) {
     const isErrorEnvelope = validator('error');
+    // The web server's own refusal page is named as such: Apache's or nginx's 401 page, not the application's words.
+    const shapeOf = (response: Exchange): string => {
+      const { origin } = answer(response);
+      if (response.response.json.ok && isErrorEnvelope(response.response.json.value)) return 'error envelope';
+      return origin.kind === 'front' ? `${whoAnswered(origin)}'s own page, not an error envelope` : 'not an error envelope';
+    };
     for (const credentials of ['wrong-token', 'no-header', 'bad-base64'] as const) {
       const response = await target.status({ credentials });
-      const { origin } = answer(response);
-      // The web server's own refusal page is named as such: Apache's or nginx's 401 page, not the application's words.
-      const shape =
-        response.response.json.ok && isErrorEnvelope(response.response.json.value)
-          ? 'error envelope'
-          : origin.kind === 'front'
-            ? `${whoAnswered(origin)}'s own page, not an error envelope`
-            : 'not an error envelope';
-      observe['AUTH-ERROR-RESPONSE'](`answer to ${variantLabel(credentials)} (${shape})`, describeResponse(response), response);
+      observe['AUTH-ERROR-RESPONSE'](`answer to ${variantLabel(credentials)} (${shapeOf(response)})`, describeResponse(response), response);
+    }
+    // The same through the front controller (a recording made before it was asked holds none).
+    const through = await target.status(FRONT_CONTROLLER_WITHOUT_HEADER).catch(() => undefined);
+    if (through) {
+      const words = `answer to ${variantLabel('no-header')} through ${through.request.path} (${shapeOf(through)})`;
+      observe['AUTH-ERROR-RESPONSE'](words, describeResponse(through), through);
     }
   },
 });
 
+/** Two answers alike: the same HTTP code and the same body. */
+const sameAnswer = (a: Exchange, b: Exchange): boolean =>
+  a.response.status === b.response.status && a.response.bodyText === b.response.bodyText;
+
 /**
- * Nothing served: the header's fate shows only when every form of it (the token, a wrong one, malformed ones) is
- * answered exactly as no header at all, the refusal in the API's words. Then no request's header reached the
- * application; a wrong token alone would still be told from a malformed header or from none by most APIs.
+ * A refusal a lost header can get: the API's own, with a code that can refuse credentials (a 404 is a route missing,
+ * which the header cannot change), or a 401 page that no known front signs.
  */
-async function judgeUnseenHeader({ target, check, answer, skip }: ScenarioContext<'HOST-AUTHORIZATION-PASSED'>): Promise<void> {
-  const without = await target.status({ credentials: 'no-header' });
-  const forms: CredentialVariant[] = ['valid', 'wrong-token', ...INVALID_HEADER_VARIANTS];
-  const answers = await Promise.all(forms.map((credentials) => target.status({ credentials }).catch(() => undefined)));
-  const seen = answers.filter((asked): asked is Exchange => asked !== undefined);
-  const refusedAlike = (asked: Exchange): boolean => {
-    const { status } = asked.response;
-    const refusal = status === 401 || status === 403 || (status >= 200 && status < 300);
-    return answer(asked).origin.kind === 'api' && answer(asked).meaning.kind === 'refused' && refusal && sameAnswer(asked, without);
-  };
-  const valid =
-    seen.length === forms.length && seen.every(refusedAlike) ? seen.find((asked) => asked.request.credentials === 'valid') : undefined;
-  if (!valid) {
+function refusedCredentials(asked: Exchange, answer: (exchange: Exchange) => Classified): boolean {
+  const { status } = asked.response;
+  const { origin, meaning } = answer(asked);
+  if (origin.kind === 'unknown') return status === 401;
+  return origin.kind === 'api' && meaning.kind === 'refused' && (status === 401 || status === 403 || (status >= 200 && status < 300));
+}
+
+/**
+ * Nothing served. Only a wrong token answered otherwise than no header shows the header is lost: the API tells the two
+ * apart, so a wrong token would have got that other answer. Every form of the header answered as none cannot tell a
+ * header stripped on the way from a wrong token (an API may answer every refusal alike), and leaves this unjudged.
+ */
+async function judgeUnseenHeader(
+  { target, check, answer, skip }: ScenarioContext<'HOST-AUTHORIZATION-PASSED'>,
+  note: () => void,
+  viaFrontController: Exchange | undefined,
+): Promise<void> {
+  const [valid, without, wrong] = await Promise.all(
+    (['valid', 'no-header', 'wrong-token'] as const).map((credentials) => target.status({ credentials }).catch(() => undefined)),
+  );
+  const likeNone = valid && without && refusedCredentials(valid, answer) && sameAnswer(valid, without);
+  if (!likeNone) {
     return skip(
       'no request of this run was served with any credentials, so the answers cannot show whether the Authorization header arrives',
+      viaFrontController,
     );
   }
+  if (!wrong || !refusedCredentials(wrong, answer) || sameAnswer(wrong, without)) {
+    return skip(
+      'the token and a wrong token got the answer a request without an Authorization header gets, and nothing was served: a header stripped on the way and a wrong token look alike, so whether the web server passes the header cannot be judged (see the diagnosis)',
+      viaFrontController ?? valid,
+    );
+  }
+  note();
   check['HOST-AUTHORIZATION-PASSED'](
     outcome(
       false,
-      'the Authorization header reaches the application',
-      'an answer to some form of the header other than the one a request without it gets',
-      `every form of the header (${forms.map(variantLabel).join('; ')}) got the answer a request without one gets: ${describeResponse(valid)}; the header does not reach the application, unless the token is wrong and the API answers every refusal alike`,
+      'the Authorization header carrying the token reaches the application',
+      `an answer other than the one a request without the header gets, as a wrong token got one: ${describeResponse(wrong)}`,
+      `the answer a request without the header gets: ${describeResponse(valid)}; the API tells a wrong token from a missing header, so the header carrying the token did not arrive as it was sent`,
     ),
     valid,
   );
 }
 
-/** Two answers alike: the same HTTP code and the same body. */
-const sameAnswer = (a: Exchange, b: Exchange): boolean =>
-  a.response.status === b.response.status && a.response.bodyText === b.response.bodyText;
+/**
+ * Apache's own 404 page on the API path while /index.php/api/... reaches the application: the application's .htaccess,
+ * which routes /api/... and passes the header on, is not applied (mod_rewrite off, or AllowOverride None).
+ */
+function htaccessIgnored(valid: Exchange, viaFrontController: Exchange | undefined, answer: (exchange: Exchange) => Classified): boolean {
+  const { origin } = answer(valid);
+  const webServerPage = origin.kind === 'front' && origin.front === 'web-server' && origin.vendor === 'Apache';
+  return (
+    webServerPage && valid.response.status === 404 && viaFrontController !== undefined && answer(viaFrontController).origin.kind === 'api'
+  );
+}
 
 scenario({
   id: 'hosting-passes-authorization',
@@ -186,19 +221,47 @@ scenario({
   title: 'the web server passes the Authorization header through to the application',
   per: 'status',
   async run(context) {
-    const { target, check, answer, reach, skip } = context;
+    const { target, check, answer, reach, observe, skip } = context;
     // A request that got no answer ends the scenario here, as in every other one.
-    await target.status();
+    const valid = await target.status();
+    // The token through the front controller, asked for the first status (a recording made before it was asked holds
+    // none): it reaches the application even where rewriting is broken, and served there it shows the token is right.
+    // Noted beside a verdict; a scenario left unjudged names it with the reason.
+    const viaFrontController = await target.status(FRONT_CONTROLLER_WITH_TOKEN).catch(() => undefined);
+    const note = (): void => {
+      if (viaFrontController) {
+        const words = `GET ${viaFrontController.request.path} with ${variantLabel('valid')}`;
+        observe['HOST-AUTHORIZATION-PASSED'](words, describeResponse(viaFrontController), viaFrontController);
+      }
+    };
+    if (htaccessIgnored(valid, viaFrontController, answer)) {
+      note();
+      check['HOST-AUTHORIZATION-PASSED'](
+        outcome(
+          false,
+          "the web server applies the application's .htaccess, which routes /api/... to the application and passes the Authorization header on",
+          `the application's answer, as GET ${viaFrontController?.request.path ?? ''} got it (the hosting rule: mod_rewrite enabled, AllowOverride All)`,
+          `Apache's own 404 page: ${describeResponse(valid)}`,
+        ),
+        valid,
+      );
+      return;
+    }
     // The token served in any form, on any path, shows the header arrives; without that, a refusal cannot tell a lost
     // header from a wrong token.
-    const served = tokenServedTo(reach);
+    const servedThrough = viaFrontController && answer(viaFrontController).origin.kind === 'api' && isServed(answer(viaFrontController));
+    const served = [
+      ...tokenServedTo(reach).map(variantLabel),
+      ...(servedThrough ? [`${variantLabel('valid')} through /index.php/api/...`] : []),
+    ];
     if (served.length === 0) {
       // Only the first status is asked every form of the header.
-      if (target.readsFirstStatus) return judgeUnseenHeader(context);
+      if (target.readsFirstStatus) return judgeUnseenHeader(context, note, viaFrontController);
       return skip(
         'no request of this run was served with any credentials, so the answers cannot show whether the Authorization header arrives',
       );
     }
+    note();
     // The same valid credentials on every path: answered there exactly as a request with no header is, the header was lost.
     const pairs = [
       { asked: target.status(), without: target.status({ credentials: 'no-header' }) },
@@ -211,16 +274,12 @@ scenario({
     for (const pair of pairs) {
       const [asked, without] = await Promise.all([pair.asked.catch(() => undefined), pair.without.catch(() => undefined)]);
       if (!asked || !without) continue;
-      const classified = answer(asked);
-      // A 404 is a route missing, which the header cannot change; a refusal is what a lost header gets.
-      const { status } = asked.response;
-      const refusal = status === 401 || status === 403 || (status >= 200 && status < 300);
-      const lost = classified.origin.kind === 'api' && classified.meaning.kind === 'refused' && refusal && sameAnswer(asked, without);
+      const lost = refusedCredentials(asked, answer) && sameAnswer(asked, without);
       check['HOST-AUTHORIZATION-PASSED'](
         outcome(
           !lost,
           `the Authorization header reaches the application for GET ${asked.request.path}`,
-          `an answer other than the one a request without an Authorization header gets, since the token is served to: ${served.map(variantLabel).join('; ')}`,
+          `an answer other than the one a request without an Authorization header gets, since the token is served to: ${served.join('; ')}`,
           lost ? `the answer a request without the header gets: ${describeResponse(asked)}` : describeResponse(asked),
         ),
         asked,

@@ -27,6 +27,8 @@ const meaning =
 /** The API's own refusal of the credentials: neither a path refused (404) nor a method (405). */
 const credentialsRefused: Reading = ({ classified, status }) =>
   classified.origin.kind === 'api' && classified.meaning.kind === 'refused' && status !== 404 && status !== 405;
+/** A 401 page that no known front signs: a refusal of credentials, whoever wrote it (the stack rules weigh it so). */
+const refusalPage: Reading = ({ classified, status }) => classified.origin.kind === 'unknown' && status === 401;
 const served = meaning(...SERVED_MEANINGS);
 const webServerOrNobody = either(fromFront('web-server'), unknownOrigin);
 const anyAnswer: Reading = () => true;
@@ -44,7 +46,7 @@ export const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
   'api-redirects': meaning('redirect'),
   'application-failed': meaning('application-error'),
   'authentication-not-enforced': served,
-  'authorization-header-stripped': credentialsRefused,
+  'authorization-header-stripped': either(credentialsRefused, refusalPage),
   'base-url-ends-in-api': ({ status }) => status === 404,
   'cache-answered': ({ classified }) => classified.origin.kind === 'api' && classified.meaning.kind === 'refused',
   'cache-ignores-query-string': ({ classified }) => classified.origin.kind === 'api',
@@ -73,7 +75,7 @@ export const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
   'token-compared-case-insensitively': served,
   'token-compared-by-prefix': served,
   'token-read-from-wrong-place': credentialsRefused,
-  'token-refused': credentialsRefused,
+  'token-refused': either(credentialsRefused, refusalPage),
   'unrecognised-answer': anyAnswer,
   'web-server-error': webServerOrNobody,
   'web-server-password': fromFront('web-server'),

@@ -10,15 +10,15 @@ import {
   type StackSetup,
 } from './answers.js';
 import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
-import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, THROUGH_FRONT_CONTROLLER } from '../exchange/exchange.js';
-import { PASSWORD_VARIANTS } from '../record/plan.js';
-import { FIRST_STATUS_ID, UNKNOWN_STATUS_ID } from '../record/target.js';
+import { exchangeKey, STATUS_PATH } from '../exchange/exchange.js';
+import { PASSWORD_VARIANTS, STACK_REQUESTS, stackRequestKey, type StackRequestName } from '../record/plan.js';
+import { FIRST_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
 import { answerFindings } from './findings.js';
 import { frontAnsweredSome, statusMissing } from './fronts.js';
 import { rateLimitedUntilCap } from './rate-limit.js';
 import { diagnoseStack, headerLostOnSome } from './rules.js';
-import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
+import type { Diagnosis, DiagnosisId, JudgedExchanges, JudgedRequirement } from './types.js';
 import type { RecordedCheck } from '../judge/scenario-result.js';
 
 /** The answer to one request, by its key: GET of that path, without a query, with those credentials. */
@@ -28,24 +28,33 @@ function answerTo(exchanges: JudgedExchanges, path: string, credentials: Credent
   return exchange && observedOf(exchange, key);
 }
 
-/** The answers that the hosting-stack rules read: a run's, or the doctor's, which alone go through the front controller. */
+/** The token sent otherwise than as the Basic user name: served, they show the header arrives and the token is valid. */
+const TOKEN_ELSEWHERE: StackRequestName[] = ['tokenAsPassword', 'bearerScheme', 'noColon'];
+
+/** The answers that the hosting-stack rules read, a run's or the doctor's: both plans hold every request of STACK_REQUESTS. */
 function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup): StackObservations {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
-  const frontController = THROUGH_FRONT_CONTROLLER(STATUS_PATH(statusId));
+  const answers = new Map(
+    STACK_REQUESTS.flatMap((request) => {
+      const exchange = exchanges[stackRequestKey(request, statusId)];
+      return exchange ? [[request.name, { request, answer: observedOf(exchange) }] as const] : [];
+    }),
+  );
+  const answerOf = (name: StackRequestName): ObservedAnswer | undefined => answers.get(name)?.answer;
   const observations: StackObservations = {
-    valid: answerTo(exchanges, STATUS_PATH(statusId), 'valid'),
-    noHeader: answerTo(exchanges, STATUS_PATH(statusId), 'no-header'),
-    wrongToken: answerTo(exchanges, STATUS_PATH(statusId), 'wrong-token'),
-    frontController: answerTo(exchanges, frontController, 'valid'),
-    frontControllerNoHeader: answerTo(exchanges, frontController, 'no-header'),
-    invalidHeader: answerTo(exchanges, STATUS_PATH(statusId), 'bad-base64'),
-    selfservice: answerTo(exchanges, SELFSERVICE_PATH, 'valid'),
-    selfserviceNoHeader: answerTo(exchanges, SELFSERVICE_PATH, 'no-header'),
-    firstStatus: answerTo(exchanges, STATUS_PATH(FIRST_STATUS_ID), 'valid'),
-    unknownStatus: answerTo(exchanges, STATUS_PATH(UNKNOWN_STATUS_ID), 'valid'),
-    tokenElsewhere: TOKEN_ELSEWHERE.flatMap((credentials) => {
-      const answer = answerTo(exchanges, STATUS_PATH(statusId), credentials);
-      return answer ? [{ form: variantLabel(credentials), answer }] : [];
+    valid: answerOf('valid'),
+    noHeader: answerOf('noHeader'),
+    wrongToken: answerOf('wrongToken'),
+    invalidHeader: answerOf('invalidHeader'),
+    frontController: answerOf('frontController'),
+    frontControllerNoHeader: answerOf('frontControllerNoHeader'),
+    selfservice: answerOf('selfservice'),
+    selfserviceNoHeader: answerOf('selfserviceNoHeader'),
+    firstStatus: answerOf('firstStatus'),
+    unknownStatus: answerOf('unknownStatus'),
+    tokenElsewhere: TOKEN_ELSEWHERE.flatMap((name) => {
+      const seen = answers.get(name);
+      return seen ? [{ form: variantLabel(seen.request.credentials), answer: seen.answer }] : [];
     }),
   };
   const otherStatusServed = (setup.otherStatusIds ?? [])
@@ -57,9 +66,6 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
   const validServed = accepted?.verdict === 'pass' || (own.length > 0 && own.every((check) => check.verdict === 'pass'));
   return { ...observations, ...(otherStatusServed ? { otherStatusServed } : {}), ...(validServed ? { validServed } : {}) };
 }
-
-/** The token sent otherwise than as the Basic user name: served, they show the header arrives and the token is valid. */
-const TOKEN_ELSEWHERE: CredentialVariant[] = ['token-as-password', 'bearer-scheme', 'no-colon'];
 
 /** The credentials that carry the token as the user name: the valid ones, whatever the password. */
 const WITH_TOKEN = new Set<string>(['valid', ...PASSWORD_VARIANTS]);
@@ -104,6 +110,14 @@ function frontAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges):
  * a MUST fails (a SHOULD warns), and a check of an answer from a front outside the deployment is left unjudged.
  */
 const mustFailed = (results: JudgedRequirement[]): boolean => results.some((result) => result.verdict === 'fail');
+
+/** The causes that name the web server's own 404 page on the API paths: its routing does not reach the application. */
+const NOT_ROUTED = new Set<DiagnosisId>(['rewrite-not-applied', 'front-controller-not-routed']);
+
+const webServerPage = (answer: ObservedAnswer): boolean => {
+  const { origin } = classifiedOf(answer);
+  return origin.kind === 'front' && origin.front === 'web-server';
+};
 
 /** Errors of the environment that are no failure to reach the target: their own words say what happened. */
 const NOT_TRANSPORT = new Set(['HARNESS_DEADLINE', 'HARNESS_INTERRUPTED', 'HARNESS_RATE_LIMITED', 'HARNESS_NOT_THE_API']);
@@ -151,7 +165,10 @@ export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchange
   diagnoses.push(...answerFindings(results, exchanges, statusId));
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) diagnoses.push(...otherStatusesMissing(observations, exchanges, setup));
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
-    const someBlocked = frontAnsweredSome(frontAnswers(results, exchanges), mustFailed(results));
+    // The web server's own pages on the API paths are the routing named above, not a front answering some requests.
+    const routing = diagnoses.some((diagnosis) => NOT_ROUTED.has(diagnosis.id));
+    const blocked = frontAnswers(results, exchanges).filter((failed) => !(routing && webServerPage(failed.answer)));
+    const someBlocked = frontAnsweredSome(blocked, mustFailed(results));
     if (someBlocked) diagnoses.push(someBlocked);
     // The token served on the configured status, and other requests with it answered as if they carried no header.
     const { noHeader, selfserviceNoHeader } = observations;

@@ -148,6 +148,7 @@ function notRoutedEvidence(
 
 function notRouted(observations: StackObservations, valid: ObservedAnswer, server: ServerKind): Diagnosis {
   const front = observations.frontController;
+  if (front && !fromApplication(front) && server === 'nginx') return nginxNotRouted(valid, front);
   if (front && !fromApplication(front)) {
     return {
       id: 'api-not-found',
@@ -162,13 +163,17 @@ function notRouted(observations: StackObservations, valid: ObservedAnswer, serve
       ],
     };
   }
-  const confidence = front ? 'high' : server === 'unknown' ? 'low' : 'medium';
+  // The application answered through its front controller: the base URL is right, and the web server of the
+  // deployment does not route the API's own paths to it.
+  const reached = front !== undefined;
+  const confidence = reached ? 'high' : server === 'unknown' ? 'low' : 'medium';
   const evidence = notRoutedEvidence(valid, front, observations.frontControllerNoHeader, server);
+  const unjudged = reached ? {} : { inconclusive: true };
   if (server === 'nginx') {
     return {
       id: 'front-controller-not-routed',
       party: 'environment',
-      inconclusive: true,
+      ...unjudged,
       confidence,
       summary:
         "requests for /api/... get nginx's own 404 page and never reach the application: nginx does not hand paths that are not files to the front controller (index.php)",
@@ -182,18 +187,43 @@ function notRouted(observations: StackObservations, valid: ObservedAnswer, serve
   return {
     id: 'rewrite-not-applied',
     party: 'environment',
-    inconclusive: true,
+    ...unjudged,
     confidence,
-    summary:
-      "requests for /api/... get the web server's own 404 page and never reach the application: its .htaccess rewrite rules are not applied, because mod_rewrite is not enabled or AllowOverride keeps Apache from reading the .htaccess",
+    summary: `requests for /api/... get the web server's own 404 page and never reach the application: its .htaccess rewrite rules are not applied, because mod_rewrite is not enabled or AllowOverride keeps Apache from reading the .htaccess${reached ? ", both of which the document's hosting rule requires" : ''}`,
     evidence,
     advice: [
       'Enable mod_rewrite (apache2ctl -M lists rewrite_module once it is loaded).',
       "Set AllowOverride All for the application's folder: with AllowOverride None, Apache ignores the .htaccess.",
       'Which of the two it is cannot be seen over HTTP, as both leave the .htaccess without effect: check both. The same .htaccess also passes the Authorization header on, so fix this first.',
-      'If the application lives under a path (https://example.com/support), --base-url must include it: a missing prefix gets the same 404 page.',
+      ...(reached
+        ? []
+        : [
+            'If the application lives under a path (https://example.com/support), --base-url must include it: a missing prefix gets the same 404 page.',
+          ]),
     ],
     snippets: [SNIPPETS.modRewrite, SNIPPETS.allowOverride],
+  };
+}
+
+/**
+ * nginx's own 404 page on /api/... and on /index.php/api/... alike: a base URL that leads elsewhere, or Debian's
+ * default site, whose try_files sends no path to index.php and whose PHP location takes only paths ending in .php.
+ * Over HTTP the two look the same.
+ */
+function nginxNotRouted(valid: ObservedAnswer, front: ObservedAnswer): Diagnosis {
+  return {
+    id: 'front-controller-not-routed',
+    party: 'environment',
+    inconclusive: true,
+    confidence: 'low',
+    summary:
+      "nginx answers its own 404 page for /api/... and for /index.php/api/... alike: either nginx hands neither to the application, as Debian's default site does (try_files $uri $uri/ =404, and PHP only for paths ending in .php), or --base-url does not point at the application",
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}; GET ${pathOf(front)} answered ${briefly(front)}`,
+    advice: [
+      `If the site is Debian's default one (or started from it): send every path that is not a file to index.php with try_files in "location /", then reload nginx (${nginxDocs('try_files')}).`,
+      'Otherwise pass the address the application is served from, e.g. --base-url https://help.example.com or https://example.com/support, and check the root of its nginx server block.',
+    ],
+    snippets: [SNIPPETS.nginxTryFiles],
   };
 }
 
@@ -236,33 +266,68 @@ function webServerError(valid: ObservedAnswer, server: ServerKind): Diagnosis {
   };
 }
 
-function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | undefined, server: ServerKind): Diagnosis {
+/**
+ * The token, a wrong token and malformed headers all answered exactly as no header, and nothing in the run served: a
+ * header stripped on the way and a wrong token look the same to an API that answers every refusal alike, so the run
+ * cannot be judged; the words say how to tell the two apart.
+ */
+function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | undefined, server: ServerKind, page: boolean): Diagnosis {
   const alike = wrongToken
     ? 'with the token, with a wrong token and with no Authorization header'
     : 'with the token and with no Authorization header';
   const tellApart =
-    "To tell the two apart: copy the token again from the help desk's API settings and run again; if it is still refused, put a script that prints $_SERVER['HTTP_AUTHORIZATION'] next to the application, or read the application's log: if no Authorization header arrives, the web server strips it.";
+    "To tell the two apart: copy the token again from the help desk's API settings (or create a new one) and run again; if it is still refused, put a script that prints $_SERVER['HTTP_AUTHORIZATION'] next to the application, or read the application's log: if no Authorization header arrives, the web server strips it.";
   const apache = [
     "If the header is stripped: Apache hands the Authorization header to PHP only when told to. The application's .htaccess does it with the rule below, which needs mod_rewrite enabled and AllowOverride All on the application's folder: check that the .htaccess is in place and holds the rule.",
     'If the rule is there, PHP most likely runs through the CGI handler (mod_cgi with an Action to /cgi-bin/php): under CGI Apache never gives PHP the header, and the rule only passes it on as REDIRECT_HTTP_AUTHORIZATION, which applications reading PHP_AUTH_USER or HTTP_AUTHORIZATION never see. Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP, as below.',
+    'Look also for a rule that removes the header: "RequestHeader unset Authorization" (mod_headers) in the site, a <Location> or <Directory> block or a .htaccess, often added to keep a password of the site from the back end; remove it, or limit it to the paths that are not the API.',
     'On Apache 2.4.13 or newer, "CGIPassAuth On" also passes the header: in the <Directory> block of the application under PHP-FPM, in the one of the php-cgi binary (/usr/lib/cgi-bin) under CGI.',
   ];
   const nginx = [
     `If the header is stripped: nginx hands every request header to PHP-FPM unless told otherwise. In the location that passes .php files to PHP-FPM, look for a "fastcgi_param HTTP_AUTHORIZATION" line that sets it to "" or another constant, and for "fastcgi_pass_request_headers off": remove them, or set the header as below (${nginxDocs('fastcgi_param', 'fastcgi_pass_request_headers')}).`,
     `If an nginx proxy stands in front of it (proxy_pass), look there for "proxy_set_header Authorization" set to "" (often added to keep the proxy's own password from the back end) and for "proxy_pass_request_headers off": remove them, or pass the header on as below (${nginxDocs('proxy_set_header', 'proxy_pass_request_headers')}).`,
   ];
+  const front = page
+    ? 'The refusal is an HTML page that no known front signs: if a proxy, load balancer, single sign-on or WAF in front of the web server answers it, let the API paths through, with their Authorization header.'
+    : 'If a proxy, load balancer, CDN or WAF stands in front of the web server, check that it passes the Authorization header on: some drop it by default or by a rule.';
   return {
     id: 'authorization-header-stripped',
     party: 'environment',
+    inconclusive: true,
     confidence: 'medium',
     summary:
-      'the valid token was refused exactly like no token at all: either the web server strips the Authorization header before the application sees it, or the token is wrong (a wrong token is answered the same way here)',
-    evidence: `${alike}, GET ${pathOf(valid)} got the same answer: ${briefly(valid)}`,
-    advice: [tellApart, ...(server === 'nginx' ? nginx : server === 'apache' ? apache : [...apache, OTHER_SERVERS])],
+      'the valid token was refused exactly like no token at all, and so was a wrong token: either the web server (or something in front of it) strips the Authorization header before the application sees it, or the token is wrong; nothing in this run tells the two apart, so the API cannot be judged',
+    evidence: `${alike}, GET ${pathOf(valid)} got the same answer: ${briefly(valid)}; no request of the run was served with any credentials, through /index.php/api/... included, and the API answered a wrong token as it answered no header`,
+    advice: [tellApart, ...(server === 'nginx' ? nginx : server === 'apache' ? apache : [...apache, OTHER_SERVERS]), front],
     snippets:
       server === 'nginx'
         ? [SNIPPETS.nginxAuthorization, SNIPPETS.nginxProxyAuthorization]
         : [SNIPPETS.authorizationRule, SNIPPETS.cgiToFpm],
+    environmentAnswer: { status: valid.status, body: valid.body },
+  };
+}
+
+/**
+ * The token answered as no header, while a wrong token got another answer: the API tells a wrong token from a missing
+ * header, so a wrong token would have got that other answer. The token's header did not arrive as it was sent.
+ */
+function headerLostForToken(valid: ObservedAnswer, wrongToken: ObservedAnswer, server: ServerKind): Diagnosis {
+  const where =
+    server === 'nginx'
+      ? `a "fastcgi_param HTTP_AUTHORIZATION" or "proxy_set_header Authorization" that rewrites the header (${nginxDocs('fastcgi_param', 'proxy_set_header')})`
+      : server === 'apache'
+        ? 'a RequestHeader or RewriteRule that rewrites the Authorization header, or a limit on the length of request headers (LimitRequestFieldSize)'
+        : 'a rule of the web server or of a proxy in front that rewrites the Authorization header, or a limit on the length of request headers';
+  return {
+    id: 'authorization-header-stripped',
+    party: 'environment',
+    confidence: 'medium',
+    summary: `the valid token was answered exactly like no Authorization header, while a wrong token got another answer: the API tells a wrong token from a missing header, so the header carrying the token does not reach the application as it was sent`,
+    evidence: `GET ${pathOf(valid)} with the token and with no Authorization header got the same answer: ${briefly(valid)}; with a wrong token: ${briefly(wrongToken)}`,
+    advice: [
+      `Look for what treats the token's header apart from others: ${where}.`,
+      "If nothing rewrites it, read the application's log for the request with the token: it shows what arrived in place of the header.",
+    ],
     environmentAnswer: { status: valid.status, body: valid.body },
   };
 }
@@ -319,9 +384,7 @@ function tokenRefused(
   const malformedDifference = invalidHeader ? differenceOf(invalidHeader, noHeader) : 'not recorded';
   const evidence = !sameAnswer(valid, noHeader)
     ? `the answer with the token ${likeWrongToken ? 'is the one a wrong token gets, and it ' : ''}differs from the answer with no header (${differenceOf(valid, noHeader)}), so the header does reach the application`
-    : wrongToken && !sameAnswer(wrongToken, noHeader)
-      ? `the token was refused like no header (HTTP ${valid.status}), but a wrong token got another answer (${differenceOf(wrongToken, noHeader)}), so the header does reach the application`
-      : `the token was refused like no header (HTTP ${valid.status}), but a malformed Authorization header got another answer (${malformedDifference}), so the header does reach the application`;
+    : `the token was refused like no header${wrongToken ? ' and like a wrong token' : ''} (HTTP ${valid.status}), but a malformed Authorization header got another answer (${malformedDifference}), so the header does reach the application`;
   return {
     id: 'token-refused',
     party: 'environment',
@@ -353,6 +416,9 @@ function tokenReadElsewhere(valid: ObservedAnswer, served: { form: string; answe
   };
 }
 
+/** An HTTP 401 page that no known front signs: a refusal of credentials, whoever wrote it. */
+const isRefusalPage = (answer: ObservedAnswer): boolean => answer.status === 401 && classifiedOf(answer).origin.kind === 'unknown';
+
 /**
  * Known problems of the hosting stack, named from HTTP answers alone; the doctor and the main run both read them here.
  * Returns nothing when no known pattern matches.
@@ -371,7 +437,10 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   if (classified.meaning.kind === 'application-error') return [applicationFailed(valid, classified.meaning)];
   const elsewhere = fromApplication(valid) ? (observations.tokenElsewhere ?? []).filter(({ answer }) => succeeded(answer)) : [];
   if (elsewhere.length > 0) return [tokenReadElsewhere(valid, elsewhere)];
-  const front = frontAnswered(observations, setup);
+  // A page of no known front, refusing the token exactly as no header: the API's refusal as a page, or something in front
+  // refusing everything. The credential rules weigh it with the rest.
+  const refusalPage = isRefusalPage(valid) && noHeader !== undefined && sameAnswer(valid, noHeader);
+  const front = refusalPage ? undefined : frontAnswered(observations, setup);
   if (front) return [front];
   // The API answers its envelope on the listing: a page or nothing on the status path is the API's own failure.
   const apiElsewhere = servedJson(observations.selfservice) && fromApplication(observations.selfservice);
@@ -380,28 +449,31 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   if (classified.meaning.kind === 'empty' && success)
     return [apiElsewhere ? catchAllRoute(valid, 'an empty body') : apiPathAnswersEmpty(valid)];
   if (isHtmlPage(valid) && success) return [apiElsewhere ? catchAllRoute(valid, 'an HTML page') : apiPathServesHtml(valid)];
-  if (!fromApplication(valid)) {
+  if (!fromApplication(valid) && !refusalPage) {
     if (valid.status === 404) return [notRouted(observations, valid, server)];
     if (valid.status >= 500) return [webServerError(valid, server)];
     return [];
   }
   // The credential rules read refusals in the application's own words only.
   // A 404 refuses a path and a 405 a method: neither says anything of the credentials.
-  if (classified.meaning.kind !== 'refused' || valid.status === 404 || valid.status === 405 || !noHeader) return [];
-  const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
-  const { otherStatusServed } = observations;
-  if (sameAnswer(valid, noHeader) && !headerArrives) {
-    if (otherStatusServed) return [headerStrippedOnOnePath(valid, otherStatusServed)];
-    const { selfservice, selfserviceNoHeader } = observations;
-    // The listing served with the token and answered otherwise without it: the token is right, and reaches that path.
-    if (servedJson(selfservice) && selfserviceNoHeader && !sameAnswer(selfservice, selfserviceNoHeader)) {
-      return [headerStrippedOnOnePath(valid, selfservice)];
-    }
-    return [headerStripped(valid, wrongToken, server)];
-  }
+  if ((classified.meaning.kind !== 'refused' && !refusalPage) || valid.status === 404 || valid.status === 405 || !noHeader) return [];
+  const { selfservice, selfserviceNoHeader, frontController, otherStatusServed } = observations;
   // The token served another status is right: the API refused it this one, which the checks of this status name.
-  if (otherStatusServed) return [];
-  return [tokenRefused(valid, noHeader, wrongToken, invalidHeader)];
+  if (!sameAnswer(valid, noHeader)) return otherStatusServed ? [] : [tokenRefused(valid, noHeader, wrongToken, invalidHeader)];
+  const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
+  if (otherStatusServed) return headerArrives ? [] : [headerStrippedOnOnePath(valid, otherStatusServed)];
+  // The token answered as no header. Only evidence that the header is lost tells it from a wrong token: the token served
+  // on another path, or a wrong token answered otherwise.
+  // The listing served with the token and answered otherwise without it: the token is right, and reaches that path.
+  if (servedJson(selfservice) && fromApplication(selfservice) && selfserviceNoHeader && !sameAnswer(selfservice, selfserviceNoHeader)) {
+    return [headerStrippedOnOnePath(valid, selfservice)];
+  }
+  if (frontController && succeeded(frontController)) return [headerStrippedOnOnePath(valid, frontController)];
+  const wrongTokenRefused = wrongToken !== undefined && (fromApplication(wrongToken) || isRefusalPage(wrongToken));
+  if (wrongToken && wrongTokenRefused && !sameAnswer(wrongToken, noHeader)) return [headerLostForToken(valid, wrongToken, server)];
+  // A malformed header answered otherwise shows the header arrives: the token is refused as a wrong one is.
+  if (invalidHeader && !sameAnswer(invalidHeader, noHeader)) return [tokenRefused(valid, noHeader, wrongToken, invalidHeader)];
+  return [headerStripped(valid, wrongToken, server, refusalPage)];
 }
 
 /** The doctor's word when the valid token is not served and no known pattern explains why. */

@@ -2,23 +2,20 @@ import type { Config } from '../config/settings.js';
 import type { RunError } from '../errors.js';
 import { variantLabel } from '../exchange/credentials.js';
 import { urlAt } from '../exchange/exchange.js';
-import { classifyRecording } from '../classify/classify.js';
-import { STACK_REQUESTS, stackPlan, type StackRequestName } from '../record/plan.js';
+import { STACK_REQUESTS, stackPlan, stackRequestKey, stackRequestPath, type StackRequest, type StackRequestName } from '../record/plan.js';
 import type { RecordedFailure } from '../record/recording.js';
-import { firstSlice, statusKey, statusPathOf } from '../record/target.js';
-import { recordPass, targetSettings } from '../pipeline/pipeline.js';
-import { judgedExchange } from '../judge/scenario-result.js';
+import { firstSlice } from '../record/target.js';
+import { diagnoseUnjudged, recordPass, targetSettings } from '../pipeline/pipeline.js';
 import { handedOut, observedOf, succeeded, type ObservedAnswer } from '../diagnosis/answers.js';
-import { diagnose } from '../diagnosis/diagnose.js';
 import { unrecognisedAnswer } from '../diagnosis/rules.js';
-import type { Diagnosis, JudgedExchanges } from '../diagnosis/types.js';
+import type { Diagnosis } from '../diagnosis/types.js';
 import type { ExitCode } from '../report/model/types.js';
 import type { SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
 
 type Verdict = 'pass' | 'fail' | 'skip';
 
-/** What a healthy deployment answers; the requests through the front controller only inform. */
+/** What a healthy deployment answers to the first three requests; the others only inform. */
 const EXPECTED: Partial<Record<StackRequestName, 'served' | 'refused'>> = { valid: 'served', noHeader: 'refused', wrongToken: 'refused' };
 
 /** One request of the doctor's plan and what came back: its answer, or why none arrived. */
@@ -56,38 +53,37 @@ function verdictOf(name: StackRequestName, answer: ObservedAnswer | undefined): 
 }
 
 /**
- * Records the doctor's plan, classifies and diagnoses the answers as a run's are, and names what is wrong with the
- * hosting stack, if anything. The scanner redacts the token from every answer as it arrives.
+ * The doctor: the pipeline with its own plan (the requests the hosting-stack rules read, which a run sends too) and its
+ * own view. Its answers are classified and diagnosed by the pipeline, as a run's are; the scanner redacts the token
+ * from every answer as it arrives.
  */
 export async function examine(config: Config & { baseUrl: string; token: string }, scanner: SecretScanner): Promise<Examination> {
   const target = { baseUrl: config.baseUrl, token: config.token, options: config };
   const startedAt = new Date();
   const settings = { ...targetSettings(target, startedAt), userAgent: `ticketing-conformance-doctor/${suiteVersion}` };
   const pass = await recordPass(target, scanner, { startedAt, settings, plan: stackPlan });
+  const { exchanges, diagnoses } = diagnoseUnjudged(pass);
   // The doctor asks for one status: the first of --status-id.
   const { statusId } = firstSlice(settings);
   const recorded = pass.recording?.answers ?? {};
-  const classified = pass.recording ? classifyRecording(pass.recording, [statusId]).answers : {};
-  const exchanges: JudgedExchanges = {};
-  for (const [key, answer] of Object.entries(recorded)) {
-    if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);
-  }
-  const requests = STACK_REQUESTS.map((request): ExaminedRequest => {
-    const key = statusKey(request, statusId);
+  // The first status is the configured one unless --status-id names another: the same request, shown once.
+  const keyOf = (request: StackRequest): string => stackRequestKey(request, statusId);
+  const asked = STACK_REQUESTS.filter((request, index) => STACK_REQUESTS.findIndex((other) => keyOf(other) === keyOf(request)) === index);
+  const requests = asked.map((request): ExaminedRequest => {
+    const key = keyOf(request);
     const exchange = exchanges[key];
     const answered = recorded[key];
     const answer = exchange && observedOf(exchange);
     return {
       name: request.name,
-      path: urlAt(settings.baseUrl, statusPathOf(request, statusId)).pathname,
-      credentials: variantLabel(request.credentials ?? 'valid'),
+      path: urlAt(settings.baseUrl, stackRequestPath(request, statusId)).pathname,
+      credentials: variantLabel(request.credentials),
       ...(answer ? { answer } : {}),
       ...(answered && 'failure' in answered ? { failure: answered.failure } : {}),
       verdict: verdictOf(request.name, answer),
     };
   });
   const valid = requests.find((request) => request.name === 'valid');
-  const diagnoses = diagnose([], exchanges, { baseUrl: settings.baseUrl, statusId });
   // A run shows its failed checks beside its diagnoses; the doctor has nothing else to show, so it says it knows no pattern.
   if (valid?.answer && diagnoses.length === 0 && !succeeded(valid.answer)) diagnoses.push(unrecognisedAnswer(valid.answer));
   const count = (verdict: Verdict): number => requests.filter((request) => request.verdict === verdict).length;

@@ -1,15 +1,19 @@
 import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
 import type { TargetOptions } from '../config/targets.js';
+import { classifyRecording } from '../classify/classify.js';
 import { diagnose } from '../diagnosis/diagnose.js';
+import type { StackSetup } from '../diagnosis/answers.js';
+import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../diagnosis/types.js';
 import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
 import { Pacer } from '../http/rate-limit.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
-import type { ScenarioResult } from '../judge/scenario-result.js';
+import { judgedExchange, type ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
-import { choicesWritten, writtenChoices } from '../record/settings.js';
+import { choicesWritten, writtenChoices, type RequestChoices } from '../record/settings.js';
+import { firstSlice } from '../record/target.js';
 import { writeRecording } from '../record/write-recording.js';
 import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
 import type { Report, RunWarning } from '../report/model/types.js';
@@ -167,14 +171,42 @@ function interrupted(scenarios: ScenarioResult[]): RunError | undefined {
   };
 }
 
+/**
+ * Diagnose: the causes named from the classified answers and what the judge found of them (nothing, for the doctor),
+ * for the statuses asked for. A run's report and the doctor both take their causes from here.
+ */
+export function diagnosisOf(
+  requirements: JudgedRequirement[],
+  exchanges: JudgedExchanges,
+  baseUrl: string,
+  choices: Pick<RequestChoices, 'statusId'>,
+  run: Pick<StackSetup, 'askedToWait'> = {},
+): Diagnosis[] {
+  const [statusId, ...otherStatusIds] = choices.statusId;
+  return diagnose(requirements, exchanges, { baseUrl, statusId, otherStatusIds, ...run });
+}
+
+/**
+ * Classify and diagnose a pass that no spec judges (the doctor's plan): each answer classified as the judge classifies
+ * a run's, and the causes a run would name from the same answers.
+ */
+export function diagnoseUnjudged(pass: Pass): { exchanges: JudgedExchanges; diagnoses: Diagnosis[] } {
+  const { recording, settings } = pass;
+  const classified = recording ? classifyRecording(recording, [firstSlice(settings).statusId]).answers : {};
+  const exchanges: JudgedExchanges = {};
+  for (const [key, answer] of Object.entries(recording?.answers ?? {})) {
+    if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);
+  }
+  return { exchanges, diagnoses: diagnosisOf([], exchanges, settings.baseUrl, settings) };
+}
+
 /** Diagnose and build: what was judged folded per requirement, diagnosed from the classified answers, built once. */
 export function reportFrom(input: ReportInput): Report {
   const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
-  const [statusId, ...otherStatusIds] = choicesWritten(input.options).statusId;
   // Each scenario holds the count of the run so far: the largest is the run's.
   const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
-  const setup = { baseUrl: input.target.baseUrl, statusId, otherStatusIds, askedToWait };
-  const diagnoses = diagnose(judged.requirements, judged.exchanges, setup);
+  const choices = choicesWritten(input.options);
+  const diagnoses = diagnosisOf(judged.requirements, judged.exchanges, input.target.baseUrl, choices, { askedToWait });
   return buildReport(input, judged, diagnoses);
 }
 

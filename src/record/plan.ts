@@ -1,5 +1,6 @@
 import { NEAR_MISS_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
-import { FIRST_STATUS_ID, slicesOf, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
+import { exchangeKey, SELFSERVICE_PATH, type Exchange } from '../exchange/exchange.js';
+import { FIRST_STATUS_ID, slicesOf, statusPathOf, UNKNOWN_STATUS_ID, type StatusRequest, type Target } from './target.js';
 
 /** What a recording sends: every request of the plan, through the target, which keeps each answer. */
 export type Plan = (target: Target, onFirstRoundSent?: () => void) => Promise<void>;
@@ -129,6 +130,8 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
       ...[...independentStatusRequests(target), ...profileRequests(target)].map((request) => target.status(request)),
       ...SELFSERVICE_VARIANTS.map((credentials) => target.selfservice(credentials)),
       ...views.flatMap((view) => ownStatusRequests(view).map((request) => view.status(request))),
+      // The requests the hosting-stack rules read, the front-controller pair among them, as the doctor sends them.
+      ...STACK_REQUESTS.map((request) => sendStackRequest(target, request)),
     ]),
   ];
   // Requests go out in the same turn as the client is ready; one more turn and they are on their way.
@@ -155,26 +158,68 @@ export async function prefetch(target: Target, onFirstRoundSent?: () => void): P
   await Promise.allSettled([...independent, dependent]);
 }
 
-/** The requests of the doctor's plan, named as the hosting-stack rules name their answers. */
-export type StackRequestName = 'valid' | 'noHeader' | 'wrongToken' | 'frontController' | 'frontControllerNoHeader';
+/** The requests the hosting-stack rules read, named as the rules name their answers. */
+export type StackRequestName =
+  | 'valid'
+  | 'noHeader'
+  | 'wrongToken'
+  | 'invalidHeader'
+  | 'frontController'
+  | 'frontControllerNoHeader'
+  | 'selfservice'
+  | 'selfserviceNoHeader'
+  | 'firstStatus'
+  | 'unknownStatus'
+  | 'tokenAsPassword'
+  | 'bearerScheme'
+  | 'noColon';
 
 export interface StackRequest extends StatusRequest {
   name: StackRequestName;
+  credentials: CredentialVariant;
+  /** The selfservice listing rather than a status. */
+  listing?: boolean;
 }
 
+/** The front-controller pair: through /index.php/api/... with the token, and without a header. */
+export const FRONT_CONTROLLER_WITH_TOKEN: StatusRequest = { credentials: 'valid', frontController: true };
+export const FRONT_CONTROLLER_WITHOUT_HEADER: StatusRequest = { credentials: 'no-header', frontController: true };
+
 /**
- * The doctor's plan: the configured status with the token, with no Authorization header and with a wrong token, then
- * the first two again through the front controller, which reaches the application even where rewriting is broken.
+ * Every request the hosting-stack rules read: the doctor's whole plan, and part of a run's, so that both name the same
+ * cause for the same server. The front-controller pair (/index.php/api/...) reaches the application even where
+ * rewriting is broken; the token in other forms than the user name shows whether the header arrives.
  */
 export const STACK_REQUESTS: readonly StackRequest[] = [
   { name: 'valid', credentials: 'valid' },
   { name: 'noHeader', credentials: 'no-header' },
   { name: 'wrongToken', credentials: 'wrong-token' },
-  { name: 'frontController', credentials: 'valid', frontController: true },
-  { name: 'frontControllerNoHeader', credentials: 'no-header', frontController: true },
+  { name: 'invalidHeader', credentials: 'bad-base64' },
+  { name: 'frontController', credentials: 'valid', ...FRONT_CONTROLLER_WITH_TOKEN },
+  { name: 'frontControllerNoHeader', credentials: 'no-header', ...FRONT_CONTROLLER_WITHOUT_HEADER },
+  { name: 'selfservice', credentials: 'valid', listing: true },
+  { name: 'selfserviceNoHeader', credentials: 'no-header', listing: true },
+  { name: 'firstStatus', credentials: 'valid', id: FIRST_STATUS_ID },
+  { name: 'unknownStatus', credentials: 'valid', id: UNKNOWN_STATUS_ID },
+  { name: 'tokenAsPassword', credentials: 'token-as-password' },
+  { name: 'bearerScheme', credentials: 'bearer-scheme' },
+  { name: 'noColon', credentials: 'no-colon' },
 ];
 
-/** Sends the doctor's requests at once: none needs another's answer. */
+/** Sends one request of the stack rules' plan (once per run, as every request). */
+export function sendStackRequest(target: Target, request: StackRequest): Promise<Exchange> {
+  return request.listing ? target.selfservice(request.credentials) : target.status(request);
+}
+
+/** The path one request of the stack rules' plan asks for, the status being the configured one unless it names another. */
+export const stackRequestPath = (request: StackRequest, statusId: number): string =>
+  request.listing ? SELFSERVICE_PATH : statusPathOf(request, statusId);
+
+/** How a recording names the answer to one request of the stack rules' plan (see exchangeKey). */
+export const stackRequestKey = (request: StackRequest, statusId: number): string =>
+  exchangeKey(stackRequestPath(request, statusId), {}, request.credentials);
+
+/** The doctor's plan: the stack rules' requests at once, none needs another's answer. */
 export async function stackPlan(target: Target): Promise<void> {
-  await Promise.allSettled(STACK_REQUESTS.map((request) => target.status(request)));
+  await Promise.allSettled(STACK_REQUESTS.map((request) => sendStackRequest(target, request)));
 }

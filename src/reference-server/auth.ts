@@ -6,6 +6,8 @@ export interface AuthRequest {
   header: string | undefined;
   token: string;
   route: 'status' | 'selfservice';
+  /** Asked through /index.php/api/..., the front controller's own path, which reaches it without a rewrite. */
+  frontController: boolean;
 }
 
 export interface BasicCredentials {

@@ -171,8 +171,9 @@ export const variants: readonly Variant[] = [
   {
     name: 'authorization-stripped',
     kind: 'fault',
-    summary: 'the web server strips the Authorization header before the application sees it',
-    authenticate: () => 'missing',
+    summary:
+      'the web server strips the Authorization header on the way to /api/... (a location or proxy route of its own), while /index.php/api/... gets it',
+    authenticate: (r, c) => (r.frontController ? c : 'missing'),
   },
   {
     name: 'password-checked',

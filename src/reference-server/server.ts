@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { authenticate, type AuthOutcome } from './auth.js';
+import { authenticate, type AuthOutcome, type AuthRequest } from './auth.js';
 import { selfserviceTypes, statuses, type StatusRecord } from './data.js';
 import { variantNamed, type ResponseStyle, type StatusEnvelope, type Variant } from './faults.js';
 
@@ -20,6 +20,8 @@ export interface RunningReferenceServer {
   url: string;
   close(): Promise<void>;
 }
+
+const FRONT_CONTROLLER = '/index.php';
 
 const REFUSALS: Record<Exclude<AuthOutcome, 'ok'>, string> = {
   'bad-credentials': 'Invalid authentication credentials.',
@@ -62,16 +64,18 @@ class ReferenceApi {
     const url = new URL(request.url ?? '/', 'http://reference.invalid');
     const prefix = (this.options.pathPrefix ?? '').replace(/\/+$/, '');
     if (!url.pathname.startsWith(`${prefix}/`)) return { status: 404, body: errorBody('Route not found.') };
-    const path = url.pathname.slice(prefix.length);
+    // The application's routes answer through its front controller too, as a PHP application's do.
+    const frontController = url.pathname.startsWith(`${prefix}${FRONT_CONTROLLER}/`);
+    const path = url.pathname.slice(prefix.length + (frontController ? FRONT_CONTROLLER.length : 0));
     if (request.method !== 'GET' && request.method !== 'HEAD') return { status: 405, body: errorBody('Method not allowed.') };
 
     const statusMatch = /^\/api\/ticket\/status\/([^/]+)$/.exec(path);
     if (statusMatch?.[1])
-      return this.guarded(request, 'status', () =>
+      return this.guarded(request, { route: 'status', frontController }, () =>
         this.status(statusMatch[1] ?? '', url.searchParams.get('lang') ?? undefined, this.timesSeen(request)),
       );
     if (path === '/api/selfservice/type' && !this.variants.some((variant) => variant.selfservice === 'missing')) {
-      return this.guarded(request, 'selfservice', () => ({
+      return this.guarded(request, { route: 'selfservice', frontController }, () => ({
         status: 200,
         body: { status: 'success', message: null, data: selfserviceTypes, count: selfserviceTypes.length, start: 0, limit: 50 },
       }));
@@ -79,8 +83,8 @@ class ReferenceApi {
     return { status: 404, body: errorBody('Route not found.') };
   }
 
-  private guarded(request: IncomingMessage, route: 'status' | 'selfservice', serve: () => Answer): Answer {
-    const authRequest = { header: request.headers.authorization, token: this.options.token, route };
+  private guarded(request: IncomingMessage, asked: Pick<AuthRequest, 'route' | 'frontController'>, serve: () => Answer): Answer {
+    const authRequest = { header: request.headers.authorization, token: this.options.token, ...asked };
     const outcome = this.variants.reduce<AuthOutcome>(
       (decided, variant) => variant.authenticate?.(authRequest, decided) ?? decided,
       authenticate(authRequest),

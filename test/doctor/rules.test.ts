@@ -1,13 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import type { StackObservations } from '../../src/diagnosis/answers.js';
+import type { ObservedAnswer, StackObservations } from '../../src/diagnosis/answers.js';
 import { diagnoseStack, headerLostOnSome, unrecognisedAnswer } from '../../src/diagnosis/rules.js';
 import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { requirement } from '../../src/requirements/catalog.js';
 import type { RequirementResult } from '../../src/report/model/types.js';
 import type { Diagnosis, JudgedExchanges } from '../../src/diagnosis/types.js';
 import { variantLabel } from '../../src/exchange/credentials.js';
-import { STACK_REQUESTS } from '../../src/record/plan.js';
-import { statusKey } from '../../src/record/target.js';
+import { STACK_REQUESTS, stackRequestKey, type StackRequestName } from '../../src/record/plan.js';
 import { nginxDocUrl } from '../../src/diagnosis/nginx-docs.js';
 import { NGINX_SITES, type NginxSite } from '../lab/configs.js';
 import {
@@ -55,10 +54,16 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
 
   test('the token refused exactly like no header, on Apache: header stripped or token wrong, with the rewrite rule and CGI -> PHP-FPM', () => {
     const diagnosis = only(LAB.headerStripped ?? {});
-    expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', party: 'environment', confidence: 'medium' });
-    expect(diagnosis.inconclusive).toBeUndefined();
-    expect(diagnosis.summary).toContain('either the web server strips the Authorization header');
-    expect(diagnosis.summary).toContain('or the token is wrong');
+    // Nothing served, a wrong token answered as no header: nothing tells a stripped header from a wrong token.
+    expect(diagnosis).toMatchObject({
+      id: 'authorization-header-stripped',
+      party: 'environment',
+      confidence: 'medium',
+      inconclusive: true,
+    });
+    expect(diagnosis.summary).toContain('either the web server (or something in front of it) strips the Authorization header');
+    expect(diagnosis.summary).toContain('or the token is wrong; nothing in this run tells the two apart');
+    expect(diagnosis.advice.join(' ')).toContain('"RequestHeader unset Authorization" (mod_headers)');
     expect(diagnosis.advice[0]).toMatch(/^To tell the two apart/);
     expect(diagnosis.evidence).toContain('with the token, with a wrong token and with no Authorization header');
     expect(diagnosis.advice.join(' ')).toContain('Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP');
@@ -71,7 +76,8 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
     const diagnosis = only(withoutServer(LAB.headerStripped ?? {}));
     expect(diagnosis.id).toBe('authorization-header-stripped');
     expect(diagnosis.advice.join(' ')).toContain('mod_rewrite');
-    expect(diagnosis.advice.at(-1)).toMatch(/^Other web servers/);
+    expect(diagnosis.advice.at(-2)).toMatch(/^Other web servers/);
+    expect(diagnosis.advice.at(-1)).toMatch(/^If a proxy, load balancer, CDN or WAF stands in front of the web server/);
   });
 
   test('header stripped on nginx: the nginx advice, not the Apache one', () => {
@@ -169,10 +175,21 @@ describe('hosting-stack rules, on answers recorded from real servers', () => {
     expect(diagnosis.evidence).toContain('a malformed Authorization header got another answer (HTTP 400 against HTTP 401)');
   });
 
-  test('the token refused like no header while a wrong token is answered otherwise: the header does arrive', () => {
+  test('the token refused like no header while a wrong token is answered otherwise: the header carrying the token is lost', () => {
     const diagnosis = only({ valid: missingCredentials, noHeader: missingCredentials, wrongToken: wrongTokenRefused });
-    expect(diagnosis.id).toBe('token-refused');
-    expect(diagnosis.evidence).toContain('so the header does reach the application');
+    expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', party: 'environment' });
+    expect(diagnosis.inconclusive).toBeUndefined();
+    expect(diagnosis.summary).toContain('the API tells a wrong token from a missing header');
+    expect(diagnosis.evidence).toContain(`with a wrong token: HTTP 401 (application/json) ${WRONG_TOKEN_BODY}`);
+    expect(diagnosis.advice.join(' ')).toContain('RequestHeader');
+  });
+
+  test('the token refused like no header and served through /index.php/api/: the header is lost on the API path, the token is right', () => {
+    const front = fromApache(200, STATUS_BODY, undefined, '/index.php/api/ticket/status/1');
+    const diagnosis = only({ ...LAB.headerStripped, frontController: front });
+    expect(diagnosis).toMatchObject({ id: 'authorization-header-stripped', party: 'environment' });
+    expect(diagnosis.inconclusive).toBeUndefined();
+    expect(diagnosis.summary).toContain('while GET /index.php/api/ticket/status/1 was served with the same token: the token is right');
   });
 
   test('served without a token or with a wrong one: authentication is not enforced', () => {
@@ -339,18 +356,19 @@ describe('the main run reads its own answers with the same rules', () => {
   });
 });
 
-/** The doctor's five answers as its exchanges, each under the key its request of the plan has. */
+/** The doctor's answers as its exchanges, each under the key its request of the plan has. */
 function doctorExchanges(observations: StackObservations): JudgedExchanges {
+  const byName = observations as Partial<Record<StackRequestName, ObservedAnswer>>;
   return Object.fromEntries(
     STACK_REQUESTS.flatMap((request) => {
-      const seen = observations[request.name];
+      const seen = byName[request.name];
       if (!seen) return [];
       const exchange = {
-        request: { method: 'GET', url: seen.url, credentials: variantLabel(request.credentials ?? 'valid'), headers: {} },
+        request: { method: 'GET', url: seen.url, credentials: variantLabel(request.credentials), headers: {} },
         response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
         repro: '',
       };
-      return [[statusKey(request, 1), exchange]];
+      return [[stackRequestKey(request, 1), exchange]];
     }),
   ) as JudgedExchanges;
 }
@@ -449,7 +467,6 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
     expect(only({ valid: page, noHeader: page, frontController: front, frontControllerNoHeader: front })).toEqual({
       id: 'front-controller-not-routed',
       party: 'environment',
-      inconclusive: true,
       confidence: 'high',
       summary:
         "requests for /api/... get nginx's own 404 page and never reach the application: nginx does not hand paths that are not files to the front controller (index.php)",
@@ -470,16 +487,14 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
     expect(only(LAB.rewriteNotApplied ?? {})).toEqual({
       id: 'rewrite-not-applied',
       party: 'environment',
-      inconclusive: true,
       confidence: 'high',
       summary:
-        "requests for /api/... get the web server's own 404 page and never reach the application: its .htaccess rewrite rules are not applied, because mod_rewrite is not enabled or AllowOverride keeps Apache from reading the .htaccess",
+        "requests for /api/... get the web server's own 404 page and never reach the application: its .htaccess rewrite rules are not applied, because mod_rewrite is not enabled or AllowOverride keeps Apache from reading the .htaccess, both of which the document's hosting rule requires",
       evidence: `GET /api/ticket/status/1 answered HTTP 404 (${PAGE_TYPE}) page "404 Not Found", the web server's own page, not the application's, while GET /index.php/api/ticket/status/1 reached the application: ${REFUSAL_LINE}; there the token was refused like no header, which the same .htaccess fixes once it works`,
       advice: [
         'Enable mod_rewrite (apache2ctl -M lists rewrite_module once it is loaded).',
         "Set AllowOverride All for the application's folder: with AllowOverride None, Apache ignores the .htaccess.",
         'Which of the two it is cannot be seen over HTTP, as both leave the .htaccess without effect: check both. The same .htaccess also passes the Authorization header on, so fix this first.',
-        'If the application lives under a path (https://example.com/support), --base-url must include it: a missing prefix gets the same 404 page.',
       ],
       snippets: [
         {
@@ -509,38 +524,45 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
     );
   });
 
-  test.each([
-    [
-      'Apache',
-      apacheNotFound,
-      fromApache(404, APACHE_404_PAGE, PAGE_TYPE, FRONT_CONTROLLER),
-      PAGE_TYPE,
-      'the DocumentRoot or Alias of the site',
-    ],
-    [
-      'nginx',
-      nginxAnswer(404, NGINX_404_PAGE, 'text/html'),
-      nginxAnswer(404, NGINX_404_PAGE, 'text/html', FRONT_CONTROLLER),
-      'text/html',
-      'the root or alias of its nginx server block',
-    ],
-  ])(
-    '%s: neither /api/ nor /index.php/api/ reaches the application, where the application is installed is questioned',
-    (_name, valid, front, type, where) => {
-      expect(only({ valid, frontController: front })).toEqual({
-        id: 'api-not-found',
-        party: 'environment',
-        inconclusive: true,
-        confidence: 'medium',
-        summary: 'neither /api/... nor /index.php/api/... reaches the application: --base-url does not seem to point at it',
-        evidence: `GET /api/ticket/status/1 answered HTTP 404 (${type}) page "404 Not Found"; GET /index.php/api/ticket/status/1 answered HTTP 404 (${type}) page "404 Not Found"`,
-        advice: [
-          'Pass the address of the folder the application is served from, e.g. --base-url https://help.example.com or https://example.com/support.',
-          `Check that the application is installed where that address leads (${where}).`,
-        ],
-      });
-    },
-  );
+  test('Apache: neither /api/ nor /index.php/api/ reaches the application, where the application is installed is questioned', () => {
+    expect(only({ valid: apacheNotFound, frontController: fromApache(404, APACHE_404_PAGE, PAGE_TYPE, FRONT_CONTROLLER) })).toEqual({
+      id: 'api-not-found',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'medium',
+      summary: 'neither /api/... nor /index.php/api/... reaches the application: --base-url does not seem to point at it',
+      evidence: `GET /api/ticket/status/1 answered HTTP 404 (${PAGE_TYPE}) page "404 Not Found"; GET /index.php/api/ticket/status/1 answered HTTP 404 (${PAGE_TYPE}) page "404 Not Found"`,
+      advice: [
+        'Pass the address of the folder the application is served from, e.g. --base-url https://help.example.com or https://example.com/support.',
+        'Check that the application is installed where that address leads (the DocumentRoot or Alias of the site).',
+      ],
+    });
+  });
+
+  test("nginx: neither /api/ nor /index.php/api/ reaches the application: Debian's default site or the base URL, both named", () => {
+    const valid = nginxAnswer(404, NGINX_404_PAGE, 'text/html');
+    const front = nginxAnswer(404, NGINX_404_PAGE, 'text/html', FRONT_CONTROLLER);
+    expect(only({ valid, frontController: front })).toEqual({
+      id: 'front-controller-not-routed',
+      party: 'environment',
+      inconclusive: true,
+      confidence: 'low',
+      summary:
+        "nginx answers its own 404 page for /api/... and for /index.php/api/... alike: either nginx hands neither to the application, as Debian's default site does (try_files $uri $uri/ =404, and PHP only for paths ending in .php), or --base-url does not point at the application",
+      evidence:
+        'GET /api/ticket/status/1 answered HTTP 404 (text/html) page "404 Not Found"; GET /index.php/api/ticket/status/1 answered HTTP 404 (text/html) page "404 Not Found"',
+      advice: [
+        'If the site is Debian\'s default one (or started from it): send every path that is not a file to index.php with try_files in "location /", then reload nginx (nginx\'s documentation: https://nginx.org/en/docs/http/ngx_http_core_module.html#try_files).',
+        'Otherwise pass the address the application is served from, e.g. --base-url https://help.example.com or https://example.com/support, and check the root of its nginx server block.',
+      ],
+      snippets: [
+        {
+          label: 'in the nginx server block of the application',
+          lines: ['location / {', '    try_files $uri $uri/ /index.php?$query_string;', '}'],
+        },
+      ],
+    });
+  });
 
   test("Apache's 503: the socket of Apache's SetHandler and the pool's listen line, not nginx's", () => {
     const diagnosis = only({ valid: fromApache(503, APACHE_503_PAGE, PAGE_TYPE) });
@@ -578,15 +600,18 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
     expect(only({ valid: missingCredentials, noHeader: missingCredentials })).toEqual({
       id: 'authorization-header-stripped',
       party: 'environment',
+      inconclusive: true,
       confidence: 'medium',
       summary:
-        'the valid token was refused exactly like no token at all: either the web server strips the Authorization header before the application sees it, or the token is wrong (a wrong token is answered the same way here)',
-      evidence: `with the token and with no Authorization header, GET /api/ticket/status/1 got the same answer: ${REFUSAL_LINE}`,
+        'the valid token was refused exactly like no token at all, and so was a wrong token: either the web server (or something in front of it) strips the Authorization header before the application sees it, or the token is wrong; nothing in this run tells the two apart, so the API cannot be judged',
+      evidence: `with the token and with no Authorization header, GET /api/ticket/status/1 got the same answer: ${REFUSAL_LINE}; no request of the run was served with any credentials, through /index.php/api/... included, and the API answered a wrong token as it answered no header`,
       advice: [
-        "To tell the two apart: copy the token again from the help desk's API settings and run again; if it is still refused, put a script that prints $_SERVER['HTTP_AUTHORIZATION'] next to the application, or read the application's log: if no Authorization header arrives, the web server strips it.",
+        "To tell the two apart: copy the token again from the help desk's API settings (or create a new one) and run again; if it is still refused, put a script that prints $_SERVER['HTTP_AUTHORIZATION'] next to the application, or read the application's log: if no Authorization header arrives, the web server strips it.",
         "If the header is stripped: Apache hands the Authorization header to PHP only when told to. The application's .htaccess does it with the rule below, which needs mod_rewrite enabled and AllowOverride All on the application's folder: check that the .htaccess is in place and holds the rule.",
         'If the rule is there, PHP most likely runs through the CGI handler (mod_cgi with an Action to /cgi-bin/php): under CGI Apache never gives PHP the header, and the rule only passes it on as REDIRECT_HTTP_AUTHORIZATION, which applications reading PHP_AUTH_USER or HTTP_AUTHORIZATION never see. Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP, as below.',
+        'Look also for a rule that removes the header: "RequestHeader unset Authorization" (mod_headers) in the site, a <Location> or <Directory> block or a .htaccess, often added to keep a password of the site from the back end; remove it, or limit it to the paths that are not the API.',
         'On Apache 2.4.13 or newer, "CGIPassAuth On" also passes the header: in the <Directory> block of the application under PHP-FPM, in the one of the php-cgi binary (/usr/lib/cgi-bin) under CGI.',
+        'If a proxy, load balancer, CDN or WAF stands in front of the web server, check that it passes the Authorization header on: some drop it by default or by a rule.',
       ],
       snippets: [
         {
@@ -614,7 +639,7 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
 
   test("header stripped on nginx: each directive's documentation, and the fastcgi and proxy lines to paste", () => {
     const diagnosis = only(nginxLab('authorization-param-emptied'));
-    expect(diagnosis.advice.slice(1)).toEqual([
+    expect(diagnosis.advice.slice(1, -1)).toEqual([
       'If the header is stripped: nginx hands every request header to PHP-FPM unless told otherwise. In the location that passes .php files to PHP-FPM, look for a "fastcgi_param HTTP_AUTHORIZATION" line that sets it to "" or another constant, and for "fastcgi_pass_request_headers off": remove them, or set the header as below (nginx\'s documentation: https://nginx.org/en/docs/http/ngx_http_fastcgi_module.html#fastcgi_param, https://nginx.org/en/docs/http/ngx_http_fastcgi_module.html#fastcgi_pass_request_headers).',
       'If an nginx proxy stands in front of it (proxy_pass), look there for "proxy_set_header Authorization" set to "" (often added to keep the proxy\'s own password from the back end) and for "proxy_pass_request_headers off": remove them, or pass the header on as below (nginx\'s documentation: https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_set_header, https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_pass_request_headers).',
     ]);
@@ -667,7 +692,10 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
       selfserviceNoHeader: { ...missingCredentials, url: forbidden.url },
     });
     expect(diagnosis.id).toBe('authorization-header-stripped');
-    expect(diagnosis.summary).toMatch(/^the valid token was refused exactly like no token at all: either the web server strips/);
+    expect(diagnosis.summary).toMatch(
+      /^the valid token was refused exactly like no token at all, and so was a wrong token: either the web server/,
+    );
+    expect(diagnosis.inconclusive).toBe(true);
   });
 
   test('the token served on the status and lost on other requests: every requirement and request named, the path rules to look at', () => {
@@ -722,9 +750,13 @@ describe('each diagnosis read whole, as ops read it: the words, the advice and t
       'the answer with the token differs from the answer with no header (both HTTP 401, with different bodies), so the header does reach the application',
     ],
     [
-      'refused like no header, and a wrong token otherwise',
-      { valid: missingCredentials, noHeader: missingCredentials, wrongToken: wrongTokenRefused },
-      'the token was refused like no header (HTTP 401), but a wrong token got another answer (both HTTP 401, with different bodies), so the header does reach the application',
+      'refused like no header, a malformed header otherwise, no wrong token asked',
+      {
+        valid: missingCredentials,
+        noHeader: missingCredentials,
+        invalidHeader: fromApache(400, '{"message":"Malformed Authorization header."}'),
+      },
+      'the token was refused like no header (HTTP 401), but a malformed Authorization header got another answer (HTTP 400 against HTTP 401), so the header does reach the application',
     ],
   ])('the token %s: refused as wrong, at medium confidence, with what shows the header arrives', (_name, observations, evidence) => {
     expect(only(observations)).toMatchObject({ id: 'token-refused', confidence: 'medium', evidence });

@@ -37,6 +37,8 @@ export interface UnusualApi {
   contentType?: string;
   /** No Content-Length: each answer ends by closing the connection, as HTTP/1.0 servers do. */
   closeDelimited?: true;
+  /** The routes answer through the front controller too (/index.php/api/...), as a PHP application's do. */
+  frontController?: true;
 }
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
@@ -73,8 +75,9 @@ function answer(request: IncomingMessage, api: UnusualApi, token: string): Reply
 
 function apiAnswer(request: IncomingMessage, api: UnusualApi, token: string): Reply {
   const url = new URL(request.url ?? '/', 'http://unusual.invalid');
-  const statusMatch = /^\/api\/ticket\/status\/(\d+)$/.exec(url.pathname);
-  const route: Route | undefined = statusMatch ? 'status' : url.pathname === '/api/selfservice/type' ? 'selfservice' : undefined;
+  const path = api.frontController ? url.pathname.replace(/^\/index\.php(?=\/)/, '') : url.pathname;
+  const statusMatch = /^\/api\/ticket\/status\/(\d+)$/.exec(path);
+  const route: Route | undefined = statusMatch ? 'status' : path === '/api/selfservice/type' ? 'selfservice' : undefined;
   if (!route) return errorReply(404, 'Route not found.');
   const refused = credentialsOf(request, api, token);
   if (refused) return api.refuse?.(refused, route) ?? errorReply(401, REFUSAL_MESSAGES[refused]);

@@ -19,14 +19,27 @@ const resources = fileResources();
 /** The first site gets the real binary, end to end; the others run the same commands in this process. */
 const against = siteRuns(() => lab, TOKEN, resources);
 
-/** /api/ gets the Apache 404 page, not the application's JSON, while /index.php/api/ reaches the application. */
+/**
+ * /api/ gets the Apache 404 page, not the application's JSON, while /index.php/api/ reaches the application: the
+ * .htaccess the hosting rule needs is not applied, and the run is not conformant.
+ */
 function expectRewriteNotApplied(runs: Runs): void {
   const answer = runs.main.report?.exchanges['valid /api/ticket/status/1?']?.response;
   expect(answer?.status).toBe(404);
   expect(answer?.headers['content-type']).toMatch(/text\/html/);
   expect(answer?.headers.server).toMatch(/^Apache\//);
-  expectDiagnosed(runs, 'rewrite-not-applied', { main: 'medium', doctor: 'high' }, 2);
-  expect(runs.doctor.stdout).toMatch(/while GET \/index\.php\/api\/ticket\/status\/1 reached the application/);
+  expectDiagnosed(runs, 'rewrite-not-applied', { main: 'high', doctor: 'high' }, 1);
+  expect(failedRequirements(runs.main.report)).toContain('HOST-AUTHORIZATION-PASSED');
+  for (const run of [runs.main, runs.doctor]) {
+    expect(run.stdout).toMatch(/while GET \/index\.php\/api\/ticket\/status\/1 reached the application/);
+  }
+}
+
+/** The token, a wrong token and no header answered alike, nothing served: a stripped header or a wrong token, not judged. */
+function expectStrippedOrWrongToken(runs: Runs): void {
+  expectDiagnosed(runs, 'authorization-header-stripped', { main: 'medium', doctor: 'medium' }, 2);
+  expect(failedRequirements(runs.main.report)).toEqual([]);
+  expectBothSay(runs, /or the token is wrong; nothing in this run tells the two apart/);
 }
 
 // Each site is a web server of its own: they are served and judged side by side.
@@ -48,15 +61,14 @@ describe.skipIf(!tools)(
       );
     });
 
-    test('2. PHP through the CGI handler: header stripped, the diagnosis says to replace CGI by PHP-FPM', async () => {
+    test('2. PHP through the CGI handler: stripped on every path, /index.php/api/... too, not told from a wrong token; CGI named', async () => {
       const runs = await against({
         name: 'cgi',
         server: { kind: 'apache', setup: { ...FPM, php: 'cgi' } },
         htaccess: 'shipped',
         authorizationSources: PLAIN_SOURCES,
       });
-      expectDiagnosed(runs, 'authorization-header-stripped', { main: 'medium', doctor: 'medium' }, 1);
-      expect(failedRequirements(runs.main.report)).toContain('AUTH-TOKEN-ACCEPTED');
+      expectStrippedOrWrongToken(runs);
       expectBothSay(
         runs,
         'Replace CGI by PHP-FPM (proxy_fcgi) or SuPHP',
@@ -97,15 +109,26 @@ describe.skipIf(!tools)(
       expectBothSay(runs, 'Set AllowOverride All', /<Directory \S+>\n\s+ {4}AllowOverride All\n\s+<\/Directory>/);
     });
 
-    test('5. PHP-FPM without the .htaccess rule: header stripped, the diagnosis gives the rewrite rule', async () => {
+    test('5. PHP-FPM without the .htaccess rule: stripped everywhere, not told from a wrong token, the rewrite rule given', async () => {
       const runs = await against({
         name: 'fpm-no-rule',
         server: { kind: 'apache', setup: FPM },
         htaccess: 'without-authorization-rule',
         authorizationSources: EVERY_SOURCE,
       });
-      expectDiagnosed(runs, 'authorization-header-stripped', { main: 'medium', doctor: 'medium' }, 1);
+      expectStrippedOrWrongToken(runs);
       expectBothSay(runs, 'RewriteCond %{HTTP:Authorization} .', 'RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]');
+    });
+
+    test('6. "RequestHeader unset Authorization early": stripped on every path, named as a rule that strips the header', async () => {
+      const runs = await against({
+        name: 'request-header-unset',
+        server: { kind: 'apache', setup: { ...FPM, unsetAuthorization: true } },
+        htaccess: 'shipped',
+        authorizationSources: EVERY_SOURCE,
+      });
+      expectStrippedOrWrongToken(runs);
+      expectBothSay(runs, '"RequestHeader unset Authorization" (mod_headers)');
     });
 
     test('mod_fcgid with the shipped .htaccess: the rule hands PHP the header, conformant', async () => {

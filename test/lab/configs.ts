@@ -9,6 +9,8 @@ export interface ApacheSetup {
   php: PhpHandler;
   rewriteModule: boolean;
   allowOverride: 'All' | 'None';
+  /** "RequestHeader unset Authorization early" in the server's configuration, as some sites add to keep a password from the back end. */
+  unsetAuthorization?: boolean;
 }
 
 export interface SitePaths {
@@ -57,7 +59,15 @@ function phpHandler(setup: ApacheSetup, site: SitePaths, tools: LabTools): { mod
 /** A self-contained httpd.conf: Debian's modules, nothing from /etc/apache2/*.conf, loopback only. */
 export function httpdConf(setup: ApacheSetup, site: SitePaths, tools: LabTools): string {
   const handler = phpHandler(setup, site, tools);
-  const modules = ['mpm_prefork', 'authz_core', 'dir', 'mime', ...(setup.rewriteModule ? ['rewrite'] : []), ...handler.modules];
+  const modules = [
+    'mpm_prefork',
+    'authz_core',
+    'dir',
+    'mime',
+    ...(setup.rewriteModule ? ['rewrite'] : []),
+    ...(setup.unsetAuthorization ? ['headers'] : []),
+    ...handler.modules,
+  ];
   return [
     'ServerRoot /etc/apache2',
     'ServerName 127.0.0.1',
@@ -80,6 +90,8 @@ export function httpdConf(setup: ApacheSetup, site: SitePaths, tools: LabTools):
     `    AllowOverride ${setup.allowOverride}`,
     '    Require all granted',
     '</Directory>',
+    // "early" removes it before any .htaccess rule could copy it for PHP.
+    ...(setup.unsetAuthorization ? ['RequestHeader unset Authorization early'] : []),
     ...handler.lines,
     '',
   ].join('\n');
@@ -116,6 +128,7 @@ export const NGINX_SITES = [
   'auth-basic',
   'auth-basic-api-exempt',
   'proxy-drops-authorization',
+  'debian-default',
 ] as const;
 export type NginxSite = (typeof NGINX_SITES)[number];
 
@@ -165,8 +178,24 @@ function applicationServer(site: SitePaths, variant: NginxSite, listen: string):
         '}',
       ];
     case 'no-front-controller':
-      // Debian's default site.
+      // Debian's default try_files, with a PHP location that takes /index.php/api/... as well.
       return [...head, 'location / { try_files $uri $uri/ =404; }', ...phpLocation(site.fpmSocket)];
+    case 'debian-default':
+      // Debian's default site (sites-available/default) as ops turn PHP on in it: index.php added to the index, its
+      // commented PHP location uncommented, the socket the lab's pool listens on. The location takes paths ending in .php only.
+      return [
+        `listen ${listen};`,
+        `root ${site.docRoot};`,
+        'index index.php index.html index.htm index.nginx-debian.html;',
+        'server_name _;',
+        'location / {',
+        '  try_files $uri $uri/ =404;',
+        '}',
+        'location ~ \\.php$ {',
+        '  include snippets/fastcgi-php.conf;',
+        `  fastcgi_pass unix:${site.fpmSocket};`,
+        '}',
+      ];
     case 'fpm-socket-missing':
       return [...head, `location / { ${FRONT_CONTROLLER} }`, ...phpLocation(DEBIAN_DEFAULT_SOCKET)];
     case 'auth-basic':

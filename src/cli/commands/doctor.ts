@@ -12,14 +12,14 @@ import { screenOutput } from '../screen-output.js';
 const HELP = [
   'Usage: ticketing-conformance doctor --base-url URL --token TOKEN [--status-id N] [--timeout-ms N]',
   '',
-  'Probes a deployment with five GET requests and says, in plain words, what is wrong with its hosting stack',
+  'Probes a deployment with the twelve GET requests of the hosting rules and says, in plain words, what is wrong with its hosting stack',
   '(web server, rewrite rules, PHP handler) and which configuration lines to change, with how sure it is.',
   'Settings are read as for a conformance run (flags, then CONFORMANCE_* variables, then .env).',
   '',
   'Exit codes: 0 nothing wrong found, 1 a problem diagnosed, 2 the target could not be reached or a setting is wrong.',
 ].join('\n');
 
-/** ticketing-conformance doctor: five requests and a diagnosis of the hosting stack. */
+/** ticketing-conformance doctor: the hosting rules' requests and a diagnosis of the hosting stack. */
 export async function doctorCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values } = readCommandLine(argv, SETTING_FLAGS, { hint: 'Run doctor --help', command: 'doctor', positionals: false });
   const config = configOf(settingsOfFlags(values), io.env, io.dotenvPath);
