@@ -33,7 +33,7 @@ export function starterDotenv(): string {
 export function starterTargets(): string {
   const [production, staging] = STARTER_TOKEN_VARIABLES;
   return [
-    '# Targets tested as one matrix: npx ticketing-conformance --targets targets.yaml --out reports',
+    '# Targets tested as one matrix: npx --no-install ticketing-conformance --targets targets.yaml --out reports',
     '# A target names the variable that holds its token (tokenEnv), set in the environment or in .env;',
     '# the token itself never goes in this file.',
     'targets:',

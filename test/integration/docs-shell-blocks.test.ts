@@ -103,9 +103,16 @@ async function workspace(block: Block, fixture: string, baseUrl: string): Promis
 }
 
 /**
- * `npx ticketing-conformance` runs the compiled command straight, without npx finding it first: that npx finds the
- * package's command is what the package and git-install tests check, and npx costs a Node start of its own on every
- * line of every page. Any other npx line goes to the machine's npx.
+ * No command of the pages may fetch code from the npm registry: every block runs with the registry at a closed port
+ * and npm offline, so that an npx or npm line that would install something fails instead.
+ */
+const REGISTRY_UNREACHABLE = { npm_config_registry: 'http://127.0.0.1:9', npm_config_offline: 'true' };
+
+/**
+ * `npx --no-install ticketing-conformance` (or `npx --no`, `npm exec --no --`) runs the compiled command straight,
+ * without npx finding it first: that npx finds the package's command is what the package and git-install tests check,
+ * and npx costs a Node start of its own on every line of every page. A bare `npx ticketing-conformance`, which would ask
+ * the registry wherever the package is not installed, fails the block. Any other npx line goes to the machine's npx.
  */
 async function writeNpxShim(folder: string): Promise<void> {
   const npx = (process.env.PATH ?? '')
@@ -119,7 +126,13 @@ async function writeNpxShim(folder: string): Promise<void> {
     shim,
     [
       '#!/usr/bin/env bash',
-      `if [ "\${1-}" = ticketing-conformance ]; then shift; exec ${quote(process.execPath)} ${quote(CLI_BIN)} "$@"; fi`,
+      'if [ "${1-}" = ticketing-conformance ]; then',
+      '  echo "npx ticketing-conformance without --no-install would fetch the package from the registry where it is not installed" >&2',
+      '  exit 97',
+      'fi',
+      `if [ "\${1-}" = --no-install ] || [ "\${1-}" = --no ]; then`,
+      `  if [ "\${2-}" = ticketing-conformance ]; then shift 2; exec ${quote(process.execPath)} ${quote(CLI_BIN)} "$@"; fi`,
+      'fi',
       `exec ${quote(npx)} "$@"`,
       '',
     ].join('\n'),
@@ -128,7 +141,7 @@ async function writeNpxShim(folder: string): Promise<void> {
 }
 
 function runBlock(text: string, cwd: string): Promise<{ code: number | null; output: string }> {
-  const env = cliEnv(Object.fromEntries(TOKEN_VARIABLES.map((name) => [name, TOKEN])));
+  const env = cliEnv({ ...Object.fromEntries(TOKEN_VARIABLES.map((name) => [name, TOKEN])), ...REGISTRY_UNREACHABLE });
   env.PATH = `${shims}${delimiter}${env.PATH ?? ''}`;
   return new Promise((resolve) => {
     execFile(
@@ -151,7 +164,7 @@ beforeAll(async () => {
   server = await startReferenceServer({ token: TOKEN });
   const baseUrl = server.url;
   const fixture = join(work, 'fixture-reports');
-  const run = await runBlock(`npx ticketing-conformance --base-url ${baseUrl} --token ${TOKEN} --out ${fixture}`, work);
+  const run = await runBlock(`npx --no-install ticketing-conformance --base-url ${baseUrl} --token ${TOKEN} --out ${fixture}`, work);
   if (run.code !== 0) throw new Error(`the run the pages assume could not be made:\n${run.output}`);
   const queue = shellBlocks.filter((block) => block.notRun === undefined);
   const worker = async (): Promise<void> => {

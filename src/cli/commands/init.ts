@@ -45,6 +45,6 @@ export async function initCommand(argv: string[], io: CommandIo): Promise<number
     });
     io.log(terminalLine(`Wrote ${file.path}`));
   }
-  io.log('Next: fill in .env (or targets.yaml and its tokens), then run npx ticketing-conformance');
+  io.log('Next: fill in .env (or targets.yaml and its tokens), then run npx --no-install ticketing-conformance');
   return 0;
 }
