@@ -7,7 +7,11 @@ import { createSecretScanner } from '../src/secrets/scanner.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
-import type { LoopbackServer } from './helpers/loopback-server.js';
+import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
+import type { ObservedAnswer } from '../src/diagnosis/answers.js';
+import type { StackRequestName } from '../src/record/plan.js';
+import { NGINX_SITES } from './lab/configs.js';
+import { nginxLab } from './doctor/recorded.js';
 import type { CliRun } from './helpers/run-cli.js';
 import { SAFETY_NET_MS } from './helpers/safety-net.js';
 import { errorReply, json, serveUnusualApi, type UnusualApi } from './helpers/unusual-api.js';
@@ -162,6 +166,35 @@ const cases: EvidenceCase[] = [
   },
 ];
 
+/** The token of the nginx lab, whose answers test/doctor/nginx-lab/ keeps. */
+const LAB_TOKEN = 'lab-token-7d2f90b14e';
+
+/** Which recorded answer a request gets: the one the doctor's request of the same form got. */
+function recordedName(request: IncomingMessage): StackRequestName {
+  const path = pathOf(request);
+  const header = request.headers.authorization;
+  if (path.startsWith('/index.php/')) return header === undefined ? 'frontControllerNoHeader' : 'frontController';
+  if (path === '/api/selfservice/type') return header === undefined ? 'selfserviceNoHeader' : 'selfservice';
+  if (path.endsWith('/2147483646')) return 'unknownStatus';
+  if (header === undefined) return 'noHeader';
+  if (/^Bearer /i.test(header)) return 'bearerScheme';
+  const decoded = Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
+  if (!/^Basic [A-Za-z0-9+/]+=*$/.test(header)) return 'invalidHeader';
+  if (!decoded.includes(':')) return 'noColon';
+  const [user, ...password] = decoded.split(':');
+  if (user === LAB_TOKEN) return 'valid';
+  return password.join(':') === LAB_TOKEN ? 'tokenAsPassword' : 'wrongToken';
+}
+
+/** The lab's recorded answers served again: each request gets what the doctor's request of its form got. */
+function replay(answers: Partial<Record<StackRequestName, ObservedAnswer>>): Promise<LoopbackServer> {
+  return serveHttp((request, response) => {
+    const answer = answers[recordedName(request)] ?? answers.wrongToken;
+    response.writeHead(answer?.status ?? 500, answer?.headers ?? {});
+    response.end(answer?.body ?? '');
+  });
+}
+
 interface CaseOutcome {
   run: CliRun;
   doctor: Examination;
@@ -220,5 +253,24 @@ describe('the doctor names the cause the run names, on the same server', () => {
       if (typeof words === 'string') expect(doctorRun.stdout).toContain(words);
       else expect(doctorRun.stdout).toMatch(words);
     }
+  });
+});
+
+describe("the doctor names the cause the run names on the nginx lab's recorded answers, served again", () => {
+  test.each(NGINX_SITES.map((site) => [site]))('%s', async (site) => {
+    const server = await replay(nginxLab(site) as Partial<Record<StackRequestName, ObservedAnswer>>);
+    cleanUpAfterAll(server.close);
+    const patient = { CONFORMANCE_TIMEOUT_MS: String(SAFETY_NET_MS), CONFORMANCE_DEADLINE_MS: String(SAFETY_NET_MS) };
+    const config = configOf({ baseUrl: server.url, token: LAB_TOKEN }, patient, '/nonexistent/.env');
+    const [run, doctor] = await Promise.all([
+      inProcess.run(['--base-url', server.url, '--token', LAB_TOKEN, '--reports', 'json']),
+      examine({ ...config, baseUrl: server.url, token: LAB_TOKEN }, createSecretScanner([LAB_TOKEN], [config.password])),
+    ]);
+    cleanUpAfterAll(run.cleanup);
+    const hosting = ids(doctor.diagnoses);
+    // Every site but the two conformant ones has a cause to name.
+    expect(hosting.length > 0).toBe(site !== 'front-controller' && site !== 'auth-basic-api-exempt');
+    // The run may name causes of the API itself beside the hosting stack's (a lang ignored by a replay): the doctor's come first.
+    expect(ids(run.report?.diagnoses).slice(0, hosting.length)).toEqual(hosting);
   });
 });
