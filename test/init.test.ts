@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +9,8 @@ import { cli } from '../src/cli/cli.js';
 import { processIo, type CommandIo } from '../src/cli/io.js';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
-import { STARTER_TOKEN_VARIABLES } from '../src/config/starter.js';
-import { execCli } from './helpers/run-cli.js';
+import { STARTER_TOKEN_VARIABLES, starterDotenv } from '../src/config/starter.js';
+import { execCli, repoRoot } from './helpers/run-cli.js';
 import { removeFolder } from './helpers/safety-net.js';
 
 const folders: string[] = [];
@@ -127,4 +128,17 @@ test('--help lists init among the commands', async () => {
   const { code, out } = await run(['--help']);
   expect(code).toBe(0);
   expect(out.join('\n')).toMatch(/^ {7}ticketing-conformance init \[--out DIR\] /m);
+});
+
+test("the .env init writes holds every setting of the README's table, commented out under what it does", () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('The settings you will use most'), readme.indexOf('Flags beat environment variables'));
+  const variables = [...table.matchAll(/^\| `--[^|]+\| `(CONFORMANCE_[A-Z_]+)/gm)].map((match) => match[1]);
+  expect(variables.length).toBeGreaterThan(4);
+  const lines = starterDotenv().split('\n');
+  for (const variable of variables) {
+    const at = lines.findIndex((line) => line.startsWith(`# ${variable}=`));
+    expect(at, variable).toBeGreaterThan(0);
+    expect(lines[at - 1], variable).toMatch(/^# \S/);
+  }
 });

@@ -6,12 +6,15 @@ import { PER_TARGET, SETTINGS, type SettingName } from './settings.js';
  * the settings table, so a renamed variable cannot leave the starter behind.
  */
 
-/** The settings a first run against a deployment needs, with the value to replace in each. */
+/** The settings of the README's table, those a first run against a deployment needs, with an example value each. */
 const DOTENV_SETTINGS = [
   ['baseUrl', 'https://help.example.com'],
   ['token', 'paste-the-api-token-here'],
   ['statusId', String(SETTINGS.statusId.default)],
+  ['lang', 'fr,de'],
   ['out', SETTINGS.out.default],
+  ['strict', '1'],
+  ['rateLimit', '2/s'],
 ] as const satisfies readonly (readonly [SettingName, string])[];
 
 /** The variables the starter targets file names as the targets' tokenEnv. */
