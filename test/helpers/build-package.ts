@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIGEST_FILE, sourceDigest } from '../../bin/source-digest.js';
+import { DIGEST_FILE, buildIsCurrent, sourceDigest } from '../../bin/source-digest.js';
 import { bundleCli } from '../../scripts/generate/bundle-cli.js';
 import { COMPILED_CLI, repoRoot } from './run-cli.js';
 
@@ -20,6 +20,8 @@ const BUILD_INFO = join(repoRoot, 'node_modules', '.cache', 'ticketing-conforman
  * loader), and the packed tarball is made from it.
  */
 export default async function buildPackage(): Promise<void> {
+  // Built from the source as it is: nothing to do, and nothing rewritten under a command that runs from dist/ meanwhile.
+  if (existsSync(COMPILED_CLI) && buildIsCurrent(repoRoot)) return;
   const digest = sourceDigest(repoRoot);
   // tsc trusts its build information: outputs deleted since (npm run build starts afresh) must be written again.
   if (!existsSync(COMPILED_CLI)) rmSync(BUILD_INFO, { force: true });

@@ -21,7 +21,7 @@ const MAX_TABS = 80;
 
 let server: RunningReferenceServer | undefined;
 /** The page is what is tested: the report is written by a run in this process, judged by the worker's spec runner. */
-const inProcess = inProcessRuns();
+const inProcess = inProcessRuns({ reports: ['json', 'html'] });
 let run: CliRun | undefined;
 let browser: Browser | undefined;
 

@@ -10,7 +10,7 @@ import { repoRoot, type CliRun } from '../helpers/run-cli.js';
 import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 const TOKEN = 'artifacts-token-41d7aa';
-const { inProcess, cleanUpAfterAll } = fileResources();
+const { inProcess, cleanUpAfterAll } = fileResources({ reports: ['json', 'allure'] });
 let run: CliRun | undefined;
 
 beforeAll(async () => {
