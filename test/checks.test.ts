@@ -167,7 +167,8 @@ describe('authentication: what counts as serving the resource, and as refusing i
     expect(refused(WRONG_TOKEN, classifyExchange(WRONG_TOKEN), 'a wrong token fails')).toEqual({
       ok: true,
       description: 'a wrong token fails',
-      expected: 'authentication fails: any answer without the ticket status or a success envelope (the error code is not stated)',
+      expected:
+        'authentication fails: any answer without the ticket status or a success envelope, not a failure of the application (the error code is not stated)',
       actual: describeResponse(WRONG_TOKEN),
       refusal: true,
     });
@@ -564,7 +565,8 @@ describe('authentication: what an answer that is not the resource holds instead'
     expect(refused(LISTING_NO_HEADER, classifyExchange(LISTING_NO_HEADER), 'no header fails', 'listing')).toEqual({
       ok: true,
       description: 'no header fails',
-      expected: 'authentication fails: any answer without the listing or a success envelope (the error code is not stated)',
+      expected:
+        'authentication fails: any answer without the listing or a success envelope, not a failure of the application (the error code is not stated)',
       actual: describeResponse(LISTING_NO_HEADER),
       refusal: true,
     });

@@ -42,7 +42,7 @@ const EXAMPLES: Record<Family, Example[]> = {
       title: 'A wrong token',
       path: '/api/ticket/status/1',
       credentials: 'wrong-token',
-      note: 'The code and body of a refusal are not stated: 401 with this body is what production deployments answer; any answer that is not a success passes.',
+      note: 'The code and body of a refusal are not stated: 401 with this body is what production deployments answer; any answer that is not a success passes, unless the application fails on it (a fatal error, an uncaught exception, its database down): that is no authentication failing.',
     },
   ],
   'official-client': [

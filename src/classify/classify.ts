@@ -156,7 +156,8 @@ function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, e
   const success = envelope.status === 'success';
   // A message sent as a list of texts (NestJS sends one) is read as its texts joined; no failure's words read as null.
   const failure = APPLICATION_FAILURES.find(({ pattern }) => pattern.test(String(envelope.message)));
-  if (input.status >= 500 && !success) {
+  // A failure in the application's words is one under any code: frameworks send their errors with HTTP 200 too.
+  if ((input.status >= 500 || failure !== undefined) && !success) {
     return { kind: 'application-error', what: failure?.what ?? 'server-error', evidence: `HTTP ${input.status} in the API's own envelope` };
   }
   if (input.apiPath === SELFSERVICE_PATH) {

@@ -291,7 +291,7 @@ export const APPLICATION_FAILURES = [
   {
     what: 'uncaught-exception',
     pattern:
-      /Uncaught [\w\\]*(Exception|Error)\b|Whoops, looks like something went wrong|Symfony\\Component\\|Stack trace:\s*(\n|<br)|Traceback \(most recent call last\)|\n\s+at [\w.<>]+ \([^)]*:\d+:\d+\)/,
+      /Uncaught [\w\\]*(Exception|Error)\b|Whoops, looks like something went wrong|Symfony\\Component\\|Oops! An Error Occurred|tracking-wider">\s*Server Error\s*<|Stack trace:\s*(\n|<br)|Traceback \(most recent call last\)|\n\s+at [\w.<>]+ \([^)]*:\d+:\d+\)/,
   },
 ] as const;
 

@@ -45,17 +45,23 @@ export function accepted(exchange: Exchange, classified: Classified, description
 
 /**
  * The HTTP code and body of a refusal are not stated: any answer that hands out neither the resource nor a success
- * envelope is a refusal. A success envelope is never a refusal, whatever its data holds.
+ * envelope is a refusal. A success envelope is never a refusal, whatever its data holds; nor is the application's own
+ * failure (a fatal error, an uncaught exception, its database down): it failed, where authentication was to fail.
  */
 export function refused(exchange: Exchange, classified: Classified, description: string, resource: Resource = 'status'): CheckOutcome {
   const served = handedOut(classified, resource);
+  const failed = classified.meaning.kind === 'application-error';
   const judged = outcome(
-    !served,
+    !served && !failed,
     description,
     resource === 'status'
-      ? 'authentication fails: any answer without the ticket status or a success envelope (the error code is not stated)'
-      : 'authentication fails: any answer without the listing or a success envelope (the error code is not stated)',
-    served ? `${describeResponse(exchange)}: handed out (${classified.meaning.kind})` : describeResponse(exchange),
+      ? 'authentication fails: any answer without the ticket status or a success envelope, not a failure of the application (the error code is not stated)'
+      : 'authentication fails: any answer without the listing or a success envelope, not a failure of the application (the error code is not stated)',
+    served
+      ? `${describeResponse(exchange)}: handed out (${classified.meaning.kind})`
+      : failed
+        ? unlessServed(exchange, classified)
+        : describeResponse(exchange),
   );
   return { ...judged, refusal: true };
 }
