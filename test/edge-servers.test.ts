@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { StatusRecord } from '../src/reference-server/data.js';
-import { startReferenceServer, translate } from '../src/reference-server/server.js';
+import { translate } from '../src/reference-server/server.js';
 import type { Report, Verdict } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
@@ -68,6 +68,11 @@ const CACHING = {
 };
 const without = (value: Record<string, unknown>, field: string): Record<string, unknown> =>
   Object.fromEntries(Object.entries(value).filter(([name]) => name !== field));
+/** A PHP front controller: the script's own name is taken off the path once, and the rest is the route. */
+const frontController: UnusualApi['front'] = (request) => {
+  if (request.url?.startsWith('/index.php/')) request.url = request.url.slice('/index.php'.length);
+  return undefined;
+};
 const onStatusOf =
   (id: number, change: UnusualApi['status']): UnusualApi['status'] =>
   (envelope, request) =>
@@ -92,10 +97,9 @@ const STATUS_2 = statuses[1] as StatusRecord;
 
 interface EdgeCase {
   name: string;
-  /** A server written for the case, a raw handler, or the reference server with a path prefix. */
+  /** A server written for the case, or a raw handler for what that server cannot send. */
   api?: UnusualApi;
   raw?: (request: IncomingMessage, response: ServerResponse) => void;
-  referencePrefix?: string;
   url?(url: string): string;
   args?: string[];
   /** The token the CLI is given, when it is not the one the server holds. */
@@ -558,18 +562,26 @@ const cases: EdgeCase[] = [
     line: /Retry-After: 3600, a wait that ends past the run's deadline \(--deadline-ms\).*\(HARNESS_RATE_LIMITED\)/,
   },
   {
-    name: 'a base URL with /index.php twice',
-    referencePrefix: '/index.php',
-    url: (url) => `${url}/index.php`,
+    name: 'a base URL with /index.php twice, the front controller reading the second as its route',
+    api: { front: frontController },
+    url: (url) => `${url}/index.php/index.php`,
     exit: 2,
     diagnoses: ['api-paths-not-found'],
   },
   {
     name: 'a base URL ending in /api/v1',
-    referencePrefix: '',
+    api: {},
     url: (url) => `${url}/api/v1`,
     exit: 2,
     diagnoses: ['api-paths-not-found'],
+  },
+  {
+    name: 'a wrong --token against an API that answers every refusal alike',
+    api: { refuse: () => json(401, { status: 'error', message: 'Unauthenticated.', data: [] }) },
+    cliToken: 'edge-Token-not-this-one',
+    exit: 2,
+    diagnoses: ['authorization-header-stripped'],
+    line: /either the web server \(or something in front of it\) strips the Authorization header before the application sees it, or the token is wrong; nothing in this run tells the two apart/,
   },
   {
     name: 'the token read from ?token= only, the header ignored: refused like a wrong token, no verdict',
@@ -583,23 +595,10 @@ const cases: EdgeCase[] = [
 ];
 
 async function runCase(entry: EdgeCase): Promise<CliRun> {
-  let url: string;
-  if (entry.referencePrefix !== undefined) {
-    const server = await startReferenceServer({ token: TOKEN, pathPrefix: entry.referencePrefix || undefined });
-    cleanUpAfterAll(server.close);
-    url = server.url;
-  } else {
-    const server = entry.raw ? await serveHttp(entry.raw) : await serveUnusualApi(TOKEN, entry.api ?? {});
-    cleanUpAfterAll(server.close);
-    url = server.url;
-  }
-  const run = await inProcess.run([
-    '--base-url',
-    entry.url ? entry.url(url) : url,
-    '--token',
-    entry.cliToken ?? TOKEN,
-    ...(entry.args ?? []),
-  ]);
+  const server = entry.raw ? await serveHttp(entry.raw) : await serveUnusualApi(TOKEN, entry.api ?? {});
+  cleanUpAfterAll(server.close);
+  const url = entry.url ? entry.url(server.url) : server.url;
+  const run = await inProcess.run(['--base-url', url, '--token', entry.cliToken ?? TOKEN, ...(entry.args ?? [])]);
   cleanUpAfterAll(run.cleanup);
   return run;
 }
