@@ -13,6 +13,8 @@ export interface CommandIo {
   progress(text: string): void;
   /** Whether stdout and stderr are terminals that take colour and a live progress line. */
   colour: { stdout: boolean; stderr: boolean };
+  /** The width of stdout and of stderr, each when it is a terminal: what is drawn there is kept within it. */
+  columns?: { stdout?: number; stderr?: number };
   /** Where the settings come from besides the flags. */
   env: Record<string, string | undefined>;
   dotenvPath: string;
@@ -38,6 +40,10 @@ export function processIo(): CommandIo {
     error: (line) => console.error(line),
     progress: (text) => process.stderr.write(text),
     colour: { stdout: colourWanted(process.stdout), stderr: colourWanted(process.stderr) },
+    columns: {
+      ...(process.stdout.isTTY ? { stdout: process.stdout.columns } : {}),
+      ...(process.stderr.isTTY ? { stderr: process.stderr.columns } : {}),
+    },
     env: process.env,
     dotenvPath: '.env',
     // The whole command, process start included.

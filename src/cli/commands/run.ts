@@ -11,6 +11,7 @@ import { loadTargets } from '../../config/targets.js';
 import { suiteVersion } from '../../version.js';
 import { safetyWarnings } from '../../config/warnings.js';
 import { screenOutput } from '../screen-output.js';
+import { fitWidth } from '../../report/views/wrap.js';
 import { interruptedExitCode, type CommandIo } from '../io.js';
 import type { Report } from '../../report/model/types.js';
 
@@ -34,7 +35,7 @@ function progress(baseUrl: string | undefined, live: boolean, quiet: boolean, io
   const started = Date.now();
   let stage = 'sending requests';
   const draw = (): void => {
-    io.progress(`\r\u001b[2K  ${((Date.now() - started) / 1000).toFixed(1)} s · ${stage}`);
+    io.progress(`\r\u001b[2K${fitWidth(`  ${((Date.now() - started) / 1000).toFixed(1)} s · ${stage}`, io.columns?.stderr)}`);
   };
   const ticker = setInterval(draw, 200);
   ticker.unref();
@@ -125,7 +126,11 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
     ? terminalLine(quietLine(report, writtenFiles))
     : [
         ...(report.target.embeddedReference ? [] : [terminalLine(`Target: ${report.target.baseUrl}`)]),
-        renderTerminal(report, writtenFiles, { colour, verbose: config.verbose }),
+        renderTerminal(report, writtenFiles, {
+          colour,
+          verbose: config.verbose,
+          ...(io.columns?.stdout === undefined ? {} : { width: io.columns.stdout }),
+        }),
       ].join('\n');
   const output = screenOutput(text, findLeak);
   io.log(output.text);

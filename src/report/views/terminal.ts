@@ -18,6 +18,7 @@ import {
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import { verdictLine } from './next-step.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
+import { wrapAtWords } from './wrap.js';
 import { sliceSummaries, sliceSummaryLine } from '../model/slices.js';
 
 const LABEL: Record<Verdict, string> = {
@@ -38,6 +39,8 @@ export interface TerminalOptions {
   colour: boolean;
   /** Adds every request made, redacted, with the status it got. */
   verbose: boolean;
+  /** The terminal's width, when the output goes to one: the verdict line is wrapped at words within it. */
+  width?: number;
 }
 
 function requestLines(report: Report): string[] {
@@ -124,7 +127,8 @@ export function renderTerminal(
   if (baseline.length > 0) lines.push('', ...baseline);
 
   if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
-  lines.push('', verdictLine(report));
+  const verdict = verdictLine(report);
+  lines.push('', ...(options.width === undefined ? [verdict] : wrapAtWords(verdict, options.width)));
   if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
   const json = writtenFiles.find((path) => path.endsWith('report.json'));
   // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
