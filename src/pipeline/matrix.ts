@@ -75,7 +75,7 @@ export async function runMatrix(
   targets: TargetEntry[],
   baseline: LoadedBaseline | undefined,
   hooks: MatrixHooks = {},
-  surroundings: { judge?: Judge } = {},
+  surroundings: { judge?: Judge; interruption?: AbortSignal } = {},
 ): Promise<MatrixResult> {
   const startedAt = hooks.startedAt ?? new Date();
   const selected = shardOf(
@@ -99,7 +99,9 @@ export async function runMatrix(
     const recording = slots(config.targetConcurrency);
     const testAndWrite = async (entry: Positioned): Promise<void> => {
       const target: PlannedTarget = { ...entry, embeddedReference: false };
-      const pass = await recording(() => recordPass(target, scanner));
+      const { interruption } = surroundings;
+      // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
+      const pass = await recording(() => recordPass(target, scanner, interruption ? { interruption } : {}));
       const judged = await judgePass(pass, judge);
       const report = targetReport({ target, startedAt: pass.startedAt, runId: pass.settings.runId, judged });
       const written = writing.then(async () => {

@@ -67,8 +67,10 @@ function quietLine(report: Report, writtenFiles: string[]): string {
 }
 
 /** What the run did once Ctrl-C or SIGTERM came, whether it came while requests were on their way or after. */
+const signalName = (signal: string): string => (signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal);
+
 function interruptedLine(signal: string, report: Report): string {
-  const name = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
+  const name = signalName(signal);
   return report.errors.some((error) => error.code === 'HARNESS_INTERRUPTED')
     ? `Interrupted by ${name}: no request was sent after it; what was recorded was judged, and every report is marked as cut short.`
     : `Interrupted by ${name} once every request was answered: the reports are complete.`;
@@ -98,14 +100,24 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
       import('../../pipeline/matrix.js'),
       import('../../report/matrix/terminal.js'),
     ]);
+    const interruption = io.interruptible?.();
     const { matrix, writtenFiles } = await runMatrix(
       config,
       targets,
       baseline,
       { onTarget: (row, done, total) => io.log(progressLine(row, done, total)), startedAt: io.startedAt },
-      { judge: io.judge },
-    );
+      { judge: io.judge, ...(interruption ? { interruption: interruption.signal } : {}) },
+    ).finally(() => interruption?.stop());
     io.log(renderMatrixTerminal(matrix, writtenFiles));
+    if (interruption?.signal.aborted) {
+      const signal = String(interruption.signal.reason);
+      io.error(
+        terminalLine(
+          `Interrupted by ${signalName(signal)}: no request was sent after it; the targets' reports and the matrix are written, those cut short marked so.`,
+        ),
+      );
+      return interruptedExitCode(signal);
+    }
     // The verdicts, could-not-judge included, are in the matrix just written; a fleet job reads them there.
     return config.exitZeroWhenJudged ? 0 : matrix.exitCode;
   }
