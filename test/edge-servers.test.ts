@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { WRONG_TOKEN } from '../src/exchange/credentials.js';
 import type { StatusRecord } from '../src/reference-server/data.js';
 import { translate } from '../src/reference-server/server.js';
 import type { Report, Verdict } from '../src/report/model/types.js';
@@ -73,11 +74,22 @@ const frontController: UnusualApi['front'] = (request) => {
   if (request.url?.startsWith('/index.php/')) request.url = request.url.slice('/index.php'.length);
   return undefined;
 };
+/** Refusals throttled once three have been given, as a guard against guessing tokens does. */
+function throttledAfterThree(): UnusualApi['refuse'] {
+  let refusals = 0;
+  return () => {
+    refusals += 1;
+    return refusals > 3
+      ? json(429, { message: 'Too Many Attempts.' }, { 'retry-after': '3600' })
+      : json(401, { message: 'Unauthenticated.' });
+  };
+}
 const onStatusOf =
   (id: number, change: UnusualApi['status']): UnusualApi['status'] =>
   (envelope, request) =>
     request.id === id ? change?.(envelope, request) : envelope;
 
+const PHP_WARNING = '<br />\n<b>Warning</b>:  Undefined array key "PHP_AUTH_USER" in <b>/var/www/api/auth.php</b> on line <b>7</b><br />\n';
 const LARAVEL_500_PAGE =
   '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Server Error</title>\n</head>\n<body class="antialiased">\n<div class="flex items-center pt-8 sm:justify-start sm:pt-0"><div class="px-4 text-lg text-gray-500 border-r border-gray-400 tracking-wider">500</div><div class="ml-4 text-lg text-gray-500 uppercase tracking-wider">Server Error</div></div>\n</body>\n</html>\n';
 const SYMFONY_500_PAGE =
@@ -259,6 +271,38 @@ const cases: EdgeCase[] = [
     exit: 0,
   },
 
+  {
+    name: 'refusals as HTTP 200 with the text "Access denied"',
+    api: { refuse: () => ({ status: 200, body: 'Access denied', headers: { 'content-type': 'text/html; charset=UTF-8' } }) },
+    exit: 0,
+  },
+  {
+    name: 'refusals as HTTP 200 with an empty body',
+    api: { refuse: () => ({ status: 200, body: '', headers: { 'content-type': 'text/html; charset=UTF-8' } }) },
+    exit: 0,
+  },
+  {
+    name: "PHP's warning before the refusal of a request without credentials: display_errors named, the refusal still one",
+    api: {
+      refuse: (why) =>
+        why === 'missing'
+          ? html(401, `${PHP_WARNING}{"status":"error","message":"Unauthenticated.","data":[]}`)
+          : json(401, { status: 'error', message: 'Invalid authentication credentials.', data: [] }),
+    },
+    exit: 0,
+    diagnoses: ['php-display-errors'],
+  },
+  {
+    name: 'translations in another order under lang',
+    api: {
+      status: (envelope, request) =>
+        request.lang === undefined
+          ? envelope
+          : withData(envelope, { translations: [...(envelope.data as StatusRecord).translations].reverse() }),
+    },
+    exit: 0,
+  },
+
   // Near misses: the API breaks one rule, on one status or in one way.
   {
     name: 'translations left out for status 2 only',
@@ -363,6 +407,59 @@ const cases: EdgeCase[] = [
     exit: 1,
     fail: ['SELFSERVICE-ACCEPTED'],
     skip: ['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  },
+
+  {
+    name: 'a second JSON object after the status',
+    api: { text: (text, route) => (route === 'status' ? `${text}{"debug":true}` : text) },
+    exit: 1,
+    fail: ['ENV-JSON'],
+  },
+  {
+    name: 'the listing handed to a wrong token only',
+    api: {
+      front: (request) =>
+        onListing(request) && basicUser(request) === WRONG_TOKEN
+          ? json(200, { status: 'success', message: null, data: selfserviceTypes })
+          : undefined,
+    },
+    exit: 1,
+    fail: ['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  },
+  {
+    name: "status 2 under lang=fr named with status 1's French name",
+    api: { status: (envelope, request) => (request.lang === 'fr' && request.id === 2 ? withData(envelope, { name: 'Ouvrir' }) : envelope) },
+    args: SEVERAL,
+    exit: 1,
+    fail: ['LANG-TRANSLATION-REPLACES'],
+  },
+  {
+    name: "the translations' names changed under lang",
+    api: {
+      status: (envelope, request) =>
+        request.lang === undefined
+          ? envelope
+          : withData(envelope, {
+              translations: (envelope.data as StatusRecord).translations.map((entry) => ({ ...entry, name: entry.name.toUpperCase() })),
+            }),
+    },
+    exit: 1,
+    fail: ['LANG-KEEPS-TRANSLATIONS'],
+  },
+  {
+    name: 'a cache replays the status to requests without an Authorization header',
+    api: {
+      front: frontFor(
+        (request) => noHeader(request) && !onListing(request),
+        () => ({
+          ...json(200, translate(statuses[0] as StatusRecord, undefined)),
+          headers: { 'content-type': 'application/json', age: '40', 'x-cache': 'HIT' },
+        }),
+      ),
+    },
+    exit: 1,
+    fail: ['AUTH-MISSING-HEADER-REFUSED'],
+    line: /a cache in front of the API hands out, to requests without a valid token, the answer it stored for an authenticated one \(Age: 40\)/,
   },
 
   // Application errors: the API failed where it was to serve, or where authentication was to fail.
@@ -562,18 +659,39 @@ const cases: EdgeCase[] = [
     line: /Retry-After: 3600, a wait that ends past the run's deadline \(--deadline-ms\).*\(HARNESS_RATE_LIMITED\)/,
   },
   {
+    name: 'refusals throttled after three with Retry-After 3600: the deadline named',
+    api: { refuse: throttledAfterThree() },
+    exit: 2,
+    line: /Retry-After: 3600, a wait that ends past the run's deadline \(--deadline-ms\).*\(HARNESS_RATE_LIMITED\)/,
+  },
+  {
+    name: 'every API path redirected to itself with a slash added',
+    api: {
+      front: (request) => {
+        const url = urlOf(request);
+        return url.pathname.endsWith('/') ? undefined : { status: 301, body: '', headers: { location: `${url.pathname}/${url.search}` } };
+      },
+    },
+    exit: 2,
+    unjudged: SERVED_NOTHING,
+    diagnoses: ['api-redirects'],
+    line: /Next: The API path redirects to itself with a slash added/,
+  },
+  {
     name: 'a base URL with /index.php twice, the front controller reading the second as its route',
     api: { front: frontController },
     url: (url) => `${url}/index.php/index.php`,
     exit: 2,
     diagnoses: ['api-paths-not-found'],
+    line: /Next: --base-url has \/index\.php twice: pass --base-url http:\/\/127\.0\.0\.1:\d+\/index\.php$/m,
   },
   {
     name: 'a base URL ending in /api/v1',
     api: {},
     url: (url) => `${url}/api/v1`,
     exit: 2,
-    diagnoses: ['api-paths-not-found'],
+    diagnoses: ['base-url-ends-in-api'],
+    line: /--base-url ends in \/api\/v1, so every request asks for \/api\/v1\/api\/\.\.\.(.*\n)*.*Next: Pass --base-url http:\/\/127\.0\.0\.1:\d+$/m,
   },
   {
     name: 'a wrong --token against an API that answers every refusal alike',

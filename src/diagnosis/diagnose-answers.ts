@@ -14,6 +14,11 @@ function redirectAdvice(requestUrl: string, location: string): string[] {
       'The API path redirects to itself: check the redirect rules of the web server and of any CDN in front of it (a CDN that talks plain HTTP to an origin that redirects to HTTPS loops like this).',
     ];
   }
+  if (target && target.origin === asked.origin && target.pathname === `${asked.pathname}/`) {
+    return [
+      "The API path redirects to itself with a slash added: the documented paths have none. A folder of that name under the document root (Apache's DirectorySlash) or a rule of the web server or the application adds it: remove the folder or the rule for /api/..., so the path answers as it is.",
+    ];
+  }
   if (target && target.pathname.endsWith(apiPath)) {
     const base = `${target.origin}${target.pathname.slice(0, -apiPath.length)}`;
     return [`The redirect names the same API at another address: pass --base-url ${base}`];

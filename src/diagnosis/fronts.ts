@@ -122,28 +122,43 @@ function frontNoRoute(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
   });
 }
 
+/** The API's own path, a version after it or not, ending a base URL: the paths /api/... are added to it again. */
+const API_SUFFIX = /\/api(\/v\d+)?\/*$/i;
+
 function baseUrlEndsInApi(valid: ObservedAnswer, baseUrl: string): Diagnosis {
-  const withoutApi = baseUrl.replace(/\/api\/*$/i, '');
+  const suffix = (API_SUFFIX.exec(new URL(baseUrl).pathname)?.[0] ?? '/api').replace(/\/+$/, '');
   return couldNotJudge({
     id: 'base-url-ends-in-api',
     confidence: 'high',
-    summary: `--base-url ends in /api, so every request asks for /api/api/...: the paths are relative to the address of the service, not of its API`,
+    summary: `--base-url ends in ${suffix}, so every request asks for ${suffix}/api/...: the paths are relative to the address of the service, not of its API`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
-    advice: [`Pass --base-url ${withoutApi}`],
+    advice: [`Pass --base-url ${baseUrl.replace(API_SUFFIX, '')}`],
   });
 }
 
+/** The base URL with a segment its path repeats (/index.php/index.php, /support/support) written once, if it repeats one. */
+function withoutRepeatedSegment(baseUrl: string): { segment: string; once: string } | undefined {
+  const url = new URL(baseUrl);
+  const repeated = /(\/[^/]+)\1+(?=\/|$)/.exec(url.pathname);
+  if (!repeated?.[1]) return undefined;
+  url.pathname = url.pathname.replace(repeated[0], repeated[1]);
+  return { segment: repeated[1], once: url.href.replace(/\/+$/, '') };
+}
+
 function pathsNotFound(valid: ObservedAnswer, selfservice: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
+  const repeat = baseUrl === undefined ? undefined : withoutRepeatedSegment(baseUrl);
   return couldNotJudge({
     id: 'api-paths-not-found',
     confidence: 'medium',
     summary:
       'every API path answers 404, the status and the selfservice listing alike: --base-url does not point at the service (a path prefix is missing, or it is another site)',
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}; GET ${pathOf(selfservice)} answered HTTP ${selfservice.status}`,
-    advice: [
-      `If the service lives under a path (https://example.com/support), include it: --base-url ${baseUrl ? `${baseUrl.replace(/\/+$/, '')}/<path>` : 'https://example.com/support'}. The paths /api/... are added to it.`,
-      'Open the address in a browser: it should show the help desk, not another site.',
-    ],
+    advice: repeat
+      ? [`--base-url has ${repeat.segment} twice: pass --base-url ${repeat.once}`]
+      : [
+          `If the service lives under a path (https://example.com/support), include it: --base-url ${baseUrl ? `${baseUrl.replace(/\/+$/, '')}/<path>` : 'https://example.com/support'}. The paths /api/... are added to it.`,
+          'Open the address in a browser: it should show the help desk, not another site.',
+        ],
   });
 }
 
@@ -421,7 +436,7 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   // The application's own refusal, replayed by a cache to a request it never saw; its 404s are left to the set-up rules.
   const cached = application && valid.status !== 404 ? cacheMark(valid) : undefined;
   if (cached) return cachedRefusal(valid, cached);
-  if (valid.status === 404 && setup.baseUrl && /\/api\/*$/i.test(new URL(setup.baseUrl).pathname))
+  if (valid.status === 404 && setup.baseUrl && API_SUFFIX.test(new URL(setup.baseUrl).pathname))
     return baseUrlEndsInApi(valid, setup.baseUrl);
   const missing = setup.statusId === undefined ? undefined : statusMissing(observations, valid, setup.statusId);
   if (missing) return missing;
