@@ -508,6 +508,26 @@ const cases: EdgeCase[] = [
     line: /Actual: +HTTP 200 .*: the application failed \(database-down: HTTP 200 in the API.s own envelope\)/,
   },
   {
+    name: "Laravel's HTML Server Error page on the lang requests only",
+    api: { front: frontFor(withLang, () => html(500, LARAVEL_500_PAGE)) },
+    exit: 1,
+    fail: LANG,
+  },
+  {
+    name: 'the database down on the lang requests only, in the API envelope with HTTP 200',
+    api: {
+      front: frontFor(withLang, () => json(200, { status: 'error', message: 'SQLSTATE[HY000] [2002] Connection refused', data: [] })),
+    },
+    exit: 1,
+    fail: ['ENV-DATA-OBJECT', 'ENV-MESSAGE-NULL', 'ENV-STATUS-SUCCESS', ...LANG],
+  },
+  {
+    name: "Symfony's error page for requests without credentials",
+    api: { front: frontFor(noHeader, () => html(500, SYMFONY_500_PAGE)) },
+    exit: 1,
+    fail: ['AUTH-MISSING-HEADER-REFUSED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  },
+  {
     name: "Laravel's Route [login] not defined for requests without credentials",
     api: {
       refuse: (why) =>
