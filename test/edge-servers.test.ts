@@ -528,6 +528,16 @@ const cases: EdgeCase[] = [
     fail: ['AUTH-MISSING-HEADER-REFUSED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
   },
   {
+    name: 'the database down on every request, in the API envelope with HTTP 200',
+    api: {
+      front: () => json(200, { status: 'error', message: 'SQLSTATE[08006] [7] could not connect to server: Connection refused', data: [] }),
+    },
+    exit: 1,
+    fail: ['ENV-DATA-OBJECT', 'ENV-MESSAGE-NULL', 'ENV-STATUS-SUCCESS', ...SERVED_NOTHING],
+    diagnoses: ['application-failed'],
+    line: /the application failed: it cannot reach its database/,
+  },
+  {
     name: "Laravel's Route [login] not defined for requests without credentials",
     api: {
       refuse: (why) =>
