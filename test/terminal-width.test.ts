@@ -70,4 +70,6 @@ test('wrapping cuts at spaces only, keeps every word, and leaves a word longer t
   expect(fitWidth('x'.repeat(80), WIDTH)).toHaveLength(WIDTH - 1);
   expect(fitWidth('short', WIDTH)).toBe('short');
   expect(fitWidth('x'.repeat(80), undefined)).toHaveLength(80);
+  // A pseudo-terminal nobody sized reports 0 columns: of no known size, not narrow.
+  expect(fitWidth('x'.repeat(80), 0)).toHaveLength(80);
 });

@@ -128,7 +128,8 @@ export function renderTerminal(
 
   if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
   const verdict = verdictLine(report);
-  lines.push('', ...(options.width === undefined ? [verdict] : wrapAtWords(verdict, options.width)));
+  // A terminal of no known size (a pseudo-terminal nobody sized reports 0 columns) is not a narrow one.
+  lines.push('', ...(options.width ? wrapAtWords(verdict, options.width) : [verdict]));
   if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
   const json = writtenFiles.find((path) => path.endsWith('report.json'));
   // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.

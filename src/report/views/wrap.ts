@@ -17,6 +17,7 @@ export function wrapAtWords(line: string, width: number): string[] {
 
 /** A line that is redrawn in place kept within the width, so that it never wraps onto a line it cannot clear. */
 export function fitWidth(line: string, width: number | undefined): string {
-  if (width === undefined || line.length < width) return line;
+  // A terminal of no known size (a pseudo-terminal nobody sized reports 0 columns) is not a narrow one.
+  if (!width || line.length < width) return line;
   return `${line.slice(0, Math.max(0, width - 2))}…`;
 }
