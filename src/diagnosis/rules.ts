@@ -352,6 +352,32 @@ function headerStrippedOnOnePath(refused: ObservedAnswer, served: ObservedAnswer
 }
 
 /**
+ * The token refused like no header on /api/... and served through /index.php/api/...: the header reaches PHP, but not
+ * on the way the web server rewrites /api/... to the front controller. On Apache that is the .htaccess rule that copies
+ * the header missing or placed after the rewrite (the application then sees REDIRECT_HTTP_AUTHORIZATION at most), or a
+ * RequestHeader unset in a <Location> matching /api; on nginx, the location serving /api/ rewriting the header.
+ */
+function headerStrippedOnRewrite(refused: ObservedAnswer, served: ObservedAnswer, server: ServerKind): Diagnosis {
+  const onOnePath = headerStrippedOnOnePath(refused, served);
+  const apache = [
+    `On Apache: the .htaccess that rewrites /api/... to index.php must copy the header first, with the rule below before the rewrite to index.php (mod_rewrite enabled, AllowOverride All on the application's folder); without it the rewritten request reaches PHP with REDIRECT_HTTP_AUTHORIZATION at most. Look also for "RequestHeader unset Authorization" in a <Location> or <Directory> block that matches /api.`,
+  ];
+  const nginx = [
+    `On nginx: the location that serves /api/ (its try_files or rewrite to index.php) must hand the header to PHP-FPM as the .php location does: look there for a "fastcgi_param HTTP_AUTHORIZATION" or "proxy_set_header Authorization" set to "" (${nginxDocs('fastcgi_param', 'proxy_set_header')}).`,
+  ];
+  return {
+    ...onOnePath,
+    advice: [...(server === 'nginx' ? nginx : server === 'apache' ? apache : [...apache, ...nginx]), ...onOnePath.advice],
+    snippets:
+      server === 'nginx'
+        ? [SNIPPETS.nginxAuthorization]
+        : server === 'apache'
+          ? [SNIPPETS.authorizationRule]
+          : [SNIPPETS.authorizationRule, SNIPPETS.nginxAuthorization],
+  };
+}
+
+/**
  * The token served on the configured status, and other requests made with it answered as if they carried no header:
  * the token is right, and the header is lost on the way for those requests alone (their path, their query string, the
  * length of the header).
@@ -468,7 +494,7 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   if (servedJson(selfservice) && fromApplication(selfservice) && selfserviceNoHeader && !sameAnswer(selfservice, selfserviceNoHeader)) {
     return [headerStrippedOnOnePath(valid, selfservice)];
   }
-  if (frontController && succeeded(frontController)) return [headerStrippedOnOnePath(valid, frontController)];
+  if (frontController && succeeded(frontController)) return [headerStrippedOnRewrite(valid, frontController, server)];
   const wrongTokenRefused = wrongToken !== undefined && (fromApplication(wrongToken) || isRefusalPage(wrongToken));
   if (wrongToken && wrongTokenRefused && !sameAnswer(wrongToken, noHeader)) return [headerLostForToken(valid, wrongToken, server)];
   // A malformed header answered otherwise shows the header arrives: the token is refused as a wrong one is.
