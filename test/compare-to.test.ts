@@ -98,13 +98,15 @@ describe('--compare-to: two servers judged side by side', () => {
       expect(fallback[0]?.target).toMatch(/^HTTP 404 /);
       expect(fallback[0]?.compareTo).toMatch(/^HTTP 200 /);
 
+      // The status, and the front controller's answer the hosting check notes (its data not read as a status).
       expect(byAspect('extra-fields').map(({ target, compareTo }) => [target, compareTo])).toEqual([
         ['top level: count, limit, start; data: description, icon', 'none'],
+        ['top level: count, limit, start', 'none'],
       ]);
       expect(byAspect('content-type').map(({ target, compareTo }) => [target, compareTo])).toEqual([
         ['application/json; charset=utf-8', 'application/json'],
       ]);
-      expect(run.comparison.observations).toHaveLength(5);
+      expect(run.comparison.observations).toHaveLength(6);
       expect(run.stdout).toContain('Observations that differ:');
     },
   );
