@@ -16,7 +16,7 @@ test('--quiet prints the verdict line alone: target, verdict, next step, counts,
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       new RegExp(
-        `^Verdict for ${server.url}/: Not conformant: .*strips the Authorization header.*or the token is wrong.* Next: To tell the two apart`,
+        `^Verdict for ${server.url}/: Not conformant: .*the token is right, so the Authorization header is most likely stripped.* Next: On Apache: `,
       ),
     );
     expect(lines[0]).toMatch(/\(0 passed, 4 failed, \d+ skipped, 3 info\) The configuration lines to change are in .*report\.md\.$/);
@@ -35,7 +35,7 @@ test('a refused token: the skips it causes are one line under that cause, and ch
     expect(skipped.length).toBeGreaterThan(20);
     const folded = lines.filter((line) => line.includes('requirements not judged, because'));
     expect(folded).toEqual([
-      `  SKIP   ${skipped.length} requirements not judged, because the valid token was refused and no request was served (see AUTH-TOKEN-ACCEPTED), so there was nothing to judge them on: ${skipped.join(', ')}`,
+      `  SKIP   ${skipped.length} requirements not judged, because the valid token was refused and no request to the API's paths was served (see AUTH-TOKEN-ACCEPTED), so there was nothing to judge them on: ${skipped.join(', ')}`,
     ]);
     expect(lines.filter((line) => line.includes('skipped: '))).toEqual([]);
     // Six checks of three requirements got the one refusal: one numbered entry, the answer shown once.
@@ -60,7 +60,7 @@ test('--verbose lists every request with its credentials in words and never the 
   });
   try {
     const requestLines = run.stdout.split('\n').filter((line) => line.startsWith('  GET '));
-    expect(requestLines).toHaveLength(22);
+    expect(requestLines).toHaveLength(24);
     expect(requestLines).toContain(
       `  GET ${server.url}/api/ticket/status/1  Authorization: Basic <redacted> (a token that is not valid)  ->  HTTP 401`,
     );

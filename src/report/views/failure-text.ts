@@ -1,4 +1,5 @@
 import { isServed } from '../../classify/types.js';
+import { THROUGH_FRONT_CONTROLLER } from '../../exchange/exchange.js';
 import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { outcomeCounts, type Outcome } from '../model/outcomes.js';
 import { judgedFor } from '../model/slices.js';
@@ -212,12 +213,17 @@ export function foldedSkips(report: Pick<Report, 'requirements' | 'exchanges' | 
   if (requirements.length < 2) return undefined;
   const unjudgeable = report.diagnoses.find((diagnosis) => diagnosis.inconclusive);
   if (unjudgeable) return { cause: unjudgeable.summary, requirements };
-  // The valid token judged and refused, and nothing handed out to any request: not a run the budget or deadline cut short.
+  // The valid token judged and refused, and nothing handed out on the API's paths: not a run the budget or deadline cut
+  // short. The front controller's probe (/index.php/api/...) is evidence for the diagnosis, never judged itself.
   const refused = report.requirements.some((result) => result.id === 'AUTH-TOKEN-ACCEPTED' && result.verdict === 'fail');
-  const served = Object.values(report.exchanges).some((exchange) => exchange.classification && isServed(exchange.classification));
+  const probe = THROUGH_FRONT_CONTROLLER('/api/');
+  const served = Object.values(report.exchanges).some(
+    (exchange) => exchange.classification && isServed(exchange.classification) && !new URL(exchange.request.url).pathname.includes(probe),
+  );
   if (!refused || served) return undefined;
   return {
-    cause: 'the valid token was refused and no request was served (see AUTH-TOKEN-ACCEPTED), so there was nothing to judge them on',
+    cause:
+      "the valid token was refused and no request to the API's paths was served (see AUTH-TOKEN-ACCEPTED), so there was nothing to judge them on",
     requirements,
   };
 }
