@@ -4,6 +4,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
+import { serveHttp } from './helpers/loopback-server.js';
 
 const TOKEN = 'diff-token-8b2a55';
 const { inProcess, tempFolder } = fileResources();
@@ -98,4 +99,41 @@ test('an observation no longer made has its "now" line, and a new one its "was" 
   expect(dropped.stdout).toContain(`was: ${observation.description}: ${observation.actual ?? ''}\n    now: (not observed)`);
   const added = await compare(gone, conformant);
   expect(added.stdout).toContain(`was: (not observed)\n    now: ${observation.description}: ${observation.actual ?? ''}`);
+});
+
+test('requirements skipped for one cause of the newer run are told once: the cause, the count and the IDs on one line', async () => {
+  const reference = await startReferenceServer({ token: TOKEN });
+  // A WAF in front answering every request with its own block page; a maintenance page on every request.
+  const waf = await serveHttp((_request, response) => {
+    response.writeHead(403, { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '8f1e2d3c4b5a6978-FRA' });
+    response.end('<!DOCTYPE html><title>Attention Required! | Cloudflare</title><h1>Sorry, you have been blocked</h1>');
+  });
+  const maintenance = await serveHttp((_request, response) => {
+    response.writeHead(503, { 'content-type': 'text/html', 'retry-after': '3600' });
+    response.end(
+      '<html><head><title>Down for maintenance</title></head><body><h1>We are down for scheduled maintenance</h1><p>Back soon.</p></body></html>',
+    );
+  });
+  const runs = await Promise.all([
+    inProcess.run(['--base-url', reference.url, '--token', 'a-token-the-server-never-issued']),
+    inProcess.run(['--base-url', waf.url, '--token', TOKEN]),
+    inProcess.run(['--base-url', maintenance.url, '--token', TOKEN]),
+  ]);
+  try {
+    for (const run of runs) {
+      const after = JSON.parse(await readFile(join(run.outDir, 'report.json'), 'utf8')) as Report;
+      after.target.baseUrl = conformant.target.baseUrl;
+      const skipped = after.requirements.filter((result) => result.verdict === 'skip').map((result) => result.id);
+      const compared = await compare(conformant, after);
+      const lines = compared.stdout.split('\n');
+      const heading = lines.findIndex((line) => line.startsWith('Not judged this time, all for one cause: '));
+      expect(heading).toBeGreaterThanOrEqual(0);
+      expect(lines[heading + 1]).toMatch(new RegExp(`^  ${skipped.length} requirement\\(s\\) .* -> skip: `));
+      for (const id of skipped) expect(lines[heading + 1]).toContain(id);
+      // Not one line per requirement: no "pass -> skip" line anywhere else.
+      expect(lines.filter((line) => line.includes('-> skip'))).toHaveLength(1);
+    }
+  } finally {
+    await Promise.all([reference.close(), waf.close(), maintenance.close(), ...runs.map((run) => run.cleanup())]);
+  }
 });

@@ -1,4 +1,5 @@
 import { terminalLines } from '../views/escape/terminal.js';
+import { foldedSkips, unreachedRun } from '../views/failure-text.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 
 export interface VerdictChange {
@@ -19,6 +20,8 @@ export interface RunChanges {
   fixes: VerdictChange[];
   /** Any other change of verdict, such as a pass that could not be judged this time. */
   otherChanges: VerdictChange[];
+  /** The changes to a skip that all follow from one cause of the newer run (a front, the token refused): told once. */
+  unjudged?: { cause: string; changes: VerdictChange[] };
   observations: ObservationChange[];
 }
 
@@ -55,6 +58,12 @@ export function changesBetween(before: Report, after: Report): RunChanges {
     if (old && now && seenBefore.join('\n') !== seenAfter.join('\n'))
       changes.observations.push({ id, before: seenBefore, after: seenAfter });
   }
+  const folded = unreachedRun(after) ?? foldedSkips(after);
+  const followFromIt = changes.otherChanges.filter((change) => folded?.requirements.includes(change.id));
+  if (folded && followFromIt.length > 1) {
+    changes.unjudged = { cause: folded.cause, changes: followFromIt };
+    changes.otherChanges = changes.otherChanges.filter((change) => !followFromIt.includes(change));
+  }
   return changes;
 }
 
@@ -70,6 +79,16 @@ export function renderChanges(changes: RunChanges, targets?: { before: string; a
   };
   section('Regressions', changes.regressions);
   section('Fixes', changes.fixes);
+  if (changes.unjudged) {
+    const { cause, changes: unjudged } = changes.unjudged;
+    const before = [...new Set(unjudged.map((change) => change.before))].join(' or ');
+    const after = [...new Set(unjudged.map((change) => change.after))].join(' or ');
+    lines.push(
+      `Not judged this time, all for one cause: ${cause}`,
+      `  ${unjudged.length} requirement(s) ${before} -> ${after}: ${unjudged.map((change) => change.id).join(', ')}`,
+      '',
+    );
+  }
   section('Other changes of verdict', changes.otherChanges);
   if (changes.observations.length > 0) {
     lines.push(`Changed observations (${changes.observations.length}):`);
