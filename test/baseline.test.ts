@@ -145,6 +145,30 @@ describe('a baseline of known failures', () => {
     );
   });
 
+  test('a mistyped requirement ID in a baseline is answered with the closest ID of the catalog and where the IDs are listed', async () => {
+    const dir = await tempDir();
+    const typos = [
+      { given: 'STATUS-COLOR', meant: 'STATUS-COLOUR' },
+      { given: 'HOST-AUTHORISATION-PASSED', meant: 'HOST-AUTHORIZATION-PASSED' },
+      { given: 'ENV-JSN', meant: 'ENV-JSON' },
+      { given: 'SELFSERVICE-ACCEPT', meant: 'SELFSERVICE-ACCEPTED' },
+    ];
+    for (const { given, meant } of typos) {
+      await writeFile(join(dir, 'b.json'), JSON.stringify({ schemaVersion: 1, knownFailures: [entry(given, '2999-01-01')] }));
+      const run = await inProcess.exec(['--baseline', join(dir, 'b.json'), '--out', join(dir, 'out')]);
+      expect({ code: run.code, lines: run.stderr.trim().split('\n').length }).toEqual({ code: 2, lines: 1 });
+      expect(run.stderr).toContain(`names ${given}, which is not a requirement of this suite`);
+      expect(run.stderr).toContain(`Did you mean ${meant}?`);
+      expect(run.stderr).toContain('docs/requirements.md');
+      expect(run.stderr).not.toContain('README');
+    }
+    // Nothing close: no guess, only where the IDs are.
+    await writeFile(join(dir, 'b.json'), JSON.stringify({ schemaVersion: 1, knownFailures: [entry('NO-SUCH-REQUIREMENT', '2999-01-01')] }));
+    const far = await inProcess.exec(['--baseline', join(dir, 'b.json'), '--out', join(dir, 'out')]);
+    expect(far.stderr).not.toContain('Did you mean');
+    expect(far.stderr).toContain('docs/requirements.md');
+  });
+
   test('the baseline command refuses an expiry in the past', async () => {
     const dir = await tempDir();
     const run = await inProcess.exec([

@@ -1,6 +1,7 @@
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
 import { checkReportVersion } from '../files/report-version.js';
-import { isRequirementId } from '../requirements/catalog.js';
+import { catalog, isRequirementId } from '../requirements/catalog.js';
+import { closestName } from './command-line.js';
 import type * as BaselineFile from '../validators/types/baseline.generated.js';
 
 export type KnownFailure = BaselineFile.KnownFailure;
@@ -38,9 +39,13 @@ export function loadBaseline(path: string): LoadedBaseline {
   const seen = new Set<string>();
   for (const entry of baseline.knownFailures) {
     if (!isRequirementId(entry.requirement)) {
+      const meant = closestName(
+        entry.requirement,
+        catalog.map((requirement) => requirement.id),
+      );
       throw refuse(
         `names ${entry.requirement}, which is not a requirement of this suite`,
-        'Correct the ID (see the README table), or remove the entry',
+        `${meant ? `Did you mean ${meant}? ` : ''}Correct the ID (the IDs are listed in docs/requirements.md), or remove the entry`,
       );
     }
     const key = `${entry.requirement} ${entry.target ?? '*'}`;

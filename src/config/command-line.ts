@@ -18,13 +18,13 @@ function distance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
-/** The known flag a mistyped one most likely meant: a few letters off, or the start of it. */
-export function closestFlag(given: string, known: readonly string[]): string | undefined {
+/** The known name (a flag, a requirement ID) a mistyped one most likely meant: a few letters off, or the start of it. */
+export function closestName(given: string, known: readonly string[]): string | undefined {
   const ranked = known
-    .map((flag) => ({ flag, score: flag.startsWith(given) && given.length >= 3 ? 0 : distance(given, flag) }))
+    .map((name) => ({ name, score: name.startsWith(given) && given.length >= 3 ? 0 : distance(given, name) }))
     .sort((a, b) => a.score - b.score);
   const best = ranked[0];
-  return best && best.score <= Math.max(2, Math.floor(given.length / 4)) ? best.flag : undefined;
+  return best && best.score <= Math.max(2, Math.floor(given.length / 4)) ? best.name : undefined;
 }
 
 /**
@@ -46,7 +46,7 @@ export function commandLineError(error: unknown, known: readonly string[], hint:
       `Start the reference server with it: ticketing-conformance serve --${unknown} ...; then test it with --base-url`,
     );
   }
-  const meant = unknown === undefined ? undefined : closestFlag(unknown, known);
+  const meant = unknown === undefined ? undefined : closestName(unknown, known);
   // Node's advice on positionals that start with "-" is noise next to a mistyped option.
   const said = unknownMatch?.[0] ?? detail;
   return new ConfigError('CONFIG_UNKNOWN_OPTION', `${where} could not be read: ${said}`, meant ? `Did you mean --${meant}? ${hint}` : hint);
