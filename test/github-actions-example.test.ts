@@ -9,14 +9,24 @@ import { repoRoot, execCli } from './helpers/run-cli.js';
 import { removeFolder } from './helpers/safety-net.js';
 
 interface Step {
+  id?: string;
   name?: string;
+  uses?: string;
+  if?: string;
   run?: string;
   env?: Record<string, string>;
   with?: Record<string, string>;
 }
 interface Workflow {
-  jobs: { shard: { strategy: { matrix: { shard: number[] } }; steps: Step[] }; merge: { steps: Step[] } };
+  jobs: {
+    install: { steps: Step[] };
+    shard: { needs: string; strategy: { matrix: { shard: number[] } }; steps: Step[] };
+    merge: { steps: Step[] };
+  };
 }
+
+/** The suite as the install job leaves it in the cache: its program, which the test runs from this checkout. */
+const INSTALLED = '.conformance/node_modules/.bin/ticketing-conformance';
 
 const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 let work = '';
@@ -30,8 +40,8 @@ function inWorkspace(args: string[]): string[] {
 function cliArgs(step: Step | undefined, values: Record<string, string>): string[] {
   const command = (step?.run ?? '').replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, name: string) => values[name] ?? `<${name}>`);
   const words = command.trim().split(/\s+/);
-  expect(words.slice(0, 2)).toEqual(['node', 'bin/ticketing-conformance.js']);
-  return words.slice(2);
+  expect(words[0]).toBe(INSTALLED);
+  return words.slice(1);
 }
 
 test('the GitHub Actions example runs as written: every shard, then the merge, give the matrix of all targets', async () => {
@@ -67,6 +77,8 @@ test('the GitHub Actions example runs as written: every shard, then the merge, g
   );
   for (const [index, shard] of shards.entries()) {
     expect(runs[index]?.stderr).toBe('');
+    // Every target of the shard has its verdict, failures included: the shard's job succeeds and the merge gates.
+    expect(runs[index]?.code).toBe(0);
     // What upload-artifact then download-artifact do: reports/shard-N ends up as reports/conformance-shard-N.
     const uploaded = (upload?.with?.path ?? '').replace('${{ matrix.shard }}', String(shard));
     const name = (upload?.with?.name ?? '').replace('${{ matrix.shard }}', String(shard));
@@ -95,4 +107,23 @@ test('the GitHub Actions example runs as written: every shard, then the merge, g
   await expect(readFile(join(work, 'reports', 'merged', merged.targets[1]?.reportDir ?? '', 'report.json'), 'utf8')).resolves.toContain(
     'STATUS-COLOUR',
   );
+});
+
+test('the GitHub Actions example installs the suite once and the shards and the merge restore it, with no npm ci of their own', async () => {
+  const workflow = parse(await readFile(join(repoRoot, 'examples', 'github-actions-matrix.yml'), 'utf8')) as Workflow;
+  const { install, shard, merge } = workflow.jobs;
+  const saved = install.steps.find((step) => step.uses?.startsWith('actions/cache@'));
+  const build = install.steps.find((step) => step.run?.includes('npm ci'));
+  expect(build?.if).toBe(`steps.${saved?.id ?? ''}.outputs.cache-hit != 'true'`);
+  expect(build?.run).toContain(`--prefix ${saved?.with?.path ?? ''}`);
+  expect(INSTALLED.startsWith(`${saved?.with?.path ?? ''}/`)).toBe(true);
+  expect(shard.needs).toBe('install');
+  for (const job of [shard, merge]) {
+    expect(job.steps.filter((step) => step.run?.includes('npm '))).toEqual([]);
+    const restored = job.steps.find((step) => step.uses?.startsWith('actions/cache/restore@'));
+    expect(restored?.with).toMatchObject({ path: saved?.with?.path, key: saved?.with?.key, 'fail-on-cache-miss': true });
+  }
+  // The shards never gate; the merge does, once.
+  expect(shard.steps.find((step) => step.run?.includes('--shard'))?.run).toContain('--exit-zero-when-judged');
+  expect(merge.steps.find((step) => step.run?.includes(' merge '))?.run).not.toContain('--exit-zero-when-judged');
 });
