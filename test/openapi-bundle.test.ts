@@ -65,3 +65,25 @@ test('the bundled status schema accepts the reference server and refuses a statu
   expect(check(await fetchStatus(good)), JSON.stringify(check.errors)).toBe(true);
   expect(check(await fetchStatus(broken))).toBe(false);
 });
+
+/** Every schema in value whose type is array, with where it is. */
+function arraysOf(value: unknown, at = '#'): { at: string; schema: Record<string, unknown> }[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => arraysOf(item, `${at}/${index}`));
+  if (typeof value !== 'object' || value === null) return [];
+  const schema = value as Record<string, unknown>;
+  const own = schema.type === 'array' ? [{ at, schema }] : [];
+  return [...own, ...Object.entries(schema).flatMap(([key, item]) => arraysOf(item, `${at}/${key}`))];
+}
+
+test('every array in the bundle has its items beside its type, as spectral:oas (array-items) asks, and a translation is still judged', async () => {
+  const arrays = arraysOf(bundle);
+  expect(arrays.map(({ at }) => at)).toContain('#/components/schemas/TicketStatus/properties/translations');
+  expect(arrays.filter(({ schema }) => !('items' in schema)).map(({ at }) => at)).toEqual([]);
+  const resolved = (await dereference(structuredClone(bundle) as never, { resolve: { external: false } })) as unknown as {
+    components: { schemas: { TicketStatus: object } };
+  };
+  const check = new Ajv2020({ strict: false }).compile(resolved.components.schemas.TicketStatus);
+  const status = { id: 1, name: 'Open', colour: '#00ff00', auto_close: 0, order: 1, created_at: 1, updated_at: 1 };
+  expect(check({ ...status, translations: [{ status_id: 1, name: 'Offen', locale: 'de' }] })).toBe(true);
+  expect(check({ ...status, translations: [{ status_id: 1, name: 'Offen' }] })).toBe(false);
+});

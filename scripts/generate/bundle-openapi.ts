@@ -30,6 +30,33 @@ function rewriteRefs(value: Json, resolve: (ref: string) => string): Json {
 }
 
 /**
+ * An array property whose items the schema gives only in an allOf (so that the suite's check of the field judges the
+ * array alone) gets them beside its type: the object means the same, and OpenAPI linters ask every array for items.
+ */
+function itemsBesideTheirArrays(schema: JsonObject): JsonObject {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  if (!Array.isArray(schema.allOf)) return schema;
+  const allOf = schema.allOf.flatMap((entry): Json[] => {
+    if (!isObject(entry) || !isObject(entry.properties)) return [entry];
+    const left = Object.fromEntries(
+      Object.entries(entry.properties).filter(([name, part]) => {
+        const beside = properties[name];
+        const hoisted =
+          isObject(part) && isObject(beside) && beside.type === 'array' && !('items' in beside) && part.type === 'array' && 'items' in part;
+        if (hoisted) beside.items = part.items ?? true;
+        return !hoisted;
+      }),
+    );
+    return Object.keys(left).length > 0 ? [{ ...entry, properties: left }] : [];
+  });
+  return Object.fromEntries(
+    Object.entries(schema).flatMap(([key, value]): [string, Json][] =>
+      key !== 'allOf' ? [[key, value]] : allOf.length > 0 ? [[key, allOf]] : [],
+    ),
+  );
+}
+
+/**
  * The OpenAPI document as one file whose every $ref is internal: the JSON Schemas it references (and those they
  * reference) become components/schemas entries, without their $id, so no parser tries to fetch the address they name.
  */
@@ -44,7 +71,8 @@ export function bundleOpenapi(folder: string): JsonObject {
       const schema = read(file);
       delete schema.$id;
       delete schema.$schema;
-      schemas[name] = rewriteRefs(schema, (ref) => (ref.startsWith('#') ? `#/components/schemas/${name}${ref.slice(1)}` : external(ref)));
+      const rewritten = rewriteRefs(schema, (ref) => (ref.startsWith('#') ? `#/components/schemas/${name}${ref.slice(1)}` : external(ref)));
+      schemas[name] = isObject(rewritten) ? itemsBesideTheirArrays(rewritten) : rewritten;
     }
     return `#/components/schemas/${name}`;
   };
