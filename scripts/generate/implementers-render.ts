@@ -3,7 +3,7 @@ import { authorizationHeader, clientHeaders, curlCommand, type CredentialVariant
 import { variants } from '../../src/reference-server/faults.js';
 import { expectedKills, expectedWarnings } from '../../src/reference-server/kills.js';
 import { startReferenceServer } from '../../src/reference-server/server.js';
-import { catalog } from '../../src/requirements/catalog.js';
+import { catalog, implementersAnchor } from '../../src/requirements/catalog.js';
 import type { Family, Requirement } from '../../src/requirements/types.js';
 
 export const DOCS_DIR = 'docs/implementers';
@@ -166,7 +166,7 @@ function familyPage(family: Family, found: Map<Example, Answer>): string {
     '|---|---|---|',
     ...requirements.map(
       (requirement) =>
-        `| [${requirement.id}](#${requirement.id.toLowerCase()}-${requirement.level.toLowerCase()}) | ${requirement.level} | ${requirement.title.replaceAll('|', '\\|')} |`,
+        `| [${requirement.id}](#${implementersAnchor(requirement.id)}) | ${requirement.level} | ${requirement.title.replaceAll('|', '\\|')} |`,
     ),
     '',
     ...requirements.flatMap(requirementSection),

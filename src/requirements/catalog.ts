@@ -354,6 +354,16 @@ export function requirement(id: string): Requirement {
   return found;
 }
 
+/** The anchor of a requirement's section on its family's page of docs/implementers (its heading: "ID (LEVEL)"). */
+export function implementersAnchor(id: string): string {
+  return `${id.toLowerCase()}-${requirement(id).level.toLowerCase()}`;
+}
+
+/** Where an implementer reads what a requirement checks and the mistakes that fail it. */
+export function implementersPage(id: string): string {
+  return `docs/implementers/${requirement(id).family}.md#${implementersAnchor(id)}`;
+}
+
 /** An ID read from a file or from plain JavaScript, where the compiler could not check it. */
 export function isRequirementId(id: string): id is RequirementId {
   return Object.hasOwn(requirements, id);

@@ -1,5 +1,6 @@
 import { isServed } from '../../classify/types.js';
 import { THROUGH_FRONT_CONTROLLER } from '../../exchange/exchange.js';
+import { implementersPage, isRequirementId } from '../../requirements/catalog.js';
 import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { outcomeCounts, type Outcome } from '../model/outcomes.js';
 import { judgedFor } from '../model/slices.js';
@@ -46,7 +47,13 @@ export function failureLines(report: Pick<Report, 'exchanges'>, result: Requirem
     );
   }
   if (result.party) lines.push(`  Fault:    most likely the ${result.party}`);
+  lines.push(...seeLine(result, '  See:      '));
   return lines;
+}
+
+/** The requirement's page for implementers, for a requirement of this suite's catalog (a report read from a file may name others). */
+function seeLine(result: RequirementResult, prefix: string): string[] {
+  return isRequirementId(result.id) ? [`${prefix}${implementersPage(result.id)}`] : [];
 }
 
 /** How every view words a rule broken that the gate lets through: a SHOULD or CLIENT not met, without --strict. */
@@ -164,6 +171,7 @@ export function failureGroupLines(report: Pick<Report, 'exchanges'>, group: Fail
   for (const result of results) {
     lines.push(`  ${result.id} (${result.level})  "${result.quote}"`);
     for (const { check } of group.entries.filter((entry) => entry.result === result)) lines.push(`    Check:  ${check.description}`);
+    lines.push(...seeLine(result, '    See:    '));
   }
   const expected = new Map<string, string[]>();
   for (const { result, check } of group.entries) {
