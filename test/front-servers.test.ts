@@ -66,6 +66,16 @@ const GURU_MEDITATION = html(
   '<!DOCTYPE html>\n<html>\n  <head>\n    <title>503 Backend fetch failed</title>\n  </head>\n  <body>\n    <h1>Error 503 Backend fetch failed</h1>\n    <p>Backend fetch failed</p>\n    <h3>Guru Meditation:</h3>\n    <p>XID: 32770</p>\n    <hr>\n    <p>Varnish cache server</p>\n  </body>\n</html>\n',
   { ...VARNISH, 'retry-after': '5' },
 );
+const NGINX_403 = html(
+  403,
+  '<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n',
+  { server: 'nginx/1.22.1' },
+);
+const APACHE_403 = html(
+  403,
+  '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>403 Forbidden</title>\n</head><body>\n<h1>Forbidden</h1>\n<p>You don\'t have permission to access this resource.</p>\n<hr>\n<address>Apache/2.4.62 (Debian) Server at help.example.com Port 443</address>\n</body></html>\n',
+  { server: 'Apache/2.4.62 (Debian)' },
+);
 const HEROKU = { via: '1.1 vegur', server: 'Cowboy' };
 const herokuPage = (page: string, title: string): Reply =>
   html(
@@ -213,6 +223,26 @@ const cases: FrontCase[] = [
     unjudged: ['LANG-TRANSLATION-REPLACES'],
   },
   { name: 'the API behind Varnish, passed and not cached', api: { passedThrough: { ...VARNISH, age: '0' } }, exit: 0 },
+  // The web server's own access rule
+  {
+    name: "nginx's own 403 page on every request: a deny rule in front of the API",
+    api: { front: every(NGINX_403) },
+    exit: 2,
+    cause: 'web-server-forbidden',
+    vendor: 'nginx',
+    docs: 'https://nginx.org/en/docs/http/ngx_http_access_module.html#deny',
+    also: (report) =>
+      expect(report.diagnoses.map((diagnosis) => diagnosis.summary).join(' ')).not.toContain('while the plain request reached it'),
+  },
+  {
+    name: "Apache's own 403 page on every request: a Require rule in front of the API",
+    api: { front: every(APACHE_403) },
+    exit: 2,
+    cause: 'web-server-forbidden',
+    vendor: 'Apache',
+    also: (report) =>
+      expect(report.diagnoses.map((diagnosis) => diagnosis.summary).join(' ')).not.toContain('while the plain request reached it'),
+  },
   // Heroku's router
   {
     name: "Heroku's Application error page: the router got no answer from the app",

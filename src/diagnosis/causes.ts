@@ -78,6 +78,7 @@ export const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
   'token-refused': either(credentialsRefused, refusalPage),
   'unrecognised-answer': anyAnswer,
   'web-server-error': webServerOrNobody,
+  'web-server-forbidden': fromFront('web-server'),
   'web-server-password': fromFront('web-server'),
 };
 

@@ -363,6 +363,33 @@ function frontInTheWay(valid: ObservedAnswer, classified: Classified & { origin:
 }
 
 /**
+ * The web server refused the request with its own 403 page before the application saw it: an access rule (nginx's
+ * deny, Apache's Require, a module such as ModSecurity) stands in front of the API's paths, so nothing reached the API.
+ */
+function webServerForbidden(observations: StackObservations, valid: ObservedAnswer): Diagnosis {
+  const server = serverKind([valid]);
+  const { frontController } = observations;
+  const reached = frontController && fromApplication(frontController) ? frontController : undefined;
+  const name = server === 'nginx' ? 'nginx' : server === 'apache' ? 'Apache' : 'the web server';
+  const rule =
+    server === 'nginx'
+      ? `a "deny" or "allow" line, a "return 403" or a module of its own in the location or server block that covers /api/ (${nginxDocs('deny')})`
+      : server === 'apache'
+        ? 'a "Require" line (Require all denied, Require ip), a <Files> or <Location> block, or a module such as ModSecurity, in the site, the <Directory> block of the application or an access file in its folder'
+        : 'an access rule of the web server (by address, by path) or a module such as ModSecurity';
+  return couldNotJudge({
+    id: 'web-server-forbidden',
+    confidence: 'high',
+    summary: `${name} refuses the request with its own HTTP 403 page before the application sees it: an access rule stands in front of the API's paths, so ${reached ? 'no request on them' : 'no request'} reached the API`,
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${reached ? `, while GET ${pathOf(reached)} reached the application: ${briefly(reached)}` : ''}`,
+    advice: [
+      `Its error log names the rule that refused the request: look for ${rule}, and let the API's paths (/api/... and the front controller they are rewritten to) through to the application, from the addresses the suite runs on.`,
+      'The API authenticates its clients with its own token: no access rule of the web server may refuse them first.',
+    ],
+  });
+}
+
+/**
  * The web server asked for a password of its own (nginx's auth_basic, Apache's AuthType Basic) before the application
  * saw the request: the API's token rides in the same Authorization header, and the web server checked it as its own.
  */
@@ -430,6 +457,7 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
       case 'web-server':
         if (PLAIN_HTTP_TO_TLS_PORT.test(valid.body)) return plainHttpToTlsPort(valid, setup.baseUrl);
         if (valid.status === 401) return webServerPassword(observations, valid);
+        if (valid.status === 403) return webServerForbidden(observations, valid);
     }
   }
   const application = origin.kind === 'api';

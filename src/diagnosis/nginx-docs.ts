@@ -4,6 +4,7 @@
  */
 const MODULE_OF = {
   auth_basic: 'ngx_http_auth_basic_module',
+  deny: 'ngx_http_access_module',
   fastcgi_param: 'ngx_http_fastcgi_module',
   fastcgi_pass: 'ngx_http_fastcgi_module',
   fastcgi_pass_request_headers: 'ngx_http_fastcgi_module',

@@ -56,6 +56,7 @@ export type DiagnosisId =
   | 'token-refused'
   | 'unrecognised-answer'
   | 'web-server-error'
+  | 'web-server-forbidden'
   | 'web-server-password';
 
 /**

@@ -23,6 +23,7 @@ const STOPS: Partial<Record<DiagnosisId, Hop>> = {
   'front-controller-not-routed': 'web-server',
   'rewrite-not-applied': 'web-server',
   'web-server-error': 'php-handler',
+  'web-server-forbidden': 'web-server',
   'web-server-password': 'web-server',
   'authorization-header-stripped': 'php-handler',
   'server-error': 'application',
