@@ -12,6 +12,7 @@ import {
   sameAnswer,
   servedJson,
   serverKind,
+  type ServerKind,
   requestsOf,
   requirementsOf,
   type FailedAnswer,
@@ -362,6 +363,9 @@ function frontInTheWay(valid: ObservedAnswer, classified: Classified & { origin:
   }
 }
 
+/** The web server as its own pages name it, for the words of a diagnosis. */
+const webServerName = (server: ServerKind): string => (server === 'nginx' ? 'nginx' : server === 'apache' ? 'Apache' : 'the web server');
+
 /**
  * The web server refused the request with its own 403 page before the application saw it: an access rule (nginx's
  * deny, Apache's Require, a module such as ModSecurity) stands in front of the API's paths, so nothing reached the API.
@@ -370,7 +374,7 @@ function webServerForbidden(observations: StackObservations, valid: ObservedAnsw
   const server = serverKind([valid]);
   const { frontController } = observations;
   const reached = frontController && fromApplication(frontController) ? frontController : undefined;
-  const name = server === 'nginx' ? 'nginx' : server === 'apache' ? 'Apache' : 'the web server';
+  const name = webServerName(server);
   const rule =
     server === 'nginx'
       ? `a "deny" or "allow" line, a "return 403" or a module of its own in the location or server block that covers /api/ (${nginxDocs('deny')})`
@@ -398,7 +402,7 @@ function webServerPassword(observations: StackObservations, valid: ObservedAnswe
   const challenge = valid.headers['www-authenticate'];
   const { frontController } = observations;
   const reached = frontController && fromApplication(frontController) ? frontController : undefined;
-  const name = server === 'nginx' ? 'nginx' : server === 'apache' ? 'Apache' : 'the web server';
+  const name = webServerName(server);
   const advice =
     server === 'nginx'
       ? [
