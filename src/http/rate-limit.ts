@@ -97,14 +97,14 @@ export class Pacer {
    * Sends `request` in its turn; a turn at or past `waitUntil` (epoch milliseconds: the run's deadline, which `cap`
    * names) is refused at once, not waited for.
    */
-  inTurn<T>(path: string, waitUntil: number, cap: string, request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  inTurn<T>(path: string, waitUntil: number, cap: string, request: (sentAt: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const mine = this.turn.then(async () => {
       const at = this.lastSent + this.rate.intervalMs;
       if (at >= waitUntil) throw paceBeyondCap(path, this.rate, cap);
       // A timer may fire a millisecond before the clock reaches its time: waited for until it has.
       for (let wait = at - Date.now(); wait > 0; wait = at - Date.now()) await sleep(wait, undefined, { signal });
       this.lastSent = Date.now();
-      return request();
+      return request(this.lastSent);
     });
     this.turn = mine.then(
       () => undefined,
