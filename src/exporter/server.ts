@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TargetEntry } from '../config/targets.js';
-import { clientKeySecrets, createSecretScanner } from '../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { OwnMetrics } from './own-metrics.js';
 import { probeMetrics } from './probe-metrics.js';
 import { Runs } from './runs.js';
@@ -139,8 +139,15 @@ class AnswersInTurn {
   }
 }
 
-/** Serves /probe?target=NAME (a run's verdict as Prometheus series) and /metrics (the exporter's own). */
-export async function startExporter(options: ExporterOptions): Promise<RunningExporter> {
+/** What answering a request reads: the exporter's own series, the runs of its targets and the screen of its answers. */
+interface Exporter {
+  metrics: OwnMetrics;
+  runs: Runs;
+  scanner: SecretScanner;
+  defaultProbeTimeoutMs: number;
+}
+
+function createExporter(options: ExporterOptions): Exporter {
   const metrics: OwnMetrics = new OwnMetrics(options.targets.length, (): Promise<number | undefined> => runs.judgingHeapUsedBytes());
   const runs: Runs = new Runs(options.targets, { minIntervalMs: options.minIntervalMs, metrics });
   const scanner = createSecretScanner(
@@ -148,68 +155,73 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
     options.targets.map((entry) => entry.options.password),
     options.targets.flatMap((entry) => clientKeySecrets(entry.options)),
   );
+  return { metrics, runs, scanner, defaultProbeTimeoutMs: options.defaultProbeTimeoutMs };
+}
 
-  async function probe(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    const stopTimer = metrics.probeDuration.startTimer();
-    const names = url.searchParams.getAll('target');
-    const name = names[0];
-    if (names.length !== 1 || name === undefined || name === '') {
-      metrics.probes.inc({ result: 'bad_request' });
-      reply(response, 400, 'text/plain; charset=utf-8', 'give exactly one target: /probe?target=NAME, a name from the targets file\n');
-      return;
-    }
-    // Only names are accepted, so an address in the query is just an unknown name: nothing outside the file is probed.
-    if (!runs.has(name)) {
-      metrics.probes.inc({ result: 'unknown_target' });
-      reply(response, 400, 'text/plain; charset=utf-8', `unknown target ${quoted(name)}: not a name in the targets file\n`);
-      return;
-    }
-    const timeoutMs = probeTimeoutMs(request.headers['x-prometheus-scrape-timeout-seconds'], options.defaultProbeTimeoutMs);
-    const outcome = await runs.probe(name, Date.now() + timeoutMs);
-    const text = await probeMetrics(outcome);
-    // The series carry only bounded names, never a message or a body; this guards that rule, not a known way in.
-    if (scanner.find(text) !== undefined) throw new Error('a probe answer would have shown a token');
-    metrics.probes.inc({ result: outcome.report ? 'answered' : 'timed_out' });
-    stopTimer();
-    reply(response, 200, TEXT_FORMAT, text);
+async function answerProbe(exporter: Exporter, request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+  const { metrics, runs, scanner } = exporter;
+  const stopTimer = metrics.probeDuration.startTimer();
+  const names = url.searchParams.getAll('target');
+  const name = names[0];
+  if (names.length !== 1 || name === undefined || name === '') {
+    metrics.probes.inc({ result: 'bad_request' });
+    reply(response, 400, 'text/plain; charset=utf-8', 'give exactly one target: /probe?target=NAME, a name from the targets file\n');
+    return;
   }
-
-  async function route(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.setHeader('allow', 'GET, HEAD');
-      reply(response, 405, 'text/plain; charset=utf-8', 'only GET\n');
-    } else if (url.pathname === '/probe') {
-      await probe(request, response, url);
-    } else if (url.pathname === '/metrics') {
-      reply(response, 200, metrics.registry.contentType, await metrics.registry.metrics());
-    } else if (url.pathname === '/') {
-      reply(response, 200, 'text/plain; charset=utf-8', 'ticketing-conformance exporter: GET /probe?target=NAME, GET /metrics\n');
-    } else {
-      reply(response, 404, 'text/plain; charset=utf-8', 'not found: GET /probe?target=NAME or GET /metrics\n');
-    }
+  // Only names are accepted, so an address in the query is just an unknown name: nothing outside the file is probed.
+  if (!runs.has(name)) {
+    metrics.probes.inc({ result: 'unknown_target' });
+    reply(response, 400, 'text/plain; charset=utf-8', `unknown target ${quoted(name)}: not a name in the targets file\n`);
+    return;
   }
+  const timeoutMs = probeTimeoutMs(request.headers['x-prometheus-scrape-timeout-seconds'], exporter.defaultProbeTimeoutMs);
+  const outcome = await runs.probe(name, Date.now() + timeoutMs);
+  const text = await probeMetrics(outcome);
+  // The series carry only bounded names, never a message or a body; this guards that rule, not a known way in.
+  if (scanner.find(text) !== undefined) throw new Error('a probe answer would have shown a token');
+  metrics.probes.inc({ result: outcome.report ? 'answered' : 'timed_out' });
+  stopTimer();
+  reply(response, 200, TEXT_FORMAT, text);
+}
 
-  const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...options.limits };
+async function route(exporter: Exporter, request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.setHeader('allow', 'GET, HEAD');
+    reply(response, 405, 'text/plain; charset=utf-8', 'only GET\n');
+  } else if (url.pathname === '/probe') {
+    await answerProbe(exporter, request, response, url);
+  } else if (url.pathname === '/metrics') {
+    reply(response, 200, exporter.metrics.registry.contentType, await exporter.metrics.registry.metrics());
+  } else if (url.pathname === '/') {
+    reply(response, 200, 'text/plain; charset=utf-8', 'ticketing-conformance exporter: GET /probe?target=NAME, GET /metrics\n');
+  } else {
+    reply(response, 404, 'text/plain; charset=utf-8', 'not found: GET /probe?target=NAME or GET /metrics\n');
+  }
+}
+
+/** Answers one request; a failure past the routes is logged and answered 500, or cuts the answer already begun. */
+async function answer(exporter: Exporter, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = requestTarget(request.url ?? '');
+  if (url === undefined) {
+    reply(response, 400, 'text/plain; charset=utf-8', 'not a request target: GET /probe?target=NAME or GET /metrics\n');
+    return;
+  }
+  await route(exporter, request, response, url).catch((error: unknown) => {
+    // The path as parsed, percent-encoded: what the client sent reaches the log as printable text only.
+    console.error(`exporter: ${request.method ?? ''} ${url.pathname} failed: ${(error as Error).message}`);
+    if (!response.headersSent) reply(response, 500, 'text/plain; charset=utf-8', 'the exporter failed on this request; see its log\n');
+    else response.destroy();
+  });
+}
+
+/** The HTTP server, bounded by the limits, answering each connection's requests in turn. */
+function createBoundedServer(exporter: Exporter, limits: ConnectionLimits): Server {
   const serverOptions = {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
   };
-  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = requestTarget(request.url ?? '');
-    if (url === undefined) {
-      reply(response, 400, 'text/plain; charset=utf-8', 'not a request target: GET /probe?target=NAME or GET /metrics\n');
-      return;
-    }
-    await route(request, response, url).catch((error: unknown) => {
-      // The path as parsed, percent-encoded: what the client sent reaches the log as printable text only.
-      console.error(`exporter: ${request.method ?? ''} ${url.pathname} failed: ${(error as Error).message}`);
-      if (!response.headersSent) reply(response, 500, 'text/plain; charset=utf-8', 'the exporter failed on this request; see its log\n');
-      else response.destroy();
-    });
-  }
-
   const connections = new WeakMap<Socket, AnswersInTurn>();
   const server: Server = createServer(serverOptions, (request, response) => {
     let inTurn = connections.get(request.socket);
@@ -217,17 +229,28 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
       inTurn = new AnswersInTurn(request.socket, limits);
       connections.set(request.socket, inTurn);
     }
-    inTurn.add(response, () => answer(request, response));
+    inTurn.add(response, () => answer(exporter, request, response));
   });
   server.maxConnections = limits.maxConnections;
-  server.on('drop', () => metrics.connectionsRefused.inc());
+  server.on('drop', () => exporter.metrics.connectionsRefused.inc());
+  return server;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+}
+
+/** Serves /probe?target=NAME (a run's verdict as Prometheus series) and /metrics (the exporter's own). */
+export async function startExporter(options: ExporterOptions): Promise<RunningExporter> {
+  const exporter = createExporter(options);
+  const server = createBoundedServer(exporter, { ...CONNECTION_LIMITS, ...options.limits });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => resolve());
-    });
+    await listen(server, options.port, options.host);
   } catch (error) {
-    await runs.close();
+    await exporter.runs.close();
     throw error;
   }
   const { address, port } = server.address() as AddressInfo;
@@ -239,7 +262,7 @@ export async function startExporter(options: ExporterOptions): Promise<RunningEx
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await runs.close();
+      await exporter.runs.close();
     },
   };
 }
