@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { KnownFailure } from '../src/config/baseline.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
-import { reportFrom } from '../src/pipeline/pipeline.js';
+import { diagnoseAndBuild } from '../src/pipeline/pipeline.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 
@@ -16,7 +16,7 @@ const tempDir = (): Promise<string> => tempFolder('conformance-baseline-');
 /** A report in which STATUS-COLOUR failed, AUTH-TOKEN-ACCEPTED passed and SELFSERVICE-SHAPE was skipped. */
 function report(): Report {
   const check = (requirement: string, verdict: 'pass' | 'fail' | 'skip') => ({ requirement, scenario: 's', verdict, description: 'd' });
-  return reportFrom({
+  return diagnoseAndBuild({
     suite: { name: 'ticketing-conformance', version: '0' },
     target: { baseUrl: 'http://127.0.0.1:1/', embeddedReference: false },
     options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },

@@ -7,7 +7,7 @@ import { screenOutput } from '../src/cli/screen-output.js';
 import { clientKeySecrets, createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
-import { reportFrom } from '../src/pipeline/pipeline.js';
+import { diagnoseAndBuild } from '../src/pipeline/pipeline.js';
 import type { Report } from '../src/report/model/types.js';
 import { MANIFEST } from '../src/files/artifacts.js';
 import { writeReports } from '../src/report/write.js';
@@ -127,7 +127,7 @@ test('credentials a target echoes back are redacted, so the report is still writ
 /** A report whose one check carries whatever a buggy scenario copied into it. */
 function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exchanges: ScenarioResult['exchanges'] = {}): Report {
   const now = new Date();
-  return reportFrom({
+  return diagnoseAndBuild({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
     options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },

@@ -6,7 +6,7 @@ import { exchangeKey, type Exchange } from '../src/exchange/exchange.js';
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
 import { applyBaseline } from '../src/report/model/baseline.js';
 import { settleOutcome, type ReportInput } from '../src/report/model/build.js';
-import { reportFrom } from '../src/pipeline/pipeline.js';
+import { diagnoseAndBuild } from '../src/pipeline/pipeline.js';
 import { classifyExchange } from '../src/classify/classify.js';
 import { cutShort, mergeRepeatedRuns } from '../src/report/model/repeat.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
@@ -96,7 +96,7 @@ function scenarioOf(checks: RecordedCheck[], extra: Partial<ScenarioResult> = {}
 }
 
 function reportOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, strict = false): Report {
-  return reportFrom({
+  return diagnoseAndBuild({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: BASE_URL, embeddedReference: false },
     options: { statusId: 1, strict, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
@@ -307,7 +307,7 @@ describe('a report from the checks of a run', () => {
 
   test('every requirement passed: conformant, with totals, the requests sent and the target fingerprint', () => {
     const checks = allPassed();
-    const report = reportFrom({
+    const report = diagnoseAndBuild({
       suite: { name: 'ticketing-conformance', version: 'test' },
       runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
       target: { baseUrl: BASE_URL, embeddedReference: true },

@@ -7,7 +7,7 @@ import { mergeRepeatedRuns } from '../report/model/repeat.js';
 import type { Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import { flagPlace, SETTINGS } from '../config/settings.js';
-import { judgeFor, targetReport, writeRun, type PlannedTarget } from './pipeline.js';
+import { judgeFor, judgePass, passReport, writeRun, type PlannedTarget } from './pipeline.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { RunHooks, RunSurroundings } from './run.js';
 import { suiteVersion } from '../version.js';
@@ -88,17 +88,17 @@ export async function judgeRecording(
   });
   const reports: Report[] = [];
   try {
+    // Each run of the file is a pass recorded earlier: from here on, its road is a run's.
     for (const run of file.runs) {
-      const judged = await judge.judge({ settings: recordedChoices(file), recording: recordingOfRun(run) });
-      reports.push(
-        targetReport({
-          target,
-          ...(file.runId === undefined ? {} : { runId: file.runId }),
-          startedAt: new Date(run.startedAt),
-          finishedAt: new Date(file.finishedAt),
-          judged,
-        }),
-      );
+      const pass = {
+        target,
+        startedAt: new Date(run.startedAt),
+        finishedAt: new Date(file.finishedAt),
+        choices: recordedChoices(file),
+        ...(file.runId === undefined ? {} : { runId: file.runId }),
+        recording: recordingOfRun(run),
+      };
+      reports.push(passReport(await judgePass(pass, judge)));
     }
   } finally {
     await own?.close();

@@ -13,7 +13,7 @@ import type { Report } from '../report/model/types.js';
 import { writeMatrix } from '../report/matrix/write.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
-import { judgeFor, judgePass, judgeTimeoutMs, recordPass, targetReport, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
+import { judgeFor, judgeTimeoutMs, runPass, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
 import { shardOf } from './shard.js';
 
 export const TARGETS_DIR = 'targets';
@@ -96,14 +96,12 @@ export async function runMatrix(
     const { judge, own } = judgeFor(surroundings.judge, { timeoutMs: judgeTimeoutMs(selected) });
     // One target's reports are written at a time, on this thread, while the judge's thread judges the next batch.
     let writing = Promise.resolve();
-    const recording = slots(config.targetConcurrency);
+    const recordingTurn = slots(config.targetConcurrency);
     const testAndWrite = async (entry: Positioned): Promise<void> => {
       const target: PlannedTarget = { ...entry, embeddedReference: false };
       const { interruption } = surroundings;
       // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
-      const pass = await recording(() => recordPass(target, scanner, interruption ? { interruption } : {}));
-      const judged = await judgePass(pass, judge);
-      const report = targetReport({ target, startedAt: pass.startedAt, runId: pass.settings.runId, judged });
+      const { pass, report } = await runPass(target, judge, scanner, { recordingTurn, ...(interruption ? { interruption } : {}) });
       const written = writing.then(async () => {
         const row = await writeTarget(config, entry, report, pass, baseline, scanner);
         rows.push(row);

@@ -12,7 +12,7 @@ import { judgedExchange, type ScenarioResult } from '../judge/scenario-result.js
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
-import { choicesWritten, writtenChoices, type RequestChoices } from '../record/settings.js';
+import { choicesWritten, requestChoices, writtenChoices, type RequestChoices } from '../record/settings.js';
 import { firstSlice } from '../record/target.js';
 import { writeRecording } from '../record/write-recording.js';
 import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
@@ -49,9 +49,20 @@ export interface PlannedTarget {
 export interface Pass {
   target: PlannedTarget;
   startedAt: Date;
-  settings: TargetSettings;
+  /** When the answers were in; when the pass is judged, unless a recording is judged again. */
+  finishedAt?: Date;
+  /** What its requests chose: all the judge is handed of the target. */
+  choices: RequestChoices;
+  /** The trace id every request of the pass carried in its traceparent header. */
+  runId?: string;
   recording?: Recording;
   failure?: RunError;
+}
+
+/** A pass and what the judge found of it: its scenarios, and the errors of the spec run that judged it. */
+export interface JudgedPass {
+  pass: Pass;
+  judged: TargetJudged;
 }
 
 export function targetSettings(target: PlannedTarget, startedAt: Date): TargetSettings {
@@ -115,6 +126,8 @@ export interface PassOptions {
   onRecorded?: () => void;
   /** Ctrl-C or SIGTERM: the pass stops sending, and what it recorded until then is judged. */
   interruption?: AbortSignal;
+  /** Waits for the pass's turn to record (a matrix's --target-concurrency); it records at once otherwise. */
+  recordingTurn?: <T>(record: () => Promise<T>) => Promise<T>;
 }
 
 /** Record: one pass over the target. A failure to record is kept, for the judge and the report to say. */
@@ -123,6 +136,7 @@ export async function recordPass(
   scanner: SecretScanner,
   { startedAt = new Date(), settings = targetSettings(target, startedAt), onFirstRoundSent, plan, interruption }: PassOptions = {},
 ): Promise<Pass> {
+  const pass = { target, startedAt, choices: requestChoices(settings), runId: settings.runId };
   try {
     const recording = await recordTarget(settings, {
       scanner,
@@ -130,20 +144,20 @@ export async function recordPass(
       ...(plan ? { plan } : {}),
       ...(interruption ? { interruption } : {}),
     });
-    return { target, startedAt, settings, recording };
+    return { ...pass, recording };
   } catch (error) {
     onFirstRoundSent?.();
-    return { target, startedAt, settings, failure: suiteFailure('recording the target', error) };
+    return { ...pass, failure: suiteFailure('recording the target', error) };
   }
 }
 
 /** Classify and judge: the pass's scenarios, from the judge the command shares among its passes. */
-export async function judgePass(pass: Pass, judge: Judge): Promise<TargetJudged> {
+export async function judgePass(pass: Pass, judge: Judge): Promise<JudgedPass> {
   const label = pass.target.name === undefined ? {} : { label: pass.target.name };
   const judged = pass.recording
-    ? await judge.judge({ settings: pass.settings, ...label, recording: pass.recording })
-    : await judge.judge({ settings: pass.settings, ...label, failure: pass.failure?.message ?? 'nothing was recorded' });
-  return pass.failure ? { ...judged, errors: [...judged.errors, pass.failure] } : judged;
+    ? await judge.judge({ settings: pass.choices, ...label, recording: pass.recording })
+    : await judge.judge({ settings: pass.choices, ...label, failure: pass.failure?.message ?? 'nothing was recorded' });
+  return { pass, judged: pass.failure ? { ...judged, errors: [...judged.errors, pass.failure] } : judged };
 }
 
 function deadlinePassed({ deadlineMs, rateLimit }: TargetOptions, scenarios: ScenarioResult[]): RunError | undefined {
@@ -191,17 +205,17 @@ export function diagnosisOf(
  * a run's, and the causes a run would name from the same answers.
  */
 export function diagnoseUnjudged(pass: Pass): { exchanges: JudgedExchanges; diagnoses: Diagnosis[] } {
-  const { recording, settings } = pass;
-  const classified = recording ? classifyRecording(recording, [firstSlice(settings).statusId]).answers : {};
+  const { recording, choices } = pass;
+  const classified = recording ? classifyRecording(recording, [firstSlice(choices).statusId]).answers : {};
   const exchanges: JudgedExchanges = {};
   for (const [key, answer] of Object.entries(recording?.answers ?? {})) {
     if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);
   }
-  return { exchanges, diagnoses: diagnosisOf([], exchanges, settings.baseUrl, settings) };
+  return { exchanges, diagnoses: diagnosisOf([], exchanges, pass.target.baseUrl, choices) };
 }
 
 /** Diagnose and build: what was judged folded per requirement, diagnosed from the classified answers, built once. */
-export function reportFrom(input: ReportInput): Report {
+export function diagnoseAndBuild(input: ReportInput): Report {
   const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
   // Each scenario holds the count of the run so far: the largest is the run's.
   const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
@@ -210,22 +224,13 @@ export function reportFrom(input: ReportInput): Report {
   return buildReport(input, judged, diagnoses);
 }
 
-export interface TargetReportInput {
-  target: Pick<PlannedTarget, 'baseUrl' | 'embeddedReference' | 'options'>;
-  startedAt: Date;
-  /** The trace id every request of the run carried in its traceparent header. */
-  runId?: string;
-  /** When the answers were in; now, unless a recording is judged again. */
-  finishedAt?: Date;
-  judged: TargetJudged;
-}
-
-/** The report of one pass, from what the judge found. */
-export function targetReport({ target, startedAt, runId, finishedAt, judged }: TargetReportInput): Report {
+/** The report of one judged pass: what the judge found, what cut the pass short, diagnosed and built. */
+export function passReport({ pass, judged }: JudgedPass): Report {
+  const { target, startedAt, runId } = pass;
   const { options } = target;
   const cutShort = [deadlinePassed(options, judged.scenarios), interrupted(judged.scenarios)].filter((error) => error !== undefined);
   const errors = [...judged.errors, ...cutShort];
-  return reportFrom({
+  return diagnoseAndBuild({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
     ...(runId ? { runId } : {}),
     target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
@@ -245,24 +250,23 @@ export function targetReport({ target, startedAt, runId, finishedAt, judged }: T
       ...(options.cert ? { cert: options.cert.path } : {}),
     },
     startedAt,
-    finishedAt: finishedAt ?? new Date(),
+    finishedAt: pass.finishedAt ?? new Date(),
     complete: judged.scenarios.length > 0 && errors.length === 0,
     scenarios: judged.scenarios,
     errors,
   });
 }
 
-/** Record, judge, build: one pass over a target and its report, nothing written. */
-export async function testTarget(
+/** Record, classify, judge, diagnose, build: one pass over a target and its report, nothing written. */
+export async function runPass(
   target: PlannedTarget,
   judge: Judge,
   scanner: SecretScanner,
-  options: PassOptions = {},
+  { recordingTurn = (record) => record(), ...options }: PassOptions = {},
 ): Promise<{ pass: Pass; report: Report }> {
-  const pass = await recordPass(target, scanner, options);
+  const pass = await recordingTurn(() => recordPass(target, scanner, options));
   options.onRecorded?.();
-  const judged = await judgePass(pass, judge);
-  return { pass, report: targetReport({ target, startedAt: pass.startedAt, runId: pass.settings.runId, judged }) };
+  return { pass, report: passReport(await judgePass(pass, judge)) };
 }
 
 export interface WriteRunOptions {

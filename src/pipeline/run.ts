@@ -16,8 +16,8 @@ import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../se
 import {
   judgeFor,
   judgeTimeoutMs,
+  runPass,
   targetSettings,
-  testTarget,
   writeRun,
   type Pass,
   type PassOptions,
@@ -81,7 +81,7 @@ async function passesOver(
   for (let index = 0; index < config.repeat; index += 1) {
     const passSettings = index === 0 ? settings : nextRepeat(settings, reports);
     if (!passSettings) break;
-    const { pass, report } = await testTarget(target, judge, scanner, {
+    const { pass, report } = await runPass(target, judge, scanner, {
       startedAt: index === 0 ? startedAt : new Date(),
       settings: passSettings,
       ...(onFirstRoundSent ? { onFirstRoundSent } : {}),

@@ -1,5 +1,5 @@
 import type { JudgedExchange, RecordedCheck } from '../../src/judge/scenario-result.js';
-import { reportFrom } from '../../src/pipeline/pipeline.js';
+import { diagnoseAndBuild } from '../../src/pipeline/pipeline.js';
 import type { Report } from '../../src/report/model/types.js';
 
 const BASE = 'http://127.0.0.1:9/';
@@ -35,7 +35,7 @@ export function sampleReport(hostile = 'Unauthorized'): Report {
     actual: `HTTP 401 (text/plain) ${hostile}`,
     exchange: VALID_STATUS,
   };
-  return reportFrom({
+  return diagnoseAndBuild({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: BASE, embeddedReference: false },
     options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
