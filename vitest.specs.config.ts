@@ -7,14 +7,18 @@ import { requirementTags } from './src/requirements/tags.js';
  *   CONFORMANCE_RECORDING=reports/recording.json npx vitest --config vitest.specs.config.ts [-t REQUIREMENT-ID]
  *   npm run specs -- --recording reports/recording.json [-t REQUIREMENT-ID]
  * Without one, the recording of the reference server kept under test/fixtures/recordings/ is judged.
+ * Allure results are written by allure-vitest, as in any Vitest project, to reports/specs/allure-results/
+ * (ALLURE_RESULTS_DIR to change it): `npm run report:allure -- reports/specs/allure-results` renders them.
  */
 const recording = resolve(process.env.CONFORMANCE_RECORDING ?? 'test/fixtures/recordings/reference.recording.json');
 process.env.CONFORMANCE_RECORDING = recording;
+const allureResults = resolve(process.env.ALLURE_RESULTS_DIR ?? 'reports/specs/allure-results');
 
 export default defineConfig({
   test: {
     include: ['specs/**/*.spec.ts'],
     setupFiles: ['specs/setup/provide-recording.ts'],
+    reporters: ['default', ['allure-vitest/reporter', { resultsDir: allureResults }]],
     // Every spec file judges the same recording, in one worker.
     isolate: false,
     fileParallelism: false,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { switchedOn } from '../../src/config/values.js';
 import { HarnessError } from '../../src/errors.js';
 import { provideSpecRun } from '../../src/judge/context.js';
 import { providedTargets } from '../../src/judge/provided.js';
@@ -18,4 +19,10 @@ const recording = await readRecording(path).catch((error: unknown) => {
   if (error instanceof Error) error.stack = `${error.name}: ${error.message}`;
   throw error;
 });
-provideSpecRun({ specRunId: randomUUID(), targets: providedTargets(recording) });
+const STRICT_VARIABLE = { name: 'CONFORMANCE_STRICT', example: 'CONFORMANCE_STRICT=1', tokens: [] };
+// CONFORMANCE_STRICT as the CLI reads it: a broken SHOULD or CLIENT then fails its test instead of warning.
+provideSpecRun({
+  specRunId: randomUUID(),
+  targets: providedTargets(recording),
+  strict: switchedOn(process.env.CONFORMANCE_STRICT ?? '', STRICT_VARIABLE),
+});

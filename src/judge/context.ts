@@ -21,6 +21,11 @@ export function provideSpecRun(run: SpecRunContext): void {
   holder[SPEC_RUN_KEY] = run;
 }
 
+/** Whether the spec run's tests fail on a broken SHOULD or CLIENT, as --strict has the gate. */
+export function specRunIsStrict(): boolean {
+  return specRun().strict === true;
+}
+
 function specRun(): SpecRunContext {
   const run = holder[SPEC_RUN_KEY];
   if (!run) throw new Error('no recording was handed to the specs: they judge what the CLI or vitest.specs.config.ts provides');

@@ -29,6 +29,11 @@ export interface SpecRunContext {
   /** Tells one spec run from the next in a thread that judges batch after batch. */
   specRunId: string;
   targets: ProvidedTarget[];
+  /**
+   * Whether a broken SHOULD or CLIENT fails its test (CONFORMANCE_STRICT). It matters under plain Vitest, where the
+   * tests' states are what the user reads; the CLI's judging thread hands on the results and the gate reads those.
+   */
+  strict?: boolean;
 }
 
 /** What a spec run is handed to judge a recording file: each of its runs as a target, named when there are several. */

@@ -3,7 +3,7 @@ import { getCurrentSuite, test, type TestContext } from '@vitest/runner';
 import type { CheckOutcome } from './checks/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
-import { currentClassification, currentTarget, targetSlots } from './context.js';
+import { currentClassification, currentTarget, specRunIsStrict, targetSlots } from './context.js';
 import type { Classification, Classified, Reach } from '../classify/types.js';
 import { webServerRefusal, whyNotJudged } from './unjudged.js';
 import { apiPathOf } from '../classify/classify.js';
@@ -11,7 +11,7 @@ import { servedOnPath } from '../classify/reach.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { judgedExchange, type JudgedExchange, type RecordedCheck, type ScenarioResult } from './scenario-result.js';
 import { severalSlices, slicesOf, type Slice, type SliceScope, type Target } from '../record/target.js';
-import type { Profile } from '../requirements/types.js';
+import { STRICT_LEVELS, type Profile } from '../requirements/types.js';
 
 class SkipSignal extends Error {
   constructor(
@@ -324,17 +324,26 @@ async function judge<R extends RequirementId>(
   };
   vitestContext.task.meta.conformance = result;
 
-  const failures = checks.filter((check) => check.verdict === 'fail' || check.verdict === 'error');
-  if (failures.length > 0) {
-    const failure = new Error(
-      failures
-        .map((check) =>
-          check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check, exchanges),
-        )
-        .join('\n\n'),
-    );
-    if (failures.every((check) => check.verdict === 'fail')) failure.name = 'AssertionError';
+  // The test's own state says what the gate says (under plain Vitest it is all the user reads): an error or a broken
+  // MUST fails it, so does a broken SHOULD or CLIENT under --strict; without it, one is a warning and the test is
+  // skipped with it, as junit.xml and Allure have a warning; a broken INFO is an observation.
+  const strict = specRunIsStrict();
+  const failing = checks.filter((check) => check.verdict === 'error' || (check.verdict === 'fail' && failsTest(check, strict)));
+  const warnings = checks.filter((check) => check.verdict === 'fail' && !strict && STRICT_LEVELS.has(requirement(check.requirement).level));
+  const described = (check: RecordedCheck): string =>
+    check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check, exchanges);
+  if (failing.length > 0) {
+    const failure = new Error([...failing, ...warnings].map(described).join('\n\n'));
+    if (failing.every((check) => check.verdict === 'fail')) failure.name = 'AssertionError';
     throw failure;
   }
+  if (warnings.length > 0) {
+    vitestContext.skip(`warning, a failure only with --strict (CONFORMANCE_STRICT=1): ${warnings.map(described).join('\n\n')}`);
+  }
   if (skippedBecause !== undefined) vitestContext.skip(skippedBecause);
+}
+
+function failsTest(check: RecordedCheck, strict: boolean): boolean {
+  const { level } = requirement(check.requirement);
+  return level === 'MUST' || (strict && STRICT_LEVELS.has(level));
 }

@@ -5,6 +5,9 @@ import type { RequirementId } from './catalog.js';
  * with --profile official-client, and gating the run only with --strict, as a SHOULD does.
  */
 export type Level = 'MUST' | 'SHOULD' | 'INFO' | 'CLIENT';
+
+/** The levels whose failure fails the run only under --strict; a broken MUST always does, an INFO never. */
+export const STRICT_LEVELS: ReadonlySet<Level> = new Set(['SHOULD', 'CLIENT']);
 export type Family = 'envelope' | 'status' | 'lang' | 'auth' | 'selfservice' | 'official-client';
 
 /** A set of extra requirements a run judges only when asked to (--profile). */

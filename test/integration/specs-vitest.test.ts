@@ -1,7 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { run } from '../../src/index.js';
+import { startReferenceServer } from '../../src/reference-server/server.js';
 import { fileResources } from '../helpers/file-resources.js';
 import { repoRoot } from '../helpers/run-cli.js';
 import { SAFETY_NET_MS } from '../helpers/safety-net.js';
@@ -33,8 +35,11 @@ function exec(args: string[], env: Record<string, string> = {}): Promise<Output>
   });
 }
 
-const specs = (args: string[], recording?: string): Promise<Output> =>
-  exec([VITEST, 'run', '--config', 'vitest.specs.config.ts', ...args], recording ? { CONFORMANCE_RECORDING: recording } : {});
+const specs = (args: string[], recording?: string, env: Record<string, string> = {}): Promise<Output> =>
+  exec([VITEST, 'run', '--config', 'vitest.specs.config.ts', ...args], {
+    ...env,
+    ...(recording ? { CONFORMANCE_RECORDING: recording } : {}),
+  });
 
 /** Vitest's summary lines, e.g. "Tests  1 failed | 17 passed (18)". */
 const testsLine = (out: string): string => (/^\s*Tests\s+(.*)$/m.exec(out)?.[1] ?? '').trim();
@@ -78,6 +83,56 @@ test('npm run specs -- --recording FILE passes the recording and Vitest options 
   const missing = await exec([TSX, 'scripts/specs.ts', '--recording']);
   expect(missing.code).toBe(2);
   expect(missing.out.trim()).toMatch(/^CONFIG_INVALID: --recording needs a file/);
+});
+
+/** Allure's result files (allure-vitest's), by test name: status and the first line of its message. */
+async function allureResults(dir: string): Promise<Map<string, { status: string; message: string }>> {
+  const results = new Map<string, { status: string; message: string }>();
+  for (const file of (await readdir(dir)).filter((name) => name.endsWith('-result.json'))) {
+    const result = JSON.parse(await readFile(join(dir, file), 'utf8')) as {
+      name: string;
+      status: string;
+      statusDetails?: { message?: string };
+    };
+    results.set(result.name, { status: result.status, message: result.statusDetails?.message ?? '' });
+  }
+  return results;
+}
+
+test('allure-vitest writes Allure results as any Vitest project has them, each test as the gate has its requirement', async () => {
+  const dir = await tempFolder('specs-allure-');
+  const failing = await specs([], join(FIXTURES, 'colour-missing.recording.json'), { ALLURE_RESULTS_DIR: join(dir, 'must') });
+  expect(failing.code).toBe(1);
+  const must = await allureResults(join(dir, 'must'));
+  expect(must.size).toBeGreaterThan(10);
+  const colour = [...must].filter(([name]) => name.includes('STATUS-COLOUR'));
+  expect(colour.map(([, result]) => result.status)).toEqual(['failed']);
+  expect([...must].filter(([, result]) => result.status === 'failed')).toHaveLength(1);
+});
+
+test('a broken SHOULD is a warning under plain Vitest as in the gate: skipped with the failure, failed only under CONFORMANCE_STRICT', async () => {
+  // ENV-NO-BOM is a SHOULD: a byte-order mark before the JSON warns without --strict and fails the run with it.
+  const dir = await tempFolder('specs-should-');
+  const token = 'should-fixture-token-7c1d';
+  const server = await startReferenceServer({ token, variants: ['utf8-bom'] });
+  cleanUpAfterAll(() => server.close());
+  await run({ baseUrl: server.url, token, out: join(dir, 'run'), reports: 'json,recording' });
+  const recording = join(dir, 'run', 'recording.json');
+
+  const lenient = await specs([], recording, { ALLURE_RESULTS_DIR: join(dir, 'lenient') });
+  expect(lenient.code, lenient.out).toBe(0);
+  const warned = [...(await allureResults(join(dir, 'lenient')))].filter(([name]) => name.includes('ENV-NO-BOM'));
+  expect(warned.map(([, result]) => result.status)).toEqual(['skipped']);
+  // Vitest's verbose reporter shows the warning as the skip's note.
+  const verbose = await specs(['--reporter', 'verbose'], recording);
+  expect(verbose.out).toMatch(/ENV-NO-BOM[^\n]*\[warning, a failure only with --strict \(CONFORMANCE_STRICT=1\): ENV-NO-BOM/);
+
+  const strict = await specs([], recording, { ALLURE_RESULTS_DIR: join(dir, 'strict'), CONFORMANCE_STRICT: '1' });
+  expect(strict.code).toBe(1);
+  expect(strict.out).toContain('ENV-NO-BOM');
+  const failed = [...(await allureResults(join(dir, 'strict')))].filter(([, result]) => result.status === 'failed');
+  expect(failed.map(([name]) => name).join()).toContain('ENV-NO-BOM');
+  expect(failed).toHaveLength(1);
 });
 
 test('a file that is not a recording stops plain Vitest with the one line judge gives', async () => {

@@ -1,4 +1,4 @@
-import type { Level } from '../../requirements/types.js';
+import { STRICT_LEVELS } from '../../requirements/types.js';
 import type { Report, RequirementResult, Verdict } from './types.js';
 
 /**
@@ -16,9 +16,6 @@ import type { Report, RequirementResult, Verdict } from './types.js';
  */
 export const OUTCOMES = ['passed', 'failed', 'warned', 'waived', 'skipped', 'observed', 'unjudged'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
-
-/** The levels whose failure fails the run only under --strict. */
-const STRICT_LEVELS: ReadonlySet<Level> = new Set(['SHOULD', 'CLIENT']);
 
 /**
  * Whether a requirement's verdict fails the run by itself, before any baseline: a MUST broken, a SHOULD or CLIENT under
