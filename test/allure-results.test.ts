@@ -1,8 +1,9 @@
 import { expect, test } from 'vitest';
 import { allureFiles, type AllureFile } from '../src/report/views/allure.js';
-import { applyBaseline } from '../src/report/model/baseline.js';
+import { buildReport } from '../src/report/model/build.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 import type { Report } from '../src/report/model/types.js';
-import { sampleReport } from './helpers/sample-report.js';
+import { samplePass, sampleReport } from './helpers/sample-report.js';
 
 interface Result {
   uuid: string;
@@ -37,7 +38,7 @@ test('one Allure result per requirement, with the status the gate gives it: a SH
 });
 
 test('a requirement the suite could not judge is broken, and a flaky one failed and is marked flaky', () => {
-  const report = sampleReport();
+  const report = structuredClone(sampleReport());
   const target = report.requirements.find((result) => result.id === 'ENV-JSON');
   if (!target) throw new Error('sample report lost ENV-JSON');
   // A flaky requirement keeps the checks of a run that did not pass.
@@ -55,17 +56,18 @@ test('a requirement the suite could not judge is broken, and a flaky one failed 
 });
 
 test('a failure the baseline waives is marked known, so Allure shows it as a known issue', () => {
-  const report = sampleReport();
-  applyBaseline(
-    report,
-    {
-      file: 'baseline.json',
-      schemaVersion: 1,
-      knownFailures: [{ requirement: 'AUTH-TOKEN-ACCEPTED', reason: 'ticket OPS-1', owner: 'ops', expires: '2030-01-31' }],
+  const report = buildReport({
+    passes: [samplePass()],
+    baseline: {
+      baseline: {
+        file: 'baseline.json',
+        schemaVersion: 1,
+        knownFailures: [{ requirement: 'AUTH-TOKEN-ACCEPTED', reason: 'ticket OPS-1', owner: 'ops', expires: '2030-01-31' }],
+      },
+      today: '2030-01-01',
     },
-    undefined,
-    '2030-01-01',
-  );
+    scanner: createSecretScanner([]),
+  });
   expect(byRequirement(report, 'AUTH-TOKEN-ACCEPTED')?.statusDetails.known).toBe(true);
   expect(byRequirement(report, 'STATUS-OPEN-FIRST')?.statusDetails.known).toBeUndefined();
 });
@@ -97,8 +99,7 @@ test('the description quotes the requirement and lists every check with what was
 
 test('the same requirement of the same target keeps its history id across runs; result ids differ', () => {
   const first = sampleReport();
-  const second = sampleReport();
-  second.startedAt = '2026-02-02T03:04:05.000Z';
+  const second = { ...sampleReport(), startedAt: '2026-02-02T03:04:05.000Z' };
   const [a, b] = [byRequirement(first, 'ENV-JSON'), byRequirement(second, 'ENV-JSON')];
   expect(a?.historyId).toBe(b?.historyId);
   expect(a?.uuid).not.toBe(b?.uuid);

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { KnownFailure } from '../src/config/baseline.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { applyBaseline } from '../src/report/model/baseline.js';
-import { diagnoseAndBuild } from '../src/pipeline/pipeline.js';
+import type { BaselineInput } from '../src/report/model/baseline.js';
+import { buildReport, diagnosePass } from '../src/pipeline/pipeline.js';
 import type { Report } from '../src/report/model/types.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 import { fileResources } from './helpers/file-resources.js';
 
 const TOKEN = 'baseline-token-3c9d7e';
@@ -13,10 +14,13 @@ const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
 
 const tempDir = (): Promise<string> => tempFolder('conformance-baseline-');
 
-/** A report in which STATUS-COLOUR failed, AUTH-TOKEN-ACCEPTED passed and SELFSERVICE-SHAPE was skipped. */
-function report(): Report {
+/**
+ * The report of a run in which STATUS-COLOUR failed, AUTH-TOKEN-ACCEPTED passed and SELFSERVICE-SHAPE was skipped,
+ * judged against these known failures.
+ */
+function report(knownFailures?: KnownFailure[], judged: Omit<BaselineInput, 'baseline'> = {}): Report {
   const check = (requirement: string, verdict: 'pass' | 'fail' | 'skip') => ({ requirement, scenario: 's', verdict, description: 'd' });
-  return diagnoseAndBuild({
+  const pass = diagnosePass({
     suite: { name: 'ticketing-conformance', version: '0' },
     target: { baseUrl: 'http://127.0.0.1:1/', embeddedReference: false },
     options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
@@ -35,6 +39,8 @@ function report(): Report {
     ],
     errors: [],
   });
+  const baseline = knownFailures ? { baseline: { baseline: { file: 'b.json', schemaVersion: 1 as const, knownFailures }, ...judged } } : {};
+  return buildReport({ passes: [pass], ...baseline, scanner: createSecretScanner([]) });
 }
 
 const entry = (requirement: string, expires: string, target?: string): KnownFailure => ({
@@ -47,14 +53,8 @@ const entry = (requirement: string, expires: string, target?: string): KnownFail
 
 describe('a baseline of known failures', () => {
   test('a known failure before its expiry does not fail the run, and the report says so', () => {
-    const result = report();
-    expect(result.exitCode).toBe(1);
-    applyBaseline(
-      result,
-      { file: 'b.json', schemaVersion: 1, knownFailures: [entry('STATUS-COLOUR', '2030-01-31')] },
-      undefined,
-      '2030-01-31',
-    );
+    expect(report().exitCode).toBe(1);
+    const result = report([entry('STATUS-COLOUR', '2030-01-31')], { today: '2030-01-31' });
     expect(result.exitCode).toBe(0);
     expect(result.verdict).toBe('not-conformant');
     expect(result.baseline?.entries[0]?.outcome).toBe('known');
@@ -62,26 +62,19 @@ describe('a baseline of known failures', () => {
   });
 
   test('an expired entry fails the run again', () => {
-    const result = report();
-    applyBaseline(
-      result,
-      { file: 'b.json', schemaVersion: 1, knownFailures: [entry('STATUS-COLOUR', '2030-01-30')] },
-      undefined,
-      '2030-01-31',
-    );
+    const result = report([entry('STATUS-COLOUR', '2030-01-30')], { today: '2030-01-31' });
     expect(result.exitCode).toBe(1);
     expect(result.baseline?.entries[0]).toMatchObject({ outcome: 'expired' });
     expect(result.baseline?.entries[0]?.note).toContain('expired on 2030-01-30');
   });
 
   test('a known failure that passes now is reported fixed; one that was skipped is neither', () => {
-    const result = report();
     const knownFailures = [
       entry('STATUS-COLOUR', '2030-01-31'),
       entry('AUTH-TOKEN-ACCEPTED', '2030-01-31'),
       entry('SELFSERVICE-SHAPE', '2030-01-31'),
     ];
-    applyBaseline(result, { file: 'b.json', schemaVersion: 1, knownFailures }, undefined, '2030-01-01');
+    const result = report(knownFailures, { today: '2030-01-01' });
     expect(result.baseline?.entries.map((item) => [item.requirement, item.outcome])).toEqual([
       ['STATUS-COLOUR', 'known'],
       ['AUTH-TOKEN-ACCEPTED', 'fixed'],
@@ -92,13 +85,7 @@ describe('a baseline of known failures', () => {
   });
 
   test('an entry for another target of a matrix does not apply', () => {
-    const result = report();
-    applyBaseline(
-      result,
-      { file: 'b.json', schemaVersion: 1, knownFailures: [entry('STATUS-COLOUR', '2030-01-31', 'other')] },
-      'this',
-      '2030-01-01',
-    );
+    const result = report([entry('STATUS-COLOUR', '2030-01-31', 'other')], { targetName: 'this', today: '2030-01-01' });
     expect(result.baseline?.entries).toEqual([]);
     expect(result.exitCode).toBe(1);
   });

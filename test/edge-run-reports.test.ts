@@ -1,13 +1,14 @@
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference-server/server.js';
-import { mergeRepeatedRuns } from '../src/report/model/repeat.js';
+import { buildReport } from '../src/report/model/build.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 import type { Report } from '../src/report/model/types.js';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { schemaProblems } from './helpers/schema-problems.js';
-import { sampleReport } from './helpers/sample-report.js';
+import { samplePass } from './helpers/sample-report.js';
 
 const TOKEN = 'edge-runs-token-5e1c0b';
 const { inProcess, cleanUpAfterAll } = fileResources({ reports: REPORT_KINDS });
@@ -73,8 +74,8 @@ test.each(EDGE_RUNS)('every file of a run %s keeps to its schema', async (_name,
 });
 
 test('--repeat: a later run cut short by the deadline leaves a merged report that keeps to its schema', () => {
-  const first = sampleReport();
-  const cut = sampleReport();
+  const first = samplePass();
+  const cut = samplePass();
   cut.requirements = cut.requirements.map((result) => ({
     ...result,
     verdict: 'error',
@@ -88,7 +89,7 @@ test('--repeat: a later run cut short by the deadline leaves a merged report tha
       },
     ],
   }));
-  const merged = mergeRepeatedRuns([first, cut]);
+  const merged = buildReport({ passes: [first, cut], scanner: createSecretScanner([]) });
   const check = validator('report');
   expect(check(structuredClone(merged)), formatSchemaErrors(check.errors)).toBe(true);
   // Judged by the first run alone: its verdicts, and a repeat that says one run judged them.

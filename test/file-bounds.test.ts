@@ -115,7 +115,7 @@ test.concurrent.for(headersPast)(
 test.concurrent.for(headersPast)(
   'compare and history: a report holding an answer past the header %s is refused in one line',
   async ([, headers, reason]) => {
-    const report = sampleReport();
+    const report = structuredClone(sampleReport());
     const exchange = Object.values(report.exchanges)[0];
     if (exchange) exchange.response.headers = { ...exchange.response.headers, ...headers };
     const folder = join(dir, `history-${Object.keys(headers).length}-${Object.keys(headers)[0]?.length}`);

@@ -20,7 +20,7 @@ import { recordingOfRun, type RecordingFile, type RecordingRun } from '../src/re
 import { REPORTED_BODY_CHARS } from '../src/exchange/exchange.js';
 import { fileResources } from './helpers/file-resources.js';
 import { failedRequirements, lastLine, repoRoot, type CliRun } from './helpers/run-cli.js';
-import { sampleReport } from './helpers/sample-report.js';
+import { samplePass, sampleReport } from './helpers/sample-report.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
 
 const TOKEN = 'recording-token-3b9e27';
@@ -127,14 +127,13 @@ describe('a run writes its recording beside the reports', () => {
 
 test('the record stage refuses a recording that would carry the token, and the report it is written with says so', async () => {
   const out = await tempFolder('recording-leak-');
-  const report = sampleReport();
   const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
   const key = 'valid /api/ticket/status/1?';
   // A header echoing the credential as the target sent it back: only the screen can catch it, nothing parses headers.
   const echoed = answeredWith(recordedAnswer(key), { headers: { 'content-type': 'application/json', 'x-echo': `Basic ${basic}` } });
   const recording = { traffic: { sent: 1, rateLimited: 0, waitedMs: 0 }, tlsCertificates: [], answers: { [key]: { exchange: echoed } } };
   const { report: finished, writtenFiles } = await writeRun(
-    report,
+    [samplePass()],
     [{ startedAt: new Date(), recording }],
     out,
     createSecretScanner([TOKEN]),

@@ -2,13 +2,14 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { RecordingFile } from '../src/record/recording-file.js';
-import { mergeRepeatedRuns } from '../src/report/model/repeat.js';
+import { buildReport } from '../src/report/model/build.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 import { exchangeOf, type Report } from '../src/report/model/types.js';
 import { validator } from '../src/validators/schemas.js';
 import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, type CliRun } from './helpers/run-cli.js';
-import { sampleReport } from './helpers/sample-report.js';
+import { samplePass } from './helpers/sample-report.js';
 
 const VERSION_1_LINE =
   /^HARNESS_REPORT_UNREADABLE: \S*report-v1\.json is a report\.json of schema version 1, which this suite \(\S+\) does not read: it reads version 2\. Re-run with this version, or judge its recording\.json again with `ticketing-conformance judge`$/;
@@ -146,12 +147,12 @@ describe('a version-1 report is refused in one line with the way forward, exit 2
 describe('--repeat: keys stay unique over the runs', () => {
   /** Two runs: AUTH-TOKEN-ACCEPTED passed in the first and failed in the second, so it is flaky with run 2's checks. */
   function merged(): Report {
-    const first = sampleReport('first answer');
+    const first = samplePass('first answer');
     const accepted = first.requirements.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED');
     if (!accepted) throw new Error('sample has no AUTH-TOKEN-ACCEPTED');
     accepted.verdict = 'pass';
     accepted.checks = accepted.checks.map((check) => ({ ...check, verdict: 'pass' }));
-    return mergeRepeatedRuns([first, sampleReport('second answer')]);
+    return buildReport({ passes: [first, samplePass('second answer')], scanner: createSecretScanner([]) });
   }
 
   test("a later run's exchange is under run N: KEY, the first run's under its own key, and each key resolves", () => {

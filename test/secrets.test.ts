@@ -7,11 +7,11 @@ import { screenOutput } from '../src/cli/screen-output.js';
 import { clientKeySecrets, createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
-import { diagnoseAndBuild } from '../src/pipeline/pipeline.js';
-import type { Report } from '../src/report/model/types.js';
+import { buildReport, diagnosePass } from '../src/pipeline/pipeline.js';
+import type { DiagnosedPass, Report } from '../src/report/model/types.js';
 import { MANIFEST } from '../src/files/artifacts.js';
 import { writeReports } from '../src/report/write.js';
-import { sampleReport } from './helpers/sample-report.js';
+import { samplePass } from './helpers/sample-report.js';
 import { FOREIGN_CREDENTIAL, hostileTargets } from './helpers/hostile-targets.js';
 import { REPORT_KINDS } from '../src/config/reports.js';
 import { fileResources } from './helpers/file-resources.js';
@@ -124,10 +124,10 @@ test('credentials a target echoes back are redacted, so the report is still writ
   expect(report).not.toContain(FOREIGN_CREDENTIAL);
 });
 
-/** A report whose one check carries whatever a buggy scenario copied into it. */
-function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exchanges: ScenarioResult['exchanges'] = {}): Report {
+/** A pass whose one check carries whatever a buggy scenario copied into it. */
+function passWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exchanges: ScenarioResult['exchanges'] = {}): DiagnosedPass {
   const now = new Date();
-  return diagnoseAndBuild({
+  return diagnosePass({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
     options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
@@ -148,10 +148,12 @@ function reportWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exch
   });
 }
 
-async function written(report: Report): Promise<{ files: string[]; texts: string[]; finished: Report }> {
+/** The report of the pass as a run builds it with the scanner of its token, and the files written from it. */
+async function written(pass: DiagnosedPass, secrets = scanner): Promise<{ files: string[]; texts: string[]; finished: Report }> {
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
-    const { report: finished } = await writeReports(report, outDir, scanner);
+    const finished = buildReport({ passes: [pass], scanner: secrets });
+    await writeReports(finished, outDir, secrets);
     const files = await readdir(outDir);
     const texts = await Promise.all(files.filter((name) => name.includes('.')).map((name) => readFile(join(outDir, name), 'utf8')));
     return { files, texts, finished };
@@ -162,21 +164,21 @@ async function written(report: Report): Promise<{ files: string[]; texts: string
 
 test('a report whose model would carry the token is written with it redacted, said as a fault of the suite, and gives no verdict', async () => {
   const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
-  const report = reportWith({ verdict: 'fail', description: `sent ${basic}` });
-  expect(report.exitCode).toBe(1);
-  const { files, texts, finished } = await written(report);
+  const pass = passWith({ verdict: 'fail', description: `sent ${basic}` });
+  expect(buildReport({ passes: [pass], scanner: createSecretScanner([]) }).exitCode).toBe(1);
+  const { files, texts, finished } = await written(pass);
   for (const name of ['report.json', 'report.md', 'report.html', 'junit.xml', 'ctrf.json']) expect(files).toContain(name);
   expect(texts.filter((text) => text.includes(basic) || text.includes(TOKEN))).toEqual([]);
   expect(texts.find((text) => text.startsWith('{') && text.includes('"schemaVersion"'))).toContain('sent <redacted>');
   expect(finished.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK']);
   expect(finished.errors[0]?.message).toMatch(/^the report would have contained the API token/);
   expect(finished.exitCode).toBe(2);
-  // The report handed to the writer is not changed: the writer finishes a copy.
-  expect(report.exitCode).toBe(1);
+  // The pass the report was built from is not changed: the build redacts a copy.
+  expect(JSON.stringify(pass)).toContain(basic);
 });
 
 test('an Authorization value in the model is redacted too', async () => {
-  const report = reportWith(
+  const pass = passWith(
     { verdict: 'pass', description: 'sent it', exchange: 'valid /?' },
     {
       'valid /?': {
@@ -191,7 +193,7 @@ test('an Authorization value in the model is redacted too', async () => {
       },
     },
   );
-  const { files, texts, finished } = await written(report);
+  const { files, texts, finished } = await written(pass);
   expect(files).toContain('report.json');
   expect(texts.filter((text) => text.includes(FOREIGN_CREDENTIAL))).toEqual([]);
   expect(finished.errors[0]?.message).toMatch(/^the report would have contained an Authorization value/);
@@ -212,8 +214,9 @@ test('a token with markup characters is also found in the model, and no view car
   const token = `Tok&en<"'|93f1`;
   const outDir = await mkdtemp(join(tmpdir(), 'conformance-leak-'));
   try {
-    const report = sampleReport(`echoed ${token} back`);
-    const { report: finished } = await writeReports(report, outDir, createSecretScanner([token]));
+    const secrets = createSecretScanner([token]);
+    const finished = buildReport({ passes: [samplePass(`echoed ${token} back`)], scanner: secrets });
+    await writeReports(finished, outDir, secrets);
     expect(finished.errors.map((error) => error.code)).toContain('HARNESS_SECRET_LEAK');
     const names = (await readdir(outDir)).filter((name) => name.includes('.') && name !== MANIFEST);
     const escaped = [token, 'Tok&amp;en&lt;&quot;', 'Tok\\u0026en', 'Tok&en<\\"'];

@@ -4,12 +4,13 @@ import type { HarnessErrorCode, RunError } from '../src/errors.js';
 import { variantLabel } from '../src/exchange/credentials.js';
 import { exchangeKey, type Exchange } from '../src/exchange/exchange.js';
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
-import { applyBaseline } from '../src/report/model/baseline.js';
-import { settleOutcome, type ReportInput } from '../src/report/model/build.js';
-import { diagnoseAndBuild } from '../src/pipeline/pipeline.js';
+import { buildReport, type ReportInput, type ReportParts } from '../src/report/model/build.js';
+import { diagnosePass } from '../src/pipeline/pipeline.js';
 import { classifyExchange } from '../src/classify/classify.js';
-import { cutShort, mergeRepeatedRuns } from '../src/report/model/repeat.js';
-import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
+import { cutShort, mergePasses } from '../src/report/model/repeat.js';
+import { exchangeOf, type DiagnosedPass, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
+import { createSecretScanner } from '../src/secrets/scanner.js';
+import { contentHash } from '../src/report/model/integrity.js';
 import { requirementVerdict, runOutcome } from '../src/report/model/verdicts.js';
 import { failsRun, outcomeOf, waivedRequirements } from '../src/report/model/outcomes.js';
 import { documentCatalog as catalog, requirement } from '../src/requirements/catalog.js';
@@ -95,8 +96,8 @@ function scenarioOf(checks: RecordedCheck[], extra: Partial<ScenarioResult> = {}
   };
 }
 
-function reportOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, strict = false): Report {
-  return diagnoseAndBuild({
+function passOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, strict = false): DiagnosedPass {
+  return diagnosePass({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: BASE_URL, embeddedReference: false },
     options: { statusId: 1, strict, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
@@ -109,7 +110,26 @@ function reportOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, str
   });
 }
 
-const resultOf = (report: Report, id: string): RequirementResult => {
+const NO_SECRETS = createSecretScanner([]);
+
+/** SHA-256 fingerprints of two TLS certificates, as the report's schema writes them. */
+const CERTIFICATE_A = Array(32).fill('AA').join(':');
+const CERTIFICATE_B = Array(32).fill('CD').join(':');
+
+/** The report of these passes, built as a run builds it. */
+const built = (passes: DiagnosedPass[], parts: Omit<ReportParts, 'passes' | 'scanner'> = {}): Report =>
+  buildReport({ passes, scanner: NO_SECRETS, ...parts });
+
+function reportOf(
+  checks: RecordedCheck[],
+  input: Partial<ReportInput> = {},
+  strict = false,
+  parts: Omit<ReportParts, 'passes' | 'scanner'> = {},
+): Report {
+  return built([passOf(checks, input, strict)], parts);
+}
+
+const resultOf = (report: Pick<Report, 'requirements'>, id: string): RequirementResult => {
   const found = report.requirements.find((result) => result.id === id);
   if (!found) throw new Error(`no ${id} in the report`);
   return found;
@@ -307,28 +327,30 @@ describe('a report from the checks of a run', () => {
 
   test('every requirement passed: conformant, with totals, the requests sent and the target fingerprint', () => {
     const checks = allPassed();
-    const report = diagnoseAndBuild({
-      suite: { name: 'ticketing-conformance', version: 'test' },
-      runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
-      target: { baseUrl: BASE_URL, embeddedReference: true },
-      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
-      startedAt: new Date('2026-11-25T10:00:00.000Z'),
-      finishedAt: new Date('2026-11-25T10:00:02.500Z'),
-      complete: true,
-      scenarios: [
-        scenarioOf(checks.slice(0, 10), { requestsSent: 7, tlsCertificates: ['AA:BB'] }),
-        // A run sends each request once: the answer with the Server header is another request's.
-        scenarioOf(
-          checks.slice(10).map((entry) => check(entry.requirement, 'pass', APACHE_LISTING)),
-          {
-            requestsSent: 21,
-            tlsCertificates: ['AA:BB', 'CC:DD'],
-          },
-        ),
-        scenarioOf([], { requestsSent: 3 }),
-      ],
-      errors: [],
-    });
+    const report = built([
+      diagnosePass({
+        suite: { name: 'ticketing-conformance', version: 'test' },
+        runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
+        target: { baseUrl: BASE_URL, embeddedReference: true },
+        options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+        startedAt: new Date('2026-11-25T10:00:00.000Z'),
+        finishedAt: new Date('2026-11-25T10:00:02.500Z'),
+        complete: true,
+        scenarios: [
+          scenarioOf(checks.slice(0, 10), { requestsSent: 7, tlsCertificates: [CERTIFICATE_A] }),
+          // A run sends each request once: the answer with the Server header is another request's.
+          scenarioOf(
+            checks.slice(10).map((entry) => check(entry.requirement, 'pass', APACHE_LISTING)),
+            {
+              requestsSent: 21,
+              tlsCertificates: [CERTIFICATE_A, CERTIFICATE_B],
+            },
+          ),
+          scenarioOf([], { requestsSent: 3 }),
+        ],
+        errors: [],
+      }),
+    ]);
     expect(report).toMatchObject({
       schemaVersion: 2,
       runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
@@ -340,13 +362,19 @@ describe('a report from the checks of a run', () => {
       durationMs: 2500,
       complete: true,
       requests: { sent: 21 },
-      target: { baseUrl: BASE_URL, embeddedReference: true, fingerprint: { server: ['Apache'], tlsCertificateSha256: ['AA:BB', 'CC:DD'] } },
+      target: {
+        baseUrl: BASE_URL,
+        embeddedReference: true,
+        fingerprint: { server: ['Apache'], tlsCertificateSha256: [CERTIFICATE_A, CERTIFICATE_B] },
+      },
       totals: { pass: catalog.length, fail: 0, warn: 0, info: 0, skip: 0, error: 0, flaky: 0 },
       diagnoses: [],
     });
     expect(report.requirements.map((result) => result.id)).toEqual(catalog.map((entry) => entry.id));
     expect(report.requirements.filter((result) => 'party' in result)).toEqual([]);
     expect(report.integrity?.catalog).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(report.integrity?.content).toBe(contentHash(report));
+    expect(Object.isFrozen(report.requirements[0]?.checks[0])).toBe(true);
   });
 
   test('HTTP 429 answers and the time waited for them are counted only when there were any', () => {
@@ -541,10 +569,9 @@ describe('a report from the checks of a run', () => {
   });
 
   test('errors added after the report was built settle its verdict again', () => {
-    const report = reportOf(allPassed());
-    expect(report.verdict).toBe('conformant');
-    report.errors.push({ code: 'HARNESS_SECRET_LEAK', message: 'report.json would carry the token', hint: 'h', party: 'suite' });
-    settleOutcome(report);
+    expect(reportOf(allPassed()).verdict).toBe('conformant');
+    const leak: RunError = { code: 'HARNESS_SECRET_LEAK', message: 'report.json would carry the token', hint: 'h', party: 'suite' };
+    const report = reportOf(allPassed(), {}, false, { errors: [leak] });
     expect(report).toMatchObject({ verdict: 'inconclusive', exitCode: 2, summary: 'No verdict: report.json would carry the token.' });
   });
 
@@ -711,8 +738,9 @@ describe('a baseline of known failures', () => {
   });
 
   test('a failure known until today or later is waived: not conformant, exit 0', () => {
-    const report = reportOf(colourMissing());
-    applyBaseline(report, baseline(entry('STATUS-COLOUR', '2030-01-31')), undefined, '2030-01-31');
+    const report = reportOf(colourMissing(), {}, false, {
+      baseline: { baseline: baseline(entry('STATUS-COLOUR', '2030-01-31')), today: '2030-01-31' },
+    });
     expect(report.baseline).toEqual({
       file: 'baseline.json',
       entries: [
@@ -734,8 +762,9 @@ describe('a baseline of known failures', () => {
   });
 
   test('an expired entry counts the failure again', () => {
-    const report = reportOf(colourMissing());
-    applyBaseline(report, baseline(entry('STATUS-COLOUR', '2030-01-30')), undefined, '2030-01-31');
+    const report = reportOf(colourMissing(), {}, false, {
+      baseline: { baseline: baseline(entry('STATUS-COLOUR', '2030-01-30')), today: '2030-01-31' },
+    });
     expect(report.baseline?.entries[0]).toMatchObject({
       outcome: 'expired',
       note: 'expired on 2030-01-30: the failure counts again; fix it or renew the entry',
@@ -747,12 +776,16 @@ describe('a baseline of known failures', () => {
     const checks = colourMissing().map((result) =>
       result.requirement === 'STATUS-ID' ? errorCheck('STATUS-ID', 'HARNESS_BODY_TOO_LARGE') : result,
     );
-    const report = reportOf(checks.filter((result) => result.requirement !== 'STATUS-NAME'));
-    applyBaseline(
-      report,
-      baseline(entry('STATUS-ORDER'), entry('STATUS-NAME'), entry('STATUS-ID'), entry('NO-LONGER-IN-THE-CATALOG')),
-      undefined,
-      '2030-01-01',
+    const report = reportOf(
+      checks.filter((result) => result.requirement !== 'STATUS-NAME'),
+      {},
+      false,
+      {
+        baseline: {
+          baseline: baseline(entry('STATUS-ORDER'), entry('STATUS-NAME'), entry('STATUS-ID'), entry('NO-LONGER-IN-THE-CATALOG')),
+          today: '2030-01-01',
+        },
+      },
     );
     const notJudged = 'could not be judged in this run, so it is neither known nor fixed';
     expect(report.baseline?.entries.map((result) => [result.requirement, result.outcome, result.note])).toEqual([
@@ -766,30 +799,30 @@ describe('a baseline of known failures', () => {
 
   test('a SHOULD is a known failure only under --strict, where it fails the run', () => {
     const checks = allPassed().map((result) => (result.requirement === 'ENV-NO-BOM' ? check('ENV-NO-BOM', 'fail', VALID) : result));
-    const strict = reportOf(checks, {}, true);
-    expect(strict.exitCode).toBe(1);
-    applyBaseline(strict, baseline(entry('ENV-NO-BOM')), undefined, '2030-01-01');
+    expect(reportOf(checks, {}, true).exitCode).toBe(1);
+    const known = { baseline: { baseline: baseline(entry('ENV-NO-BOM')), today: '2030-01-01' } };
+    const strict = reportOf(checks, {}, true, known);
     expect(strict.baseline?.entries[0]?.outcome).toBe('known');
     expect(strict.exitCode).toBe(0);
-    const lenient = reportOf(checks);
-    applyBaseline(lenient, baseline(entry('ENV-NO-BOM')), undefined, '2030-01-01');
+    const lenient = reportOf(checks, {}, false, known);
     expect(lenient.baseline?.entries[0]?.outcome).toBe('fixed');
   });
 
   test('entries for another target of a matrix do not apply; entries for this one say so', () => {
-    const report = reportOf(colourMissing());
-    applyBaseline(
-      report,
-      baseline(entry('STATUS-COLOUR', '2030-01-31', 'staging'), entry('STATUS-ID', '2030-01-31', 'production')),
-      'production',
-      '2030-01-01',
-    );
+    const report = reportOf(colourMissing(), {}, false, {
+      baseline: {
+        baseline: baseline(entry('STATUS-COLOUR', '2030-01-31', 'staging'), entry('STATUS-ID', '2030-01-31', 'production')),
+        targetName: 'production',
+        today: '2030-01-01',
+      },
+    });
     expect(report.baseline?.entries).toEqual([
       expect.objectContaining({ requirement: 'STATUS-ID', target: 'production', outcome: 'fixed' }),
     ]);
     expect(report.exitCode).toBe(1);
-    const untargeted = reportOf(colourMissing());
-    applyBaseline(untargeted, baseline(entry('STATUS-COLOUR')), 'production', '2030-01-01');
+    const untargeted = reportOf(colourMissing(), {}, false, {
+      baseline: { baseline: baseline(entry('STATUS-COLOUR')), targetName: 'production', today: '2030-01-01' },
+    });
     expect(untargeted.baseline?.entries[0]).not.toHaveProperty('target');
     expect(untargeted.exitCode).toBe(0);
   });
@@ -797,11 +830,11 @@ describe('a baseline of known failures', () => {
   test("without a date, today's decides: an entry expiring today is still known", () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2030-01-31T23:59:00.000Z') });
     try {
-      const report = reportOf(colourMissing());
-      applyBaseline(report, baseline(entry('STATUS-COLOUR', '2030-01-31'), entry('STATUS-ORDER', '2030-01-30')));
+      const report = reportOf(colourMissing(), {}, false, {
+        baseline: { baseline: baseline(entry('STATUS-COLOUR', '2030-01-31'), entry('STATUS-ORDER', '2030-01-30')) },
+      });
       expect(report.baseline?.entries.map((result) => result.outcome)).toEqual(['known', 'fixed']);
-      const expired = reportOf(colourMissing());
-      applyBaseline(expired, baseline(entry('STATUS-COLOUR', '2030-01-30')));
+      const expired = reportOf(colourMissing(), {}, false, { baseline: { baseline: baseline(entry('STATUS-COLOUR', '2030-01-30')) } });
       expect(expired.baseline?.entries[0]?.outcome).toBe('expired');
     } finally {
       vi.useRealTimers();
@@ -810,8 +843,9 @@ describe('a baseline of known failures', () => {
 
   test('the summary names every known failure', () => {
     const checks = colourMissing().map((entry) => (entry.requirement === 'STATUS-ID' ? check('STATUS-ID', 'fail', COLOUR_MISSING) : entry));
-    const report = reportOf(checks);
-    applyBaseline(report, baseline(entry('STATUS-ID'), entry('STATUS-COLOUR')), undefined, '2030-01-01');
+    const report = reportOf(checks, {}, false, {
+      baseline: { baseline: baseline(entry('STATUS-ID'), entry('STATUS-COLOUR')), today: '2030-01-01' },
+    });
     expect(report.summary).toBe(
       'Not conformant, but only in 2 known failure(s) of the baseline (STATUS-ID, STATUS-COLOUR): nothing new failed.',
     );
@@ -820,10 +854,10 @@ describe('a baseline of known failures', () => {
 
 describe('--repeat: runs folded into one report', () => {
   test("a flaky requirement keeps the exchange of the run that told, under that run's key; the others keep the first run's", () => {
-    const reports = [reportOf(allPassed()), reportOf(allPassed()), reportOf(colourMissing())];
-    const told = resultOf(reports[2] as Report, 'STATUS-COLOUR').checks[0]?.exchange ?? '';
-    const kept = resultOf(reports[0] as Report, 'STATUS-ID').checks[0]?.exchange ?? '';
-    const merged = mergeRepeatedRuns(reports);
+    const reports = [passOf(allPassed()), passOf(allPassed()), passOf(colourMissing())];
+    const told = resultOf(reports[2] as DiagnosedPass, 'STATUS-COLOUR').checks[0]?.exchange ?? '';
+    const kept = resultOf(reports[0] as DiagnosedPass, 'STATUS-ID').checks[0]?.exchange ?? '';
+    const merged = built(reports);
     expect(resultOf(merged, 'STATUS-COLOUR').checks[0]?.exchange).toBe(`run 3: ${told}`);
     expect(merged.exchanges[`run 3: ${told}`]?.response.body).toBe(COLOUR_MISSING.response.bodyText);
     expect(resultOf(merged, 'STATUS-ID').checks[0]?.exchange).toBe(kept);
@@ -832,10 +866,10 @@ describe('--repeat: runs folded into one report', () => {
   });
 
   test('a check without an exchange stays without one, and an exchange a run does not hold is not invented', () => {
-    const second = reportOf(colourMissing().filter((entry) => entry.requirement !== 'SELFSERVICE-SHAPE'));
+    const second = passOf(colourMissing().filter((entry) => entry.requirement !== 'SELFSERVICE-SHAPE'));
     const told = resultOf(second, 'STATUS-COLOUR').checks[0]?.exchange ?? '';
     second.exchanges = Object.fromEntries(Object.entries(second.exchanges).filter(([key]) => key !== told));
-    const merged = mergeRepeatedRuns([reportOf(allPassed().filter((entry) => entry.requirement !== 'SELFSERVICE-SHAPE')), second]);
+    const merged = built([passOf(allPassed().filter((entry) => entry.requirement !== 'SELFSERVICE-SHAPE')), second]);
     const notRun = resultOf(merged, 'SELFSERVICE-SHAPE').checks[0];
     expect(notRun?.description).toBe('not run');
     expect(notRun !== undefined && 'exchange' in notRun).toBe(false);
@@ -846,21 +880,21 @@ describe('--repeat: runs folded into one report', () => {
   const at = (start: string, end: string) => ({ startedAt: new Date(start), finishedAt: new Date(end) });
 
   test('one run is its own report; none is an error', () => {
-    const only = reportOf(allPassed());
-    expect(mergeRepeatedRuns([only])).toBe(only);
-    expect(() => mergeRepeatedRuns([])).toThrow('no report to merge');
+    const only = passOf(allPassed());
+    expect(mergePasses([only])).toBe(only);
+    expect(() => mergePasses([])).toThrow('no pass to merge');
   });
 
   test('runs that agree keep their verdicts, say so, and add up their requests', () => {
-    const first = reportOf(allPassed(), {
+    const first = passOf(allPassed(), {
       ...at('2026-11-25T10:00:00Z', '2026-11-25T10:00:02Z'),
       scenarios: [scenarioOf(allPassed(), { requestsSent: 21 })],
     });
-    const second = reportOf(allPassed(), {
+    const second = passOf(allPassed(), {
       ...at('2026-11-25T10:00:02Z', '2026-11-25T10:00:05Z'),
       scenarios: [scenarioOf(allPassed(), { requestsSent: 21 })],
     });
-    const merged = mergeRepeatedRuns([first, second]);
+    const merged = built([first, second]);
     expect(merged).toMatchObject({
       verdict: 'conformant',
       exitCode: 0,
@@ -876,7 +910,7 @@ describe('--repeat: runs folded into one report', () => {
   });
 
   test('a verdict that changed is flaky, keeps the checks of the run that failed, and fails the run', () => {
-    const merged = mergeRepeatedRuns([reportOf(allPassed()), reportOf(colourMissing()), reportOf(allPassed())]);
+    const merged = built([passOf(allPassed()), passOf(colourMissing()), passOf(allPassed())]);
     const colour = resultOf(merged, 'STATUS-COLOUR');
     expect(colour).toMatchObject({ verdict: 'flaky', party: 'target', repeat: { runs: 3, agreed: 2, verdicts: { pass: 2, fail: 1 } } });
     expect(colour.checks.map((entry) => entry.verdict)).toEqual(['fail']);
@@ -889,18 +923,18 @@ describe('--repeat: runs folded into one report', () => {
   });
 
   test('the run that tells is the one that failed or warned, else the first that did not pass; its party is kept', () => {
-    const withVerdicts = (...verdicts: RecordedCheck['verdict'][]): Report[] =>
+    const withVerdicts = (...verdicts: RecordedCheck['verdict'][]): DiagnosedPass[] =>
       verdicts.map((verdict) =>
-        reportOf(allPassed().map((result) => (result.requirement === 'ENV-NO-BOM' ? check('ENV-NO-BOM', verdict, VALID) : result))),
+        passOf(allPassed().map((result) => (result.requirement === 'ENV-NO-BOM' ? check('ENV-NO-BOM', verdict, VALID) : result))),
       );
-    const told = (reports: Report[]) => resultOf(mergeRepeatedRuns(reports), 'ENV-NO-BOM');
+    const told = (reports: DiagnosedPass[]) => resultOf(built(reports), 'ENV-NO-BOM');
     expect(told(withVerdicts('pass', 'skip', 'fail'))).toMatchObject({ verdict: 'flaky', checks: [{ verdict: 'fail' }], party: 'target' });
     expect(told(withVerdicts('pass', 'info', 'skip'))).toMatchObject({ verdict: 'flaky', checks: [{ verdict: 'info' }], party: 'target' });
     const colour = (...verdicts: RecordedCheck['verdict'][]): RequirementResult =>
       resultOf(
-        mergeRepeatedRuns(
+        built(
           verdicts.map((verdict) =>
-            reportOf(
+            passOf(
               allPassed().map((result) =>
                 result.requirement === 'STATUS-COLOUR' ? check('STATUS-COLOUR', verdict, COLOUR_MISSING) : result,
               ),
@@ -910,7 +944,7 @@ describe('--repeat: runs folded into one report', () => {
         'STATUS-COLOUR',
       );
     expect(colour('pass', 'skip', 'fail')).toMatchObject({ verdict: 'flaky', checks: [{ verdict: 'fail' }], party: 'target' });
-    const [first, second] = withVerdicts('pass', 'pass') as [Report, Report];
+    const [first, second] = withVerdicts('pass', 'pass') as [DiagnosedPass, DiagnosedPass];
     second.requirements = second.requirements.map((result) =>
       result.id === 'ENV-NO-BOM'
         ? { ...result, verdict: 'error', party: 'environment', checks: [errorCheck('ENV-NO-BOM', 'HARNESS_TIMEOUT', 'environment')] }
@@ -921,47 +955,47 @@ describe('--repeat: runs folded into one report', () => {
 
   test('a run cut short by the deadline or the request budget is not compared', () => {
     for (const code of ['HARNESS_DEADLINE', 'HARNESS_REQUEST_BUDGET'] as const) {
-      const cut = reportOf(
+      const cut = passOf(
         allPassed().map((result) => (result.requirement === 'STATUS-COLOUR' ? errorCheck('STATUS-COLOUR', code, 'environment') : result)),
       );
       expect(cutShort(cut)).toBe(true);
-      const merged = mergeRepeatedRuns([reportOf(allPassed()), cut]);
+      const merged = built([passOf(allPassed()), cut]);
       expect(resultOf(merged, 'STATUS-COLOUR')).toMatchObject({ verdict: 'pass', repeat: { runs: 1, agreed: 1, verdicts: { pass: 1 } } });
       expect(resultOf(merged, 'STATUS-ID').repeat).toEqual({ runs: 2, agreed: 2, verdicts: { pass: 2 } });
     }
-    const timedOut = reportOf(
+    const timedOut = passOf(
       allPassed().map((result) => (result.requirement === 'STATUS-COLOUR' ? errorCheck('STATUS-COLOUR', 'HARNESS_TIMEOUT') : result)),
     );
     expect(cutShort(timedOut)).toBe(false);
     // A scenario that had judged some answers when the deadline came still did not judge the requirement.
-    const partly = reportOf(
+    const partly = passOf(
       allPassed().flatMap((result) =>
         result.requirement === 'STATUS-COLOUR' ? [result, errorCheck('STATUS-COLOUR', 'HARNESS_DEADLINE', 'environment')] : [result],
       ),
     );
     expect(cutShort(partly)).toBe(true);
-    expect(resultOf(mergeRepeatedRuns([reportOf(colourMissing()), partly]), 'STATUS-COLOUR')).toMatchObject({
+    expect(resultOf(built([passOf(colourMissing()), partly]), 'STATUS-COLOUR')).toMatchObject({
       verdict: 'fail',
       repeat: { runs: 1 },
     });
-    expect(resultOf(mergeRepeatedRuns([reportOf(allPassed()), timedOut]), 'STATUS-COLOUR').verdict).toBe('flaky');
+    expect(resultOf(built([passOf(allPassed()), timedOut]), 'STATUS-COLOUR').verdict).toBe('flaky');
   });
 
   test('when every run was cut short, the first one stands', () => {
     const cut = () =>
-      reportOf(
+      passOf(
         allPassed().map((result) =>
           result.requirement === 'STATUS-COLOUR' ? errorCheck('STATUS-COLOUR', 'HARNESS_DEADLINE', 'environment') : result,
         ),
       );
-    const merged = mergeRepeatedRuns([cut(), cut()]);
+    const merged = built([cut(), cut()]);
     expect(resultOf(merged, 'STATUS-COLOUR')).toMatchObject({ verdict: 'error', repeat: { runs: 1, agreed: 1, verdicts: { error: 1 } } });
   });
 
   test("a run's errors and stop are kept; diagnoses are listed once; the first run's missing requirements stand in", () => {
     const deadline: RunError = { code: 'HARNESS_DEADLINE', message: 'deadline reached', hint: 'h', party: 'environment' };
-    const first = reportOf(allPassed());
-    const second = reportOf(allPassed(), { complete: false, errors: [deadline] });
+    const first = passOf(allPassed());
+    const second = passOf(allPassed(), { complete: false, errors: [deadline] });
     expect(cutShort(second)).toBe(true);
     expect(cutShort(first)).toBe(false);
     const refusedToken = {
@@ -973,10 +1007,10 @@ describe('--repeat: runs folded into one report', () => {
       advice: [],
     } as const;
     second.diagnoses = [{ ...refusedToken, advice: [] }];
-    const third = reportOf(allPassed());
+    const third = passOf(allPassed());
     third.diagnoses = [{ ...refusedToken, advice: [], summary: 'later' }];
     third.requirements = third.requirements.slice(0, 3);
-    const merged = mergeRepeatedRuns([first, second, third]);
+    const merged = built([first, second, third]);
     expect(merged).toMatchObject({ complete: false, errors: [deadline], verdict: 'inconclusive', exitCode: 2 });
     expect(merged.diagnoses.map((diagnosis) => diagnosis.summary)).toEqual(['later']);
     expect(merged.requirements).toHaveLength(catalog.length);

@@ -3,11 +3,10 @@ import { safetyWarnings } from '../config/warnings.js';
 import { RECORDING_OUTPUTS } from '../record/write-recording.js';
 import { choicesWritten } from '../record/settings.js';
 import { artifactScanner, clearOwnOutputs } from '../files/artifacts.js';
-import { mergeRepeatedRuns } from '../report/model/repeat.js';
-import type { Report } from '../report/model/types.js';
+import type { DiagnosedPass, Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import { flagPlace, SETTINGS } from '../config/settings.js';
-import { judgeFor, judgePass, passReport, writeRun, type PlannedTarget } from './pipeline.js';
+import { judgeFor, judgePass, diagnoseJudgedPass, writeRun, type PlannedTarget } from './pipeline.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { RunHooks, RunSurroundings } from './run.js';
 import { suiteVersion } from '../version.js';
@@ -86,7 +85,7 @@ export async function judgeRecording(
     timeoutMs: JUDGE_TIMEOUT_MS,
     ...(hooks.onScenario ? { onScenario: hooks.onScenario } : {}),
   });
-  const reports: Report[] = [];
+  const diagnosed: DiagnosedPass[] = [];
   try {
     // Each run of the file is a pass recorded earlier: from here on, its road is a run's.
     for (const run of file.runs) {
@@ -98,14 +97,14 @@ export async function judgeRecording(
         ...(file.runId === undefined ? {} : { runId: file.runId }),
         recording: recordingOfRun(run),
       };
-      reports.push(passReport(await judgePass(pass, judge)));
+      diagnosed.push(diagnoseJudgedPass(await judgePass(pass, judge)));
     }
   } finally {
     await own?.close();
   }
   const baseUrl = file.target.embeddedReference ? undefined : file.target.baseUrl;
   // The recording holds no token to look for; an Authorization value it holds is still refused.
-  return writeRun(mergeRepeatedRuns(reports), [], outDir, artifactScanner([]), {
+  return writeRun(diagnosed, [], outDir, artifactScanner([]), {
     warnings: safetyWarnings({ baseUrl, insecure: options.insecure ?? false }, surroundings.env),
     ...(surroundings.env.GITHUB_STEP_SUMMARY ? { stepSummary: surroundings.env.GITHUB_STEP_SUMMARY } : {}),
     env: surroundings.env,

@@ -6,10 +6,9 @@ import type { TargetEntry } from '../config/targets.js';
 import { clearOwnOutputs } from '../files/artifacts.js';
 import { collectGarbageWhenGrown } from '../judge/memory.js';
 import { MAX_BATCH, type Judge } from '../judge/judge-queue.js';
-import { applyBaseline } from '../report/model/baseline.js';
 import { buildMatrix, matrixRow } from '../report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
-import type { Report } from '../report/model/types.js';
+import type { DiagnosedPass } from '../report/model/types.js';
 import { writeMatrix } from '../report/matrix/write.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
@@ -101,9 +100,9 @@ export async function runMatrix(
       const target: PlannedTarget = { ...entry, embeddedReference: false };
       const { interruption } = surroundings;
       // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
-      const { pass, report } = await runPass(target, judge, scanner, { recordingTurn, ...(interruption ? { interruption } : {}) });
+      const { pass, diagnosed } = await runPass(target, judge, scanner, { recordingTurn, ...(interruption ? { interruption } : {}) });
       const written = writing.then(async () => {
-        const row = await writeTarget(config, entry, report, pass, baseline, scanner);
+        const row = await writeTarget(config, entry, diagnosed, pass, baseline, scanner);
         rows.push(row);
         hooks.onTarget?.(row, rows.length, selected.length);
         // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
@@ -136,17 +135,17 @@ export async function runMatrix(
 async function writeTarget(
   config: Config,
   entry: Positioned,
-  report: Report,
+  diagnosed: DiagnosedPass,
   pass: Pass,
   baseline: LoadedBaseline | undefined,
   scanner: SecretScanner,
 ): Promise<MatrixTarget> {
-  if (baseline) applyBaseline(report, baseline, entry.name);
   const dir = join(config.out, TARGETS_DIR, entry.name);
   await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
-  const { report: finished } = await writeRun(report, [pass], dir, scanner, {
+  const { report } = await writeRun([diagnosed], [pass], dir, scanner, {
+    ...(baseline ? { baseline: { baseline, targetName: entry.name } } : {}),
     reports: config.reports.filter((kind) => kind !== 'allure'),
   });
-  return matrixRow(finished, entry.name, entry.position, relative(config.out, dir).split(sep).join('/'));
+  return matrixRow(report, entry.name, entry.position, relative(config.out, dir).split(sep).join('/'));
 }

@@ -15,9 +15,10 @@ import type { Recording } from '../record/recording.js';
 import { choicesWritten, requestChoices, writtenChoices, type RequestChoices } from '../record/settings.js';
 import { firstSlice } from '../record/target.js';
 import { writeRecording } from '../record/write-recording.js';
-import { buildReport, judgedRun, type ReportInput } from '../report/model/build.js';
-import type { Report, RunWarning } from '../report/model/types.js';
-import { writeReports } from '../report/write.js';
+import type { BaselineInput } from '../report/model/baseline.js';
+import { buildReport, diagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
+import type { DiagnosedPass, Report, RunWarning } from '../report/model/types.js';
+import { stepSummaryProblem, writeReports } from '../report/write.js';
 import type { SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
 
@@ -29,6 +30,8 @@ import { suiteVersion } from '../version.js';
  */
 
 export type { Judge, JudgeQueue } from '../judge/judge-queue.js';
+/** Build: a report from its passes, once; a command that writes its reports builds through writeRun. */
+export { buildReport } from '../report/model/build.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Time the judge gets past the deadline to record what the deadline cut short. */
@@ -214,23 +217,23 @@ export function diagnoseUnjudged(pass: Pass): { exchanges: JudgedExchanges; diag
   return { exchanges, diagnoses: diagnosisOf([], exchanges, pass.target.baseUrl, choices) };
 }
 
-/** Diagnose and build: what was judged folded per requirement, diagnosed from the classified answers, built once. */
-export function diagnoseAndBuild(input: ReportInput): Report {
+/** Diagnose: what one pass judged folded per requirement, diagnosed from the classified answers. */
+export function diagnosePass(input: ReportInput): DiagnosedPass {
   const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
   // Each scenario holds the count of the run so far: the largest is the run's.
   const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
   const choices = choicesWritten(input.options);
   const diagnoses = diagnosisOf(judged.requirements, judged.exchanges, input.target.baseUrl, choices, { askedToWait });
-  return buildReport(input, judged, diagnoses);
+  return diagnosedPass(input, judged, diagnoses);
 }
 
-/** The report of one judged pass: what the judge found, what cut the pass short, diagnosed and built. */
-export function passReport({ pass, judged }: JudgedPass): Report {
+/** What one judged pass found: what the judge found and what cut the pass short, diagnosed. */
+export function diagnoseJudgedPass({ pass, judged }: JudgedPass): DiagnosedPass {
   const { target, startedAt, runId } = pass;
   const { options } = target;
   const cutShort = [deadlinePassed(options, judged.scenarios), interrupted(judged.scenarios)].filter((error) => error !== undefined);
   const errors = [...judged.errors, ...cutShort];
-  return diagnoseAndBuild({
+  return diagnosePass({
     suite: { name: 'ticketing-conformance', version: suiteVersion },
     ...(runId ? { runId } : {}),
     target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
@@ -257,21 +260,23 @@ export function passReport({ pass, judged }: JudgedPass): Report {
   });
 }
 
-/** Record, classify, judge, diagnose, build: one pass over a target and its report, nothing written. */
+/** Record, classify, judge, diagnose: one pass over a target and what it found, nothing built or written. */
 export async function runPass(
   target: PlannedTarget,
   judge: Judge,
   scanner: SecretScanner,
   { recordingTurn = (record) => record(), ...options }: PassOptions = {},
-): Promise<{ pass: Pass; report: Report }> {
+): Promise<{ pass: Pass; diagnosed: DiagnosedPass }> {
   const pass = await recordingTurn(() => recordPass(target, scanner, options));
   options.onRecorded?.();
-  return { pass, report: passReport(await judgePass(pass, judge)) };
+  return { pass, diagnosed: diagnoseJudgedPass(await judgePass(pass, judge)) };
 }
 
 export interface WriteRunOptions {
   /** Warnings of the surroundings (an insecure setting, a plain-HTTP address), for every view to show. */
   warnings?: RunWarning[];
+  /** The known failures the run is judged against. */
+  baseline?: BaselineInput;
   /** A file the Markdown view is appended to (GitHub Actions' GITHUB_STEP_SUMMARY). */
   stepSummary?: string;
   /** The reports to write (--reports), recording.json and .har among them; every one unless told. */
@@ -281,16 +286,20 @@ export interface WriteRunOptions {
 }
 
 /**
- * Write: the record stage writes what the passes recorded (recording.json and .har), then the report is finished and
- * every view written; a recording file refused for a secret is an error the report shows.
+ * Build and write: the record stage writes what the passes recorded (recording.json and .har), the report is built
+ * once with what that and the job summary met (a recording file refused for a secret, a summary that cannot be
+ * appended to), and every view is written from it.
  */
 export async function writeRun(
-  report: Report,
+  diagnosed: readonly DiagnosedPass[],
   passes: readonly Pick<Pass, 'startedAt' | 'recording'>[],
   folder: string,
   scanner: SecretScanner,
-  { warnings = [], ...options }: WriteRunOptions = {},
+  { warnings = [], baseline, stepSummary, ...options }: WriteRunOptions = {},
 ): Promise<{ report: Report; writtenFiles: string[] }> {
+  const [first] = diagnosed;
+  const last = diagnosed[diagnosed.length - 1];
+  if (!first || !last) throw new Error('no pass to write');
   const recordingChosen = (options.reports ?? REPORT_KINDS).includes('recording');
   const recorded = recordingChosen
     ? passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []))
@@ -298,17 +307,28 @@ export async function writeRun(
   const recording = await writeRecording(
     folder,
     {
-      suite: report.suite,
-      ...(report.runId === undefined ? {} : { runId: report.runId }),
-      target: { baseUrl: report.target.baseUrl, embeddedReference: report.target.embeddedReference },
-      options: report.options,
-      startedAt: report.startedAt,
-      finishedAt: report.finishedAt,
+      suite: first.suite,
+      ...(first.runId === undefined ? {} : { runId: first.runId }),
+      target: { baseUrl: first.target.baseUrl, embeddedReference: first.target.embeddedReference },
+      options: first.options,
+      startedAt: first.startedAt,
+      finishedAt: last.finishedAt,
       runs: recorded,
     },
     scanner,
   );
-  const withWarnings = warnings.length > 0 ? { ...report, warnings: [...(report.warnings ?? []), ...warnings] } : report;
-  const written = await writeReports(withWarnings, folder, scanner, { ...options, found: recording.refused });
-  return { report: written.report, writtenFiles: [...written.written, ...recording.written] };
+  // The job summary is probed first: what it meets is something every view must show.
+  const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
+  const report = buildReport({
+    passes: diagnosed,
+    ...(baseline ? { baseline } : {}),
+    errors: recording.refused,
+    warnings: summaryProblem ? [...warnings, summaryProblem] : warnings,
+    scanner,
+  });
+  const written = await writeReports(report, folder, scanner, {
+    ...options,
+    ...(stepSummary && !summaryProblem ? { stepSummary } : {}),
+  });
+  return { report, writtenFiles: [...written, ...recording.written] };
 }

@@ -8,10 +8,9 @@ import type { Judge } from '../judge/judge-queue.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import type { TargetSettings } from '../record/recorder.js';
 import type { RunningReferenceServer } from '../reference-server/server.js';
-import { applyBaseline } from '../report/model/baseline.js';
 import { loadViews } from '../report/write.js';
-import { cutShort, mergeRepeatedRuns } from '../report/model/repeat.js';
-import type { Report } from '../report/model/types.js';
+import { cutShort } from '../report/model/repeat.js';
+import type { DiagnosedPass, Report } from '../report/model/types.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import {
   judgeFor,
@@ -57,7 +56,7 @@ export interface RunSurroundings {
  * The settings of one more --repeat pass, or undefined when the invocation cannot afford a whole one: the request
  * budget and the deadline belong to the invocation, and a pass cut short by either would look like a changed verdict.
  */
-function nextRepeat(settings: TargetSettings, done: Report[]): TargetSettings | undefined {
+function nextRepeat(settings: TargetSettings, done: DiagnosedPass[]): TargetSettings | undefined {
   const sent = done.reduce((sum, report) => sum + report.requests.sent, 0);
   const perRun = Math.max(...done.map((report) => report.requests.sent));
   const slowest = Math.max(...done.map((report) => report.durationMs));
@@ -66,7 +65,7 @@ function nextRepeat(settings: TargetSettings, done: Report[]): TargetSettings | 
   return { ...settings, maxRequests: left };
 }
 
-/** The passes of a run (one, or --repeat's), each recorded, judged and built in turn. */
+/** The passes of a run (one, or --repeat's), each recorded, judged and diagnosed in turn. */
 async function passesOver(
   target: PlannedTarget,
   config: Config,
@@ -74,14 +73,14 @@ async function passesOver(
   scanner: SecretScanner,
   startedAt: Date,
   { onFirstRoundSent, interruption }: Pick<PassOptions, 'onFirstRoundSent' | 'interruption'>,
-): Promise<{ reports: Report[]; passes: Pass[] }> {
+): Promise<{ diagnosed: DiagnosedPass[]; passes: Pass[] }> {
   const settings = targetSettings(target, startedAt);
-  const reports: Report[] = [];
+  const diagnosed: DiagnosedPass[] = [];
   const passes: Pass[] = [];
   for (let index = 0; index < config.repeat; index += 1) {
-    const passSettings = index === 0 ? settings : nextRepeat(settings, reports);
+    const passSettings = index === 0 ? settings : nextRepeat(settings, diagnosed);
     if (!passSettings) break;
-    const { pass, report } = await runPass(target, judge, scanner, {
+    const { pass, diagnosed: found } = await runPass(target, judge, scanner, {
       startedAt: index === 0 ? startedAt : new Date(),
       settings: passSettings,
       ...(onFirstRoundSent ? { onFirstRoundSent } : {}),
@@ -89,9 +88,9 @@ async function passesOver(
       onRecorded: () => loadViews(config.reports),
     });
     passes.push(pass);
-    reports.push(report);
+    diagnosed.push(found);
   }
-  return { reports, passes };
+  return { diagnosed, passes };
 }
 
 /**
@@ -131,16 +130,15 @@ export async function runConformance(
     // The judging thread starts (unless the CLI started it first) once the first requests are out, while their answers
     // are on their way.
     const onFirstRoundSent = (): void => own?.warmUp();
-    const { reports, passes } = await passesOver(target, config, judge, scanner, startedAt, {
+    const { diagnosed, passes } = await passesOver(target, config, judge, scanner, startedAt, {
       onFirstRoundSent,
       ...(surroundings.interruption ? { interruption: surroundings.interruption } : {}),
     }).finally(closeReference);
     // Every pass is judged: a judging thread of the run's own goes now, and its memory with it, before the reports
     // are built (a run's peak came while both were alive).
     await own?.close();
-    const report = mergeRepeatedRuns(reports);
-    if (baseline) applyBaseline(report, baseline);
-    const written = await writeRun(report, passes, config.out, scanner, {
+    const written = await writeRun(diagnosed, passes, config.out, scanner, {
+      ...(baseline ? { baseline: { baseline } } : {}),
       warnings: safetyWarnings({ baseUrl: config.baseUrl, insecure: config.insecure }, surroundings.env),
       ...(surroundings.env.GITHUB_STEP_SUMMARY ? { stepSummary: surroundings.env.GITHUB_STEP_SUMMARY } : {}),
       env: surroundings.env,

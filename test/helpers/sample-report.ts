@@ -1,6 +1,7 @@
 import type { JudgedExchange, RecordedCheck } from '../../src/judge/scenario-result.js';
-import { diagnoseAndBuild } from '../../src/pipeline/pipeline.js';
-import type { Report } from '../../src/report/model/types.js';
+import { buildReport, diagnosePass } from '../../src/pipeline/pipeline.js';
+import type { DiagnosedPass, Report } from '../../src/report/model/types.js';
+import { createSecretScanner } from '../../src/secrets/scanner.js';
 
 const BASE = 'http://127.0.0.1:9/';
 
@@ -21,10 +22,15 @@ const VALID_STATUS = 'valid /api/ticket/status/1?';
 const FIRST_STATUS = 'valid /api/ticket/status/1?lang=de';
 
 /**
- * A report built without a run: one MUST failed on an answer whose body, header and description the target
- * chose (so a test can make them hostile), one SHOULD broken, one MUST passed.
+ * A report built without a run, as a run builds it (so frozen): one MUST failed on an answer whose body, header and
+ * description the target chose (so a test can make them hostile), one SHOULD broken, one MUST passed.
  */
 export function sampleReport(hostile = 'Unauthorized'): Report {
+  return buildReport({ passes: [samplePass(hostile)], scanner: createSecretScanner([]) });
+}
+
+/** The pass sampleReport is built from. */
+export function samplePass(hostile = 'Unauthorized'): DiagnosedPass {
   const now = new Date('2026-01-02T03:04:05Z');
   const failed: RecordedCheck = {
     requirement: 'AUTH-TOKEN-ACCEPTED',
@@ -35,7 +41,7 @@ export function sampleReport(hostile = 'Unauthorized'): Report {
     actual: `HTTP 401 (text/plain) ${hostile}`,
     exchange: VALID_STATUS,
   };
-  return diagnoseAndBuild({
+  return diagnosePass({
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: BASE, embeddedReference: false },
     options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },

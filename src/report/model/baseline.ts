@@ -1,5 +1,4 @@
 import type { KnownFailure, LoadedBaseline } from '../../config/baseline.js';
-import { settleOutcome } from './build.js';
 import type { BaselineResult, Report, RequirementResult } from './types.js';
 import { failsRun } from './outcomes.js';
 
@@ -17,27 +16,34 @@ function judge(entry: KnownFailure, result: RequirementResult | undefined, stric
   return { ...base, outcome: 'fixed', note: 'fixed: remove it from the baseline' };
 }
 
+/** The known failures a run is judged against. */
+export interface BaselineInput {
+  baseline: LoadedBaseline;
+  /** The target's name in a matrix: entries naming another target are left out. */
+  targetName?: string;
+  /** The day expiries are judged on (YYYY-MM-DD); today by default. */
+  today?: string;
+}
+
 /**
- * Applies the entries meant for this target (those without a target, and those naming it):
- * a known failure before its expiry does not fail the run; an expired one does.
+ * How each entry meant for this target (those without a target, and those naming it) turned out: a known failure
+ * before its expiry does not fail the run; an expired one does.
  */
-export function applyBaseline(
-  report: Report,
-  baseline: LoadedBaseline,
-  targetName?: string,
-  today = new Date().toISOString().slice(0, 10),
-): void {
+export function baselineResults(
+  { baseline, targetName, today = new Date().toISOString().slice(0, 10) }: BaselineInput,
+  requirements: readonly RequirementResult[],
+  strict: boolean,
+): NonNullable<Report['baseline']> {
   const entries = baseline.knownFailures.filter((entry) => entry.target === undefined || entry.target === targetName);
-  report.baseline = {
+  return {
     file: baseline.file,
     entries: entries.map((entry) =>
       judge(
         entry,
-        report.requirements.find((result) => result.id === entry.requirement),
-        report.options.strict,
+        requirements.find((result) => result.id === entry.requirement),
+        strict,
         today,
       ),
     ),
   };
-  settleOutcome(report);
 }

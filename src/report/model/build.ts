@@ -1,8 +1,8 @@
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
 import { judgedCatalog } from '../../requirements/catalog.js';
 import type { Profile } from '../../requirements/types.js';
-import { configurationHash } from './integrity.js';
-import type { Report, RequirementResult, TargetFingerprint, Verdict } from './types.js';
+import { configurationHash, sealed } from './integrity.js';
+import type { DiagnosedPass, Report, RequirementResult, RunWarning, TargetFingerprint, Verdict } from './types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import { exchangeOf, VERDICTS } from './types.js';
 import { REPORT_SCHEMA_VERSION } from '../../version.js';
@@ -10,8 +10,12 @@ import { requirementVerdict, runOutcome } from './verdicts.js';
 import { outcomesOf, waivedRequirements, type Outcome } from './outcomes.js';
 import { profileResult } from './profile.js';
 import { runSlices, sliceVerdicts } from './slices.js';
+import { mergePasses } from './repeat.js';
+import { baselineResults, type BaselineInput } from './baseline.js';
 import type { RunError } from '../../errors.js';
 import { catalogHash } from '../../hash.js';
+import type { SecretScanner } from '../../secrets/scanner.js';
+import { formatSchemaErrors, validator } from '../../validators/schemas.js';
 
 export interface ReportInput {
   suite: Report['suite'];
@@ -140,11 +144,11 @@ export function judgedRun(scenarios: ScenarioResult[], complete: boolean, profil
 }
 
 /**
- * The report, built once from what was judged and the causes the diagnosis found. A cause that leaves the API
- * unjudged (its requests never reached it, or the set-up points at nothing) sets aside what failed; a cause that
- * names the environment's own answer lays the failures made only of it at the environment's door.
+ * What one pass found, diagnosed: its results, each judged once. A cause that leaves the API unjudged (its requests
+ * never reached it, or the set-up points at nothing) sets aside what failed; a cause that names the environment's own
+ * answer lays the failures made only of it at the environment's door.
  */
-export function buildReport(input: ReportInput, judged: JudgedRun, diagnoses: Diagnosis[]): Report {
+export function diagnosedPass(input: ReportInput, judged: JudgedRun, diagnoses: Diagnosis[]): DiagnosedPass {
   const { exchanges } = judged;
   const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
   const environmentAnswer = diagnoses.find((diagnosis) => diagnosis.environmentAnswer)?.environmentAnswer;
@@ -155,10 +159,7 @@ export function buildReport(input: ReportInput, judged: JudgedRun, diagnoses: Di
     const party = partyOf(result, exchanges, environmentAnswer);
     return party ? { ...result, party } : result;
   });
-  const totals = Object.fromEntries(
-    VERDICTS.map((name) => [name, requirements.filter((result) => result.verdict === name).length]),
-  ) as Record<Verdict, number>;
-  const report: Report = {
+  return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     suite: input.suite,
     ...(input.runId ? { runId: input.runId } : {}),
@@ -168,21 +169,134 @@ export function buildReport(input: ReportInput, judged: JudgedRun, diagnoses: Di
     finishedAt: input.finishedAt.toISOString(),
     durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
     complete: input.complete,
-    // Stryker disable StringLiteral: settleOutcome sets the verdict and the summary before the report is returned
-    verdict: 'inconclusive',
-    exitCode: 2,
-    summary: '',
-    // Stryker restore StringLiteral
-    totals,
     requests: requestCounts(input.scenarios),
     requirements,
     exchanges,
     diagnoses,
     errors: input.errors,
-    integrity: { catalog: catalogHash, configuration: configurationHash(input) },
   };
-  settleOutcome(report);
-  return report;
+}
+
+/** Everything a report is built from; nothing is added to it afterwards. */
+export interface ReportParts {
+  /** The passes over the target: one, or those of --repeat, merged requirement by requirement. */
+  passes: readonly DiagnosedPass[];
+  /** The known failures the run is judged against. */
+  baseline?: BaselineInput;
+  /** What went wrong around the judging, for every view to show: a recording file refused for a secret. */
+  errors?: readonly RunError[];
+  /** What the surroundings weaken, for every view to show: an insecure setting, a job summary that cannot be appended to. */
+  warnings?: readonly RunWarning[];
+  /** The secrets no report may hold. */
+  scanner: SecretScanner;
+}
+
+/**
+ * The report, built once and frozen: the passes merged, the secrets the scanner knows redacted, the baseline judged,
+ * the verdict settled, the result checked against its schema and sealed. Every view renders it as it is.
+ */
+export function buildReport({ passes, baseline, errors = [], warnings = [], scanner }: ReportParts): Report {
+  const screened = screen(mergePasses(passes), scanner);
+  const facts: Facts = {
+    ...screened.pass,
+    errors: [...screened.pass.errors, ...errors, ...screened.errors],
+    ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
+    ...(baseline ? { baseline: baselineResults(baseline, screened.pass.requirements, screened.pass.options.strict) } : {}),
+  };
+  const report = settled(facts);
+  const problem = schemaProblem(report);
+  return deepFreeze(sealed(problem ? settled({ ...facts, errors: [...facts.errors, problem] }) : report));
+}
+
+/** What the verdict is settled from. */
+type Facts = DiagnosedPass & Pick<Report, 'baseline' | 'warnings'>;
+
+/** The one place a verdict is decided: totals, verdict, exit code, summary and the profile's outcome, from the facts. */
+function settled(facts: Facts): Report & Required<Pick<Report, 'integrity'>> {
+  const { requests, requirements, exchanges, diagnoses, errors, baseline, warnings, ...head } = facts;
+  const couldNotJudge = diagnoses.some((diagnosis) => diagnosis.inconclusive);
+  const outcome = runOutcome(requirements, head.options.strict, errors, waivedRequirements(facts), couldNotJudge);
+  const totals = Object.fromEntries(
+    VERDICTS.map((name) => [name, requirements.filter((result) => result.verdict === name).length]),
+  ) as Record<Verdict, number>;
+  return {
+    ...head,
+    ...outcome,
+    summary: summarise({ ...facts, ...outcome }),
+    totals,
+    requests,
+    requirements,
+    exchanges,
+    diagnoses,
+    errors,
+    integrity: { catalog: catalogHash, configuration: configurationHash(facts) },
+    ...(head.options.profile ? { profile: profileResult(head.options.profile, requirements) } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(warnings ? { warnings } : {}),
+  };
+}
+
+/** A report off its published schema is a fault of the suite, said in the report itself. */
+function schemaProblem(report: Report): RunError | undefined {
+  const schemaCheck = validator('report');
+  if (schemaCheck(report)) return undefined;
+  return {
+    code: 'HARNESS_INTERNAL',
+    message: `report.json does not match schemas/report.schema.json: ${formatSchemaErrors(schemaCheck.errors)}`,
+    hint: 'This is a bug in the suite; please report it',
+    party: 'suite',
+  };
+}
+
+/**
+ * The pass with no secret the scanner knows. A secret in it is a fault of the suite, since answers are redacted as
+ * they are received: it is redacted here and said, and the run gives no verdict.
+ */
+function screen(pass: DiagnosedPass, scanner: SecretScanner): { pass: DiagnosedPass; errors: RunError[] } {
+  const text = JSON.stringify(pass);
+  const secret = scanner.find(text);
+  if (!secret) return { pass, errors: [] };
+  return {
+    pass: redacted(pass, text, scanner),
+    errors: [
+      {
+        code: 'HARNESS_SECRET_LEAK',
+        message: `the report would have contained ${secret}, so every view shows it redacted`,
+        hint: 'This is a bug in the suite: answers are redacted as they are received; report it without the files',
+        party: 'suite',
+      },
+    ],
+  };
+}
+
+/**
+ * The pass with the scanner's secrets redacted, read as JSON text (a credential's name and its value are seen together
+ * there, as in every view), else string by string.
+ */
+function redacted(pass: DiagnosedPass, text: string, scanner: SecretScanner): DiagnosedPass {
+  try {
+    return JSON.parse(scanner.redact(text)) as DiagnosedPass;
+  } catch {
+    return redactedDeep(pass, scanner.redact);
+  }
+}
+
+function redactedDeep<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactedDeep(item, redact)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactedDeep(item, redact)])) as T;
+  }
+  return value;
+}
+
+/** Frozen all the way down: a view or a writer that tried to change the report would throw. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 /**
@@ -208,12 +322,4 @@ function requestCounts(scenarios: ScenarioResult[]): Report['requests'] {
     sent: most((scenario) => scenario.requestsSent),
     ...(rateLimited > 0 ? { rateLimited, waitedMs: most((scenario) => scenario.waitedMs) } : {}),
   };
-}
-
-/** Sets verdict, exit code, summary and the profile's outcome from the requirements and errors; call again after adding errors. */
-export function settleOutcome(report: Report): void {
-  const couldNotJudge = report.diagnoses.some((diagnosis) => diagnosis.inconclusive);
-  Object.assign(report, runOutcome(report.requirements, report.options.strict, report.errors, waivedRequirements(report), couldNotJudge));
-  report.summary = summarise(report);
-  if (report.options.profile) report.profile = profileResult(report.options.profile, report.requirements);
 }

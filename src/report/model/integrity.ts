@@ -1,4 +1,4 @@
-import { catalogHash, sha256 } from '../../hash.js';
+import { sha256 } from '../../hash.js';
 import type { Report } from './types.js';
 
 /** The effective configuration without secrets: what the report records of the target and the options. */
@@ -15,10 +15,10 @@ export function contentHash(report: unknown): string {
   return sha256({ ...rest, integrity: hashes });
 }
 
-/** Records the content hash; call last, once nothing in the report changes any more. */
-export function sealReport(report: Report): void {
-  const hashes = report.integrity ?? { catalog: catalogHash, configuration: configurationHash(report) };
-  report.integrity = { catalog: hashes.catalog, configuration: hashes.configuration };
-  // Hash the JSON form, as verify will read it back: undefined fields vanish there.
-  report.integrity.content = contentHash(JSON.parse(JSON.stringify(report)) as unknown);
+/**
+ * The report with its content hash, the last thing the build adds. The hash is taken as verify takes it from
+ * report.json: the canonical JSON drops undefined fields as JSON does.
+ */
+export function sealed(report: Report & Required<Pick<Report, 'integrity'>>): Report {
+  return { ...report, integrity: { ...report.integrity, content: contentHash(report) } };
 }

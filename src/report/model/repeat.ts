@@ -1,6 +1,4 @@
-import { settleOutcome } from './build.js';
-import type { Report, RequirementResult, Verdict } from './types.js';
-import { VERDICTS } from './types.js';
+import type { DiagnosedPass, Report, RequirementResult, Verdict } from './types.js';
 
 function countVerdicts(results: RequirementResult[]): Partial<Record<Verdict, number>> {
   const counts: Partial<Record<Verdict, number>> = {};
@@ -14,7 +12,7 @@ const outOfBudget = (result: RequirementResult): boolean =>
   result.checks.some((check) => check.error !== undefined && OUT_OF_BUDGET.has(check.error.code));
 
 /** Whether a run was cut short by the deadline or the request budget of the invocation, or by an interruption. */
-export function cutShort(report: Report): boolean {
+export function cutShort(report: Pick<DiagnosedPass, 'errors' | 'requirements'>): boolean {
   return report.errors.some((error) => OUT_OF_BUDGET.has(error.code)) || report.requirements.some(outOfBudget);
 }
 
@@ -27,10 +25,10 @@ export function repeatedRunKey(key: string, runIndex: number): string {
 }
 
 /** One run's judgement of a requirement, with the exchanges its checks name under their merged keys. */
-function fromRun(result: RequirementResult, report: Report, runIndex: number, exchanges: Report['exchanges']): RequirementResult {
+function fromRun(result: RequirementResult, pass: DiagnosedPass, runIndex: number, exchanges: Report['exchanges']): RequirementResult {
   const checks = result.checks.map((check) => {
     if (check.exchange === undefined) return check;
-    const exchange = report.exchanges[check.exchange];
+    const exchange = pass.exchanges[check.exchange];
     const key = repeatedRunKey(check.exchange, runIndex);
     if (exchange) exchanges[key] = exchange;
     return { ...check, exchange: key };
@@ -60,38 +58,33 @@ function mergeRequirement(all: { result: RequirementResult; runIndex: number }[]
   };
 }
 
-/** Folds the reports of --repeat runs into one; a requirement whose verdict changed is flaky, never a pass. */
-export function mergeRepeatedRuns(reports: Report[]): Report {
-  const [first] = reports;
-  if (!first) throw new Error('no report to merge');
-  if (reports.length === 1) return first;
-  const last = reports[reports.length - 1] ?? first;
+/** Folds the passes of --repeat into one; a requirement whose verdict changed is flaky, never a pass. */
+export function mergePasses(passes: readonly DiagnosedPass[]): DiagnosedPass {
+  const [first] = passes;
+  if (!first) throw new Error('no pass to merge');
+  if (passes.length === 1) return first;
+  const last = passes[passes.length - 1] ?? first;
   // Only the exchanges the kept checks name are kept, each under a key unique over the runs.
   const exchanges: Report['exchanges'] = {};
   const requirements = first.requirements.map((requirement, index) => {
     const { result, runIndex } = mergeRequirement(
-      reports.map((report, runIndex) => {
-        const result = report.requirements[index];
+      passes.map((pass, runIndex) => {
+        const result = pass.requirements[index];
         return result ? { result, runIndex } : { result: requirement, runIndex: 0 };
       }),
     );
-    return fromRun(result, reports[runIndex] ?? first, runIndex, exchanges);
+    return fromRun(result, passes[runIndex] ?? first, runIndex, exchanges);
   });
-  const diagnoses = [...new Map(reports.flatMap((report) => report.diagnoses).map((diagnosis) => [diagnosis.id, diagnosis])).values()];
-  const merged: Report = {
+  const diagnoses = [...new Map(passes.flatMap((pass) => pass.diagnoses).map((diagnosis) => [diagnosis.id, diagnosis])).values()];
+  return {
     ...first,
     finishedAt: last.finishedAt,
     durationMs: new Date(last.finishedAt).getTime() - new Date(first.startedAt).getTime(),
-    complete: reports.every((report) => report.complete),
-    requests: { sent: reports.reduce((sum, report) => sum + report.requests.sent, 0) },
+    complete: passes.every((pass) => pass.complete),
+    requests: { sent: passes.reduce((sum, pass) => sum + pass.requests.sent, 0) },
     requirements,
     exchanges,
-    totals: Object.fromEntries(
-      VERDICTS.map((verdict) => [verdict, requirements.filter((result) => result.verdict === verdict).length]),
-    ) as Record<Verdict, number>,
     diagnoses,
-    errors: reports.flatMap((report) => report.errors),
+    errors: passes.flatMap((pass) => pass.errors),
   };
-  settleOutcome(merged);
-  return merged;
 }

@@ -45,6 +45,12 @@ export type Report = Omit<ReportFile.TicketingConformanceReport, 'requirements' 
   errors: RunError[];
 };
 
+/**
+ * What one pass over the target found, with the causes the diagnosis named: the facts a report is built from (see
+ * buildReport), before the passes are merged, the baseline judged and the verdict settled.
+ */
+export type DiagnosedPass = Omit<Report, 'verdict' | 'exitCode' | 'summary' | 'totals' | 'profile' | 'baseline' | 'integrity' | 'warnings'>;
+
 /** The exchange a check judged, looked up by the key it names. */
 export function exchangeOf(report: Pick<Report, 'exchanges'>, check: RecordedCheck): JudgedExchange | undefined {
   return check.exchange === undefined ? undefined : report.exchanges[check.exchange];
