@@ -2,7 +2,7 @@
 // imports upward. `npm run layers` checks them (part of npm run checks); test/layers.test.ts proves each rule can fail.
 
 /** Every stage and the programs built on them, in the order data flows through them. */
-export const STAGES = ['http', 'record', 'classify', 'judge', 'diagnosis', 'report', 'pipeline', 'doctor', 'exporter', 'cli'];
+export const STAGES = ['http', 'record', 'classify', 'judge', 'diagnosis', 'report', 'doctor', 'pipeline', 'exporter', 'cli'];
 
 /** The vocabulary every stage shares: folders and files of src/ that import no stage. */
 export const BASE_FOLDERS = ['exchange', 'secrets', 'requirements', 'validators'];
@@ -11,13 +11,19 @@ export const BASE_FILES = ['errors', 'hash', 'paths', 'version'];
 const folders = (...names) => `^src/(${names.join('|')})/`;
 
 /** What sends a request: the HTTP client, and the modules that drive it. */
-const SENDS = ['^src/http/', '^src/record/recorder[.]ts$', '^src/doctor/probe[.]ts$'];
+const SENDS = ['^src/http/', '^src/record/recorder[.]ts$'];
 
-/** The modules that start a stage; only the pipeline wires them together. */
+/** What runs the specs: the judge's queue, its thread and the engine in it. */
+const JUDGE_ENGINE = '^src/judge/(spec-runner|spec-engine|judge-queue|lasting-thread|judging-thread)[.]';
+
+/** The entry point of each stage (record, classify, judge, diagnose, build, write); only the pipeline wires them together. */
 const STAGE_STARTERS = [
   '^src/record/recorder[.]ts$',
+  '^src/classify/recording[.]ts$',
   '^src/judge/spec-runner[.]ts$',
   '^src/judge/judge-queue[.]ts$',
+  '^src/diagnosis/diagnose[.]ts$',
+  '^src/report/model/build[.]ts$',
   '^src/report/write[.]ts$',
 ];
 
@@ -73,10 +79,7 @@ export default {
       severity: 'error',
       from: { path: '^src/diagnosis/' },
       to: {
-        path: [
-          '^src/judge/(spec-runner|spec-engine|judge-queue|lasting-thread|judging-thread)[.]',
-          folders('report', 'pipeline', 'doctor', 'exporter', 'cli'),
-        ],
+        path: [JUDGE_ENGINE, folders('report', 'pipeline', 'doctor', 'exporter', 'cli')],
         reachable: true,
       },
     },
@@ -104,12 +107,21 @@ export default {
     {
       name: 'only-the-pipeline-starts-stages',
       comment:
-        'One pipeline wires record, judge and report together for every caller (run, repeat, matrix, judge FILE, compare, ' +
-        'exporter): a second wiring would drift from it.',
+        'One pipeline wires record, classify, judge, diagnose, build and write together for every caller (run, repeat, ' +
+        'matrix, judge FILE, compare, exporter, doctor): a second wiring would drift from it.',
       severity: 'error',
-      // A starter may use another (the judge queue runs the spec runner); every other importer is named here.
-      from: { path: '^src/', pathNot: ['^src/pipeline/', ...STAGE_STARTERS] },
-      to: { path: STAGE_STARTERS },
+      // A stage may use its own entry point (the judge queue runs the spec runner, the report's parts settle its outcome).
+      from: { path: '^src/([^/]+)', pathNot: '^src/pipeline/' },
+      to: { path: STAGE_STARTERS, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'doctor-builds-and-shows-only',
+      comment:
+        "The doctor's folder builds its examination from a diagnosed pass and shows it; the pipeline records, classifies " +
+        'and diagnoses for it, as for a run, so it neither sends nor judges.',
+      severity: 'error',
+      from: { path: '^src/doctor/' },
+      to: { path: [...SENDS, JUDGE_ENGINE, folders('pipeline', 'exporter', 'cli')], reachable: true },
     },
   ],
   options: {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { apiPathOf, classifyAnswer, classifyRecording, type ClassifiedInput } from '../src/classify/classify.js';
+import { apiPathOf, classifyAnswer, type ClassifiedInput } from '../src/classify/classify.js';
+import { classifyRecording } from '../src/classify/recording.js';
 import type { Recording } from '../src/record/recording.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
 import { canonical } from '../src/classify/canonical.js';

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { configOf } from '../src/config/load.js';
-import { examine, type Examination } from '../src/doctor/examine.js';
+import type { Examination } from '../src/doctor/examination.js';
+import { examine } from '../src/pipeline/doctor.js';
 import type { Report } from '../src/report/model/types.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
 import { expectSettledRun } from './helpers/expect-run.js';

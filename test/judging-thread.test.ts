@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
+import { classifyRecording } from '../src/classify/recording.js';
 import { recordTarget } from '../src/record/recorder.js';
 import { targetSettings } from '../src/pipeline/pipeline.js';
 import { SpecRunner } from '../src/judge/spec-runner.js';
@@ -28,7 +29,8 @@ async function recordedReference() {
   cleanUpAfterAll(server.close);
   const config = loadConfig([], {}, join(repoRoot, 'no-such.env'));
   const settings = targetSettings({ baseUrl: server.url, token: TOKEN, options: config, embeddedReference: true }, new Date());
-  return { settings, recording: await recordTarget(settings) };
+  const recording = await recordTarget(settings);
+  return { settings, recording, classification: classifyRecording(recording, settings.statusId) };
 }
 
 test('the judging thread keeps no spec run but the latest: batch after batch, its memory holds one', async () => {

@@ -36,6 +36,9 @@ test('every rule fails on the import it forbids, direct or through other modules
       { rule: 'record-imports-no-later-stage', from: 'src/record/plan.ts', to: 'src/report/views.ts' },
       { rule: 'judge-never-sends', from: 'specs/auth.spec.ts', to: 'src/http/client.ts' },
       { rule: 'only-the-pipeline-starts-stages', from: 'src/cli/main.ts', to: 'src/report/write.ts' },
+      { rule: 'only-the-pipeline-starts-stages', from: 'src/judge/provided.ts', to: 'src/classify/recording.ts' },
+      { rule: 'only-the-pipeline-starts-stages', from: 'src/doctor/examination.ts', to: 'src/diagnosis/diagnose.ts' },
+      { rule: 'doctor-builds-and-shows-only', from: 'src/doctor/examination.ts', to: 'src/pipeline/run.ts' },
     ]),
   );
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { switchedOn } from '../../src/config/values.js';
 import { HarnessError } from '../../src/errors.js';
 import { provideSpecRun } from '../../src/judge/context.js';
-import { providedTargets } from '../../src/judge/provided.js';
+import { providedTargets } from '../../src/pipeline/provided-recording.js';
 import { readRecording } from '../../src/record/recording-file.js';
 
 /** Where plain Vitest finds the recording to judge; vitest.specs.config.ts sets it. */

@@ -1,11 +1,8 @@
 import { parseJson } from '../exchange/body-text.js';
-import { SUITE_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
-import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, type Exchange, type ParsedBody } from '../exchange/exchange.js';
+import { SELFSERVICE_PATH, type Exchange, type ParsedBody } from '../exchange/exchange.js';
 import { isObject } from '../exchange/json-body.js';
-import type { Recording } from '../record/recording.js';
 import { canonical } from './canonical.js';
 import { memberText } from './json-text.js';
-import { deriveReach } from './reach.js';
 import {
   APACHE_PAGE,
   APPLICATION_FAILURES,
@@ -27,10 +24,10 @@ import {
   type Vendor,
 } from './signatures.js';
 import { throttleOf } from './throttle.js';
-import { isSuccessCode, type Classification, type Classified, type FrontName, type Meaning, type Origin } from './types.js';
+import { isSuccessCode, type Classified, type FrontName, type Meaning, type Origin } from './types.js';
 
 /** What identifies a listing: its data when it holds something; an empty list or none identifies nothing. */
-function listingContent({ response }: Exchange): string | undefined {
+export function listingContent({ response }: Exchange): string | undefined {
   const value = response.json.ok ? response.json.value : undefined;
   if (!isObject(value) || isEmpty(value.data)) return undefined;
   return canonical(value.data);
@@ -250,53 +247,4 @@ export function classifyExchange({ request, response }: Exchange): Classified {
     bodyText: response.bodyText,
     json: response.json,
   });
-}
-
-/** One recorded answer and what it means, which the run as a whole may still change. */
-interface RecordedClassification {
-  key: string;
-  exchange: Exchange;
-  classified: Classified;
-}
-
-/**
- * The classification stage: every recorded answer classified once, then what the run shows as a whole. A listing
- * answered exactly as the status is answered without credentials (an API refusing with HTTP 200 and JSON) was refused.
- */
-export function classifyRecording(recording: Recording, statusIds: readonly number[]): Classification {
-  const entries: RecordedClassification[] = Object.entries(recording.answers).flatMap(([key, answer]) =>
-    'exchange' in answer ? [{ key, exchange: answer.exchange, classified: classifyExchange(answer.exchange) }] : [],
-  );
-  const find = (key: string): RecordedClassification | undefined => entries.find((entry) => entry.key === key);
-  // The first status holds the run's own probes, the refusal without credentials among them.
-  const [statusId] = statusIds;
-  const refusal = statusId === undefined ? undefined : find(exchangeKey(STATUS_PATH(statusId), {}, 'no-header'));
-  if (refusal?.classified.meaning.kind === 'refused') {
-    const { status, bodyText } = refusal.exchange.response;
-    for (const entry of entries) {
-      const { response } = entry.exchange;
-      if (entry.classified.meaning.kind === 'served-listing' && response.status === status && response.bodyText === bodyText) {
-        entry.classified = { ...entry.classified, meaning: { kind: 'refused' } };
-      }
-    }
-  }
-  // The listing the valid token got, handed to another request under any code and words, was handed out: under words
-  // of refusal, in a redirect's body (PHP that sends Location and goes on), in an error's.
-  const validListing = find(exchangeKey(SELFSERVICE_PATH, {}, 'valid'));
-  const served = validListing && listingContent(validListing.exchange);
-  if (served !== undefined) {
-    for (const entry of entries) {
-      const listingPath = apiPathOf(entry.exchange.request.path) === SELFSERVICE_PATH;
-      if (listingPath && listingContent(entry.exchange) === served) {
-        entry.classified = { ...entry.classified, meaning: { kind: 'served-listing' } };
-      }
-    }
-  }
-  const answers = Object.fromEntries(entries.map(({ key, classified }) => [key, classified]));
-  const lookUp = (path: string, credentials: CredentialVariant): Classified | undefined => answers[exchangeKey(path, {}, credentials)];
-  // What a named client's request (a --profile's) got says nothing the suite's own requests must not say alone.
-  const suiteAnswers = entries
-    .filter(({ exchange }) => SUITE_VARIANTS.includes(exchange.request.credentials))
-    .map(({ classified }) => classified);
-  return { answers, reach: deriveReach(suiteAnswers, lookUp, statusIds) };
 }

@@ -2,7 +2,7 @@ import { diagnosisLines } from '../report/views/diagnosis-text.js';
 import { terminalLines } from '../report/views/escape/terminal.js';
 import { countsLine } from '../report/views/failure-text.js';
 import { briefly } from '../diagnosis/answers.js';
-import type { Examination } from './examine.js';
+import type { Examination } from './examination.js';
 
 function verdictLine(examination: Examination): string {
   if (examination.exitCode === 2) {

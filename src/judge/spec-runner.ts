@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ScenarioResult } from './scenario-result.js';
+import type { Classification } from '../classify/types.js';
 import type { Recording } from '../record/recording.js';
 import { requestChoices, type RequestChoices } from '../record/settings.js';
 import { recordedTarget, type ProvidedTarget } from './provided.js';
@@ -18,7 +19,9 @@ export interface SpecRunnerOptions {
  * One target to judge: what its requests chose, its label when a spec run judges several, and its recording, or why
  * there is none (its scenarios then say that nothing could be judged, and why).
  */
-export type JudgeInput = { settings: RequestChoices; label?: string } & ({ recording: Recording } | { failure: string });
+export type JudgeInput = { settings: RequestChoices; label?: string } & (
+  { recording: Recording; classification: Classification } | { failure: string }
+);
 
 /** What one spec run found: the scenarios of each target, in the order of the batch, and errors that hit them all. */
 export interface Judged {
@@ -28,7 +31,7 @@ export interface Judged {
 
 /**
  * Judges batches of recorded targets in one lasting thread, where Vitest's runner runs the specs (spec-engine.ts).
- * This thread classifies each recording and hands it over; it never loads Vitest itself.
+ * This thread hands each recording over with its classification; it never loads Vitest itself.
  */
 export class SpecRunner {
   private readonly thread = new LastingThread();
@@ -47,7 +50,7 @@ export class SpecRunner {
     const targets = batch.map((input): ProvidedTarget => {
       // The token and the address stay in this process: the judge reads answers, it never sends a request.
       const settings = requestChoices(input.settings);
-      if ('recording' in input) return recordedTarget(settings, input.recording, input.label);
+      if ('recording' in input) return recordedTarget(settings, input.recording, input.classification, input.label);
       return { settings, failure: input.failure, ...(input.label === undefined ? {} : { label: input.label }) };
     });
     const specRunId = randomUUID();

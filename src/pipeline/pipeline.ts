@@ -1,6 +1,6 @@
 import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
 import type { TargetOptions } from '../config/targets.js';
-import { classifyRecording } from '../classify/classify.js';
+import { classifyRecording } from '../classify/recording.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import type { StackSetup } from '../diagnosis/answers.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../diagnosis/types.js';
@@ -8,12 +8,11 @@ import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
 import { Pacer } from '../http/rate-limit.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
-import { judgedExchange, type ScenarioResult } from '../judge/scenario-result.js';
+import type { ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
 import { choicesWritten, requestChoices, writtenChoices, type RequestChoices } from '../record/settings.js';
-import { firstSlice } from '../record/target.js';
 import { writeRecording } from '../record/write-recording.js';
 import type { BaselineInput } from '../report/model/baseline.js';
 import { buildReport, diagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
@@ -25,8 +24,7 @@ import { suiteVersion } from '../version.js';
 /**
  * The one pipeline every command drives: record → classify → judge → diagnose → build → write. A run, its --repeat
  * passes, a matrix's targets, the exporter's probes, a recording judged again and the two servers of --compare-to all
- * go through these functions; only the order and what is written differ. The judge classifies each recording as it
- * hands it to the specs, so classify has no call of its own here.
+ * go through these functions; only the order and what is written differ.
  */
 
 export type { Judge, JudgeQueue } from '../judge/judge-queue.js';
@@ -154,12 +152,16 @@ export async function recordPass(
   }
 }
 
-/** Classify and judge: the pass's scenarios, from the judge the command shares among its passes. */
+/**
+ * Classify and judge: every answer of the pass classified once, then its scenarios judged from that classification by
+ * the judge the command shares among its passes.
+ */
 export async function judgePass(pass: Pass, judge: Judge): Promise<JudgedPass> {
+  const { recording, choices } = pass;
   const label = pass.target.name === undefined ? {} : { label: pass.target.name };
-  const judged = pass.recording
-    ? await judge.judge({ settings: pass.choices, ...label, recording: pass.recording })
-    : await judge.judge({ settings: pass.choices, ...label, failure: pass.failure?.message ?? 'nothing was recorded' });
+  const judged = recording
+    ? await judge.judge({ settings: choices, ...label, recording, classification: classifyRecording(recording, choices.statusId) })
+    : await judge.judge({ settings: choices, ...label, failure: pass.failure?.message ?? 'nothing was recorded' });
   return { pass, judged: pass.failure ? { ...judged, errors: [...judged.errors, pass.failure] } : judged };
 }
 
@@ -201,20 +203,6 @@ export function diagnosisOf(
 ): Diagnosis[] {
   const [statusId, ...otherStatusIds] = choices.statusId;
   return diagnose(requirements, exchanges, { baseUrl, statusId, otherStatusIds, ...run });
-}
-
-/**
- * Classify and diagnose a pass that no spec judges (the doctor's plan): each answer classified as the judge classifies
- * a run's, and the causes a run would name from the same answers.
- */
-export function diagnoseUnjudged(pass: Pass): { exchanges: JudgedExchanges; diagnoses: Diagnosis[] } {
-  const { recording, choices } = pass;
-  const classified = recording ? classifyRecording(recording, [firstSlice(choices).statusId]).answers : {};
-  const exchanges: JudgedExchanges = {};
-  for (const [key, answer] of Object.entries(recording?.answers ?? {})) {
-    if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);
-  }
-  return { exchanges, diagnoses: diagnosisOf([], exchanges, pass.target.baseUrl, choices) };
 }
 
 /** Diagnose: what one pass judged folded per requirement, diagnosed from the classified answers. */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { configOf } from '../../src/config/load.js';
 import type { StackObservations } from '../../src/diagnosis/answers.js';
 import { nginxDocUrl } from '../../src/diagnosis/nginx-docs.js';
-import { examine } from '../../src/doctor/examine.js';
+import { examine } from '../../src/pipeline/doctor.js';
 import { createSecretScanner } from '../../src/secrets/scanner.js';
 import { fileResources } from '../helpers/file-resources.js';
 import { failedRequirements } from '../helpers/run-cli.js';

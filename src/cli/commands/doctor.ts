@@ -1,6 +1,6 @@
 import { readCommandLine } from '../../config/command-line.js';
 import { configOf, SETTING_FLAGS, settingsOfFlags } from '../../config/load.js';
-import { examine } from '../../doctor/examine.js';
+import { examine } from '../../pipeline/doctor.js';
 import { renderExamination } from '../../doctor/render.js';
 import { ConfigError } from '../../errors.js';
 import { warningLine } from '../../report/views/terminal.js';

@@ -1,17 +1,14 @@
-import type { Config } from '../config/settings.js';
 import type { RunError } from '../errors.js';
 import { variantLabel } from '../exchange/credentials.js';
 import { urlAt } from '../exchange/exchange.js';
-import { STACK_REQUESTS, stackPlan, stackRequestKey, stackRequestPath, type StackRequest, type StackRequestName } from '../record/plan.js';
-import type { RecordedFailure } from '../record/recording.js';
+import { STACK_REQUESTS, stackRequestKey, stackRequestPath, type StackRequest, type StackRequestName } from '../record/plan.js';
+import type { RecordedFailure, Recording } from '../record/recording.js';
+import type { RequestChoices } from '../record/settings.js';
 import { firstSlice } from '../record/target.js';
-import { diagnoseUnjudged, recordPass, targetSettings } from '../pipeline/pipeline.js';
 import { handedOut, observedOf, succeeded, type ObservedAnswer } from '../diagnosis/answers.js';
 import { unrecognisedAnswer } from '../diagnosis/rules.js';
-import type { Diagnosis } from '../diagnosis/types.js';
+import type { Diagnosis, JudgedExchanges } from '../diagnosis/types.js';
 import type { ExitCode } from '../report/model/types.js';
-import type { SecretScanner } from '../secrets/scanner.js';
-import { suiteVersion } from '../version.js';
 
 type Verdict = 'pass' | 'fail' | 'skip';
 
@@ -52,20 +49,26 @@ function verdictOf(name: StackRequestName, answer: ObservedAnswer | undefined): 
   return handedOut(answer) ? 'fail' : 'pass';
 }
 
+/** What the doctor's pass recorded, classified and diagnosed, for its examination to be built from. */
+export interface ExaminationInput {
+  baseUrl: string;
+  choices: Pick<RequestChoices, 'statusId' | 'lang'>;
+  recording?: Recording;
+  /** Why nothing could be recorded. */
+  failure?: RunError;
+  /** Each answer as a run's report keeps it, with its classification. */
+  exchanges: JudgedExchanges;
+  diagnoses: Diagnosis[];
+}
+
 /**
- * The doctor: the pipeline with its own plan (the requests the hosting-stack rules read, which a run sends too) and its
- * own view. Its answers are classified and diagnosed by the pipeline, as a run's are; the scanner redacts the token
- * from every answer as it arrives.
+ * The doctor's build: each request of its plan with its answer and whether a healthy deployment gives it, the causes
+ * the diagnosis named, and the exit code.
  */
-export async function examine(config: Config & { baseUrl: string; token: string }, scanner: SecretScanner): Promise<Examination> {
-  const target = { baseUrl: config.baseUrl, token: config.token, options: config };
-  const startedAt = new Date();
-  const settings = { ...targetSettings(target, startedAt), userAgent: `ticketing-conformance-doctor/${suiteVersion}` };
-  const pass = await recordPass(target, scanner, { startedAt, settings, plan: stackPlan });
-  const { exchanges, diagnoses } = diagnoseUnjudged(pass);
+export function buildExamination({ baseUrl, choices, recording, failure, exchanges, diagnoses: named }: ExaminationInput): Examination {
   // The doctor asks for one status: the first of --status-id.
-  const { statusId } = firstSlice(settings);
-  const recorded = pass.recording?.answers ?? {};
+  const { statusId } = firstSlice(choices);
+  const recorded = recording?.answers ?? {};
   // The first status is the configured one unless --status-id names another: the same request, shown once.
   const keyOf = (request: StackRequest): string => stackRequestKey(request, statusId);
   const asked = STACK_REQUESTS.filter((request, index) => STACK_REQUESTS.findIndex((other) => keyOf(other) === keyOf(request)) === index);
@@ -76,7 +79,7 @@ export async function examine(config: Config & { baseUrl: string; token: string 
     const answer = exchange && observedOf(exchange);
     return {
       name: request.name,
-      path: urlAt(settings.baseUrl, stackRequestPath(request, statusId)).pathname,
+      path: urlAt(baseUrl, stackRequestPath(request, statusId)).pathname,
       credentials: variantLabel(request.credentials),
       ...(answer ? { answer } : {}),
       ...(answered && 'failure' in answered ? { failure: answered.failure } : {}),
@@ -85,14 +88,15 @@ export async function examine(config: Config & { baseUrl: string; token: string 
   });
   const valid = requests.find((request) => request.name === 'valid');
   // A run shows its failed checks beside its diagnoses; the doctor has nothing else to show, so it says it knows no pattern.
-  if (valid?.answer && diagnoses.length === 0 && !succeeded(valid.answer)) diagnoses.push(unrecognisedAnswer(valid.answer));
+  const unrecognised = valid?.answer && named.length === 0 && !succeeded(valid.answer) ? unrecognisedAnswer(valid.answer) : undefined;
+  const diagnoses = unrecognised ? [unrecognised] : named;
   const count = (verdict: Verdict): number => requests.filter((request) => request.verdict === verdict).length;
   return {
-    baseUrl: config.baseUrl,
+    baseUrl,
     requests,
     server: valid?.answer?.headers.server,
     diagnoses,
-    unreachable: valid?.failure ?? pass.failure,
+    unreachable: valid?.failure ?? failure,
     totals: { pass: count('pass'), fail: count('fail'), skip: count('skip') },
     exitCode: !valid?.answer ? 2 : diagnoses.length > 0 ? 1 : 0,
   };
