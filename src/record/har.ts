@@ -1,12 +1,12 @@
+import type { Entry, Har, Header } from 'har-format';
 import type { RecordingEntry, RecordingFile } from './recording-file.js';
 
-type Pair = { name: string; value: string };
 type Answered = Extract<RecordingEntry, { response: unknown }>;
 
-const pairs = (headers: Record<string, string>): Pair[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+const pairs = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
 
 /** HTTP status texts are not recorded; the HAR field is required, and an empty text is what browsers write for HTTP/2. */
-function harEntry(entry: Answered, fallbackStart: string): Record<string, unknown> {
+function harEntry(entry: Answered, fallbackStart: string): Entry {
   const { request, response } = entry;
   const url = new URL(request.url);
   const wait = Math.max(0, response.durationMs);
@@ -47,19 +47,20 @@ function harEntry(entry: Answered, fallbackStart: string): Record<string, unknow
   };
 }
 
-/** recording.har: the recording's answered exchanges as HAR 1.2, which browser devtools and HAR viewers open. */
-export function renderHar(recording: RecordingFile): string {
+/** The recording's answered exchanges as HAR 1.2, which browser devtools and HAR viewers open. */
+export function recordingHar(recording: RecordingFile): Har {
   const answered = recording.runs.flatMap((run) =>
     run.exchanges.flatMap((entry) => ('response' in entry ? [harEntry(entry, run.startedAt)] : [])),
   );
   const unanswered = recording.runs.reduce((count, run) => count + run.exchanges.filter((entry) => 'failure' in entry).length, 0);
-  const log = {
-    version: '1.2',
-    creator: { name: recording.suite.name, version: recording.suite.version },
-    entries: answered,
-    comment:
-      `Requests the suite sent to ${recording.target.baseUrl}; Authorization values and the token are redacted.` +
-      (unanswered > 0 ? ` ${unanswered} request(s) got no answer and are listed in recording.json only.` : ''),
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: recording.suite.name, version: recording.suite.version },
+      entries: answered,
+      comment:
+        `Requests the suite sent to ${recording.target.baseUrl}; Authorization values and the token are redacted.` +
+        (unanswered > 0 ? ` ${unanswered} request(s) got no answer and are listed in recording.json only.` : ''),
+    },
   };
-  return `${JSON.stringify({ log }, null, 2)}\n`;
 }

@@ -1,7 +1,7 @@
 import type { SecretScanner } from '../secrets/scanner.js';
 import { writeArtifacts } from '../files/artifacts.js';
 import type { RunError } from '../errors.js';
-import { renderHar } from './har.js';
+import { recordingHar } from './har.js';
 import { recordingFile, type RecordingInput } from './recording-file.js';
 
 /** What a run learned from the target, written beside the reports: the suite's own format, and HAR 1.2. */
@@ -24,7 +24,7 @@ export async function writeRecording(
     folder,
     [
       { name: RECORDING_FILE, content: `${JSON.stringify(file, null, 2)}\n` },
-      { name: HAR_FILE, content: renderHar(file) },
+      { name: HAR_FILE, content: `${JSON.stringify(recordingHar(file), null, 2)}\n` },
     ],
     scanner,
   );
