@@ -7,7 +7,6 @@ import { HarnessError } from '../src/errors.js';
 import { jsonDepth, MAX_JSON_DEPTH, parseJson } from '../src/exchange/body-text.js';
 import type { Exchange } from '../src/exchange/exchange.js';
 import { HttpClient } from '../src/http/client.js';
-import { Agent, buildConnector, EnvHttpProxyAgent, Pool, request } from '../src/http/transport.js';
 import { collectGarbage } from '../src/judge/memory.js';
 import { retryAfterMs } from '../src/http/rate-limit.js';
 import { SAFETY_NET_MS } from './helpers/safety-net.js';
@@ -199,27 +198,4 @@ test('a base URL with a path prefix keeps it, with or without a trailing slash',
   expect(client('https://example.com/support').urlFor('/api/selfservice/type').toString()).toBe(
     'https://example.com/support/api/selfservice/type',
   );
-});
-
-test('the parts of undici the client loads one by one are undici’s own classes and request', async () => {
-  const full = await import('undici');
-  expect([Agent, Pool, EnvHttpProxyAgent, buildConnector]).toEqual([full.Agent, full.Pool, full.EnvHttpProxyAgent, full.buildConnector]);
-  // The request sends what undici's own request(url) sends: the path with its query, the headers, GET.
-  const seen: { method?: string; url?: string; accept?: string }[] = [];
-  const server = createServer((request, response) => {
-    seen.push({ method: request.method, url: request.url, accept: request.headers.accept });
-    response.end('{}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const agent = new Agent();
-  try {
-    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/ticket/status/1?lang=fr`);
-    const response = await request(agent, url, { method: 'GET', headers: { accept: 'application/json' } });
-    expect(response.statusCode).toBe(200);
-    expect(await response.body.text()).toBe('{}');
-    expect(seen).toEqual([{ method: 'GET', url: '/api/ticket/status/1?lang=fr', accept: 'application/json' }]);
-  } finally {
-    await agent.close();
-    server.close();
-  }
 });

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { setMaxListeners } from 'node:events';
-import type { Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { SETTINGS, type Config } from '../config/settings.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { bodyText, parseJson } from '../exchange/body-text.js';
@@ -20,7 +20,6 @@ import type { CredentialVariant } from '../exchange/credentials.js';
 import type { Pacer } from './rate-limit.js';
 import { authorizationHeader, clientHeaders, curlCommand } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
-import { request } from './transport.js';
 import { askedWaitMs, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
 import { abandonBody, readBody } from './read-body.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
@@ -267,7 +266,7 @@ export class HttpClient {
   private async exchange(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
     const startedAt = new Date().toISOString();
     const started = performance.now();
-    const response = await request(this.dispatcher, url, { method: 'GET', headers, signal: this.deadline });
+    const response = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.deadline });
     const responseHeaders = flattenHeaders(response.headers);
     const beyond = headersBeyondBounds(responseHeaders);
     if (beyond !== undefined) {

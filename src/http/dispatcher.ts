@@ -1,6 +1,5 @@
 import { TLSSocket } from 'node:tls';
-import type { buildConnector as BuildConnector, Dispatcher } from 'undici';
-import { Agent, buildConnector, EnvHttpProxyAgent, Pool } from './transport.js';
+import { Agent, buildConnector, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import type { Config } from '../config/settings.js';
 import { MAX_HEADER_BYTES } from '../exchange/header-bounds.js';
 
@@ -21,7 +20,7 @@ type TlsWatch = Pick<TransportOptions, 'onTlsCertificate' | 'onTlsError'>;
  * Watches each TLS connection as it opens: its certificate, so the fingerprint costs no request of its own, and the
  * alert a target may end it with after the handshake (TLS 1.3 sends "certificate required" then).
  */
-function watchingTls(connect: BuildConnector.connector, { onTlsCertificate, onTlsError }: TlsWatch): BuildConnector.connector {
+function watchingTls(connect: buildConnector.connector, { onTlsCertificate, onTlsError }: TlsWatch): buildConnector.connector {
   return (connectOptions, callback) =>
     connect(connectOptions, (...args) => {
       const socket = args[1];
