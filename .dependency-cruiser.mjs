@@ -91,6 +91,15 @@ export default {
       to: { path: folders('http', 'pipeline', 'cli', 'exporter', 'doctor'), reachable: true },
     },
     {
+      name: 'views-read-no-disk',
+      comment:
+        'A view shows what it is given: what it shows from the disk (a folder of past runs, a page a target wrote) is read ' +
+        'by its caller and passed in, so a view renders the same for the same input and its writer alone touches files.',
+      severity: 'error',
+      from: { path: '^src/report/', pathNot: ['(^|/)write[.]ts$', '^src/report/model/read[.]ts$'] },
+      to: { path: ['^(node:)?fs(/promises)?$', '^src/files/'] },
+    },
+    {
       name: 'only-the-judge-imports-vitest',
       comment: 'Recording, reporting and the CLI work without Vitest; only the judge runs inside it.',
       severity: 'error',

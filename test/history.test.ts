@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import type { Report } from '../src/report/model/types.js';
+import { TONES } from '../src/report/views/vocabulary.js';
 import { fileResources } from './helpers/file-resources.js';
 import { nightlyRuns } from './helpers/nightly-runs.js';
 
@@ -42,7 +43,7 @@ test('every run writes a shields-style badge.svg: "conformance | N/N MUST" in th
   const must = reports[0]?.requirements.filter((result) => result.level === 'MUST').length ?? 0;
   expect(badge).toContain(`aria-label="conformance: ${must}/${must} MUST (conformant)"`);
   expect(badge).toContain(`>${must}/${must} MUST</text>`);
-  expect(badge).toContain('fill="#2e7d32"');
+  expect(badge).toContain(`fill="${TONES.pass.ink}"`);
   expect(badge.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
 });
 
@@ -55,10 +56,10 @@ test('a run that reached no verdict has a badge that says so, in its own colour'
   expect(passed).toBeLessThan(must.length);
   const failing = renderBadge(report);
   expect(failing).toContain(`>${passed}/${must.length} MUST</text>`);
-  expect(failing).toContain('fill="#c62828"');
+  expect(failing).toContain(`fill="${TONES.fail.ink}"`);
   const inconclusive = renderBadge({ ...report, verdict: 'inconclusive', exitCode: 2 });
   expect(inconclusive).toContain('>no verdict</text>');
-  expect(inconclusive).toContain('fill="#6a1b9a"');
+  expect(inconclusive).toContain(`fill="${TONES.error.ink}"`);
 });
 
 /**

@@ -39,6 +39,7 @@ test('every rule fails on the import it forbids, direct or through other modules
       { rule: 'only-the-pipeline-starts-stages', from: 'src/judge/provided.ts', to: 'src/classify/recording.ts' },
       { rule: 'only-the-pipeline-starts-stages', from: 'src/doctor/examination.ts', to: 'src/diagnosis/diagnose.ts' },
       { rule: 'doctor-builds-and-shows-only', from: 'src/doctor/examination.ts', to: 'src/pipeline/run.ts' },
+      { rule: 'views-read-no-disk', from: 'src/report/matrix/html.ts', to: 'fs' },
     ]),
   );
 });

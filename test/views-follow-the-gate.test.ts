@@ -7,6 +7,7 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import { REPORT_KINDS } from '../src/config/reports.js';
 import type { Matrix } from '../src/report/matrix/types.js';
 import { validator } from '../src/validators/schemas.js';
+import { OUTCOME_WORDS, TONES } from '../src/report/views/vocabulary.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import { rewritingFront, type Rewrite } from './helpers/rewriting-front.js';
@@ -185,7 +186,8 @@ beforeAll(async () => {
 /** The number a counts line gives as failed. */
 const failedIn = (line: string | undefined): number => Number(/\b(\d+) failed\b/.exec(line ?? '')?.[1] ?? Number.NaN);
 
-const RED = '#c62828';
+/** The badge of a run that fails: the failed outcome's colour. */
+const RED = TONES[OUTCOME_WORDS.failed.tone].ink;
 
 /**
  * What each view shows failing (a failure or an error: what CI tools show red), read from its file: how many
@@ -252,7 +254,7 @@ async function matrixFailuresShown({ stdout, outDir }: MatrixOutcome): Promise<R
     'matrix.md: requirements named as failed': sum(targetRows.map((cells) => count(cells[4] ?? '', /\(fail\)/g))),
     'matrix.md: FAIL in the grid': count(markdown, /\| FAIL(?= \|)/g),
     'matrix.html: totals': failedIn(/<p class="plain">([^<]*), over all targets/.exec(html)?.[1]),
-    'matrix.html: failed cells': count(html, /<td class="failed"/g),
+    'matrix.html: failed cells': count(html, new RegExp(`<td [^>]*>${OUTCOME_WORDS.failed.symbol}</td>`, 'g')),
     'terminal: the last line': failedIn(lines.at(-1)),
     ...(progress.length > 0 ? { 'terminal: each target': sum(progress.map(failedIn)) } : {}),
   };

@@ -1,8 +1,9 @@
 import { join, sep } from 'node:path';
 import type { SecretScanner } from '../secrets/scanner.js';
 import { ALLURE_DIR } from './model/outputs.js';
-import { appendArtifact, probeAppend, putArtifacts, screenArtifacts, type View } from '../files/artifacts.js';
+import { appendArtifact, artifactScanner, probeAppend, putArtifacts, screenArtifacts, type View } from '../files/artifacts.js';
 import type { Report, RunWarning } from './model/types.js';
+import type { History } from './model/history.js';
 import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
 import { HarnessError, systemReason } from '../errors.js';
 
@@ -99,4 +100,21 @@ export async function writeReports(
   if (allure) shown.push(join(outDir, ALLURE_DIR));
   if (stepSummary && markdown) shown.push(stepSummary);
   return shown;
+}
+
+/**
+ * Writes history.html, rendered from a history built from the runs under source, through the same screen and files as
+ * every view of a run. No token is known here, but a report that carried an Authorization value still keeps the page
+ * from being written. The page stays off the folder's list, so a later run into the same folder leaves it alone.
+ */
+export async function writeHistory(history: History, source: string, outDir: string, generatedAt = new Date()): Promise<string> {
+  const { renderHistoryHtml } = await import('./views/history-html.js');
+  const rendered = screenArtifacts(
+    [{ name: 'history.html', content: renderHistoryHtml(history, source, generatedAt) }],
+    artifactScanner([]),
+  );
+  const [leak] = rendered.refused;
+  if (leak) throw new HarnessError(leak.code, leak.message, leak.hint, leak.party);
+  const [written = ''] = await putArtifacts(outDir, rendered.passed, { listed: false });
+  return written;
 }

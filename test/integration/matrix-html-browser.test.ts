@@ -72,7 +72,7 @@ describe.skipIf(chromiumMissing !== undefined)(
         targets,
         errors: [],
       });
-      await writeFile(join(dir, name), renderMatrixHtml(matrix, dir));
+      await writeFile(join(dir, name), renderMatrixHtml(matrix, new Set()));
       return pathToFileURL(join(dir, name)).href;
     }
 

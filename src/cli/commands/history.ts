@@ -1,9 +1,7 @@
 import { statSync } from 'node:fs';
-import { ConfigError, HarnessError } from '../../errors.js';
-import { artifactScanner, writeArtifacts } from '../../files/artifacts.js';
+import { ConfigError } from '../../errors.js';
 import { terminalLine } from '../../report/views/escape/terminal.js';
-import { readHistory } from '../../report/model/history.js';
-import { renderHistoryHtml } from '../../report/views/history-html.js';
+import { historyOf, writeHistory } from '../../pipeline/history.js';
 import { readCommandLine } from '../../config/command-line.js';
 import type { CommandIo } from '../io.js';
 
@@ -23,7 +21,7 @@ export async function historyCommand(argv: string[], io: CommandIo): Promise<num
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new ConfigError('CONFIG_INVALID', `${dir} is not a folder`, 'Give the folder that holds the runs’ report.json files');
   }
-  const history = readHistory(dir);
+  const history = historyOf(dir);
   for (const entry of history.skipped) io.error(terminalLine(`Left out ${entry.file}: ${entry.reason}`));
   if (history.targets.length === 0) {
     throw new ConfigError(
@@ -33,16 +31,7 @@ export async function historyCommand(argv: string[], io: CommandIo): Promise<num
     );
   }
   const out = values.out ?? 'reports';
-  // No token is known here; a report that carried an Authorization value still keeps the page from being written.
-  const { written, refused } = await writeArtifacts(
-    out,
-    [{ name: 'history.html', content: renderHistoryHtml(history, dir, new Date()) }],
-    artifactScanner([]),
-    { listed: false },
-  );
-  const [leak] = refused;
-  if (leak) throw new HarnessError(leak.code, leak.message, leak.hint, leak.party);
-  const [file = ''] = written;
+  const file = await writeHistory(history, dir, out);
   const runs = history.targets.reduce((sum, target) => sum + target.runs.length, 0);
   io.log(`History of ${runs} runs of ${history.targets.length} target(s): ${file}`);
   return 0;

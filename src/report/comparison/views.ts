@@ -1,6 +1,7 @@
 import type { Comparison, ObservationAspect } from './types.js';
 import { markdownText } from '../views/escape/markdown.js';
 import { terminalLines } from '../views/escape/terminal.js';
+import { VERDICT_WORDS } from '../views/vocabulary.js';
 
 const ASPECT_LABEL: Record<ObservationAspect, string> = {
   answer: 'answer (status code and body)',
@@ -16,7 +17,7 @@ export function renderComparisonTerminal(comparison: Comparison): string {
     lines.push('', 'Requirement verdicts that differ (target / compare-to):');
     for (const difference of comparison.requirements) {
       lines.push(
-        `  ${difference.id} (${difference.level})  ${difference.target.toUpperCase()} / ${difference.compareTo.toUpperCase()}  ${difference.title}`,
+        `  ${difference.id} (${difference.level})  ${VERDICT_WORDS[difference.target].label} / ${VERDICT_WORDS[difference.compareTo].label}  ${difference.title}`,
       );
       if (difference.targetDetail) lines.push(`    target:     ${difference.targetDetail}`);
       if (difference.compareToDetail) lines.push(`    compare-to: ${difference.compareToDetail}`);
@@ -60,7 +61,7 @@ export function renderComparisonMarkdown(comparison: Comparison): string {
         .filter(Boolean)
         .join('; ');
       lines.push(
-        `| ${markdownText(difference.id)} | ${difference.level} | ${difference.target.toUpperCase()} | ${difference.compareTo.toUpperCase()} | ${markdownText(found)} |`,
+        `| ${markdownText(difference.id)} | ${difference.level} | ${VERDICT_WORDS[difference.target].label} | ${VERDICT_WORDS[difference.compareTo].label} | ${markdownText(found)} |`,
       );
     }
     lines.push('');

@@ -11,14 +11,3 @@ export function targetOutcome(target: MatrixTarget, requirement: Pick<Requiremen
   if (verdict === undefined) return undefined;
   return outcomeOf({ verdict, level: requirement.level, checks: [] }, target.strict, target.waived.includes(requirement.id));
 }
-
-/** How matrix.md and matrix.html name each outcome in a cell. */
-export const OUTCOME_WORD: Record<Outcome, string> = {
-  passed: 'pass',
-  failed: 'fail',
-  warned: 'warning',
-  waived: 'waived',
-  skipped: 'skip',
-  observed: 'info',
-  unjudged: 'could not judge',
-};

@@ -1,13 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { htmlPage, markup, type Html } from '../views/escape/html.js';
 import { pathLink } from '../views/escape/link.js';
 import { outcomeCountsLine } from '../views/failure-text.js';
 import { OUTCOMES, type Outcome } from '../model/outcomes.js';
-import { OUTCOME_WORD, targetOutcome } from './cells.js';
+import { targetOutcome } from './cells.js';
 import type { Matrix, MatrixTarget } from './types.js';
-
-const SYMBOL: Record<Outcome, string> = { passed: '✓', failed: '✗', warned: '!', waived: 'w', skipped: '–', observed: 'i', unjudged: 'E' };
+import { stylesheet, toneClass } from '../views/stylesheet.js';
+import { OUTCOME_WORDS, RUN_VERDICT_WORDS, sentenceCase } from '../views/vocabulary.js';
 /** Outcomes whose cell names itself on hover; the others are the bulk of a large grid and say enough by symbol. */
 const NAMED_CELL: ReadonlySet<Outcome> = new Set(['failed', 'warned', 'waived', 'unjudged']);
 
@@ -18,35 +16,17 @@ const OPEN_ALL_MAX = 100;
 const FILTERS = [
   { id: 'all', label: 'All', hides: '' },
   { id: 'attention', label: 'Need attention', hides: 'tr.ok' },
-  { id: 'not-conformant', label: 'Not conformant', hides: 'tr:not(.not-conformant)' },
+  { id: 'not-conformant', label: sentenceCase(RUN_VERDICT_WORDS['not-conformant'].label), hides: 'tr:not(.not-conformant)' },
   { id: 'inconclusive', label: 'Without a verdict', hides: 'tr:not(.inconclusive)' },
-  { id: 'conformant', label: 'Conformant', hides: 'tr:not(.conformant)' },
+  { id: 'conformant', label: sentenceCase(RUN_VERDICT_WORDS.conformant.label), hides: 'tr:not(.conformant)' },
 ] as const;
 
-const STYLE = `
-body { font: 15px/1.45 system-ui, sans-serif; margin: 1rem; color: #1a1a1a; background: #fff; }
-h1 { font-size: 1.4rem; margin: 0 0 .5rem; } h2 { font-size: 1.1rem; margin: 1rem 0 .3rem; }
-.verdict { font-size: 1.1rem; font-weight: 600; margin: .5rem 0 1rem; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; }
-caption { text-align: left; font-weight: 600; padding: .4rem 0; }
-th, td { border: 1px solid #c8c8c8; padding: .2rem .4rem; text-align: center; }
-th[scope=row] { text-align: left; white-space: nowrap; position: sticky; left: 0; background: #fff; }
-thead th { position: sticky; top: 0; background: #f3f3f3; font-size: .75rem; writing-mode: vertical-rl; transform: rotate(180deg); }
-thead th.name { writing-mode: horizontal-tb; transform: none; }
-.passed { background: #d8f0dc; color: #0b4d1a; } .failed { background: #f8d4d4; color: #7a0b0b; font-weight: 700; }
-.warned { background: #fbeac2; color: #5c3d00; } .observed { background: #e3ecf8; color: #17345c; }
-.skipped, .waived { background: #eeeeee; color: #444; } .unjudged { background: #ead7f2; color: #4a1261; font-weight: 700; }
-.legend span { display: inline-block; padding: 0 .4rem; margin-right: .3rem; border: 1px solid #c8c8c8; }
-.filter { border: 1px solid #c8c8c8; padding: .3rem .6rem; margin: .5rem 0; }
-.filter label { margin-right: .8rem; white-space: nowrap; }
-.filter input[type=search] { margin-left: .5rem; }
-a { color: #0645ad; } a:focus, input:focus { outline: 3px solid #1a73e8; }
+/** Each filter hides the rows of the other kinds. */
+const FILTER_RULES = `
 ${FILTERS.filter((filter) => filter.hides)
-  .map((filter) => `main:has(#show-${filter.id}:checked) tbody ${filter.hides} { display: none; }`)
+  .map((filter) => `main:has(#show-${filter.id}:checked) tbody ${filter.hides}{display:none}`)
   .join('\n')}
-main:not(:has(#show-attention:checked)) .nothing { display: none; }
-@media print { .scroll { overflow: visible; } thead th { position: static; } th[scope=row] { position: static; } .filter { display: none; } }
+main:not(:has(#show-attention:checked)) .nothing{display:none}
 `;
 
 /** Narrows the rows to the targets whose name holds the text typed; the verdict filter works without it. */
@@ -65,20 +45,22 @@ const SCRIPT = `
 /** Targets that could not be judged first, then the not conformant, then the rest; each kind in the file's order. */
 const urgency = (target: MatrixTarget): number => (target.exitCode === 0 ? (target.verdict === 'conformant' ? 3 : 2) : 2 - target.exitCode);
 
-function reportLink(target: MatrixTarget, outDir: string): string {
-  const page = `${target.reportDir}/report.html`;
-  return pathLink(existsSync(join(outDir, page)) ? page : `${target.reportDir}/report.md`);
+/** A target's report.html where it wrote one, else its report.md. */
+function reportLink(target: MatrixTarget, pages: ReadonlySet<string>): string {
+  return pathLink(`${target.reportDir}/${pages.has(target.reportDir) ? 'report.html' : 'report.md'}`);
 }
 
-function row(target: MatrixTarget, requirements: Matrix['requirements'], outDir: string): Html {
+const cell = (outcome: Outcome): string => `cell ${toneClass(OUTCOME_WORDS[outcome].tone)}`;
+
+function row(target: MatrixTarget, requirements: Matrix['requirements'], pages: ReadonlySet<string>): Html {
   const cells = requirements.map((requirement) => {
     const outcome = targetOutcome(target, requirement);
     if (!outcome) return markup`<td>·</td>`;
-    const title = NAMED_CELL.has(outcome) ? markup` title="${`${requirement.id}: ${OUTCOME_WORD[outcome]}`}"` : undefined;
-    return markup`<td class="${outcome}"${title}>${SYMBOL[outcome]}</td>`;
+    const title = NAMED_CELL.has(outcome) ? markup` title="${`${requirement.id}: ${OUTCOME_WORDS[outcome].word}`}"` : undefined;
+    return markup`<td class="${cell(outcome)}"${title}>${OUTCOME_WORDS[outcome].symbol}</td>`;
   });
   const kind = `${target.verdict}${target.exitCode === 0 ? ' ok' : ''}`;
-  return markup`<tr class="${kind}" data-name="${target.name.toLowerCase()}"><th scope="row"><a href="${reportLink(target, outDir)}">${target.name}</a> <small>${target.verdict} (exit ${target.exitCode})</small></th>${cells}</tr>\n`;
+  return markup`<tr class="${kind}" data-name="${target.name.toLowerCase()}"><th scope="row"><a href="${reportLink(target, pages)}">${target.name}</a> <small>${target.verdict} (exit ${target.exitCode})</small></th>${cells}</tr>\n`;
 }
 
 function filter(matrix: Matrix): Html {
@@ -106,7 +88,7 @@ function filter(matrix: Matrix): Html {
  * and colour per verdict, and a filter by verdict that works without script. It opens on the targets that need
  * attention when there are any, so a large fleet shows its few problems at once.
  */
-export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
+export function renderMatrixHtml(matrix: Matrix, pages: ReadonlySet<string>): string {
   const head = matrix.requirements.map(
     (requirement) => markup`<th scope="col" title="${`${requirement.level}: ${requirement.title}`}">${requirement.id}</th>`,
   );
@@ -115,11 +97,13 @@ export function renderMatrixHtml(matrix: Matrix, outDir: string): string {
     .filter((target) => target.exitCode !== 0)
     .map((target) => markup`<li><strong>${target.name}</strong>: ${target.summary}</li>\n`);
   const attentionList = attention.length > 0 ? markup`<h2>Targets that need attention</h2>\n<ul>\n${attention}</ul>\n` : undefined;
-  const legend = OUTCOMES.map((outcome) => markup`<span class="${outcome}">${SYMBOL[outcome]} ${OUTCOME_WORD[outcome]}</span>`);
+  const legend = OUTCOMES.map(
+    (outcome) => markup`<span class="${cell(outcome)}">${OUTCOME_WORDS[outcome].symbol} ${OUTCOME_WORDS[outcome].word}</span>`,
+  );
   const run = `${matrix.suite.name} ${matrix.suite.version}, started ${matrix.startedAt}, ${matrix.durationMs} ms, exit code ${matrix.exitCode}.`;
   return htmlPage({
     title: 'Ticketing API conformance matrix',
-    style: STYLE,
+    style: `${stylesheet('matrix')}${FILTER_RULES}`,
     script: SCRIPT,
     body: markup`<main>
 <h1>Ticketing API conformance matrix</h1>
@@ -133,7 +117,7 @@ ${attentionList}${filter(matrix)}
 <caption>Outcome of each requirement (columns) for each target (rows), as its exit code counts it; targets that need attention first</caption>
 <thead><tr><th scope="col" class="name">Target</th>${head}</tr></thead>
 <tbody>
-${ordered.map((target) => row(target, matrix.requirements, outDir))}</tbody>
+${ordered.map((target) => row(target, matrix.requirements, pages))}</tbody>
 </table>
 </div>
 </main>`,

@@ -2,7 +2,8 @@ import { outcomeCountsLine } from '../views/failure-text.js';
 import { markdownLink, markdownText } from '../views/escape/markdown.js';
 import { pathLink, safeLink } from '../views/escape/link.js';
 import type { Outcome } from '../model/outcomes.js';
-import { OUTCOME_WORD, targetOutcome } from './cells.js';
+import { targetOutcome } from './cells.js';
+import { OUTCOME_WORDS } from '../views/vocabulary.js';
 import type { Matrix, MatrixTarget } from './types.js';
 
 /** Past this many targets the requirement grid is left to matrix.html and matrix.json. */
@@ -13,7 +14,7 @@ const NAMED: ReadonlySet<Outcome> = new Set(['failed', 'warned', 'waived', 'unju
 /** The requirements that failed, warned, were waived or could not be judged, by ID; skips only counted. */
 function notPassing(matrix: Matrix, target: MatrixTarget): string {
   const outcomes = matrix.requirements.map((requirement) => [requirement.id, targetOutcome(target, requirement)] as const);
-  const named = outcomes.flatMap(([id, outcome]) => (outcome && NAMED.has(outcome) ? [`${id} (${OUTCOME_WORD[outcome]})`] : []));
+  const named = outcomes.flatMap(([id, outcome]) => (outcome && NAMED.has(outcome) ? [`${id} (${OUTCOME_WORDS[outcome].word})`] : []));
   const skipped = target.outcomes.skipped;
   const parts = [...named, ...(skipped > 0 ? [`${skipped} skipped`] : [])];
   return parts.length === 0 ? '-' : parts.join(', ');
@@ -65,7 +66,7 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
     for (const requirement of matrix.requirements) {
       const cells = matrix.targets.map((target) => {
         const outcome = targetOutcome(target, requirement);
-        return outcome ? OUTCOME_WORD[outcome].toUpperCase() : '-';
+        return outcome ? OUTCOME_WORDS[outcome].word.toUpperCase() : '-';
       });
       lines.push(`| ${markdownText(requirement.id)} | ${requirement.level} | ${cells.map(markdownText).join(' | ')} |`);
     }

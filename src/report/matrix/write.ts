@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { formatSchemaErrors, validator } from '../../validators/schemas.js';
 import { settleMatrix } from './build.js';
 import { renderMatrixHtml } from './html.js';
@@ -40,10 +42,14 @@ export async function writeMatrix(
     settleMatrix(matrix);
   }
   if (runStartedAt) stampFinish(matrix, runStartedAt);
+  // The page links each target's report.html where the target's run wrote one; the page itself reads no disk.
+  const pages = new Set(
+    matrix.targets.filter((target) => existsSync(join(outDir, target.reportDir, 'report.html'))).map((target) => target.reportDir),
+  );
   const views: View<Matrix>[] = [
     ['matrix.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
     ['matrix.md', renderMatrixMarkdown],
-    ['matrix.html', (final) => renderMatrixHtml(final, outDir)],
+    ['matrix.html', (final) => renderMatrixHtml(final, pages)],
   ];
   const rendered = screenViews(matrix, views, scanner, (refused) => {
     matrix.errors.push(...refused);

@@ -1,8 +1,4 @@
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { HarnessError } from '../../errors.js';
 import { outcomesOf, type Outcome } from './outcomes.js';
-import { readResultFile } from './read.js';
 import type { Report, RunVerdict, Verdict } from './types.js';
 
 /** One run of one target, as the history shows it. */
@@ -49,18 +45,17 @@ export interface History {
   skipped: { file: string; reason: string }[];
 }
 
+/** What a history is built from: the reports read under a folder, each with its path there, and those left out. */
+export interface PastRuns {
+  reports: { file: string; report: Report }[];
+  skipped: History['skipped'];
+}
+
 /**
  * The outcomes that tell whether a requirement failed the run: a warning did not, and a failure the baseline waived, a
  * skip or an error say nothing either way.
  */
 const JUDGED: ReadonlySet<Outcome> = new Set(['passed', 'failed', 'warned']);
-
-function reportFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name === 'report.json')
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-}
 
 function runOf(report: Report, file: string): HistoryRun {
   const outcomes = outcomesOf(report);
@@ -101,23 +96,11 @@ export function failureChanges(runs: HistoryRun[], requirements: string[]): Fail
   return changes.sort((a, b) => a.run - b.run || a.requirement.localeCompare(b.requirement));
 }
 
-/** Every report.json under dir, grouped by target and ordered by when each run started. */
-export function readHistory(dir: string): History {
-  const skipped: History['skipped'] = [];
+/** The runs grouped by target, each target's runs ordered by when they started. */
+export function buildHistory({ reports, skipped }: PastRuns): History {
   const byTarget = new Map<string, HistoryRun[]>();
   const order = new Map<string, string[]>();
-  for (const path of reportFiles(dir)) {
-    const file = relative(dir, path);
-    let report: Report;
-    try {
-      // Past runs cannot be run again: a version-1 report gives its verdicts, all a history shows.
-      const read = readResultFile(path, 'report', { verdictsOfVersion1: true });
-      if (read.kind !== 'report') continue;
-      report = read.report;
-    } catch (error) {
-      skipped.push({ file, reason: error instanceof HarnessError ? error.message : String(error) });
-      continue;
-    }
+  for (const { file, report } of reports) {
     const runs = byTarget.get(report.target.baseUrl) ?? [];
     runs.push(runOf(report, file));
     byTarget.set(report.target.baseUrl, runs);

@@ -18,6 +18,7 @@ import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import type { Level } from '../../requirements/types.js';
+import { VERDICT_WORDS } from './vocabulary.js';
 
 /** One file of the allure-results folder: its name there and its text, as Allure's file-system writer would give it. */
 export interface AllureFile {
@@ -143,7 +144,7 @@ function description(result: RequirementResult): string {
     const detail = [check.expected ? `expected ${check.expected}` : '', check.actual ? `actual ${check.actual}` : '']
       .filter(Boolean)
       .join('; ');
-    return `- **${check.verdict.toUpperCase()}** ${check.description}${detail ? `: ${detail}` : ''}`;
+    return `- **${VERDICT_WORDS[check.verdict].label}** ${check.description}${detail ? `: ${detail}` : ''}`;
   });
   return [`${result.id} (${result.level}): "${result.quote}"`, '', 'Checks:', '', ...checks].join('\n');
 }

@@ -1,12 +1,13 @@
 import { xml } from './escape/xml.js';
-import { outcomeCounts } from '../model/outcomes.js';
+import { outcomeCounts, type Outcome } from '../model/outcomes.js';
 import type { Report } from '../model/types.js';
+import { BADGE_COLOURS, OUTCOME_WORDS, RUN_VERDICT_WORDS, TONES } from './vocabulary.js';
 
-/** The gate's three answers, and amber for a run it passes with something to look at (a warning, a known failure). */
-const COLOUR = { passed: '#2e7d32', warned: '#9a5b00', failed: '#c62828', unjudged: '#6a1b9a' } as const;
-
-/** The badge's colour, from the exit code and the outcomes it was settled by: red only when the run fails. */
-function colourOf(report: Report): keyof typeof COLOUR {
+/**
+ * The badge's colour, from the exit code and the outcomes it was settled by: the gate's three answers, red only when
+ * the run fails, and a warning's colour for a run it passes with something to look at (a warning, a known failure).
+ */
+function colourOf(report: Report): Extract<Outcome, 'passed' | 'warned' | 'failed' | 'unjudged'> {
   if (report.exitCode === 2) return 'unjudged';
   if (report.exitCode === 1) return 'failed';
   const counts = outcomeCounts(report);
@@ -23,7 +24,7 @@ function textWidth(text: string): number {
 
 /** The badge's right half: MUST requirements passed out of those in the catalog, or that the run reached no verdict. */
 export function badgeMessage(report: Report): string {
-  if (report.verdict === 'inconclusive') return 'no verdict';
+  if (report.verdict === 'inconclusive') return RUN_VERDICT_WORDS.inconclusive.label;
   const must = report.requirements.filter((result) => result.level === 'MUST');
   return `${must.filter((result) => result.verdict === 'pass').length}/${must.length} MUST`;
 }
@@ -38,12 +39,12 @@ export function renderBadge(report: Report): string {
   const title = `${LABEL}: ${message} (${report.verdict}${colour === 'warned' ? ', with warnings or known failures' : ''})`;
   return xml`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${title}">
 <title>${title}</title>
-<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
-<clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath>
-<g clip-path="url(#r)"><rect width="${left}" height="20" fill="#555"/><rect x="${left}" width="${right}" height="20" fill="${COLOUR[colour]}"/><rect width="${width}" height="20" fill="url(#s)"/></g>
-<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
-<text x="${left / 2}" y="15" fill="#010101" fill-opacity=".3">${LABEL}</text><text x="${left / 2}" y="14">${LABEL}</text>
-<text x="${left + right / 2}" y="15" fill="#010101" fill-opacity=".3">${message}</text><text x="${left + right / 2}" y="14">${message}</text>
+<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="${BADGE_COLOURS.gloss}" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
+<clipPath id="r"><rect width="${width}" height="20" rx="3" fill="${BADGE_COLOURS.text}"/></clipPath>
+<g clip-path="url(#r)"><rect width="${left}" height="20" fill="${BADGE_COLOURS.label}"/><rect x="${left}" width="${right}" height="20" fill="${TONES[OUTCOME_WORDS[colour].tone].ink}"/><rect width="${width}" height="20" fill="url(#s)"/></g>
+<g fill="${BADGE_COLOURS.text}" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
+<text x="${left / 2}" y="15" fill="${BADGE_COLOURS.shadow}" fill-opacity=".3">${LABEL}</text><text x="${left / 2}" y="14">${LABEL}</text>
+<text x="${left + right / 2}" y="15" fill="${BADGE_COLOURS.shadow}" fill-opacity=".3">${message}</text><text x="${left + right / 2}" y="14">${message}</text>
 </g>
 </svg>
 `.toString();

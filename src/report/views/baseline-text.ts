@@ -1,6 +1,5 @@
-import type { BaselineResult, Report } from '../model/types.js';
-
-const LABEL: Record<BaselineResult['outcome'], string> = { known: 'KNOWN', expired: 'EXPIRED', fixed: 'FIXED', 'not-judged': 'UNJUDGED' };
+import type { Report } from '../model/types.js';
+import { BASELINE_LABELS } from './vocabulary.js';
 
 /** One line per baseline entry: outcome, requirement, what to do; empty without a baseline. */
 export function baselineLines(report: Pick<Report, 'baseline'>): string[] {
@@ -10,7 +9,8 @@ export function baselineLines(report: Pick<Report, 'baseline'>): string[] {
   return [
     `Baseline ${report.baseline.file}:`,
     ...entries.map(
-      (entry) => `  ${LABEL[entry.outcome].padEnd(8)} ${entry.requirement}: ${entry.note}; reason: ${entry.reason} (owner ${entry.owner})`,
+      (entry) =>
+        `  ${BASELINE_LABELS[entry.outcome].padEnd(8)} ${entry.requirement}: ${entry.note}; reason: ${entry.reason} (owner ${entry.owner})`,
     ),
   ];
 }

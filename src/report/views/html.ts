@@ -2,36 +2,15 @@ import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { groupByExchange, requestText, responseText, type ExchangeGroup } from './exchange-text.js';
 import { htmlPage, markup, type Html } from './escape/html.js';
 import { outcomeLine, profileHeading, splitByProfile } from './failure-text.js';
-import { SCRIPT, STYLE } from './html-assets.js';
+import { SCRIPT } from './html-assets.js';
+import { stylesheet, toneClass } from './stylesheet.js';
+import { PROFILE_TONES, RUN_VERDICT_WORDS, sentenceCase, VERDICT_WORDS } from './vocabulary.js';
 import { requestPath } from './request-path.js';
-import type { Report, RequirementResult, RunVerdict, Verdict } from '../model/types.js';
+import type { Report, RequirementResult, Verdict } from '../model/types.js';
 import { VERDICTS } from '../model/types.js';
 import { sliceGrid } from '../model/slices.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 
-const RUN_VERDICT_LABEL: Record<RunVerdict, string> = {
-  conformant: 'Conformant',
-  'not-conformant': 'Not conformant',
-  inconclusive: 'No verdict',
-};
-const VERDICT_LABEL: Record<Verdict, string> = {
-  pass: 'PASS',
-  fail: 'FAIL',
-  warn: 'WARN',
-  info: 'INFO',
-  skip: 'SKIP',
-  error: 'ERROR',
-  flaky: 'FLAKY',
-};
-const TOTAL_LABEL: Record<Verdict, string> = {
-  pass: 'passed',
-  fail: 'failed',
-  warn: 'warnings',
-  info: 'observations',
-  skip: 'skipped',
-  error: 'could not judge',
-  flaky: 'flaky',
-};
 const FAMILY_TITLE: Record<string, string> = {
   envelope: 'Response envelope',
   status: 'Ticket status',
@@ -64,7 +43,8 @@ export function headline(report: Report): string {
   return report.summary;
 }
 
-const badge = (verdict: Verdict): Html => markup`<span class="badge b-${verdict}">${VERDICT_LABEL[verdict]}</span>`;
+const badge = (verdict: Verdict): Html =>
+  markup`<span class="badge b-${verdict} ${toneClass(VERDICT_WORDS[verdict].tone)}">${VERDICT_WORDS[verdict].label}</span>`;
 
 /** Gives each copyable block an id unique in the page. */
 class Ids {
@@ -147,7 +127,7 @@ function header(report: Report): Html {
   const profile = report.profile ? markup`<li><a href="#official-client">Official client</a></li>` : undefined;
   return markup`<header class="wrap">
 <h1>Ticketing API conformance report</h1>
-<p class="verdict ${report.verdict}" id="verdict">${headline(report)}</p>
+<p class="verdict ${toneClass(RUN_VERDICT_WORDS[report.verdict].tone)}" id="verdict">${headline(report)}</p>
 <dl class="meta">${meta}</dl>
 <nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>${diagnosis}${errors}<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li>${profile}</ul></nav>
 </header>
@@ -156,7 +136,8 @@ function header(report: Report): Html {
 
 function totalsSection(report: Report): Html {
   const items = VERDICTS.map(
-    (verdict) => markup`<li class="t-${verdict}"><span class="n">${report.totals[verdict]}</span> ${TOTAL_LABEL[verdict]}</li>`,
+    (verdict) =>
+      markup`<li class="t-${verdict} ${toneClass(VERDICT_WORDS[verdict].tone)}"><span class="n">${report.totals[verdict]}</span> ${VERDICT_WORDS[verdict].counted}</li>`,
   );
   return markup`<section aria-labelledby="totals">
 <h2 id="totals">Totals</h2>
@@ -254,7 +235,7 @@ function familiesSection(report: Report, ids: Ids): Html {
     const members = document.filter((result) => result.family === family);
     const counts = VERDICTS.map((verdict) => [verdict, members.filter((result) => result.verdict === verdict).length] as const)
       .filter(([, count]) => count > 0)
-      .map(([verdict, count]) => `${count} ${TOTAL_LABEL[verdict]}`)
+      .map(([verdict, count]) => `${count} ${VERDICT_WORDS[verdict].counted}`)
       .join(', ');
     return markup`<section aria-labelledby="family-${family}">
 <h3 id="family-${family}">${FAMILY_TITLE[family] ?? family}</h3>
@@ -275,7 +256,7 @@ function profileSection(report: Report, ids: Ids): Html | undefined {
   const ordered = attentionFirst(report, profile).map(({ result }) => result);
   return markup`<section aria-labelledby="official-client">
 <h2 id="official-client">${profileHeading(report.profile)}</h2>
-<p class="verdict ${report.profile.outcome}">${report.profile.summary}</p>
+<p class="verdict ${toneClass(PROFILE_TONES[report.profile.outcome])}">${report.profile.summary}</p>
 <p class="plain">These checks follow the client's own code, quoted with each; they fail the run only with --strict.</p>
 ${ordered.map((result) => requirementDetails(report, result, 'client', ids))}</section>
 `;
@@ -296,8 +277,8 @@ export function renderHtml(report: Report): string {
   const ids = new Ids();
   const host = URL.canParse(report.target.baseUrl) ? new URL(report.target.baseUrl).host : report.target.baseUrl;
   return htmlPage({
-    title: `${RUN_VERDICT_LABEL[report.verdict]}: ${host} - ticketing API conformance`,
-    style: STYLE,
+    title: `${sentenceCase(RUN_VERDICT_WORDS[report.verdict].label)}: ${host} - ticketing API conformance`,
+    style: stylesheet('report'),
     script: SCRIPT,
     body: markup`<a class="skip" href="#main">Skip to the results</a>
 ${header(report)}<main id="main" class="wrap">

@@ -3,6 +3,7 @@ import { xml, type Xml } from './escape/xml.js';
 import { failingChecks, failureLines, skipReason, testName, WARNING_NOTE } from './failure-text.js';
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { BaselineResult, Report, RequirementResult } from '../model/types.js';
+import { VERDICT_WORDS } from './vocabulary.js';
 
 const MESSAGE_CHARS = 500;
 
@@ -64,9 +65,9 @@ function testcase(report: Report, result: RequirementResult, outcome: Outcome, w
       return xml`${open}\n      <error message="${messageWithCause(report, result)}" type="error">${failureDetail(report, result)}</error>\n    </testcase>`;
     case 'passed': {
       const notes = result.checks.map(
-        (check) => `${check.verdict.toUpperCase()} ${check.description}${check.actual ? `: ${check.actual}` : ''}`,
+        (check) => `${VERDICT_WORDS[check.verdict].label} ${check.description}${check.actual ? `: ${check.actual}` : ''}`,
       );
-      return xml`${open}\n      <system-out>${['PASS', ...notes].join('\n')}</system-out>\n    </testcase>`;
+      return xml`${open}\n      <system-out>${[VERDICT_WORDS.pass.label, ...notes].join('\n')}</system-out>\n    </testcase>`;
     }
   }
 }

@@ -13,6 +13,7 @@ import {
 import { outcomesOf, type Outcome } from '../model/outcomes.js';
 import type { Report, RequirementResult } from '../model/types.js';
 import { sliceGrid } from '../model/slices.js';
+import { VERDICT_WORDS } from './vocabulary.js';
 
 export function renderMarkdown(report: Report): string {
   const lines = [
@@ -42,7 +43,8 @@ export function renderMarkdown(report: Report): string {
     '| Verdict | Level | Requirement | Title |',
     '|---|---|---|---|',
     ...results.map(
-      (result) => `| ${result.verdict.toUpperCase()} | ${result.level} | ${markdownText(result.id)} | ${markdownText(result.title)} |`,
+      (result) =>
+        `| ${VERDICT_WORDS[result.verdict].label} | ${result.level} | ${markdownText(result.id)} | ${markdownText(result.title)} |`,
     ),
   ];
   const outcomes = new Map(outcomesOf(report).map(({ result, outcome }) => [result.id, outcome]));
@@ -76,7 +78,10 @@ export function renderMarkdown(report: Report): string {
       '',
       `| Requirement | ${grid.columns.join(' | ')} |`,
       `|---|${grid.columns.map(() => '---|').join('')}`,
-      ...grid.rows.map(({ id, cells }) => `| ${markdownText(id)} | ${cells.map((verdict) => verdict?.toUpperCase() ?? '-').join(' | ')} |`),
+      ...grid.rows.map(
+        ({ id, cells }) =>
+          `| ${markdownText(id)} | ${cells.map((verdict) => (verdict ? VERDICT_WORDS[verdict].label : '-')).join(' | ')} |`,
+      ),
     );
   }
   const baseline = baselineLines(report);

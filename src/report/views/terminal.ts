@@ -1,4 +1,5 @@
 import { paint } from './colour.js';
+import { LABEL_WIDTH, VERDICT_WORDS } from './vocabulary.js';
 import { terminalLine } from './escape/terminal.js';
 import { diagnosisLines } from './diagnosis-text.js';
 import { baselineLines } from './baseline-text.js';
@@ -20,16 +21,6 @@ import { verdictLine } from './next-step.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 import { wrapAtWords } from './wrap.js';
 import { sliceSummaries, sliceSummaryLine } from '../model/slices.js';
-
-const LABEL: Record<Verdict, string> = {
-  pass: 'PASS ',
-  fail: 'FAIL ',
-  warn: 'WARN ',
-  info: 'INFO ',
-  skip: 'SKIP ',
-  error: 'ERROR',
-  flaky: 'FLAKY',
-};
 
 export function warningLine(warning: { code: string; message: string }): string {
   return terminalLine(`WARNING ${warning.code}: ${warning.message}`);
@@ -139,7 +130,9 @@ export function renderTerminal(
   return lines
     .map((line, index) => {
       const verdict = labelled.get(index);
-      return verdict ? `  ${paint(verdict, LABEL[verdict], options.colour)}  ${terminalLine(line)}` : terminalLine(line);
+      if (!verdict) return terminalLine(line);
+      const { label, tone } = VERDICT_WORDS[verdict];
+      return `  ${paint(tone, label.padEnd(LABEL_WIDTH), options.colour)}  ${terminalLine(line)}`;
     })
     .join('\n');
 }
