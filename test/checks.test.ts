@@ -4,7 +4,7 @@ import { accepted, refused } from '../src/judge/checks/auth.js';
 import { classifyExchange } from '../src/classify/classify.js';
 import type { Reach } from '../src/classify/types.js';
 import type { CredentialVariant } from '../src/exchange/credentials.js';
-import { canonical } from '../src/classify/canonical.js';
+import { canonicalJson } from '../src/hash.js';
 import { missingListingControl, missingStatusControl } from '../src/judge/checks/control.js';
 import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/judge/checks/envelope.js';
 import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/judge/checks/lang.js';
@@ -80,20 +80,25 @@ describe('how an answer is shown in a message', () => {
     expect([isObject(null), isObject([]), isObject('data'), isObject({})]).toEqual([false, false, false, true]);
   });
 
-  test('canonical JSON ignores the order of keys and entries, and nothing else', () => {
-    expect(canonical({ b: [2, 1], a: null })).toBe('{"a":null,"b":[1,2]}');
-    expect(canonical([{ locale: 'fr' }, { locale: 'de' }])).toBe(canonical([{ locale: 'de' }, { locale: 'fr' }]));
-    expect(canonical([1, 2])).not.toBe(canonical([12]));
-    expect(canonical({ a: 1, b: 2 })).not.toBe(canonical({ ab: 12 }));
-    expect(canonical({ a: [] })).not.toBe(canonical({ a: {} }));
-    expect(canonical(undefined)).toBe('undefined');
-    expect(canonical('')).toBe('""');
+  test('canonical JSON ignores the order of keys, keeps that of entries unless told, and nothing else', () => {
+    const unordered = (value: unknown): string => canonicalJson(value, { unordered: true });
+    expect(canonicalJson({ b: [2, 1], a: null })).toBe('{"a":null,"b":[2,1]}');
+    expect(unordered({ b: [2, 1], a: null })).toBe('{"a":null,"b":[1,2]}');
+    expect(unordered([{ locale: 'fr' }, { locale: 'de' }])).toBe(unordered([{ locale: 'de' }, { locale: 'fr' }]));
+    expect(canonicalJson([{ locale: 'fr' }, { locale: 'de' }])).not.toBe(canonicalJson([{ locale: 'de' }, { locale: 'fr' }]));
+    expect(unordered([1, 2])).not.toBe(unordered([12]));
+    expect(unordered({ a: 1, b: 2 })).not.toBe(unordered({ ab: 12 }));
+    expect(unordered({ a: [] })).not.toBe(unordered({ a: {} }));
+    expect(canonicalJson({ a: null })).not.toBe(canonicalJson({}));
+    // As JSON has them: an undefined field is left out, an undefined entry is null.
+    expect(canonicalJson({ a: undefined, b: [undefined] })).toBe('{"b":[null]}');
+    expect(canonicalJson('')).toBe('""');
   });
 
   test('canonical JSON orders keys by code unit, not by a language: keys a collation ties still have one order', () => {
-    expect(canonical({ b: 1, B: 2, a: 3 })).toBe('{"B":2,"a":3,"b":1}');
+    expect(canonicalJson({ b: 1, B: 2, a: 3 })).toBe('{"B":2,"a":3,"b":1}');
     // The same two keys (é composed, and e with a combining accent) inserted in either order.
-    expect(canonical({ '\u00e9': 1, 'e\u0301': 2 })).toBe(canonical({ 'e\u0301': 2, '\u00e9': 1 }));
+    expect(canonicalJson({ '\u00e9': 1, 'e\u0301': 2 })).toBe(canonicalJson({ 'e\u0301': 2, '\u00e9': 1 }));
   });
 });
 
@@ -383,9 +388,20 @@ describe('the ticket status fields', () => {
       exchange,
       classified: classifyExchange(exchange),
     });
+    const reordered = ({ data, ...rest }: { data: Record<string, unknown> }) => ({
+      data: Object.fromEntries(
+        Object.entries(data)
+          .reverse()
+          .map(([key, value]) => [key, Array.isArray(value) ? [...(value as unknown[])].reverse() : value]),
+      ),
+      ...rest,
+    });
+    expect((bodyOf(VALID).data.translations as unknown[]).length).toBeGreaterThan(1);
     const served = distinctServed([
       entry(1, 'plain', VALID),
       entry(1, 'again', answeredWith(VALID, { body: JSON.stringify(bodyOf(VALID)) })),
+      // The same status with its keys and translations in another order is the same answer.
+      entry(1, 'reordered', withBody(reordered(bodyOf(VALID)))),
       entry(1, 'refused', WRONG_TOKEN),
       entry(2, 'asked for 2', VALID),
       entry(1, 'french', FRENCH),
@@ -463,6 +479,11 @@ describe('lang', () => {
     expect(untranslatedFieldsUnchanged(VALID, withData({ updated_at: undefined }, FRENCH), 'u')).toMatchObject({
       ok: false,
       actual: 'updated_at: absent',
+    });
+    // A field that was null and is gone has changed too.
+    expect(untranslatedFieldsUnchanged(withData({ auto_close: null }), withData({ auto_close: undefined }, FRENCH), 'u')).toMatchObject({
+      ok: false,
+      actual: 'auto_close: absent',
     });
   });
 

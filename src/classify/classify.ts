@@ -1,7 +1,7 @@
 import { parseJson } from '../exchange/body-text.js';
 import { SELFSERVICE_PATH, type Exchange, type ParsedBody } from '../exchange/exchange.js';
 import { isObject } from '../exchange/json-body.js';
-import { canonical } from './canonical.js';
+import { canonicalJson } from '../hash.js';
 import { memberText } from './json-text.js';
 import {
   APACHE_PAGE,
@@ -26,11 +26,14 @@ import {
 import { throttleOf } from './throttle.js';
 import { isSuccessCode, type Classified, type FrontName, type Meaning, type Origin } from './types.js';
 
-/** What identifies a listing: its data when it holds something; an empty list or none identifies nothing. */
+/**
+ * What identifies a listing: its data when it holds something, whatever the order of its entries; an empty list or
+ * none identifies nothing.
+ */
 export function listingContent({ response }: Exchange): string | undefined {
   const value = response.json.ok ? response.json.value : undefined;
   if (!isObject(value) || isEmpty(value.data)) return undefined;
-  return canonical(value.data);
+  return canonicalJson(value.data, { unordered: true });
 }
 
 /** One answer as the classification reads it: the request's path and what came back. */

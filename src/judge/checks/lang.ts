@@ -1,5 +1,5 @@
 import type { Exchange } from '../../exchange/exchange.js';
-import { canonical } from '../../classify/canonical.js';
+import { canonicalJson } from '../../hash.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 import { dataOf, isObject } from '../../exchange/json-body.js';
 
@@ -25,7 +25,10 @@ export function translationsUnchanged(plain: Exchange, asked: Exchange, descript
     ? `translations: the same entries as without lang (status_id, name, locale), ${show(before)}`
     : 'translations: an array';
   if (!dataOf(asked)) return outcome(false, description, expected, `no data object: ${describeResponse(asked)}`);
-  const ok = Array.isArray(after) && (!comparable || canonical(documented(after)) === canonical(documented(before)));
+  // The same entries in any order: the document gives the list no order.
+  const ok =
+    Array.isArray(after) &&
+    (!comparable || canonicalJson(documented(after), { unordered: true }) === canonicalJson(documented(before), { unordered: true }));
   return outcome(ok, description, expected, `translations: ${show(after)}`);
 }
 
@@ -34,7 +37,10 @@ export function untranslatedFieldsUnchanged(plain: Exchange, asked: Exchange, de
   const after = dataOf(asked);
   const expected = UNTRANSLATED_FIELDS.map((field) => `${field}: ${show(before[field])}`).join(', ');
   if (!after) return outcome(false, description, expected, `no data object: ${describeResponse(asked)}`);
-  const changed = UNTRANSLATED_FIELDS.filter((field) => canonical(after[field]) !== canonical(before[field]));
+  // A field that came or went is changed, as is one whose JSON differs.
+  const changed = UNTRANSLATED_FIELDS.filter(
+    (field) => field in after !== field in before || canonicalJson(after[field]) !== canonicalJson(before[field]),
+  );
   const actual = changed.length === 0 ? 'all unchanged' : changed.map((field) => `${field}: ${show(after[field])}`).join(', ');
   return outcome(changed.length === 0, description, expected, actual);
 }

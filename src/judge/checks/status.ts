@@ -1,6 +1,6 @@
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Classified } from '../../classify/types.js';
-import { canonical } from '../../classify/canonical.js';
+import { canonicalJson } from '../../hash.js';
 import { isSuccessCode } from '../../classify/types.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 import { schemaDescription, validator } from '../../validators/schemas.js';
@@ -108,7 +108,8 @@ export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
   return answers.filter(({ requestedId, exchange, classified }) => {
     const { status } = exchange.response;
     if (classified.meaning.kind !== 'served-status' || !isSuccessCode(status)) return false;
-    const key = `${requestedId} ${canonical(jsonBody(exchange))}`;
+    // Bodies that differ only in the order of keys or of list entries (the translations) are the same status.
+    const key = `${requestedId} ${canonicalJson(jsonBody(exchange), { unordered: true })}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
