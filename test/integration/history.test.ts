@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Report } from '../../src/report/model/types.js';
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js';
 import { fileResources } from '../helpers/file-resources.js';
 import { BROKEN_NIGHT_CAUSE, nightlyRuns } from '../helpers/nightly-runs.js';
+import type { Report, RunVerdict } from '../../src/report/model/types.js';
+import { toneClass } from '../../src/report/views/stylesheet.js';
+import { RUN_VERDICT_WORDS } from '../../src/report/views/vocabulary.js';
 
 let history = '';
 let stagingUrl = '';
@@ -47,7 +49,8 @@ describe.skipIf(chromiumMissing !== undefined)(
       expect(await staging.count()).toBe(1);
       // Three runs: three bars' worth of verdict dots, green, red, green.
       const dots = await staging.locator('svg circle').evaluateAll((circles) => circles.map((circle) => circle.getAttribute('class')));
-      expect(dots).toEqual(['dot-conformant', 'dot-not-conformant', 'dot-conformant']);
+      const dot = (verdict: RunVerdict): string => `dot ${toneClass(RUN_VERDICT_WORDS[verdict].tone)}`;
+      expect(dots).toEqual([dot('conformant'), dot('not-conformant'), dot('conformant')]);
       expect(await staging.getByRole('img').first().getAttribute('aria-labelledby')).toMatch(/^timeline-/);
 
       const rows = staging.locator('.grid tbody tr');
