@@ -46,15 +46,18 @@ const CLIENT_CERTIFICATE_REFUSED = [
   'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
 ];
 
-/**
- * Turns what undici and the socket throw into a coded error that says whose problem it is and what to do.
- * `clientCertificate` says whether a client certificate was shown (--cert), which decides what a TLS alert means.
- */
-export function classifyTransportError(error: unknown, path: string, timeoutMs: number, clientCertificate = false): HarnessError {
-  const codes = codesOf(error);
-  const detail = error instanceof Error ? error.message : String(error);
-  const has = (...wanted: string[]): boolean => codes.some((code) => wanted.includes(code));
+/** What a failed request left to read: the codes on its chain of causes, its message, and what the request was. */
+interface TransportFailure {
+  path: string;
+  timeoutMs: number;
+  /** Whether a client certificate was shown (--cert), which decides what a TLS alert means. */
+  clientCertificate: boolean;
+  detail: string;
+  codes: string[];
+  has(...wanted: string[]): boolean;
+}
 
+function timeoutError({ has, path, timeoutMs }: TransportFailure): HarnessError | undefined {
   if (has('UND_ERR_CONNECT_TIMEOUT')) {
     return new HarnessError(
       'HARNESS_TIMEOUT',
@@ -79,6 +82,11 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       'environment',
     );
   }
+  return undefined;
+}
+
+/** Nothing at the address: no server on the port, or no such host. */
+function addressError({ has, path }: TransportFailure): HarnessError | undefined {
   if (has('ECONNREFUSED')) {
     return new HarnessError(
       'HARNESS_UNREACHABLE',
@@ -95,18 +103,27 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       'environment',
     );
   }
-  // A plain-HTTP port answers the TLS greeting with HTTP text, which OpenSSL reads as a record of an unknown version.
+  return undefined;
+}
+
+// A plain-HTTP port answers the TLS greeting with HTTP text, which OpenSSL reads as a record of an unknown version.
+function plainHttpPortError({ has, path, detail }: TransportFailure): HarnessError | undefined {
   if (
-    has('ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST') ||
-    /wrong version number|packet length too long/i.test(detail)
+    !has('ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST') &&
+    !/wrong version number|packet length too long/i.test(detail)
   ) {
-    return new HarnessError(
-      'HARNESS_TLS',
-      `TLS failed for GET ${path}: ${detail}`,
-      'The port answers plain HTTP, not TLS: use http:// instead of https:// in --base-url (or the port the server speaks HTTPS on)',
-      'environment',
-    );
+    return undefined;
   }
+  return new HarnessError(
+    'HARNESS_TLS',
+    `TLS failed for GET ${path}: ${detail}`,
+    'The port answers plain HTTP, not TLS: use http:// instead of https:// in --base-url (or the port the server speaks HTTPS on)',
+    'environment',
+  );
+}
+
+/** The target asking for a client certificate (mutual TLS), or refusing the one shown. */
+function clientCertificateError({ has, path, detail, clientCertificate }: TransportFailure): HarnessError | undefined {
   if (has('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')) {
     return new HarnessError(
       'HARNESS_TLS',
@@ -132,14 +149,22 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       'environment',
     );
   }
-  if (codes.some(isTls)) {
-    return new HarnessError(
-      'HARNESS_TLS',
-      `TLS failed for GET ${path}: ${detail}`,
-      'The certificate is not trusted from here: fix it, or pass the CA that signed it with --ca FILE (--insecure skips the check, loudly)',
-      'environment',
-    );
-  }
+  return undefined;
+}
+
+/** Any other TLS failure: read as the target's certificate not being trusted from here. */
+function untrustedCertificateError({ codes, path, detail }: TransportFailure): HarnessError | undefined {
+  if (!codes.some(isTls)) return undefined;
+  return new HarnessError(
+    'HARNESS_TLS',
+    `TLS failed for GET ${path}: ${detail}`,
+    'The certificate is not trusted from here: fix it, or pass the CA that signed it with --ca FILE (--insecure skips the check, loudly)',
+    'environment',
+  );
+}
+
+/** A connection that broke while the answer came: headers past the bound, or closed before the end. */
+function brokenAnswerError({ has, path }: TransportFailure): HarnessError | undefined {
   if (has('UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW')) {
     return new HarnessError(
       'HARNESS_HEADERS_TOO_LARGE',
@@ -156,10 +181,31 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
       'environment',
     );
   }
-  return new HarnessError(
-    'HARNESS_UNREACHABLE',
-    `GET ${path} failed: ${detail}`,
-    'Check --base-url and that the target answers HTTP',
-    'environment',
+  return undefined;
+}
+
+/**
+ * Turns what undici and the socket throw into a coded error that says whose problem it is and what to do.
+ * `clientCertificate` says whether a client certificate was shown (--cert), which decides what a TLS alert means.
+ */
+export function classifyTransportError(error: unknown, path: string, timeoutMs: number, clientCertificate = false): HarnessError {
+  const codes = codesOf(error);
+  const detail = error instanceof Error ? error.message : String(error);
+  const has = (...wanted: string[]): boolean => codes.some((code) => wanted.includes(code));
+  const failure: TransportFailure = { path, timeoutMs, clientCertificate, detail, codes, has };
+  // In this order: the alerts about a client certificate are TLS codes too, and a plain-HTTP port is no certificate fault.
+  return (
+    timeoutError(failure) ??
+    addressError(failure) ??
+    plainHttpPortError(failure) ??
+    clientCertificateError(failure) ??
+    untrustedCertificateError(failure) ??
+    brokenAnswerError(failure) ??
+    new HarnessError(
+      'HARNESS_UNREACHABLE',
+      `GET ${path} failed: ${detail}`,
+      'Check --base-url and that the target answers HTTP',
+      'environment',
+    )
   );
 }
