@@ -188,145 +188,211 @@ function sliceMark(
   return lang === undefined ? { statusId: slice.statusId } : { statusId: slice.statusId, lang };
 }
 
+/** Why a scenario ended unjudged, and the exchange that shows it. */
+interface Skipped {
+  reason: string;
+  exchange?: Exchange;
+}
+
+/** One scenario judged for one target (and slice): the checks it records, and the exchanges they name, each kept once. */
+class ScenarioJudging<R extends RequirementId> {
+  readonly checks: RecordedCheck[] = [];
+  readonly exchanges: Record<string, JudgedExchange> = {};
+  readonly reach: Reach;
+  private readonly scope: SliceScope;
+
+  constructor(
+    readonly definition: ScenarioDefinition<R>,
+    readonly target: Target,
+    private readonly slice: Slice | undefined,
+    private readonly classification: Classification | undefined,
+  ) {
+    this.reach = classification?.reach ?? NOTHING_REACHED;
+    this.scope = definition.per ?? 'run';
+  }
+
+  answer(exchange: Exchange): Classified {
+    return classifiedIn(this.classification, exchange, this.definition.id);
+  }
+
+  /** The key a check names its exchange by, the exchange kept once for the report. */
+  exchangeDetails(exchange: Exchange | undefined): Pick<RecordedCheck, 'exchange'> {
+    if (!exchange) return {};
+    if (exchange.key === undefined) throw new Error(`scenario ${this.definition.id} judged an exchange that no Target answered`);
+    this.exchanges[exchange.key] ??= judgedExchange(exchange, this.classification?.answers[exchange.key]);
+    return { exchange: exchange.key };
+  }
+
+  /** A check of a slice says which status and language it was made for, in its words as in its fields. */
+  record(entry: Omit<RecordedCheck, 'scenario'>, exchange?: Exchange): void {
+    const mark = sliceMark(this.slice, this.scope, this.target.settings.lang, exchange);
+    const description =
+      mark.statusId === undefined ? entry.description : `${sliceLabel({ ...mark, statusId: mark.statusId })}: ${entry.description}`;
+    this.checks.push({ scenario: this.definition.id, ...entry, description, ...mark });
+  }
+
+  /** Records a check, judged only on an answer the API gave: what a front answered is not the API's pass or failure. */
+  check(requirementId: R, result: CheckOutcome, exchange?: Exchange): boolean {
+    const served = exchange ? servedOnPath(this.reach, apiPathOf(exchange.request.path)) : [];
+    const notJudged = exchange && whyNotJudged(this.answer(exchange), exchange.response.status, this.reach, result, served);
+    if (notJudged) {
+      this.recordNotJudged(requirementId, result, notJudged, exchange);
+      return false;
+    }
+    // The web server's own refusal page stands for the deployment's refusal, and the check says so.
+    const refusedBy = exchange && webServerRefusal(this.answer(exchange), exchange.response.status, result, served);
+    this.record(
+      {
+        requirement: requirementId,
+        verdict: result.ok ? 'pass' : 'fail',
+        description: result.description,
+        expected: result.expected,
+        actual: refusedBy ? `${result.actual}; ${refusedBy}` : result.actual,
+        ...this.exchangeDetails(exchange),
+      },
+      exchange,
+    );
+    return result.ok;
+  }
+
+  /** A SHOULD or INFO left unjudged does not take the run's verdict away; a MUST does. */
+  private recordNotJudged(
+    requirementId: R,
+    result: CheckOutcome,
+    notJudged: NonNullable<RecordedCheck['error']>,
+    exchange: Exchange,
+  ): void {
+    const must = requirement(requirementId).level === 'MUST';
+    this.record(
+      {
+        requirement: requirementId,
+        verdict: must ? 'error' : 'skip',
+        description: `${result.description}: ${notJudged.message}`,
+        expected: result.expected,
+        actual: result.actual,
+        error: notJudged,
+        ...this.exchangeDetails(exchange),
+      },
+      exchange,
+    );
+  }
+
+  /** What the scenario's run is handed: its target, the classification, and the checks of its own requirements. */
+  context(): ScenarioContext<R> {
+    const { definition } = this;
+    return {
+      target: this.target,
+      answer: (exchange) => this.answer(exchange),
+      reach: this.reach,
+      check: forEachListed(
+        definition.id,
+        definition.requirements,
+        (requirementId) => (result: CheckOutcome, exchange?: Exchange) => this.check(requirementId, result, exchange),
+      ),
+      observe: forEachListed(
+        definition.id,
+        definition.requirements,
+        (requirementId) => (description: string, actual: string, exchange?: Exchange) => {
+          this.record({ requirement: requirementId, verdict: 'info', description, actual, ...this.exchangeDetails(exchange) }, exchange);
+        },
+      ),
+      skip(reason, exchange) {
+        throw new SkipSignal(reason, exchange);
+      },
+    };
+  }
+
+  /** A scenario that crashed: every requirement it lists is in error, with the cause. */
+  recordCrash(error: unknown): void {
+    const harnessError =
+      error instanceof HarnessError
+        ? error
+        : new HarnessError(
+            'HARNESS_INTERNAL',
+            `scenario ${this.definition.id} crashed: ${error instanceof Error ? error.message : String(error)}`,
+            'This is a bug in the suite; please report it with the report.json',
+            'suite',
+          );
+    for (const id of this.definition.requirements) {
+      this.record({
+        requirement: id,
+        verdict: 'error',
+        description: harnessError.message,
+        error: { code: harnessError.code, message: harnessError.message, hint: harnessError.hint, party: harnessError.party },
+      });
+    }
+  }
+
+  /** Each listed requirement without a check is skipped: for the scenario's reason, or as judged by its other checks. */
+  recordUnchecked(skipped: Skipped | undefined): void {
+    for (const id of this.definition.requirements) {
+      if (this.checks.some((check) => check.requirement === id)) continue;
+      this.record(
+        {
+          requirement: id,
+          verdict: 'skip',
+          description: skipped?.reason ?? 'not judged in this scenario: see its other checks',
+          ...(skipped === undefined ? {} : this.exchangeDetails(skipped.exchange)),
+        },
+        skipped?.exchange,
+      );
+    }
+  }
+
+  result(targetIndex: number): ScenarioResult {
+    const { definition, target } = this;
+    return {
+      id: definition.id,
+      title: definition.title,
+      requirements: [...definition.requirements],
+      checks: this.checks,
+      exchanges: this.exchanges,
+      requestsSent: target.traffic.sent,
+      rateLimited: target.traffic.rateLimited,
+      waitedMs: target.traffic.waitedMs,
+      tlsCertificates: target.tlsCertificates,
+      targetIndex,
+    };
+  }
+}
+
+/** Runs the scenario; a skip ends it with its reason, a crash is recorded against every requirement it lists. */
+async function runScenario<R extends RequirementId>(judging: ScenarioJudging<R>): Promise<Skipped | undefined> {
+  try {
+    await judging.definition.run(judging.context());
+  } catch (error) {
+    if (error instanceof SkipSignal) return { reason: error.message, ...(error.exchange ? { exchange: error.exchange } : {}) };
+    judging.recordCrash(error);
+  }
+  return undefined;
+}
+
 async function judge<R extends RequirementId>(
   definition: ScenarioDefinition<R>,
   targetIndex: number,
   slice: Slice | undefined,
   vitestContext: TestContext,
 ): Promise<void> {
-  const checks: RecordedCheck[] = [];
-  const exchanges: Record<string, JudgedExchange> = {};
-  /** The key a check names its exchange by, the exchange kept once for the report. */
-  const exchangeDetails = (exchange: Exchange | undefined): Pick<RecordedCheck, 'exchange'> => {
-    if (!exchange) return {};
-    if (exchange.key === undefined) throw new Error(`scenario ${definition.id} judged an exchange that no Target answered`);
-    exchanges[exchange.key] ??= judgedExchange(exchange, classification?.answers[exchange.key]);
-    return { exchange: exchange.key };
-  };
   const whole = await currentTarget(targetIndex);
   const target = slice ? whole.forSlice(slice) : whole;
-  const scope = definition.per ?? 'run';
-  const classification = currentClassification(targetIndex);
-  const reach = classification?.reach ?? NOTHING_REACHED;
-  const answer = (exchange: Exchange): Classified => classifiedIn(classification, exchange, definition.id);
-  // A check of a slice says which status and language it was made for, in its words as in its fields.
-  const record = (entry: Omit<RecordedCheck, 'scenario'>, exchange?: Exchange): void => {
-    const mark = sliceMark(slice, scope, target.settings.lang, exchange);
-    const description =
-      mark.statusId === undefined ? entry.description : `${sliceLabel({ ...mark, statusId: mark.statusId })}: ${entry.description}`;
-    checks.push({ scenario: definition.id, ...entry, description, ...mark });
-  };
-  const context: ScenarioContext<R> = {
-    target,
-    answer,
-    reach,
-    check: forEachListed(definition.id, definition.requirements, (requirementId) => (result: CheckOutcome, exchange?: Exchange) => {
-      // Judged only on an answer the API gave: what a front answered is not the API's pass or failure.
-      const served = exchange ? servedOnPath(reach, apiPathOf(exchange.request.path)) : [];
-      const notJudged = exchange && whyNotJudged(answer(exchange), exchange.response.status, reach, result, served);
-      if (notJudged) {
-        // A SHOULD or INFO left unjudged does not take the run's verdict away; a MUST does.
-        const must = requirement(requirementId).level === 'MUST';
-        record(
-          {
-            requirement: requirementId,
-            verdict: must ? 'error' : 'skip',
-            description: `${result.description}: ${notJudged.message}`,
-            expected: result.expected,
-            actual: result.actual,
-            error: notJudged,
-            ...exchangeDetails(exchange),
-          },
-          exchange,
-        );
-        return false;
-      }
-      // The web server's own refusal page stands for the deployment's refusal, and the check says so.
-      const refusedBy = exchange && webServerRefusal(answer(exchange), exchange.response.status, result, served);
-      record(
-        {
-          requirement: requirementId,
-          verdict: result.ok ? 'pass' : 'fail',
-          description: result.description,
-          expected: result.expected,
-          actual: refusedBy ? `${result.actual}; ${refusedBy}` : result.actual,
-          ...exchangeDetails(exchange),
-        },
-        exchange,
-      );
-      return result.ok;
-    }),
-    observe: forEachListed(
-      definition.id,
-      definition.requirements,
-      (requirementId) => (description: string, actual: string, exchange?: Exchange) => {
-        record({ requirement: requirementId, verdict: 'info', description, actual, ...exchangeDetails(exchange) }, exchange);
-      },
-    ),
-    skip(reason, exchange) {
-      throw new SkipSignal(reason, exchange);
-    },
-  };
+  const judging = new ScenarioJudging(definition, target, slice, currentClassification(targetIndex));
+  const skipped = await runScenario(judging);
+  judging.recordUnchecked(skipped);
+  vitestContext.task.meta.conformance = judging.result(targetIndex);
+  settleTest(vitestContext, judging.checks, judging.exchanges, skipped?.reason);
+}
 
-  let skippedBecause: string | undefined;
-  let skippedOn: Exchange | undefined;
-  try {
-    await definition.run(context);
-  } catch (error) {
-    if (error instanceof SkipSignal) {
-      skippedBecause = error.message;
-      skippedOn = error.exchange;
-    } else {
-      const harnessError =
-        error instanceof HarnessError
-          ? error
-          : new HarnessError(
-              'HARNESS_INTERNAL',
-              `scenario ${definition.id} crashed: ${error instanceof Error ? error.message : String(error)}`,
-              'This is a bug in the suite; please report it with the report.json',
-              'suite',
-            );
-      for (const id of definition.requirements) {
-        record({
-          requirement: id,
-          verdict: 'error',
-          description: harnessError.message,
-          error: { code: harnessError.code, message: harnessError.message, hint: harnessError.hint, party: harnessError.party },
-        });
-      }
-    }
-  }
-
-  for (const id of definition.requirements) {
-    if (!checks.some((check) => check.requirement === id)) {
-      record(
-        {
-          requirement: id,
-          verdict: 'skip',
-          description: skippedBecause ?? 'not judged in this scenario: see its other checks',
-          ...(skippedBecause === undefined ? {} : exchangeDetails(skippedOn)),
-        },
-        skippedOn,
-      );
-    }
-  }
-  const result: ScenarioResult = {
-    id: definition.id,
-    title: definition.title,
-    requirements: [...definition.requirements],
-    checks,
-    exchanges,
-    requestsSent: target.traffic.sent,
-    rateLimited: target.traffic.rateLimited,
-    waitedMs: target.traffic.waitedMs,
-    tlsCertificates: target.tlsCertificates,
-    targetIndex,
-  };
-  vitestContext.task.meta.conformance = result;
-
-  // The test's own state says what the gate says (under plain Vitest it is all the user reads): an error or a broken
-  // MUST fails it, so does a broken SHOULD or CLIENT under --strict; without it, one is a warning and the test is
-  // skipped with it, as junit.xml and Allure have a warning; a broken INFO is an observation.
+/**
+ * The test's own state says what the gate says (under plain Vitest it is all the user reads): an error or a broken
+ * MUST fails it, so does a broken SHOULD or CLIENT under --strict; without it, one is a warning and the test is
+ * skipped with it, as junit.xml and Allure have a warning; a broken INFO is an observation.
+ */
+function settleTest(
+  vitestContext: TestContext,
+  checks: RecordedCheck[],
+  exchanges: Record<string, JudgedExchange>,
+  skippedBecause: string | undefined,
+): void {
   const strict = specRunIsStrict();
   const failing = checks.filter((check) => check.verdict === 'error' || (check.verdict === 'fail' && failsTest(check, strict)));
   const warnings = checks.filter((check) => check.verdict === 'fail' && !strict && STRICT_LEVELS.has(requirement(check.requirement).level));
