@@ -122,6 +122,8 @@ test('every view names and colours results from the vocabulary alone: changed th
       VERDICT_WORDS.pass.label = 'HELD';
       OUTCOME_WORDS.failed.word = 'broke';
       OUTCOME_WORDS.failed.symbol = '#';
+      OUTCOME_WORDS.passed.counted = ['held up', 'held up'];
+      VERDICT_WORDS.fail.counted = 'broken';
       RUN_VERDICT_WORDS['not-conformant'].label = 'off the document';
       TONES[failTone] = { ...TONES[failTone], ink: '#7a0000', ansi: 91 };
     },
@@ -133,7 +135,11 @@ test('every view names and colours results from the vocabulary alone: changed th
       };
       shown('terminal', '\u001b[91mBROKE');
       shown('terminal', 'HELD ');
+      shown('terminal', ' held up, ');
       shown('report.md', '| BROKE |');
+      shown('report.md', ' held up, ');
+      shown('report.html', ' broken</li>');
+      shown('matrix.md', ' held up, ');
       shown('report.html', '>BROKE</span>');
       shown('report.html', '--fail:#7a0000');
       shown('report.html', '<title>Off the document: ');

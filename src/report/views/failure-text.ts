@@ -4,6 +4,7 @@ import { implementersPage, isRequirementId } from '../../requirements/catalog.js
 import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { outcomeCounts, type Outcome } from '../model/outcomes.js';
 import { judgedFor } from '../model/slices.js';
+import { countedOutcome, countedVerdict } from './vocabulary.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../model/types.js';
 
 /**
@@ -68,11 +69,9 @@ export function failingChecks(result: RequirementResult): RecordedCheck[] {
 
 /** The closing line of a doctor's examination: its verdict totals. */
 export function countsLine(totals: Partial<Record<Verdict, number>>): string {
-  const extra = [totals.error ? `${totals.error} could not be judged` : '', totals.flaky ? `${totals.flaky} flaky` : '']
-    .filter(Boolean)
-    .map((part) => `, ${part}`)
-    .join('');
-  return `${totals.pass ?? 0} passed, ${totals.fail ?? 0} failed, ${totals.skip ?? 0} skipped${extra}`;
+  const always = (['pass', 'fail', 'skip'] as const).map((verdict) => countedVerdict(verdict, totals[verdict] ?? 0));
+  const other = (['error', 'flaky'] as const).flatMap((verdict) => (totals[verdict] ? [countedVerdict(verdict, totals[verdict])] : []));
+  return [...always, ...other].join(', ');
 }
 
 /**
@@ -86,15 +85,15 @@ export function outcomeLine(report: Pick<Report, 'requirements' | 'baseline' | '
 
 /** The counts line of outcomes already counted: a matrix's target, or all its targets together. */
 export function outcomeCountsLine(counts: Record<Outcome, number>): string {
-  const other = [
-    counts.warned ? `${counts.warned} warning${counts.warned === 1 ? '' : 's'}` : '',
-    counts.observed ? `${counts.observed} info` : '',
-    counts.unjudged ? `${counts.unjudged} could not be judged` : '',
-  ]
-    .filter(Boolean)
-    .map((part) => `, ${part}`)
-    .join('');
-  return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped + counts.waived} skipped${other}`;
+  const always = [
+    countedOutcome('passed', counts.passed),
+    countedOutcome('failed', counts.failed),
+    countedOutcome('skipped', counts.skipped + counts.waived),
+  ];
+  const other = (['warned', 'observed', 'unjudged'] as const).flatMap((outcome) =>
+    counts[outcome] ? [countedOutcome(outcome, counts[outcome])] : [],
+  );
+  return [...always, ...other].join(', ');
 }
 
 /** The last line of a run's terminal output: its outcomes, then the time the run took. */

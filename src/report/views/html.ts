@@ -4,7 +4,7 @@ import { htmlPage, markup, type Html } from './escape/html.js';
 import { outcomeLine, profileHeading, splitByProfile } from './failure-text.js';
 import { SCRIPT } from './html-assets.js';
 import { stylesheet, toneClass } from './stylesheet.js';
-import { PROFILE_TONES, RUN_VERDICT_WORDS, sentenceCase, VERDICT_WORDS } from './vocabulary.js';
+import { countedVerdict, PROFILE_TONES, RUN_VERDICT_WORDS, sentenceCase, VERDICT_WORDS } from './vocabulary.js';
 import { requestPath } from './request-path.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 import { VERDICTS } from '../model/types.js';
@@ -235,7 +235,7 @@ function familiesSection(report: Report, ids: Ids): Html {
     const members = document.filter((result) => result.family === family);
     const counts = VERDICTS.map((verdict) => [verdict, members.filter((result) => result.verdict === verdict).length] as const)
       .filter(([, count]) => count > 0)
-      .map(([verdict, count]) => `${count} ${VERDICT_WORDS[verdict].counted}`)
+      .map(([verdict, count]) => countedVerdict(verdict, count))
       .join(', ');
     return markup`<section aria-labelledby="family-${family}">
 <h3 id="family-${family}">${FAMILY_TITLE[family] ?? family}</h3>

@@ -46,7 +46,7 @@ export const BADGE_COLOURS = { label: '#555', gloss: '#bbb', text: '#fff', shado
 export interface VerdictWords {
   /** The label of a requirement or check: PASS, FAIL. */
   label: string;
-  /** How a count of them is named: 3 passed, 2 warnings. */
+  /** How a count of them is named: 3 passed, 2 warnings (a heading over a count, so one is a count too). */
   counted: string;
   tone: Tone;
 }
@@ -58,7 +58,7 @@ export const VERDICT_WORDS: Record<Verdict, VerdictWords> = {
   warn: { label: 'WARN', counted: 'warnings', tone: 'warn' },
   info: { label: 'INFO', counted: 'observations', tone: 'info' },
   skip: { label: 'SKIP', counted: 'skipped', tone: 'skip' },
-  error: { label: 'ERROR', counted: 'could not judge', tone: 'error' },
+  error: { label: 'ERROR', counted: 'could not be judged', tone: 'error' },
   flaky: { label: 'FLAKY', counted: 'flaky', tone: 'warn' },
 };
 
@@ -70,19 +70,28 @@ export interface OutcomeWords {
   word: string;
   /** One character for a cell of a large grid. */
   symbol: string;
+  /** How a count of them is named in a counts line, for one and for several. */
+  counted: readonly [one: string, several: string];
   tone: Tone;
 }
 
 /** What a verdict is to the gate (report/model/outcomes.ts). A waived failure is greyed as a skip: it fails nothing. */
 export const OUTCOME_WORDS: Record<Outcome, OutcomeWords> = {
-  passed: { word: 'pass', symbol: '✓', tone: 'pass' },
-  failed: { word: 'fail', symbol: '✗', tone: 'fail' },
-  warned: { word: 'warning', symbol: '!', tone: 'warn' },
-  waived: { word: 'waived', symbol: 'w', tone: 'skip' },
-  skipped: { word: 'skip', symbol: '–', tone: 'skip' },
-  observed: { word: 'info', symbol: 'i', tone: 'info' },
-  unjudged: { word: 'could not judge', symbol: 'E', tone: 'error' },
+  passed: { word: 'pass', symbol: '✓', counted: ['passed', 'passed'], tone: 'pass' },
+  failed: { word: 'fail', symbol: '✗', counted: ['failed', 'failed'], tone: 'fail' },
+  warned: { word: 'warning', symbol: '!', counted: ['warning', 'warnings'], tone: 'warn' },
+  waived: { word: 'waived', symbol: 'w', counted: ['waived', 'waived'], tone: 'skip' },
+  skipped: { word: 'skip', symbol: '–', counted: ['skipped', 'skipped'], tone: 'skip' },
+  observed: { word: 'info', symbol: 'i', counted: ['info', 'info'], tone: 'info' },
+  unjudged: { word: 'could not judge', symbol: 'E', counted: ['could not be judged', 'could not be judged'], tone: 'error' },
 };
+
+/** A count of an outcome in words: "1 warning", "3 passed". */
+export const countedOutcome = (outcome: Outcome, count: number): string =>
+  `${count} ${OUTCOME_WORDS[outcome].counted[count === 1 ? 0 : 1]}`;
+
+/** A count of a verdict in words: "3 passed", "1 flaky". */
+export const countedVerdict = (verdict: Verdict, count: number): string => `${count} ${VERDICT_WORDS[verdict].counted}`;
 
 /** The run's verdict, as its exit code gives it. */
 export const RUN_VERDICT_WORDS: Record<RunVerdict, { label: string; tone: Tone }> = {
