@@ -32,7 +32,7 @@ export interface HttpClientOptions
   extends
     Required<Pick<Config, 'baseUrl' | 'token'>>,
     Pick<Config, 'password' | 'maxRequests'>,
-    Omit<TransportOptions, 'concurrency' | 'onTlsCertificate' | 'onTlsError'>,
+    Omit<TransportOptions, 'concurrency' | 'onTlsCertificate' | 'onTlsError' | 'onConnected'>,
     Partial<Pick<TransportOptions, 'concurrency'>> {
   maxBodyBytes: number;
   userAgent: string;
@@ -90,16 +90,24 @@ export class HttpClient {
   private tlsError?: Error;
   /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
   private originFailure?: HarnessError;
+  /** Set once a connection to the origin was made or it answered: from then on a failure is one request's fate. */
+  private reached = false;
+  /** Set once the origin sent the headers of an answer. */
+  private answered = false;
+  private readonly concurrency: number;
 
   constructor(private readonly options: HttpClientOptions) {
-    const concurrency = options.concurrency ?? SETTINGS.concurrency.default;
+    this.concurrency = options.concurrency ?? SETTINGS.concurrency.default;
     this.dispatcher = createDispatcher({
       ...options,
-      concurrency,
+      concurrency: this.concurrency,
       onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint),
       onTlsError: (error) => (this.tlsError ??= error),
+      onConnected: () => this.originReached(),
     });
-    this.limiter = new Limiter(concurrency);
+    // The first request goes alone until a connection to the origin is made (or, through a proxy, until it settles):
+    // where nothing listens, one request finds it out, and the rest are not sent to meet the same fate.
+    this.limiter = new Limiter(1);
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
     const scanner = options.scanner ?? createSecretScanner([options.token], [options.password], clientKeySecrets(options));
     this.redact = (text) => scanner.redact(text);
@@ -205,7 +213,7 @@ export class HttpClient {
         // A resend the budget has no room for leaves the closed connection as the cause, not the budget.
         if (closedUnder && error instanceof HarnessError && error.code === 'HARNESS_REQUEST_BUDGET') throw closedUnder;
         const closed = error instanceof HarnessError && error.code === 'HARNESS_CONNECTION_RESET';
-        if (!closed || resent >= RESENDS_ON_CLOSED_CONNECTION || this.deadline?.aborted) throw error;
+        if (!closed || this.originFailure || resent >= RESENDS_ON_CLOSED_CONNECTION || this.deadline?.aborted) throw error;
         closedUnder = error;
       }
     }
@@ -216,12 +224,13 @@ export class HttpClient {
       await this.pause.wait(this.deadline);
       return await this.limiter.run(() => {
         const send = async (): Promise<Exchange> => {
+          const first = this.sent === 0;
           this.spend(recorded.path);
           try {
             return await this.withinDeadline(() => this.exchange(url, headers, recorded));
           } catch (error) {
             // Explained before the slot is freed, so a failed origin stops the next request from being sent.
-            throw this.explain(error, recorded.path);
+            throw this.explain(error, recorded.path, first);
           }
         };
         const { pacer } = this.options;
@@ -232,7 +241,8 @@ export class HttpClient {
     }
   }
 
-  private explain(error: unknown, path: string): HarnessError {
+  /** `first`: the run's first request, sent alone until the origin is reached. */
+  private explain(error: unknown, path: string, first = false): HarnessError {
     if (this.options.interruption?.aborted) return interrupted(path, this.options.interruption.reason);
     if (this.deadline?.aborted) return this.deadlinePassed(path);
     if (error instanceof HarnessError) return error;
@@ -241,8 +251,20 @@ export class HttpClient {
     const { code, message, hint, party } = classifyTransportError(failure, path, this.options.timeoutMs, clientCertificate);
     // A transport error may quote what the target sent (a certificate's names, a malformed header).
     const classified = new HarnessError(code, this.redact(message), hint, party);
-    if (failsEveryRequest(failure)) this.originFailure ??= classified;
+    // Before any connection was made, a refused port, a name that does not resolve or a certificate refused is the
+    // origin's; so is the first request's connection closed before any answer, which is no kept-alive connection
+    // closed while idle but a port that accepts and hangs up. Once the origin was reached, a failure is one request's.
+    const refused = !this.reached && failsEveryRequest(failure);
+    const hungUp = first && !this.answered && isSocketClosed(failure);
+    if (refused || hungUp) this.originFailure ??= classified;
+    else this.originReached();
     return classified;
+  }
+
+  /** The origin listens (or, through a proxy, its first request settled without showing it does not): the rest may go. */
+  private originReached(): void {
+    this.reached = true;
+    this.limiter.widen(this.concurrency);
   }
 
   /** Counts one request against the budget, or refuses it when the budget, the deadline or the origin says no. */
@@ -267,6 +289,8 @@ export class HttpClient {
     const startedAt = new Date().toISOString();
     const started = performance.now();
     const response = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.deadline });
+    this.answered = true;
+    this.originReached();
     const responseHeaders = flattenHeaders(response.headers);
     const beyond = headersBeyondBounds(responseHeaders);
     if (beyond !== undefined) {

@@ -12,18 +12,24 @@ export interface TransportOptions
   onTlsCertificate?(fingerprint: string): void;
   /** Told the TLS error a connection ended with (a target's alert), which undici reports only as the socket closing. */
   onTlsError?(error: Error): void;
+  /** Told each time a direct connection to the target is made (its TLS handshake done, over https). */
+  onConnected?(): void;
 }
 
-type TlsWatch = Pick<TransportOptions, 'onTlsCertificate' | 'onTlsError'>;
+type ConnectionWatch = Pick<TransportOptions, 'onTlsCertificate' | 'onTlsError' | 'onConnected'>;
 
 /**
- * Watches each TLS connection as it opens: its certificate, so the fingerprint costs no request of its own, and the
- * alert a target may end it with after the handshake (TLS 1.3 sends "certificate required" then).
+ * Watches each connection as it opens: that it was made, its certificate, so the fingerprint costs no request of its
+ * own, and the alert a target may end it with after the handshake (TLS 1.3 sends "certificate required" then).
  */
-function watchingTls(connect: buildConnector.connector, { onTlsCertificate, onTlsError }: TlsWatch): buildConnector.connector {
+function watching(
+  connect: buildConnector.connector,
+  { onTlsCertificate, onTlsError, onConnected }: ConnectionWatch,
+): buildConnector.connector {
   return (connectOptions, callback) =>
     connect(connectOptions, (...args) => {
       const socket = args[1];
+      if (socket) onConnected?.();
       if (socket instanceof TLSSocket) {
         const fingerprint = socket.getPeerCertificate().fingerprint256;
         if (fingerprint && onTlsCertificate) onTlsCertificate(fingerprint);
@@ -65,7 +71,7 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
   const tls = clientTlsOptions(options);
   const direct = buildConnector({ timeout: options.timeoutMs, ...tls });
   const agentOptions = {
-    connect: options.onTlsCertificate || options.onTlsError ? watchingTls(direct, options) : direct,
+    connect: options.onTlsCertificate || options.onTlsError || options.onConnected ? watching(direct, options) : direct,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: options.concurrency,

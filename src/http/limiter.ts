@@ -3,7 +3,14 @@ export class Limiter {
   private active = 0;
   private readonly waiting = new Set<() => void>();
 
-  constructor(private readonly limit: number) {}
+  constructor(private limit: number) {}
+
+  /** Lets more tasks run at once from now on, starting those waiting up to the new limit. */
+  widen(limit: number): void {
+    if (limit <= this.limit) return;
+    this.limit = limit;
+    while (this.active < this.limit && this.waiting.size > 0) this.startNext();
+  }
 
   async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     await this.acquire(signal);
@@ -37,6 +44,11 @@ export class Limiter {
 
   private release(): void {
     this.active -= 1;
+    this.startNext();
+  }
+
+  /** Starts the task that has waited longest; its grant counts it as active. */
+  private startNext(): void {
     const next = this.waiting.values().next();
     if (!next.done) {
       this.waiting.delete(next.value);

@@ -28,10 +28,12 @@ export function isSocketClosed(error: unknown): boolean {
   return codesOf(error).some((code) => code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
 }
 
-/** Failures of the origin itself (name, port, certificate): every later request would meet them too. */
+/** Failures of the origin itself (name, route, port, certificate): every later request would meet them too. */
 export function failsEveryRequest(error: unknown): boolean {
   return codesOf(error).some(
-    (code) => isTls(code) || ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'UND_ERR_CONNECT_TIMEOUT'].includes(code),
+    (code) =>
+      isTls(code) ||
+      ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].includes(code),
   );
 }
 
