@@ -4,8 +4,14 @@
 /** Every stage and the programs built on them, in the order data flows through them. */
 export const STAGES = ['http', 'record', 'classify', 'judge', 'diagnosis', 'report', 'doctor', 'pipeline', 'exporter', 'cli'];
 
-/** The vocabulary every stage shares: folders and files of src/ that import no stage. */
-export const BASE_FOLDERS = ['exchange', 'secrets', 'requirements', 'validators'];
+/**
+ * The base every stage may read, importing no stage: the vocabulary (one exchange and the credential names, secrets, the
+ * catalog, the compiled schemas, errors and warnings, hashes, paths, the version), then the settings table and the
+ * checked files, which read the vocabulary.
+ */
+export const VOCABULARY_FOLDERS = ['exchange', 'secrets', 'requirements', 'validators'];
+export const SETTINGS_FOLDERS = ['config', 'files'];
+export const BASE_FOLDERS = [...VOCABULARY_FOLDERS, ...SETTINGS_FOLDERS];
 export const BASE_FILES = ['errors', 'hash', 'paths', 'version'];
 
 const folders = (...names) => `^src/(${names.join('|')})/`;
@@ -33,11 +39,20 @@ export default {
     {
       name: 'base-imports-no-stage',
       comment:
-        'The vocabulary every stage shares (the exchange, secrets, the catalog, the compiled schemas, errors, hashes, paths, ' +
-        'the version) must load without any stage, so each stage can use it and a stage can be read on its own.',
+        'The base every stage shares (the vocabulary, the settings table, the checked files) must load without any ' +
+        'stage, so each stage can use it and a stage can be read on its own.',
       severity: 'error',
       from: { path: [folders(...BASE_FOLDERS), `^src/(${BASE_FILES.join('|')})[.]ts$`] },
       to: { path: folders(...STAGES), reachable: true },
+    },
+    {
+      name: 'vocabulary-imports-no-settings',
+      comment:
+        'The vocabulary (the exchange, the credential names, secrets, errors and warnings) sits under the settings table, ' +
+        'which reads it: a default the two share belongs to the vocabulary, so neither loads the other in a circle.',
+      severity: 'error',
+      from: { path: [folders(...VOCABULARY_FOLDERS), `^src/(${BASE_FILES.join('|')})[.]ts$`] },
+      to: { path: folders(...SETTINGS_FOLDERS), reachable: true },
     },
     {
       name: 'http-imports-no-later-stage',

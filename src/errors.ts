@@ -92,6 +92,9 @@ export function environmentError(what: string, error: unknown, hint: string): Ha
 /** An error as a report keeps it: plain data, whoever raised it; its code typed by the list above, which the schema checks only the form of. */
 export type RunError = Omit<ReportFile.RunError, 'code'> & { code: HarnessErrorCode };
 
+/** Something the user chose or allowed that weakens what the suite promises about the token. */
+export type RunWarning = NonNullable<ReportFile.TicketingConformanceReport['warnings']>[number];
+
 /** An error of the suite itself: never the target's fault. */
 export function suiteError(message: string): RunError {
   return { code: 'HARNESS_INTERNAL', message, hint: 'This is a bug in the suite; please report it', party: 'suite' };

@@ -19,6 +19,7 @@ import {
   type Parser,
   type Place,
 } from './values.js';
+import { DEFAULT_PASSWORD } from '../exchange/credentials.js';
 import { REPORT_KINDS, reportKinds } from './reports.js';
 import { profileName } from './profiles.js';
 
@@ -98,7 +99,7 @@ export const SETTINGS = {
     flag: 'password',
     env: 'CONFORMANCE_PASSWORD',
     placeholder: 'VALUE',
-    default: 'x',
+    default: DEFAULT_PASSWORD,
     help: 'Basic password sent with the token (the API ignores it)',
   }),
   statusId: option(ascending(listOf(wholeNumber(STATUS_ID_BOUNDS), MOST_STATUSES)), {

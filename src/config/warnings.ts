@@ -1,6 +1,6 @@
 import { isIPv4 } from 'node:net';
 import type { Config } from './settings.js';
-import type { RunWarning } from '../report/model/types.js';
+import type { RunWarning } from '../errors.js';
 
 /** A name or address of this machine only: 127.0.0.0/8, ::1, localhost. */
 export function isLoopback(hostname: string): boolean {

@@ -1,4 +1,3 @@
-import { SETTINGS } from '../config/settings.js';
 import type { Exchange as RecordedExchange } from '../validators/types/recording.generated.js';
 
 /**
@@ -8,6 +7,8 @@ import type { Exchange as RecordedExchange } from '../validators/types/recording
 export type CredentialVariant = RecordedExchange['request']['credentials'];
 
 export const WRONG_TOKEN = 'conformance-invalid-token-0000';
+/** The Basic password sent with the token unless --password names another: the API ignores it. */
+export const DEFAULT_PASSWORD = 'x';
 const LONG_PASSWORD = 'p'.repeat(256);
 /** Eight letters and the colon make nine bytes, so the token after them keeps the base64 the redactor looks for. */
 export const OTHER_USER = 'conforma';
@@ -163,7 +164,7 @@ export function authorizationHeader(variant: CredentialVariant, token: string, p
 }
 
 /** The password as a repro shows it: the default as it is, any other (which may be someone's real one) as a placeholder. */
-const shownPassword = (password: string): string => (password === SETTINGS.password.default ? password : '<PASSWORD>');
+const shownPassword = (password: string): string => (password === DEFAULT_PASSWORD ? password : '<PASSWORD>');
 
 export function curlCredentials(variant: CredentialVariant, password: string): string {
   return variants[variant].curl(shownPassword(password));

@@ -25,8 +25,7 @@ export type TargetFingerprint = NonNullable<ReportFile.TicketingConformanceRepor
 /** Hashes that make the report a verifiable record; each is "sha256:" and 64 hex digits. */
 export type Integrity = NonNullable<ReportFile.TicketingConformanceReport['integrity']>;
 
-/** Something the user chose or allowed that weakens what the suite promises about the token. */
-export type RunWarning = NonNullable<ReportFile.TicketingConformanceReport['warnings']>[number];
+export type { RunWarning } from '../../errors.js';
 
 /** One known failure of the baseline, as it turned out in this run. */
 export type BaselineResult = ReportFile.BaselineResult;
