@@ -39,7 +39,7 @@ function attentionFirst(report: Report, results: RequirementResult[]): { result:
 /** The one sentence at the top: the verdict and, when there is one, the most likely cause in plain words. */
 export function headline(report: Report): string {
   const cause = report.diagnoses[0];
-  if (report.verdict === 'not-conformant' && cause) return `Not conformant: ${cause.summary}.`;
+  if (report.verdict === 'not-conformant' && cause) return `${sentenceCase(RUN_VERDICT_WORDS[report.verdict].label)}: ${cause.summary}.`;
   return report.summary;
 }
 
