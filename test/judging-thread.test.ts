@@ -136,3 +136,77 @@ test("the judging thread gets the profilers' flags with their values, however gi
   expect(profilerFlags([...profiling, ...others, ...diagnostics])).toEqual([...profiling, ...diagnostics]);
   expect(profilerFlags(others)).toEqual([]);
 });
+
+test("a scenario's every ending recorded for each requirement it lists, and the test's state the gate's", async () => {
+  const folder = await tempFolder('scenario-endings-');
+  const module = (path: string): string => pathToFileURL(join(repoRoot, ...path.split('/'))).href;
+  const exchange = 'const answered = await target.status();';
+  const outcome = (ok: boolean): string => `{ ok: ${ok}, description: 'a check', expected: 'what was wanted', actual: 'what came' }`;
+  await writeFile(
+    join(folder, 'endings.spec.js'),
+    [
+      `import { scenario } from '${module('dist/src/judge/scenario.js')}';`,
+      `scenario({ id: 'crashes', requirements: ['ENV-JSON', 'ENV-NO-BOM'], title: 't', run: async () => { throw new Error('boom'); } });`,
+      `scenario({ id: 'skips', requirements: ['ENV-JSON'], title: 't', run: async ({ target, skip }) => { ${exchange} skip('nothing to judge', answered); } });`,
+      `scenario({ id: 'checks-one', requirements: ['ENV-JSON', 'ENV-NO-BOM'], title: 't', run: async ({ target, check }) => { ${exchange} check['ENV-JSON'](${outcome(true)}, answered); } });`,
+      `scenario({ id: 'must-fails', requirements: ['ENV-JSON'], title: 't', run: async ({ target, check }) => { ${exchange} check['ENV-JSON'](${outcome(false)}, answered); } });`,
+      `scenario({ id: 'should-fails', requirements: ['ENV-NO-BOM'], title: 't', run: async ({ target, check }) => { ${exchange} check['ENV-NO-BOM'](${outcome(false)}, answered); } });`,
+      `scenario({ id: 'observes', requirements: ['ENV-JSON'], title: 't', run: async ({ target, observe }) => { ${exchange} observe['ENV-JSON']('seen', 'as it was', answered); } });`,
+    ].join('\n'),
+  );
+  const script = `
+    import { startTests } from '${module('node_modules/@vitest/runner/dist/index.js')}';
+    import { provideSpecRun } from '${module('dist/src/judge/context.js')}';
+    import { registerSpecFile } from '${module('dist/src/judge/scenario.js')}';
+    import { startReferenceServer } from '${module('dist/src/reference-server/server.js')}';
+    import { recordTarget } from '${module('dist/src/record/recorder.js')}';
+    import { targetSettings } from '${module('dist/src/pipeline/pipeline.js')}';
+    import { classifyRecording } from '${module('dist/src/classify/recording.js')}';
+    import { loadConfig } from '${module('dist/src/config/load.js')}';
+    const server = await startReferenceServer({ token: '${TOKEN}' });
+    const options = loadConfig([], {}, '${join(folder, 'no-such.env')}');
+    const settings = targetSettings({ baseUrl: server.url, token: '${TOKEN}', options, embeddedReference: true }, new Date());
+    const recording = await recordTarget(settings);
+    await server.close();
+    provideSpecRun({ specRunId: 'endings', targets: [{ settings, recording, classification: classifyRecording(recording, settings.statusId) }] });
+    const config = { root: '/', setupFiles: [], sequence: { seed: 0, hooks: 'stack', setupFiles: 'list' }, maxConcurrency: 1,
+      testTimeout: 5000, hookTimeout: 5000, retry: 0, tags: [], strictTags: false };
+    const endings = {};
+    await startTests(['${join(folder, 'endings.spec.js')}'], { config, importFile: registerSpecFile, onTaskFinished(test) {
+      const { checks, exchanges } = test.meta.conformance;
+      endings[test.name.split(':')[0]] = {
+        state: test.result.state,
+        error: test.result.errors?.[0]?.name,
+        checks: checks.map((c) => [c.requirement, c.verdict, c.description, c.exchange !== undefined && c.exchange in exchanges]),
+      };
+    } });
+    console.log(JSON.stringify(endings));
+  `;
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: SAFETY_NET_MS }, (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout),
+    ),
+  );
+  const endings = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+  expect(endings).toEqual({
+    crashes: {
+      state: 'fail',
+      error: 'Error',
+      checks: [
+        ['ENV-JSON', 'error', 'scenario crashes crashed: boom', false],
+        ['ENV-NO-BOM', 'error', 'scenario crashes crashed: boom', false],
+      ],
+    },
+    skips: { state: 'skip', checks: [['ENV-JSON', 'skip', 'nothing to judge', true]] },
+    'checks-one': {
+      state: 'pass',
+      checks: [
+        ['ENV-JSON', 'pass', 'a check', true],
+        ['ENV-NO-BOM', 'skip', 'not judged in this scenario: see its other checks', false],
+      ],
+    },
+    'must-fails': { state: 'fail', error: 'AssertionError', checks: [['ENV-JSON', 'fail', 'a check', true]] },
+    'should-fails': { state: 'skip', checks: [['ENV-NO-BOM', 'fail', 'a check', true]] },
+    observes: { state: 'pass', checks: [['ENV-JSON', 'info', 'seen', true]] },
+  });
+});
