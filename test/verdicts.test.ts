@@ -373,8 +373,6 @@ describe('a report from the checks of a run', () => {
     expect(report.requirements.map((result) => result.id)).toEqual(catalog.map((entry) => entry.id));
     expect(report.requirements.filter((result) => 'party' in result)).toEqual([]);
     expect(report.integrity?.catalog).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(report.integrity?.content).toBe(contentHash(report));
-    expect(Object.isFrozen(report.requirements[0]?.checks[0])).toBe(true);
   });
 
   test('HTTP 429 answers and the time waited for them are counted only when there were any', () => {
@@ -568,11 +566,39 @@ describe('a report from the checks of a run', () => {
     );
   });
 
-  test('errors added after the report was built settle its verdict again', () => {
+  test('an error met around the judging is an input of the build, and the verdict is settled with it', () => {
     expect(reportOf(allPassed()).verdict).toBe('conformant');
     const leak: RunError = { code: 'HARNESS_SECRET_LEAK', message: 'report.json would carry the token', hint: 'h', party: 'suite' };
     const report = reportOf(allPassed(), {}, false, { errors: [leak] });
     expect(report).toMatchObject({ verdict: 'inconclusive', exitCode: 2, summary: 'No verdict: report.json would carry the token.' });
+    expect(report.errors).toEqual([leak]);
+  });
+
+  test('a warning of the surroundings is kept as given and changes no verdict; none leaves the field out', () => {
+    const warning = { code: 'TLS_NOT_VERIFIED' as const, message: 'certificates are not verified' };
+    expect(reportOf(allPassed(), {}, false, { warnings: [warning] })).toMatchObject({ verdict: 'conformant', warnings: [warning] });
+    expect('warnings' in reportOf(allPassed(), {}, false, { warnings: [] })).toBe(false);
+  });
+
+  test('a report off its published schema says so as a fault of the suite and gives no verdict', () => {
+    const report = reportOf(allPassed(), { scenarios: [scenarioOf(allPassed(), { tlsCertificates: ['AA:BB'] })] });
+    expect(report).toMatchObject({ verdict: 'inconclusive', exitCode: 2 });
+    expect(report.errors).toEqual([
+      expect.objectContaining({ code: 'HARNESS_INTERNAL', party: 'suite', hint: 'This is a bug in the suite; please report it' }),
+    ]);
+    expect(report.errors[0]?.message).toMatch(
+      /^report\.json does not match schemas\/report\.schema\.json: \/target\/fingerprint\/tlsCertificateSha256\/0 must match pattern/,
+    );
+  });
+
+  test('the report is frozen all the way down, and sealed as verify reads it', () => {
+    const report = reportOf(colourMissing());
+    const check = resultOf(report, 'STATUS-COLOUR').checks[0];
+    expect([report, report.requirements, check, report.exchanges, report.target.fingerprint].every(Object.isFrozen)).toBe(true);
+    expect(() => {
+      (report as { verdict: string }).verdict = 'conformant';
+    }).toThrow(TypeError);
+    expect(report.integrity?.content).toBe(contentHash(JSON.parse(JSON.stringify(report))));
   });
 
   test('nothing judged and no cause found: no verdict, and the summary says no MUST could be judged', () => {
