@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { KnownFailure } from '../src/config/baseline.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { BaselineInput } from '../src/report/model/baseline.js';
-import { buildReport, diagnosePass } from '../src/pipeline/pipeline.js';
+import { buildReport, diagnoseFacts } from '../src/pipeline/pipeline.js';
 import type { Report } from '../src/report/model/types.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
 import { fileResources } from './helpers/file-resources.js';
@@ -20,25 +20,28 @@ const tempDir = (): Promise<string> => tempFolder('conformance-baseline-');
  */
 function report(knownFailures?: KnownFailure[], judged: Omit<BaselineInput, 'baseline'> = {}): Report {
   const check = (requirement: string, verdict: 'pass' | 'fail' | 'skip') => ({ requirement, scenario: 's', verdict, description: 'd' });
-  const pass = diagnosePass({
-    suite: { name: 'ticketing-conformance', version: '0' },
-    target: { baseUrl: 'http://127.0.0.1:1/', embeddedReference: false },
-    options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
-    startedAt: new Date(),
-    finishedAt: new Date(),
-    complete: true,
-    scenarios: [
-      {
-        id: 's',
-        title: 't',
-        requirements: [],
-        requestsSent: 1,
-        checks: [check('STATUS-COLOUR', 'fail'), check('AUTH-TOKEN-ACCEPTED', 'pass'), check('SELFSERVICE-SHAPE', 'skip')],
-        exchanges: {},
-      },
-    ],
-    errors: [],
-  });
+  const pass = diagnoseFacts(
+    {
+      suite: { name: 'ticketing-conformance', version: '0' },
+      target: { baseUrl: 'http://127.0.0.1:1/', embeddedReference: false },
+      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      complete: true,
+      scenarios: [
+        {
+          id: 's',
+          title: 't',
+          requirements: [],
+          requestsSent: 1,
+          checks: [check('STATUS-COLOUR', 'fail'), check('AUTH-TOKEN-ACCEPTED', 'pass'), check('SELFSERVICE-SHAPE', 'skip')],
+          exchanges: {},
+        },
+      ],
+      errors: [],
+    },
+    { statusId: [1] },
+  );
   const baseline = knownFailures ? { baseline: { baseline: { file: 'b.json', schemaVersion: 1 as const, knownFailures }, ...judged } } : {};
   return buildReport({ passes: [pass], ...baseline, scanner: createSecretScanner([]) });
 }

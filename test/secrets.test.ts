@@ -7,7 +7,7 @@ import { screenOutput } from '../src/cli/screen-output.js';
 import { clientKeySecrets, createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
-import { buildReport, diagnosePass } from '../src/pipeline/pipeline.js';
+import { buildReport, diagnoseFacts } from '../src/pipeline/pipeline.js';
 import type { DiagnosedPass, Report } from '../src/report/model/types.js';
 import { MANIFEST } from '../src/files/artifacts.js';
 import { writeReports } from '../src/report/write.js';
@@ -127,25 +127,28 @@ test('credentials a target echoes back are redacted, so the report is still writ
 /** A pass whose one check carries whatever a buggy scenario copied into it. */
 function passWith(check: Omit<RecordedCheck, 'requirement' | 'scenario'>, exchanges: ScenarioResult['exchanges'] = {}): DiagnosedPass {
   const now = new Date();
-  return diagnosePass({
-    suite: { name: 'ticketing-conformance', version: 'test' },
-    target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
-    options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
-    startedAt: now,
-    finishedAt: now,
-    complete: true,
-    scenarios: [
-      {
-        id: 'leaky',
-        title: 'a scenario that copied a secret into its record',
-        requirements: ['AUTH-TOKEN-ACCEPTED'],
-        requestsSent: 1,
-        checks: [{ requirement: 'AUTH-TOKEN-ACCEPTED', scenario: 'leaky', ...check }],
-        exchanges,
-      },
-    ],
-    errors: [],
-  });
+  return diagnoseFacts(
+    {
+      suite: { name: 'ticketing-conformance', version: 'test' },
+      target: { baseUrl: 'http://127.0.0.1:9/', embeddedReference: false },
+      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+      startedAt: now,
+      finishedAt: now,
+      complete: true,
+      scenarios: [
+        {
+          id: 'leaky',
+          title: 'a scenario that copied a secret into its record',
+          requirements: ['AUTH-TOKEN-ACCEPTED'],
+          requestsSent: 1,
+          checks: [{ requirement: 'AUTH-TOKEN-ACCEPTED', scenario: 'leaky', ...check }],
+          exchanges,
+        },
+      ],
+      errors: [],
+    },
+    { statusId: [1] },
+  );
 }
 
 /** The report of the pass as a run builds it with the scanner of its token, and the files written from it. */

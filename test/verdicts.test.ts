@@ -5,7 +5,7 @@ import { variantLabel } from '../src/exchange/credentials.js';
 import { exchangeKey, type Exchange } from '../src/exchange/exchange.js';
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../src/judge/scenario-result.js';
 import { buildReport, type ReportInput, type ReportParts } from '../src/report/model/build.js';
-import { diagnosePass } from '../src/pipeline/pipeline.js';
+import { diagnoseFacts } from '../src/pipeline/pipeline.js';
 import { classifyExchange } from '../src/classify/classify.js';
 import { cutShort, mergePasses } from '../src/report/model/repeat.js';
 import { exchangeOf, type DiagnosedPass, type Report, type RequirementResult, type Verdict } from '../src/report/model/types.js';
@@ -97,7 +97,7 @@ function scenarioOf(checks: RecordedCheck[], extra: Partial<ScenarioResult> = {}
 }
 
 function passOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, strict = false): DiagnosedPass {
-  return diagnosePass({
+  const facts: ReportInput = {
     suite: { name: 'ticketing-conformance', version: 'test' },
     target: { baseUrl: BASE_URL, embeddedReference: false },
     options: { statusId: 1, strict, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
@@ -107,7 +107,8 @@ function passOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, stric
     scenarios: [scenarioOf(checks)],
     errors: [],
     ...input,
-  });
+  };
+  return diagnoseFacts(facts, { statusId: [facts.options.statusId] });
 }
 
 const NO_SECRETS = createSecretScanner([]);
@@ -328,28 +329,31 @@ describe('a report from the checks of a run', () => {
   test('every requirement passed: conformant, with totals, the requests sent and the target fingerprint', () => {
     const checks = allPassed();
     const report = built([
-      diagnosePass({
-        suite: { name: 'ticketing-conformance', version: 'test' },
-        runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
-        target: { baseUrl: BASE_URL, embeddedReference: true },
-        options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
-        startedAt: new Date('2026-11-25T10:00:00.000Z'),
-        finishedAt: new Date('2026-11-25T10:00:02.500Z'),
-        complete: true,
-        scenarios: [
-          scenarioOf(checks.slice(0, 10), { requestsSent: 7, tlsCertificates: [CERTIFICATE_A] }),
-          // A run sends each request once: the answer with the Server header is another request's.
-          scenarioOf(
-            checks.slice(10).map((entry) => check(entry.requirement, 'pass', APACHE_LISTING)),
-            {
-              requestsSent: 21,
-              tlsCertificates: [CERTIFICATE_A, CERTIFICATE_B],
-            },
-          ),
-          scenarioOf([], { requestsSent: 3 }),
-        ],
-        errors: [],
-      }),
+      diagnoseFacts(
+        {
+          suite: { name: 'ticketing-conformance', version: 'test' },
+          runId: '20aca2a7bca5cfd4bbd0fd7b7b80dd80',
+          target: { baseUrl: BASE_URL, embeddedReference: true },
+          options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+          startedAt: new Date('2026-11-25T10:00:00.000Z'),
+          finishedAt: new Date('2026-11-25T10:00:02.500Z'),
+          complete: true,
+          scenarios: [
+            scenarioOf(checks.slice(0, 10), { requestsSent: 7, tlsCertificates: [CERTIFICATE_A] }),
+            // A run sends each request once: the answer with the Server header is another request's.
+            scenarioOf(
+              checks.slice(10).map((entry) => check(entry.requirement, 'pass', APACHE_LISTING)),
+              {
+                requestsSent: 21,
+                tlsCertificates: [CERTIFICATE_A, CERTIFICATE_B],
+              },
+            ),
+            scenarioOf([], { requestsSent: 3 }),
+          ],
+          errors: [],
+        },
+        { statusId: [1] },
+      ),
     ]);
     expect(report).toMatchObject({
       schemaVersion: 2,

@@ -6,7 +6,7 @@ import { artifactScanner, clearOwnOutputs } from '../files/artifacts.js';
 import type { DiagnosedPass, Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
 import { flagPlace, SETTINGS } from '../config/settings.js';
-import { judgeFor, judgePass, diagnoseJudgedPass, writeRun, type PlannedTarget } from './pipeline.js';
+import { diagnosePass, judgeFor, judgePass, writeRun, type PlannedTarget } from './pipeline.js';
 import { catalogEntries, JUDGE_TIMEOUT_MS, recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 import type { RunHooks, RunSurroundings } from './run.js';
 import { suiteVersion } from '../version.js';
@@ -97,7 +97,7 @@ export async function judgeRecording(
         ...(file.runId === undefined ? {} : { runId: file.runId }),
         recording: recordingOfRun(run),
       };
-      diagnosed.push(diagnoseJudgedPass(await judgePass(pass, judge)));
+      diagnosed.push(diagnosePass(await judgePass(pass, judge)));
     }
   } finally {
     await own?.close();

@@ -12,7 +12,7 @@ import type { ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
-import { choicesWritten, requestChoices, writtenChoices, type RequestChoices } from '../record/settings.js';
+import { requestChoices, writtenChoices, type RequestChoices } from '../record/settings.js';
 import { writeRecording } from '../record/write-recording.js';
 import type { BaselineInput } from '../report/model/baseline.js';
 import { buildReport, diagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
@@ -205,47 +205,52 @@ export function diagnosisOf(
   return diagnose(requirements, exchanges, { baseUrl, statusId, otherStatusIds, ...run });
 }
 
-/** Diagnose: what one pass judged folded per requirement, diagnosed from the classified answers. */
-export function diagnosePass(input: ReportInput): DiagnosedPass {
+/**
+ * Diagnose what a pass's report is built from: its scenarios folded per requirement, and the causes named from the
+ * classified answers for the statuses the pass asked for.
+ */
+export function diagnoseFacts(input: ReportInput, choices: Pick<RequestChoices, 'statusId'>): DiagnosedPass {
   const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
   // Each scenario holds the count of the run so far: the largest is the run's.
   const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
-  const choices = choicesWritten(input.options);
   const diagnoses = diagnosisOf(judged.requirements, judged.exchanges, input.target.baseUrl, choices, { askedToWait });
   return diagnosedPass(input, judged, diagnoses);
 }
 
-/** What one judged pass found: what the judge found and what cut the pass short, diagnosed. */
-export function diagnoseJudgedPass({ pass, judged }: JudgedPass): DiagnosedPass {
-  const { target, startedAt, runId } = pass;
+/** Diagnose: what the judge found of a pass and what cut it short, with the choices the pass itself made. */
+export function diagnosePass({ pass, judged }: JudgedPass): DiagnosedPass {
+  const { target, startedAt, runId, choices } = pass;
   const { options } = target;
   const cutShort = [deadlinePassed(options, judged.scenarios), interrupted(judged.scenarios)].filter((error) => error !== undefined);
   const errors = [...judged.errors, ...cutShort];
-  return diagnosePass({
-    suite: { name: 'ticketing-conformance', version: suiteVersion },
-    ...(runId ? { runId } : {}),
-    target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
-    options: {
-      ...writtenChoices(options),
-      ...(options.missingLang ? { missingLang: options.missingLang } : {}),
-      ...(options.profile ? { profile: options.profile } : {}),
-      strict: options.strict,
-      timeoutMs: options.timeoutMs,
-      maxRequests: options.maxRequests,
-      repeat: options.repeat,
-      deadlineMs: options.deadlineMs,
-      concurrency: options.concurrency,
-      ...(options.rateLimit ? { rateLimit: options.rateLimit.text } : {}),
-      ...(options.ca ? { ca: options.ca.path } : {}),
-      ...(options.insecure ? { insecure: true } : {}),
-      ...(options.cert ? { cert: options.cert.path } : {}),
+  return diagnoseFacts(
+    {
+      suite: { name: 'ticketing-conformance', version: suiteVersion },
+      ...(runId ? { runId } : {}),
+      target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
+      options: {
+        ...writtenChoices(options),
+        ...(options.missingLang ? { missingLang: options.missingLang } : {}),
+        ...(options.profile ? { profile: options.profile } : {}),
+        strict: options.strict,
+        timeoutMs: options.timeoutMs,
+        maxRequests: options.maxRequests,
+        repeat: options.repeat,
+        deadlineMs: options.deadlineMs,
+        concurrency: options.concurrency,
+        ...(options.rateLimit ? { rateLimit: options.rateLimit.text } : {}),
+        ...(options.ca ? { ca: options.ca.path } : {}),
+        ...(options.insecure ? { insecure: true } : {}),
+        ...(options.cert ? { cert: options.cert.path } : {}),
+      },
+      startedAt,
+      finishedAt: pass.finishedAt ?? new Date(),
+      complete: judged.scenarios.length > 0 && errors.length === 0,
+      scenarios: judged.scenarios,
+      errors,
     },
-    startedAt,
-    finishedAt: pass.finishedAt ?? new Date(),
-    complete: judged.scenarios.length > 0 && errors.length === 0,
-    scenarios: judged.scenarios,
-    errors,
-  });
+    choices,
+  );
 }
 
 /** Record, classify, judge, diagnose: one pass over a target and what it found, nothing built or written. */
@@ -257,7 +262,7 @@ export async function runPass(
 ): Promise<{ pass: Pass; diagnosed: DiagnosedPass }> {
   const pass = await recordingTurn(() => recordPass(target, scanner, options));
   options.onRecorded?.();
-  return { pass, diagnosed: diagnoseJudgedPass(await judgePass(pass, judge)) };
+  return { pass, diagnosed: diagnosePass(await judgePass(pass, judge)) };
 }
 
 export interface WriteRunOptions {

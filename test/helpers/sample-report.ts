@@ -1,5 +1,5 @@
 import type { JudgedExchange, RecordedCheck } from '../../src/judge/scenario-result.js';
-import { buildReport, diagnosePass } from '../../src/pipeline/pipeline.js';
+import { buildReport, diagnoseFacts } from '../../src/pipeline/pipeline.js';
 import type { DiagnosedPass, Report } from '../../src/report/model/types.js';
 import { createSecretScanner } from '../../src/secrets/scanner.js';
 
@@ -41,49 +41,52 @@ export function samplePass(hostile = 'Unauthorized'): DiagnosedPass {
     actual: `HTTP 401 (text/plain) ${hostile}`,
     exchange: VALID_STATUS,
   };
-  return diagnosePass({
-    suite: { name: 'ticketing-conformance', version: 'test' },
-    target: { baseUrl: BASE, embeddedReference: false },
-    options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
-    startedAt: now,
-    finishedAt: now,
-    complete: true,
-    scenarios: [
-      {
-        id: 'auth-valid-token',
-        title: 'valid token',
-        requirements: ['AUTH-TOKEN-ACCEPTED'],
-        requestsSent: 2,
-        checks: [failed],
-        exchanges: { [VALID_STATUS]: exchange('/api/ticket/status/1', hostile, 401, hostile) },
-      },
-      {
-        id: 'status-open-first',
-        title: 'first status is Open',
-        requirements: ['STATUS-OPEN-FIRST'],
-        requestsSent: 2,
-        checks: [
-          {
-            requirement: 'STATUS-OPEN-FIRST',
-            scenario: 'status-open-first',
-            verdict: 'fail',
-            description: 'the first status is named "Open"',
-            expected: '"Open"',
-            actual: '"Offen"',
-            exchange: FIRST_STATUS,
-          },
-        ],
-        exchanges: { [FIRST_STATUS]: exchange('/api/ticket/status/1?lang=de', '{"status":"success"}', 200, 'nginx') },
-      },
-      {
-        id: 'env-json',
-        title: 'JSON body',
-        requirements: ['ENV-JSON'],
-        requestsSent: 2,
-        checks: [{ requirement: 'ENV-JSON', scenario: 'env-json', verdict: 'pass', description: 'the body parses as JSON' }],
-        exchanges: {},
-      },
-    ],
-    errors: [],
-  });
+  return diagnoseFacts(
+    {
+      suite: { name: 'ticketing-conformance', version: 'test' },
+      target: { baseUrl: BASE, embeddedReference: false },
+      options: { statusId: 1, strict: false, timeoutMs: 1000, maxRequests: 40, repeat: 1 },
+      startedAt: now,
+      finishedAt: now,
+      complete: true,
+      scenarios: [
+        {
+          id: 'auth-valid-token',
+          title: 'valid token',
+          requirements: ['AUTH-TOKEN-ACCEPTED'],
+          requestsSent: 2,
+          checks: [failed],
+          exchanges: { [VALID_STATUS]: exchange('/api/ticket/status/1', hostile, 401, hostile) },
+        },
+        {
+          id: 'status-open-first',
+          title: 'first status is Open',
+          requirements: ['STATUS-OPEN-FIRST'],
+          requestsSent: 2,
+          checks: [
+            {
+              requirement: 'STATUS-OPEN-FIRST',
+              scenario: 'status-open-first',
+              verdict: 'fail',
+              description: 'the first status is named "Open"',
+              expected: '"Open"',
+              actual: '"Offen"',
+              exchange: FIRST_STATUS,
+            },
+          ],
+          exchanges: { [FIRST_STATUS]: exchange('/api/ticket/status/1?lang=de', '{"status":"success"}', 200, 'nginx') },
+        },
+        {
+          id: 'env-json',
+          title: 'JSON body',
+          requirements: ['ENV-JSON'],
+          requestsSent: 2,
+          checks: [{ requirement: 'ENV-JSON', scenario: 'env-json', verdict: 'pass', description: 'the body parses as JSON' }],
+          exchanges: {},
+        },
+      ],
+      errors: [],
+    },
+    { statusId: [1] },
+  );
 }
