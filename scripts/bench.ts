@@ -12,6 +12,7 @@ import { DREDD_DOCUMENT, dreddSuccessTransactions } from './bench/dredd-transact
 import { peerTool } from './bench/peer-tools.js';
 import { newmanCollection } from './bench/newman-collection.js';
 import { pageOpening } from './bench/matrix-page.js';
+import { captureRequests, floorScript, type SentRequest } from './bench/floor.js';
 import { measure, type ProcessRun } from './bench/process-stats.js';
 
 /**
@@ -29,6 +30,8 @@ const { values } = parseArgs({
     'matrix-targets': { type: 'string', default: '200,1000,5000' },
     'matrix-source-targets': { type: 'string', default: '200,1000' },
     'matrix-concurrency': { type: 'string', default: '16' },
+    /** How many times each compiled matrix and its floor run, in turn. */
+    'matrix-runs': { type: 'string', default: '1' },
     /** A compiled CLI of another version (its dist/src/cli/main.js), run in turn with ours: the two compared fairly. */
     against: { type: 'string' },
     /** Only the matrices: the curve of time and memory against the number of targets. */
@@ -45,6 +48,7 @@ const sizes = (list: string): number[] => list.split(',').filter(Boolean).map(Nu
 const MATRIX_TARGETS = sizes(values['matrix-targets']);
 const MATRIX_SOURCE_TARGETS = sizes(values['matrix-source-targets']);
 const MATRIX_CONCURRENCY = Number(values['matrix-concurrency']);
+const MATRIX_RUNS = Number(values['matrix-runs']);
 const AGAINST = values.against === undefined ? undefined : resolve(values.against);
 if (AGAINST && !existsSync(AGAINST)) {
   console.error(`--against ${AGAINST}: no such file; give another version's compiled CLI (build it there: npm run build)`);
@@ -251,12 +255,53 @@ interface MatrixFigures {
   targets: number;
   concurrency: number;
   build: 'compiled' | 'source';
+  /** --reports json (report.json alone) or every report a target gets in a matrix. */
+  reports: 'json' | 'every';
   wallMs: number;
   /** durationMs of matrix.json: from the process start to the last target's reports, as the run itself tells it. */
   reportedMs: number;
+  cpuMs: number;
   peakRssMb: number;
   /** Opening matrix.html in Chromium, when it is installed. */
   page?: { firstPaintMs: number; loadMs: number };
+}
+
+/** The same GETs as a matrix's, by plain undici in a process of its own, nothing judged: what a fleet costs at the least. */
+interface FloorFigures {
+  targets: number;
+  requests: number;
+  wallMs: number;
+  cpuMs: number;
+  peakRssMb: number;
+}
+
+/** The requests one target's run sends, as the reference server receives them: the floor sends these, for every target. */
+async function requestsOfOneTarget(reference: RunningReferenceServer): Promise<SentRequest[]> {
+  return captureRequests(reference.url, async (url) => {
+    const work = await mkdtemp(join(tmpdir(), 'conformance-bench-capture-'));
+    try {
+      const run = await measure(node, [compiledCli, '--base-url', url, '--token', TOKEN, '--out', join(work, 'out'), '--reports', 'json'], {
+        cwd: work,
+      });
+      check(run, 'the run whose requests the floor sends');
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+}
+
+async function floor(
+  reference: RunningReferenceServer,
+  requests: readonly SentRequest[],
+  targets: number,
+  concurrency: number,
+): Promise<FloorFigures> {
+  const script = floorScript(reference.url, requests, targets, concurrency);
+  const run = await measure(node, ['--input-type=module', '-e', script], { cwd: root, timeoutMs: 1_800_000 });
+  check(run, `the floor of ${targets} targets`);
+  const told = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { requests: number; parsed: number };
+  if (told.parsed !== told.requests) throw new Error(`the floor parsed ${told.parsed} of its ${told.requests} answers as JSON`);
+  return { targets, requests: told.requests, wallMs: round(run.wallMs), cpuMs: round(run.cpuMs), peakRssMb: round(run.peakRssMb) };
 }
 
 /** One local target listed under `targets` names: the matrix's own cost per target, the network left out. */
@@ -265,6 +310,7 @@ async function matrix(
   targets: number,
   concurrency: number,
   build: MatrixFigures['build'],
+  reports: MatrixFigures['reports'],
 ): Promise<MatrixFigures> {
   const work = await mkdtemp(join(tmpdir(), 'conformance-bench-matrix-'));
   try {
@@ -275,7 +321,15 @@ async function matrix(
         Array.from({ length: targets }, (_, index) => ({ name: `target-${index + 1}`, baseUrl: reference.url, tokenEnv: 'BENCH_TOKEN' })),
       ),
     );
-    const args = ['--targets', file, '--target-concurrency', String(concurrency), '--out', join(work, 'out')];
+    const args = [
+      '--targets',
+      file,
+      '--target-concurrency',
+      String(concurrency),
+      '--out',
+      join(work, 'out'),
+      ...(reports === 'json' ? ['--reports', 'json'] : []),
+    ];
     // From source, as a user runs it: through npm, whose own process counts in the peak memory of the process tree.
     const [command, commandArgs] =
       build === 'compiled' ? [node, [compiledCli, ...args]] : [npm, ['--prefix', root, 'run', '--silent', 'conformance', '--', ...args]];
@@ -286,13 +340,16 @@ async function matrix(
     });
     check(run, `the matrix of ${targets} targets`);
     const written = JSON.parse(await readFile(join(work, 'out', 'matrix.json'), 'utf8')) as { durationMs: number };
-    const page = targets >= 1000 && build === 'compiled' ? await pageOpening(join(work, 'out', 'matrix.html')) : undefined;
+    const page =
+      targets >= 1000 && build === 'compiled' && reports === 'every' ? await pageOpening(join(work, 'out', 'matrix.html')) : undefined;
     return {
       targets,
       concurrency,
       build,
+      reports,
       wallMs: round(run.wallMs),
       reportedMs: written.durationMs,
+      cpuMs: round(run.cpuMs),
       peakRssMb: round(run.peakRssMb),
       ...(page ? { page } : {}),
     };
@@ -300,6 +357,30 @@ async function matrix(
     await rm(work, { recursive: true, force: true });
   }
 }
+
+/** The medians of a series of runs of the same matrix or floor; the peak memory is the highest of them. */
+function medianOf<T extends { wallMs: number; cpuMs: number; peakRssMb: number }>(series: T[]): T {
+  const [first] = series;
+  if (!first) throw new Error('no run to summarise');
+  return {
+    ...first,
+    wallMs: round(median(series.map((entry) => entry.wallMs))),
+    cpuMs: round(median(series.map((entry) => entry.cpuMs))),
+    peakRssMb: Math.max(...series.map((entry) => entry.peakRssMb)),
+  };
+}
+
+interface FloorRatios {
+  wall: number;
+  cpu: number;
+  peakRss: number;
+}
+
+const ratiosTo = (figures: MatrixFigures, base: FloorFigures): FloorRatios => ({
+  wall: round(figures.wallMs / base.wallMs, 2),
+  cpu: round(figures.cpuMs / base.cpuMs, 2),
+  peakRss: round(figures.peakRssMb / base.peakRssMb, 2),
+});
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
@@ -406,21 +487,46 @@ async function main(): Promise<void> {
         `The judging thread in a compiled run: first spec run ${startup.firstSpecRunMs} ms (the thread's start, its modules and the judging); next spec run ${startup.nextSpecRunMs} ms`,
       );
     }
-    const matrices: MatrixFigures[] = [];
-    const plan = [
-      ...MATRIX_TARGETS.map((targets) => ({ targets, build: 'compiled' as const })),
-      ...MATRIX_SOURCE_TARGETS.map((targets) => ({ targets, build: 'source' as const })),
-    ];
-    for (const { targets, build } of values['several-only'] ? [] : plan) {
-      const figures = await matrix(reference, targets, MATRIX_CONCURRENCY, build);
-      matrices.push(figures);
+    const matrices: (MatrixFigures & { floor?: FloorFigures; overFloor?: FloorRatios })[] = [];
+    const floors: FloorFigures[] = [];
+    const matrixLine = (figures: MatrixFigures, base?: FloorFigures): string => {
       const page = figures.page ? `; matrix.html first paint ${figures.page.firstPaintMs} ms, loaded ${figures.page.loadMs} ms` : '';
+      const ratios = base ? ratiosTo(figures, base) : undefined;
+      const overFloor = ratios
+        ? `; over the floor: ${ratios.wall}x the wall time, ${ratios.cpu}x the CPU, ${ratios.peakRss}x the peak RSS`
+        : '';
+      const where = figures.build === 'source' ? 'through npm run conformance in the checkout' : figures.build;
+      const reports = figures.reports === 'json' ? 'report.json only' : 'every report';
+      return `Matrix of ${figures.targets} targets (${where}, ${reports}, concurrency ${figures.concurrency}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / figures.targets, 1)} ms a target, CPU ${seconds(figures.cpuMs)}, peak RSS ${figures.peakRssMb} MB${page}${overFloor}`;
+    };
+    const sentByOne = values['several-only'] || MATRIX_TARGETS.length === 0 ? [] : await requestsOfOneTarget(reference);
+    for (const targets of values['several-only'] ? [] : MATRIX_TARGETS) {
+      // The floor and both kinds of matrix in turn, so that a busy moment of the machine falls on each alike.
+      const series = { floor: [] as FloorFigures[], json: [] as MatrixFigures[], every: [] as MatrixFigures[] };
+      for (let index = 0; index < MATRIX_RUNS; index += 1) {
+        series.floor.push(await floor(reference, sentByOne, targets, MATRIX_CONCURRENCY));
+        series.json.push(await matrix(reference, targets, MATRIX_CONCURRENCY, 'compiled', 'json'));
+        series.every.push(await matrix(reference, targets, MATRIX_CONCURRENCY, 'compiled', 'every'));
+      }
+      const base = medianOf(series.floor);
+      floors.push(base);
       console.log(
-        `Matrix of ${targets} targets (${build === 'source' ? 'through npm run conformance in the checkout' : build}, concurrency ${MATRIX_CONCURRENCY}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / targets, 1)} ms a target, peak RSS ${figures.peakRssMb} MB${page}`,
+        `Floor of ${targets} targets (the same ${base.requests} GETs by plain undici, bodies read and parsed, nothing judged, ${MATRIX_RUNS} runs): ${seconds(base.wallMs)}, CPU ${seconds(base.cpuMs)}, peak RSS ${base.peakRssMb} MB`,
       );
+      for (const figures of [medianOf(series.json), medianOf(series.every)]) {
+        matrices.push({ ...figures, floor: base, overFloor: ratiosTo(figures, base) });
+        console.log(matrixLine(figures, base));
+      }
+    }
+    for (const targets of values['several-only'] ? [] : MATRIX_SOURCE_TARGETS) {
+      const figures = await matrix(reference, targets, MATRIX_CONCURRENCY, 'source', 'every');
+      matrices.push(figures);
+      console.log(matrixLine(figures));
     }
     for (const build of ['compiled', 'source'] as const) {
-      const [small, large] = [200, 1000].map((targets) => matrices.find((entry) => entry.build === build && entry.targets === targets));
+      const [small, large] = [200, 1000].map((targets) =>
+        matrices.find((entry) => entry.build === build && entry.reports === 'every' && entry.targets === targets),
+      );
       if (small && large) {
         console.log(
           `Matrix ${build}, 1000 against 200 targets: ${round(large.wallMs / small.wallMs, 2)} times the time, ${round(large.peakRssMb / small.peakRssMb, 2)} times the peak RSS`,
@@ -438,6 +544,7 @@ async function main(): Promise<void> {
       several: severalFigures,
       judgingStartup: startup,
       matrices,
+      floors,
       benchMs: round(performance.now() - started),
     };
     await writeFile(join(root, 'reports', 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);

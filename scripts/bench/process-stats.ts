@@ -6,6 +6,8 @@ export interface ProcessRun {
   wallMs: number;
   /** Highest resident memory of each process of the tree, added up (exact for a single process). */
   peakRssMb: number;
+  /** CPU time of the process and every child it waited for, user and system, from the bench's own accounts of its children. */
+  cpuMs: number;
   stdout: string;
   stderr: string;
 }
@@ -18,6 +20,21 @@ function statusField(pid: number, field: string): number {
     return Number(line?.split(/\s+/)[1] ?? 0);
   } catch {
     return 0;
+  }
+}
+
+/** Clock ticks a second, as /proc counts CPU time (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time of the bench's children that have ended and been waited for (cutime and cstime of /proc/self/stat). */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // The fields after the command name, which may hold spaces, in parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
   }
 }
 
@@ -42,6 +59,7 @@ export function measure(
 ): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const cpuBefore = childrenCpuMs();
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const highWater = new Map<number, number>();
     const sample = (): void => {
@@ -64,7 +82,14 @@ export function measure(
       clearInterval(sampler);
       clearTimeout(killer);
       const peakKb = [...highWater.values()].reduce((sum, value) => sum + value, 0);
-      resolve({ code: code ?? -1, wallMs: performance.now() - started, peakRssMb: peakKb / 1024, stdout, stderr });
+      resolve({
+        code: code ?? -1,
+        wallMs: performance.now() - started,
+        peakRssMb: peakKb / 1024,
+        cpuMs: childrenCpuMs() - cpuBefore,
+        stdout,
+        stderr,
+      });
     });
   });
 }
