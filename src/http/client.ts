@@ -7,7 +7,8 @@ import { bodyText, parseJson } from '../exchange/body-text.js';
 import { headersBeyondBounds } from '../exchange/header-bounds.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { decodeBody } from './decode-body.js';
-import { createDispatcher, type TransportOptions } from './dispatcher.js';
+import { connectionHost, createDispatcher, type TransportOptions } from './dispatcher.js';
+import type { SharedConnections, SharedHost } from './shared-connections.js';
 import {
   REPORTED_BODY_CHARS,
   urlAt,
@@ -46,6 +47,8 @@ export interface HttpClientOptions
   scanner?: SecretScanner;
   /** Aborted on Ctrl-C or SIGTERM, with the signal's name: the run stops sending as at the deadline. */
   interruption?: AbortSignal;
+  /** Connections shared with the other targets of the command (a matrix's), left open for them when this client closes. */
+  connections?: SharedConnections;
 }
 
 export interface GetOptions {
@@ -72,7 +75,12 @@ const ALLOWED_METHODS = new Set(['GET']);
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private readonly redact: (text: string) => string;
-  private readonly certificates = new Set<string>();
+  /**
+   * The certificates the target presented and the TLS alert a connection ended with: its own, or those of its host's
+   * connections when they are shared.
+   */
+  private readonly host: SharedHost;
+  private readonly reachedHost = (): void => this.originReached();
   private readonly limiter: Limiter;
   private readonly pause: RetryAfterPause;
   /** Epoch milliseconds no wait of the client may reach: the deadline, or a cap of its own without one. */
@@ -86,8 +94,6 @@ export class HttpClient {
   private sent = 0;
   /** Set when a request was left pending at the deadline, so closing does not wait for it. */
   private abandoned = false;
-  /** The first TLS alert a connection ended with: undici reports it as the other side closing. */
-  private tlsError?: Error;
   /** Set once the origin itself failed (name, port, certificate), so later requests are not sent to meet the same fate. */
   private originFailure?: HarnessError;
   /** Set once a connection to the origin was made or it answered: from then on a failure is one request's fate. */
@@ -98,16 +104,29 @@ export class HttpClient {
 
   constructor(private readonly options: HttpClientOptions) {
     this.concurrency = options.concurrency ?? SETTINGS.concurrency.default;
-    this.dispatcher = createDispatcher({
-      ...options,
-      concurrency: this.concurrency,
-      onTlsCertificate: (fingerprint) => this.certificates.add(fingerprint),
-      onTlsError: (error) => (this.tlsError ??= error),
-      onConnected: () => this.originReached(),
-    });
     // The first request goes alone until a connection to the origin is made (or, through a proxy, until it settles):
     // where nothing listens, one request finds it out, and the rest are not sent to meet the same fate.
     this.limiter = new Limiter(1);
+    const { connections } = options;
+    if (connections) {
+      const base = new URL(options.baseUrl);
+      this.host = connections.host(connectionHost(base.protocol, base.hostname, base.port));
+      this.dispatcher = connections.dispatcher({ ...options, concurrency: this.concurrency });
+      // A host an earlier target reached is reached: its connections may all be open already, and none is made anew.
+      if (this.host.reached) this.originReached();
+      else this.host.onReached.add(this.reachedHost);
+    } else {
+      const host: SharedHost = { certificates: new Set(), reached: false, onReached: new Set() };
+      this.host = host;
+      this.dispatcher = createDispatcher({
+        ...options,
+        concurrency: this.concurrency,
+        onTlsCertificate: (fingerprint) => host.certificates.add(fingerprint),
+        // The first alert: undici reports it as the other side closing.
+        onTlsError: (error) => (host.error ??= error),
+        onConnected: () => this.originReached(),
+      });
+    }
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
     const scanner = options.scanner ?? createSecretScanner([options.token], [options.password], clientKeySecrets(options));
     this.redact = (text) => scanner.redact(text);
@@ -131,7 +150,7 @@ export class HttpClient {
 
   /** SHA-256 fingerprints of the TLS certificates the target presented on the connections already made. */
   get tlsCertificates(): string[] {
-    return [...this.certificates];
+    return [...this.host.certificates];
   }
 
   urlFor(path: string, query: Record<string, string> = {}): URL {
@@ -246,7 +265,7 @@ export class HttpClient {
     if (this.options.interruption?.aborted) return interrupted(path, this.options.interruption.reason);
     if (this.deadline?.aborted) return this.deadlinePassed(path);
     if (error instanceof HarnessError) return error;
-    const failure = this.tlsError && isSocketClosed(error) ? this.tlsError : error;
+    const failure = this.host.error && isSocketClosed(error) ? this.host.error : error;
     const clientCertificate = this.options.cert !== undefined;
     const { code, message, hint, party } = classifyTransportError(failure, path, this.options.timeoutMs, clientCertificate);
     // A transport error may quote what the target sent (a certificate's names, a malformed header).
@@ -397,6 +416,11 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    // Shared connections stay open for the next target; their owner ends them.
+    if (this.options.connections) {
+      this.host.onReached.delete(this.reachedHost);
+      return;
+    }
     // close() would wait for an abandoned request; destroy() ends it and its sockets.
     if (this.abandoned) await this.dispatcher.destroy();
     else await this.dispatcher.close();

@@ -8,12 +8,18 @@ export interface TransportOptions
   extends Pick<Config, 'timeoutMs' | 'concurrency'>, Partial<Pick<Config, 'ca' | 'insecure' | 'cert' | 'key' | 'keyPassphrase'>> {
   /** Route requests through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY excludes the target. */
   proxyFromEnvironment?: boolean;
-  /** Told the SHA-256 fingerprint of each TLS certificate the target presents on a direct connection. */
-  onTlsCertificate?(fingerprint: string): void;
+  /** Told the SHA-256 fingerprint of each TLS certificate the target presents on a direct connection, and its host. */
+  onTlsCertificate?(fingerprint: string, host: string): void;
   /** Told the TLS error a connection ended with (a target's alert), which undici reports only as the socket closing. */
-  onTlsError?(error: Error): void;
-  /** Told each time a direct connection to the target is made (its TLS handshake done, over https). */
-  onConnected?(): void;
+  onTlsError?(error: Error, host: string): void;
+  /** Told each time a direct connection to the target is made (its TLS handshake done, over https), and its host. */
+  onConnected?(host: string): void;
+}
+
+/** The host a connection goes to, as the connector and a base URL both name it: name and port, the default port written. */
+export function connectionHost(protocol: string, hostname: string, port: string): string {
+  const name = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return `${name}:${port === '' ? (protocol === 'https:' ? 443 : 80) : port}`;
 }
 
 type ConnectionWatch = Pick<TransportOptions, 'onTlsCertificate' | 'onTlsError' | 'onConnected'>;
@@ -29,13 +35,14 @@ function watching(
   return (connectOptions, callback) =>
     connect(connectOptions, (...args) => {
       const socket = args[1];
-      if (socket) onConnected?.();
+      const host = connectionHost(connectOptions.protocol, connectOptions.hostname, connectOptions.port);
+      if (socket) onConnected?.(host);
       if (socket instanceof TLSSocket) {
         const fingerprint = socket.getPeerCertificate().fingerprint256;
-        if (fingerprint && onTlsCertificate) onTlsCertificate(fingerprint);
+        if (fingerprint && onTlsCertificate) onTlsCertificate(fingerprint, host);
         if (onTlsError) {
           socket.once('error', (error: Error & { code?: unknown }) => {
-            if (typeof error.code === 'string' && error.code.startsWith('ERR_SSL_')) onTlsError(error);
+            if (typeof error.code === 'string' && error.code.startsWith('ERR_SSL_')) onTlsError(error, host);
           });
         }
       }

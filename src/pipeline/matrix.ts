@@ -4,6 +4,7 @@ import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetEntry } from '../config/targets.js';
 import { clearOwnOutputs } from '../files/artifacts.js';
+import { SharedConnections } from '../http/shared-connections.js';
 import { collectGarbageWhenGrown } from '../judge/memory.js';
 import { MAX_BATCH, type Judge } from '../judge/judge-queue.js';
 import { buildMatrix, matrixRow } from '../report/matrix/build.js';
@@ -96,11 +97,17 @@ export async function runMatrix(
     // One target's reports are written at a time, on this thread, while the judge's thread judges the next batch.
     let writing = Promise.resolve();
     const recordingTurn = slots(config.targetConcurrency);
+    // A target's connections serve the next target on the same host once it is recorded.
+    const connections = new SharedConnections(config.targetConcurrency);
     const testAndWrite = async (entry: Positioned): Promise<void> => {
       const target: PlannedTarget = { ...entry, embeddedReference: false };
       const { interruption } = surroundings;
       // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
-      const { pass, diagnosed } = await runPass(target, judge, scanner, { recordingTurn, ...(interruption ? { interruption } : {}) });
+      const { pass, diagnosed } = await runPass(target, judge, scanner, {
+        recordingTurn,
+        connections,
+        ...(interruption ? { interruption } : {}),
+      });
       const written = writing.then(async () => {
         const row = await writeTarget(config, entry, diagnosed, pass, baseline, scanner);
         rows.push(row);
@@ -114,7 +121,7 @@ export async function runMatrix(
     try {
       await eachBounded(selected, config.targetConcurrency + MAX_BATCH, testAndWrite);
     } finally {
-      await own?.close();
+      await Promise.all([own?.close(), connections.close()]);
     }
   }
   // finishedAt and durationMs are set by writeMatrix, once every target's reports are written.

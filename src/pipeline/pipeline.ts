@@ -7,6 +7,7 @@ import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../diagnosis
 import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
 import { Pacer } from '../http/rate-limit.js';
+import type { SharedConnections } from '../http/shared-connections.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
@@ -129,13 +130,22 @@ export interface PassOptions {
   interruption?: AbortSignal;
   /** Waits for the pass's turn to record (a matrix's --target-concurrency); it records at once otherwise. */
   recordingTurn?: <T>(record: () => Promise<T>) => Promise<T>;
+  /** Connections the command's targets share (a matrix's). */
+  connections?: SharedConnections;
 }
 
 /** Record: one pass over the target. A failure to record is kept, for the judge and the report to say. */
 export async function recordPass(
   target: PlannedTarget,
   scanner: SecretScanner,
-  { startedAt = new Date(), settings = targetSettings(target, startedAt), onFirstRoundSent, plan, interruption }: PassOptions = {},
+  {
+    startedAt = new Date(),
+    settings = targetSettings(target, startedAt),
+    onFirstRoundSent,
+    plan,
+    interruption,
+    connections,
+  }: PassOptions = {},
 ): Promise<Pass> {
   const pass = { target, startedAt, choices: requestChoices(settings), runId: settings.runId };
   try {
@@ -144,6 +154,7 @@ export async function recordPass(
       ...(onFirstRoundSent ? { onFirstRoundSent } : {}),
       ...(plan ? { plan } : {}),
       ...(interruption ? { interruption } : {}),
+      ...(connections ? { connections } : {}),
     });
     return { ...pass, recording };
   } catch (error) {
