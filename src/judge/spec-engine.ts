@@ -7,6 +7,7 @@ import { suiteError, suiteFailure, type RunError } from '../errors.js';
 import { packageRoot, specSuffix, specsDir } from '../paths.js';
 import { requirementTags } from '../requirements/tags.js';
 import { provideSpecRun } from './context.js';
+import type { ScenarioResult } from './scenario-result.js';
 import { registerSpecFile } from './scenario.js';
 import {
   HEAP_SNAPSHOT,
@@ -80,9 +81,10 @@ const escape = (error: unknown): void => {
 process.on('unhandledRejection', escape);
 process.on('uncaughtException', escape);
 
-async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<void> {
+async function judge({ specRunId, targets, timeoutMs, live }: JudgeQuestion): Promise<void> {
   const post = (answer: ThreadAnswer): void => port?.postMessage(answer);
   const errors: RunError[] = [];
+  const judged: ScenarioResult[] = [];
   provideSpecRun({ specRunId, targets });
   const runner: VitestRunner = {
     config: runnerConfig(timeoutMs),
@@ -95,7 +97,8 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
         errors.push(suiteError(`${test.name} ended without a result: ${firstLine(test.result.errors?.[0]?.message)}`));
       }
       try {
-        if (result) post({ type: SCENARIO, specRunId, result });
+        if (result && live) post({ type: SCENARIO, specRunId, result });
+        else if (result) judged.push(result);
       } catch (error) {
         // A result that cannot cross to the main thread is the suite's fault, never a verdict left out in silence.
         errors.push(suiteFailure(`handing over scenario ${result?.id ?? test.name}`, error));
@@ -118,7 +121,7 @@ async function judge({ specRunId, targets, timeoutMs }: JudgeQuestion): Promise<
     errors.push(suiteFailure('the spec runner', error));
   }
   errors.push(...escaped.splice(0));
-  post({ type: JUDGED, specRunId, errors });
+  post({ type: JUDGED, specRunId, errors, ...(live ? {} : { scenarios: judged }) });
 }
 
 /**

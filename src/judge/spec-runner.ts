@@ -55,6 +55,7 @@ export class SpecRunner {
     });
     const specRunId = randomUUID();
     const scenarios: ScenarioResult[] = [];
+    const { onScenario } = this.options;
     return new Promise((resolve) => {
       const done = (errors: RunError[]): void => {
         stopListening();
@@ -64,13 +65,15 @@ export class SpecRunner {
       const stopListening = this.thread.listen((answer) => {
         if (answer.type === SCENARIO && answer.specRunId === specRunId) {
           scenarios.push(answer.result);
-          this.options.onScenario?.(answer.result, scenarios.length);
+          onScenario?.(answer.result, scenarios.length);
         } else if (answer.type === JUDGED && answer.specRunId === specRunId) {
+          scenarios.push(...(answer.scenarios ?? []));
           done(answer.errors);
         }
       });
       const stopWaiting = this.thread.onceEnded((cause) => done([suiteError(cause)]));
-      this.thread.post({ type: JUDGE, specRunId, targets, timeoutMs: this.options.timeoutMs });
+      // Each scenario crosses on its own only for someone who follows them live; otherwise the run's all cross at once.
+      this.thread.post({ type: JUDGE, specRunId, targets, timeoutMs: this.options.timeoutMs, live: onScenario !== undefined });
     });
   }
 

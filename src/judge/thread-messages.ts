@@ -12,23 +12,27 @@ export const JUDGED = 'ticketing-conformance:judged';
 export const HEAP_SNAPSHOT = 'ticketing-conformance:heap-snapshot';
 export const HEAP_USED = 'ticketing-conformance:heap-used';
 
-/** One spec run: the batch's targets, and how long one scenario may take (a bound against a spec that hangs). */
+/**
+ * One spec run: the batch's targets, how long one scenario may take (a bound against a spec that hangs), and whether
+ * each scenario is told as it is judged (for a live progress line) or all of them with the run's end.
+ */
 export interface JudgeQuestion {
   type: typeof JUDGE;
   specRunId: string;
   targets: ProvidedTarget[];
   timeoutMs: number;
+  live: boolean;
 }
 
 export type ThreadQuestion = JudgeQuestion | { type: typeof HEAP_SNAPSHOT; path: string } | { type: typeof HEAP_USED };
 
 /**
  * Each scenario as soon as it is judged (for a live progress line), then the run's end with the errors that kept a
- * spec from running; a heap snapshot written to `path`, or the V8 heap in use, in bytes.
+ * spec from running and, when not told live, its scenarios; a heap snapshot written to `path`, or the V8 heap in use, in bytes.
  */
 export type ThreadAnswer =
   | { type: typeof SCENARIO; specRunId: string; result: ScenarioResult }
-  | { type: typeof JUDGED; specRunId: string; errors: RunError[] }
+  | { type: typeof JUDGED; specRunId: string; errors: RunError[]; scenarios?: ScenarioResult[] }
   | { type: typeof HEAP_SNAPSHOT; path: string }
   | { type: typeof HEAP_USED; bytes: number };
 
