@@ -13,19 +13,28 @@ export interface CanonicalOptions {
  * The one canonical JSON of the suite (RFC 8785 for the values it holds: JSON's own strings and numbers, object keys
  * ordered by UTF-16 code unit, no whitespace), so a hash or a comparison does not depend on layout. Fields whose value
  * is undefined are left out, as JSON leaves them out; an undefined entry of an array is null. Keys are ordered by code
- * unit, not by a locale's collation, which may tie distinct keys and pages in the ICU data.
+ * unit (sort's own order for strings), not by a locale's collation, which may tie distinct keys and pages in the ICU
+ * data. Built as one string, with no array of entries per object: every report is hashed with it.
  */
 export function canonicalJson(value: unknown, options: CanonicalOptions = {}): string {
   if (Array.isArray(value)) {
-    const entries = value.map((item) => canonicalJson(item ?? null, options));
-    if (options.unordered) entries.sort();
-    return `[${entries.join(',')}]`;
+    if (options.unordered)
+      return `[${value
+        .map((item) => canonicalJson(item ?? null, options))
+        .sort()
+        .join(',')}]`;
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1)
+      text += `${index === 0 ? '' : ','}${canonicalJson(value[index] ?? null, options)}`;
+    return `${text}]`;
   }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item, options)}`).join(',')}}`;
+    let text = '{';
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item, options)}`;
+    }
+    return `${text}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -8,7 +8,7 @@ import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront } from './helpers/tls-front.js';
-import { catalogHash } from '../src/hash.js';
+import { canonicalJson, catalogHash } from '../src/hash.js';
 
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
@@ -154,3 +154,12 @@ describe.skipIf(opensslMissing !== undefined)(
     });
   },
 );
+
+test('canonical JSON orders keys by code unit, numeric-looking ones too, and leaves out what JSON leaves out', () => {
+  const value = { b: 1, '10': [undefined, 'x', { z: null, a: undefined }], '9': true, A: 'é"\n', a: { y: 2, x: [] } };
+  expect(canonicalJson(value)).toBe('{"10":[null,"x",{"z":null}],"9":true,"A":"é\\"\\n","a":{"x":[],"y":2},"b":1}');
+  // The same value in another key order, as report.json read back gives it, hashes alike.
+  expect(canonicalJson(JSON.parse(JSON.stringify({ a: value.a, b: 1, A: value.A, '9': true, '10': value['10'] })))).toBe(
+    canonicalJson(value),
+  );
+});
