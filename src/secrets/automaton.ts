@@ -1,4 +1,4 @@
-import { SECRET_NAMES, type SecretForm } from './forms.js';
+import { isPlainAscii, SECRET_NAMES, type CanonicalReader, type SecretForm } from './forms.js';
 
 /** Largest transition table (states × byte classes) built for a scanner; a larger automaton steps through its trie. */
 const MAX_TABLE_ENTRIES = 1 << 21;
@@ -163,6 +163,32 @@ export class FormAutomaton {
       }
     }
     this.table = table;
+  }
+
+  /**
+   * The first secret a screened form in the text leaks (its index in SECRET_NAMES plus one), or 0: the screen of every
+   * file the suite writes, so it walks the text alone, with no note of where each byte began (redacting needs that).
+   */
+  firstScreened(text: string, reader: CanonicalReader): number {
+    const { table, classOf, classes, screened } = this;
+    const { bytes } = reader;
+    let state = 0;
+    for (let index = 0; index < text.length;) {
+      const char = text.charCodeAt(index);
+      // Most of a file is plain ASCII, stepped here through the table without a call.
+      if (table !== undefined && isPlainAscii(char)) {
+        index += 1;
+        state = table[state * classes + (classOf[char >= 0x41 && char <= 0x5a ? char + 0x20 : char] ?? 0)] ?? 0;
+        if (screened[state] !== 0) return screened[state] ?? 0;
+        continue;
+      }
+      index = reader.read(text, index);
+      for (let unit = 0; unit < reader.count; unit += 1) {
+        state = this.step(state, bytes[unit] ?? 0);
+        if (screened[state] !== 0) return screened[state] ?? 0;
+      }
+    }
+    return 0;
   }
 
   step(state: number, byte: number): number {

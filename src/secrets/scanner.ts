@@ -116,12 +116,8 @@ export function createSecretScanner(
 
   return {
     find(text) {
-      let found: string | undefined;
-      scan(text, (_match, screened) => {
-        found = screened;
-        return !screened;
-      });
-      return found ?? (AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined);
+      const screened = automaton.maxLength === 0 ? 0 : automaton.firstScreened(text, new CanonicalReader());
+      return SECRET_NAMES[screened - 1] ?? (AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined);
     },
     redact(text) {
       const clean = redactNamedValues(text).replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`);
