@@ -6,7 +6,7 @@ import { createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { buildMatrix } from '../src/report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../src/report/matrix/types.js';
-import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/matrix/write.js';
+import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/write.js';
 import { fileResources } from './helpers/file-resources.js';
 import type { CliRun } from './helpers/run-cli.js';
 import { removeFolder } from './helpers/safety-net.js';

@@ -3,7 +3,7 @@ import type { Config } from '../config/settings.js';
 import { compareReports } from '../report/comparison/compare.js';
 import type { Comparison } from '../report/comparison/types.js';
 import { artifactScanner } from '../files/artifacts.js';
-import { writeComparison } from '../report/comparison/write.js';
+import { writeComparison } from '../report/write.js';
 import { COMPARE_DIR } from '../report/model/outputs.js';
 import { runConformance, type RunHooks, type RunResult, type RunSurroundings } from './run.js';
 import type { RunError } from '../errors.js';

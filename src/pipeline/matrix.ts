@@ -10,7 +10,7 @@ import { MAX_BATCH, type Judge } from '../judge/judge-queue.js';
 import { buildMatrix, matrixRow } from '../report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
 import type { DiagnosedPass } from '../report/model/types.js';
-import { writeMatrix } from '../report/matrix/write.js';
+import { writeMatrix } from '../report/write.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
 import { judgeFor, judgeTimeoutMs, runPass, writeRun, type Pass, type PlannedTarget } from './pipeline.js';

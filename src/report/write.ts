@@ -1,11 +1,31 @@
+import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { SecretScanner } from '../secrets/scanner.js';
-import { ALLURE_DIR } from './model/outputs.js';
-import { appendArtifact, artifactScanner, probeAppend, putArtifacts, screenArtifacts, type View } from '../files/artifacts.js';
+import { ALLURE_DIR, COMPARISON_FILE } from './model/outputs.js';
+import {
+  appendArtifact,
+  artifactScanner,
+  clearOwnOutputs,
+  probeAppend,
+  putArtifacts,
+  screenArtifacts,
+  screenViews,
+  type View,
+} from '../files/artifacts.js';
 import type { Report, RunWarning } from './model/types.js';
 import type { History } from './model/history.js';
+import { settleMatrix } from './matrix/build.js';
+import type { Matrix } from './matrix/types.js';
+import type { Comparison } from './comparison/types.js';
+import { formatSchemaErrors, validator } from '../validators/schemas.js';
 import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
-import { HarnessError, systemReason } from '../errors.js';
+import { HarnessError, suiteError, systemReason, type RunError } from '../errors.js';
+
+/**
+ * The one writer of every view the suite writes: a run's reports, a matrix's files, the comparison of --compare-to and
+ * history.html. Each file is rendered from a model built before, screened for every secret the command knows, and
+ * written through the artifact writer (src/files/artifacts.ts).
+ */
 
 /**
  * Whether the job summary can take the Markdown view, found before the report is built: a warning of the environment
@@ -100,6 +120,87 @@ export async function writeReports(
   if (allure) shown.push(join(outDir, ALLURE_DIR));
   if (stepSummary && markdown) shown.push(stepSummary);
   return shown;
+}
+
+export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
+
+export interface WriteMatrixOptions {
+  /** When the run began: finishedAt and durationMs are set from it once everything before the matrix files is written. */
+  runStartedAt?: Date;
+}
+
+/** Sets when the run finished, as late as the views allow: they all say how long it took. */
+function stampFinish(matrix: Matrix, startedAt: Date): void {
+  const finishedAt = new Date();
+  matrix.startedAt = startedAt.toISOString();
+  matrix.finishedAt = finishedAt.toISOString();
+  matrix.durationMs = finishedAt.getTime() - startedAt.getTime();
+}
+
+/**
+ * Writes matrix.json (checked against its schema), matrix.md and matrix.html, refusing any that would hold a token of
+ * any target (or an Authorization value). Each view is rendered once and scanned once for every form of every token
+ * together; only a refused view, which adds an error the others must show, renders them again.
+ */
+export async function writeMatrix(
+  matrix: Matrix,
+  outDir: string,
+  scanner: SecretScanner,
+  { runStartedAt }: WriteMatrixOptions = {},
+): Promise<string[]> {
+  const [{ renderMatrixHtml }, { renderMatrixMarkdown }] = await Promise.all([import('./matrix/html.js'), import('./matrix/markdown.js')]);
+  await clearOwnOutputs(outDir);
+  const validate = validator('matrix');
+  if (!validate(matrix)) {
+    matrix.errors.push(suiteError(`matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`));
+    settleMatrix(matrix);
+  }
+  if (runStartedAt) stampFinish(matrix, runStartedAt);
+  // The page links each target's report.html where the target's run wrote one; the page itself reads no disk.
+  const pages = new Set(
+    matrix.targets.filter((target) => existsSync(join(outDir, target.reportDir, 'report.html'))).map((target) => target.reportDir),
+  );
+  const views: View<Matrix>[] = [
+    ['matrix.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
+    ['matrix.md', renderMatrixMarkdown],
+    ['matrix.html', (final) => renderMatrixHtml(final, pages)],
+  ];
+  const rendered = screenViews(matrix, views, scanner, (refused) => {
+    matrix.errors.push(...refused);
+    settleMatrix(matrix);
+  });
+  return putArtifacts(outDir, rendered);
+}
+
+/**
+ * Writes comparison.json and adds the comparison to the target's report.md, refusing whatever would carry either
+ * server's token (the scanner knows both). A refused artifact comes back as an error (and so exit 2).
+ */
+export async function writeComparison(
+  comparison: Comparison,
+  outDir: string,
+  scanner: SecretScanner,
+): Promise<{ written: string[]; errors: RunError[] }> {
+  const { renderComparisonMarkdown } = await import('./comparison/views.js');
+  const schemaCheck = validator('comparison');
+  if (!schemaCheck(structuredClone(comparison))) {
+    throw new HarnessError(
+      'HARNESS_INTERNAL',
+      `comparison.json does not match schemas/comparison.schema.json: ${formatSchemaErrors(schemaCheck.errors)}`,
+      'This is a bug in the suite; please report it',
+    );
+  }
+  const json = screenArtifacts([{ name: COMPARISON_FILE, content: `${JSON.stringify(comparison, null, 2)}\n` }], scanner);
+  const written = json.passed.length > 0 ? await putArtifacts(outDir, json.passed) : [];
+  const section = screenArtifacts(
+    [{ name: 'report.md', content: renderComparisonMarkdown(comparison) }],
+    scanner,
+    (name) => `the comparison section of ${name}`,
+  );
+  const markdown = join(outDir, 'report.md');
+  // A report.md refused for a secret is not there to take the section.
+  for (const file of section.passed) if (existsSync(markdown)) await appendArtifact(markdown, file);
+  return { written, errors: [...json.refused, ...section.refused] };
 }
 
 /**

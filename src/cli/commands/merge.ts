@@ -1,10 +1,6 @@
 import { prepareOutDir } from '../../config/out-dir.js';
-import { ConfigError } from '../../errors.js';
 import { renderMatrixTerminal } from '../../report/matrix/terminal.js';
-import { artifactScanner } from '../../files/artifacts.js';
-import { writeMatrix } from '../../report/matrix/write.js';
-import { mergeShards } from '../../report/matrix/merge.js';
-import { readResultFile } from '../../report/model/read.js';
+import { mergeMatrices } from '../../pipeline/merge.js';
 import { readCommandLine, required } from '../../config/command-line.js';
 import { SETTINGS } from '../../config/settings.js';
 import type { CommandIo } from '../io.js';
@@ -35,15 +31,7 @@ export async function mergeCommand(argv: string[], io: CommandIo): Promise<numbe
   }
   const out = required(values.out, '--out', USAGE);
   await prepareOutDir(out);
-  const files = positionals.map((path) => {
-    const file = readResultFile(path, 'matrix');
-    if (file.kind !== 'matrix')
-      throw new ConfigError('CONFIG_INVALID', `${path} is a report, not a matrix`, 'Pass the matrix.json of each shard');
-    return { path, matrix: file.matrix };
-  });
-  const matrix = mergeShards(files, out);
-  // The shards' files hold no token to look for; the scan still refuses an Authorization value.
-  const written = await writeMatrix(matrix, out, artifactScanner([]));
+  const { matrix, written } = await mergeMatrices(positionals, out);
   io.log(renderMatrixTerminal(matrix, written));
   return values[EXIT_ZERO] === true ? 0 : matrix.exitCode;
 }
