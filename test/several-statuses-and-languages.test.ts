@@ -7,7 +7,7 @@ import { expectSettledRun } from './helpers/expect-run.js';
 import { fileResources } from './helpers/file-resources.js';
 import { ALL_CASES_TIMEOUT_MS, startAll } from './helpers/in-process-runs.js';
 import type { LoopbackServer } from './helpers/loopback-server.js';
-import type { CliRun } from './helpers/run-cli.js';
+import { repoRoot, type CliRun } from './helpers/run-cli.js';
 import type { IncomingMessage } from 'node:http';
 import { errorReply, json, page, serveUnusualApi, statuses, withData, type UnusualApi } from './helpers/unusual-api.js';
 
@@ -286,6 +286,9 @@ describe('several statuses and languages in one run', () => {
     expect(failing.length).toBeGreaterThan(0);
     expect(failing.every((check) => check.statusId === 5)).toBe(true);
     expect(run.stdout).toMatch(/^ {2}status 5: .*1 fail.* \(STATUS-COLOUR\)$/m);
+    // The line docs/several-statuses-and-languages.md gives as its example is this run's.
+    const statusFive = /^ {2}(status 5: .*)$/m.exec(run.stdout)?.[1];
+    expect(await readFile(join(repoRoot, 'docs', 'several-statuses-and-languages.md'), 'utf8')).toContain(`such as \`${statusFive}\``);
     // The failure names the status, and its repro asks for it.
     expect(run.stdout).toMatch(/Check: +status 5(, lang \w\w)?: data\.colour has the documented type/);
     expect(run.stdout).toMatch(/Repro: +curl .*\/api\/ticket\/status\/5/);

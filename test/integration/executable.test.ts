@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -97,6 +97,13 @@ async function judgedAlike(name: string, args: string[], expectedCode: number): 
   expect(decisions(fromExecutable.code, singleReport)).toEqual(decisions(fromPackage.code, packageReport));
   return singleReport;
 }
+
+test("the README's size of the executable is the built one's, within the 3 % a Node 24 release may move it", async () => {
+  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+  const stated = Number(/writes `dist\/ticketing-conformance-linux-x64`: (\d+) MB/.exec(readme)?.[1]);
+  const built = (await stat(BUILT)).size / 1e6;
+  expect(Math.abs(stated - built) / built, `README.md says ${stated} MB, the build is ${built.toFixed(1)} MB`).toBeLessThanOrEqual(0.03);
+});
 
 test('the executable runs with no Node to be found: neither on its PATH nor beside it', async () => {
   expect(await readdir(env.PATH ?? '')).toEqual([]);

@@ -70,6 +70,23 @@ async function expectAllReports(out: string, report: Report | undefined): Promis
   expect(validate(report), formatSchemaErrors(validate.errors)).toBe(true);
 }
 
+test("docs/ci.md's figures of the installed suite the action caches are this install's", async () => {
+  // Measured before any test writes into the folder, as the action caches it right after the install.
+  const lock = JSON.parse(readFileSync(join(project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: object };
+  const packages = Object.keys(lock.packages).filter((path) => path.startsWith('node_modules/')).length;
+  const bytes = await exec('du', ['-sb', project], work);
+  const gzipped = await exec('bash', ['-c', 'tar -cf - -C "$0" . | gzip -6 | wc -c', project], work);
+  const megabytes = (output: string): number => Number(output.trim().split(/\s/)[0]) / 1e6;
+  const measured = { installed: megabytes(bytes.stdout), gzipped: megabytes(gzipped.stdout), packages };
+  const ci = readFileSync(join(repoRoot, 'docs', 'ci.md'), 'utf8');
+  const [, installed, compressed, count] = /the installed suite \((\d+) MB, (\d+) MB compressed with gzip, (\d+) packages\)/.exec(ci) ?? [];
+  const measuredText = JSON.stringify(measured);
+  // Sizes move a little with npm and the dependencies' patch releases; the package count is exact.
+  expect(Math.abs(Number(installed) - measured.installed) / measured.installed, measuredText).toBeLessThanOrEqual(0.05);
+  expect(Math.abs(Number(compressed) - measured.gzipped) / measured.gzipped, measuredText).toBeLessThanOrEqual(0.05);
+  expect(Number(count), measuredText).toBe(measured.packages);
+});
+
 test('publishing builds dist/ as the self-tests do: prepack compiles from the same tsconfig as the global setup, then bundles the CLI', () => {
   const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   expect(scripts.prepack).toBe('npm run build');

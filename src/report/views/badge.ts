@@ -29,7 +29,7 @@ export function badgeMessage(report: Report): string {
   return `${must.filter((result) => result.verdict === 'pass').length}/${must.length} MUST`;
 }
 
-/** badge.svg: a shields-style badge ("conformance | 25/25 MUST") for a README or a status page. */
+/** badge.svg: a shields-style badge ("conformance | passed/all MUST") for a README or a status page. */
 export function renderBadge(report: Report): string {
   const message = badgeMessage(report);
   const left = textWidth(LABEL) + 12;

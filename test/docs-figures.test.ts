@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, expect, test } from 'vitest';
+import { SETTINGS } from '../src/config/settings.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { fileResources } from './helpers/file-resources.js';
+import { forward, serveHttp } from './helpers/loopback-server.js';
+import { repoRoot, type CliRun } from './helpers/run-cli.js';
+
+/*
+ * The figures the docs give of the suite's own behaviour (requests a run sends, requirements, the badge, the counts
+ * lines of the examples), each held to what a run against the reference server shows. A change that moves one fails
+ * here, naming the page and the figure to update. Measured times and memory are not here: they are dated measurements,
+ * printed by the benches, never asserted.
+ */
+
+const TOKEN = 'docs-figures-token-5e1f';
+const { inProcess, cleanUpAfterAll } = fileResources();
+
+const page = (path: string): Promise<string> => readFile(join(repoRoot, path), 'utf8');
+
+/** The one match of pattern on the page, its groups; fails naming the page when the sentence is gone or repeated. */
+async function figuresOn(path: string, pattern: RegExp): Promise<string[]> {
+  const text = await page(path);
+  const matches = [...text.matchAll(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`))];
+  expect(matches.length, `${path}: ${String(pattern)}`).toBe(1);
+  return matches[0]?.slice(1) ?? [];
+}
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const inWords = (count: number): string => NUMBER_WORDS[count] ?? String(count);
+
+let reference: CliRun;
+let several: CliRun;
+let twoByTwo: CliRun;
+let endsInApi: CliRun;
+let stripped: CliRun;
+let doctorRequests: number;
+let badge: string;
+
+beforeAll(async () => {
+  const server = await startReferenceServer({ token: TOKEN });
+  cleanUpAfterAll(server.close);
+  const strips = await startReferenceServer({ token: TOKEN, variants: ['authorization-stripped'] });
+  cleanUpAfterAll(strips.close);
+  // The doctor's requests, counted where they arrive.
+  const front = await serveHttp((request, response) => forward(request, response, new URL(server.url)));
+  cleanUpAfterAll(front.close);
+  const runs = await Promise.all([
+    inProcess.run(['--base-url', server.url, '--token', TOKEN, '--reports', 'json,badge']),
+    inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '1,2,5', '--lang', 'fr,de']),
+    inProcess.run(['--base-url', server.url, '--token', TOKEN, '--status-id', '1,2', '--lang', 'fr,de']),
+    inProcess.run(['--base-url', `${server.url}/api`, '--token', TOKEN]),
+    inProcess.run(['--base-url', strips.url, '--token', TOKEN]),
+  ]);
+  for (const run of runs) cleanUpAfterAll(run.cleanup);
+  [reference, several, twoByTwo, endsInApi, stripped] = runs as [CliRun, CliRun, CliRun, CliRun, CliRun];
+  expect(reference.code, reference.stdout).toBe(0);
+  expect(several.code, several.stdout).toBe(0);
+  const doctor = await inProcess.exec(['doctor', '--base-url', front.url, '--token', TOKEN]);
+  expect(doctor.code, doctor.stdout).toBe(0);
+  doctorRequests = front.requests.length;
+  badge = /<text[^>]*>(\d+\/\d+ MUST)<\/text>/.exec(await readFile(join(reference.outDir, 'badge.svg'), 'utf8'))?.[1] ?? 'no badge';
+});
+
+const sent = (run: CliRun): number => run.report?.requests.sent ?? Number.NaN;
+
+test('the requests a full run sends, wherever the docs count them', async () => {
+  const full = String(sent(reference));
+  expect(await figuresOn('README.md', /a bounded number of them \((\d+) for a full run\)/)).toEqual([full]);
+  expect(await figuresOn('docs/safety.md', /a full run sends (\d+);/)).toEqual([full]);
+  expect(await figuresOn('docs/classification.md', /two of its (\d+) requests/)).toEqual([full]);
+  expect(await figuresOn('docs/exporter.md', /each run is (\d+) requests/)).toEqual([full]);
+  // One interval between each request and the next: 2/s spaces them half a second apart.
+  expect(await figuresOn('docs/exporter.md', /\((\d+) requests at `2\/s` take at least ([\d.]+) s\)/)).toEqual([
+    full,
+    String((sent(reference) - 1) / 2),
+  ]);
+  expect(
+    await figuresOn(
+      'docs/several-statuses-and-languages.md',
+      /one status in one language sends (\d+) requests; `--status-id 1,2,5 --lang fr,de` sends (\d+)/,
+    ),
+  ).toEqual([full, String(sent(several))]);
+  // The second round (what the connection limit held back, and the lang requests) fits while a run sends at most twice it.
+  expect(
+    await figuresOn(
+      'docs/several-statuses-and-languages.md',
+      /two statuses in two languages fit; three statuses in two languages, (\d+) requests, need `--concurrency (\d+)`/,
+    ),
+  ).toEqual([String(sent(several)), String(Math.ceil(sent(several) / 2))]);
+  expect(sent(twoByTwo)).toBeLessThanOrEqual(2 * SETTINGS.concurrency.default);
+});
+
+test("the doctor's requests, in the README, its page and its help", async () => {
+  const count = inWords(doctorRequests);
+  expect(await figuresOn('README.md', /It sends (\w+) GET requests/)).toEqual([count]);
+  expect(await figuresOn('docs/doctor.md', /It sends the (\w+) GET requests the hosting rules read/)).toEqual([count]);
+  expect(await figuresOn('docs/doctor.md', /a run sends the same (\w+) requests among its own/)).toEqual([count]);
+  const help = await inProcess.exec(['doctor', '--help']);
+  expect(help.stdout).toContain(`with the ${count} GET requests of the hosting rules`);
+});
+
+test('the badge of a conformant run, and the requirement series of the exporter', async () => {
+  const pattern = /`conformance \\?\| (\d+\/\d+ MUST)`/g;
+  const reports = await page('docs/reports.md');
+  const shown = [...reports.matchAll(pattern)].map((match) => match[1]);
+  expect(shown.length).toBeGreaterThan(0);
+  expect(new Set(shown)).toEqual(new Set([badge]));
+  expect(await figuresOn('docs/exporter.md', /one series per requirement a run judges \((\d+)\)/)).toEqual([
+    String(reference.report?.requirements.length),
+  ]);
+});
+
+test("the examples' counts lines in docs/reports.md are those the same runs print", async () => {
+  const countsWithoutTime = (run: CliRun): string => (run.stdout.trim().split('\n').at(-1) ?? '').replace(/ in [\d.]+ s$/, ' in X s');
+  const [apiCounts] = await figuresOn('docs/reports.md', /Verdict for https:\/\/help\.example\.com\/api: .*\n(0 passed, .*) in [\d.]+ s\n/);
+  expect(`${apiCounts ?? ''} in X s`).toBe(countsWithoutTime(endsInApi));
+  const skipped = (stripped.report?.requirements ?? []).filter((result) => result.verdict === 'skip');
+  expect(await figuresOn('docs/reports.md', /SKIP {3}(\d+) requirements not judged, because the valid token was refused/)).toEqual([
+    String(skipped.length),
+  ]);
+});
