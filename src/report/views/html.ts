@@ -2,7 +2,7 @@ import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { groupByExchange, requestText, responseText, type ExchangeGroup } from './exchange-text.js';
 import { htmlPage, markup, type Html } from './escape/html.js';
 import { outcomeLine, profileHeading, splitByProfile } from './failure-text.js';
-import { SCRIPT } from './html-assets.js';
+import { SCRIPT } from './html-script.js';
 import { stylesheet, toneClass } from './stylesheet.js';
 import { countedVerdict, PROFILE_TONES, RUN_VERDICT_WORDS, sentenceCase, VERDICT_WORDS } from './vocabulary.js';
 import { requestPath } from './request-path.js';
