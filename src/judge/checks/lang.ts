@@ -8,11 +8,10 @@ export const UNTRANSLATED_FIELDS = ['id', 'colour', 'auto_close', 'order', 'crea
 /** The documented fields of a translation entry: fields the document does not name are no change of it. */
 const TRANSLATION_FIELDS = ['status_id', 'name', 'locale'] as const;
 
+/** Each entry with its documented fields alone; one it lacks is undefined, which canonical JSON leaves out as JSON does. */
 function documented(translations: unknown[]): unknown[] {
   return translations.map((entry) =>
-    isObject(entry)
-      ? Object.fromEntries(TRANSLATION_FIELDS.filter((field) => field in entry).map((field) => [field, entry[field]]))
-      : entry,
+    isObject(entry) ? Object.fromEntries(TRANSLATION_FIELDS.map((field) => [field, entry[field]])) : entry,
   );
 }
 

@@ -251,7 +251,7 @@ function schemaProblem(report: Report): RunError | undefined {
 
 /** Frozen all the way down: a view or a writer that tried to change the report would throw. */
 function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
+  if (value instanceof Object) {
     Object.freeze(value);
     for (const item of Object.values(value)) deepFreeze(item);
   }
