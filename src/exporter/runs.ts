@@ -1,7 +1,7 @@
 import type { TargetEntry } from '../config/targets.js';
 import type { Report } from '../report/model/types.js';
 import { clientKeySecrets, createSecretScanner } from '../secrets/scanner.js';
-import { buildReport, judgeTimeoutMs, runPass, startJudge, type JudgeQueue } from '../pipeline/pipeline.js';
+import { judgeTimeoutMs, onePassReport, startJudge, type JudgeQueue } from '../pipeline/pipeline.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
 
@@ -88,11 +88,7 @@ export class Runs {
     const deadlineMs = Math.max(1, Math.min(entry.options.deadlineMs, budgetMs - judgingReserveMs(budgetMs)));
     const options = { ...entry.options, deadlineMs };
     const scanner = createSecretScanner([entry.token], [options.password], clientKeySecrets(options));
-    const run = async (): Promise<Report> => {
-      const { diagnosed } = await runPass({ ...entry, options }, this.judge, scanner, { startedAt });
-      return buildReport({ passes: [diagnosed], scanner });
-    };
-    return run()
+    return onePassReport({ ...entry, options }, this.judge, scanner, { startedAt })
       .then((report) => {
         this.finished.set(entry.name, { report, finishedAt: Date.now() });
         if (runErrors(report).length > 0) metrics.runErrors.inc();

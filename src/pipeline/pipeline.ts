@@ -276,6 +276,17 @@ export async function runPass(
   return { pass, diagnosed: diagnosePass(await judgePass(pass, judge)) };
 }
 
+/** Record to build: one pass over a target and its report, nothing written (the exporter's probe). */
+export async function onePassReport(
+  target: PlannedTarget,
+  judge: Judge,
+  scanner: SecretScanner,
+  options: PassOptions = {},
+): Promise<Report> {
+  const { diagnosed } = await runPass(target, judge, scanner, options);
+  return buildReport({ passes: [diagnosed], scanner });
+}
+
 export interface WriteRunOptions {
   /** Warnings of the surroundings (an insecure setting, a plain-HTTP address), for every view to show. */
   warnings?: RunWarning[];
