@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,9 @@ test('run() takes its settings as given, numbers included, and reads no environm
     expect(report.exitCode).toBe(0);
     expect(report.target.embeddedReference).toBe(true);
     expect(existsSync(join(out, 'report.json'))).toBe(true);
+    // The report every file was rendered from, frozen: a caller cannot make it say something the files do not.
+    expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(Object.isFrozen(report.requirements)).toBe(true);
   } finally {
     process.env = saved;
     await removeFolder(out);
