@@ -86,7 +86,8 @@ function filter(matrix: Matrix): Html {
 /**
  * The matrix as one self-contained page: targets down (those that need attention first), requirements across, symbol
  * and colour per verdict, and a filter by verdict that works without script. It opens on the targets that need
- * attention when there are any, so a large fleet shows its few problems at once.
+ * attention when there are any, so a large fleet shows its few problems at once. pages holds the report folders of the
+ * targets that wrote a report.html, which a target's name links to (report.md otherwise).
  */
 export function renderMatrixHtml(matrix: Matrix, pages: ReadonlySet<string>): string {
   const head = matrix.requirements.map(

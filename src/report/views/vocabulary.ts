@@ -46,7 +46,7 @@ export const BADGE_COLOURS = { label: '#555', gloss: '#bbb', text: '#fff', shado
 export interface VerdictWords {
   /** The label of a requirement or check: PASS, FAIL. */
   label: string;
-  /** How a count of them is named: 3 passed, 2 warnings (a heading over a count, so one is a count too). */
+  /** How a count of them is named, in report.html's totals and the doctor's counts line: 3 passed, 2 warnings. */
   counted: string;
   tone: Tone;
 }
