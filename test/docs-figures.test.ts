@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
-import { SETTINGS } from '../src/config/settings.js';
+import { MOST_LANGS, MOST_STATUSES, SETTINGS } from '../src/config/settings.js';
+import { CONNECTION_LIMITS } from '../src/exporter/server.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { forward, serveHttp } from './helpers/loopback-server.js';
@@ -10,8 +11,8 @@ import { repoRoot, type CliRun } from './helpers/run-cli.js';
 /*
  * The figures the docs give of the suite's own behaviour (requests a run sends, requirements, the badge, the counts
  * lines of the examples), each held to what a run against the reference server shows. A change that moves one fails
- * here, naming the page and the figure to update. Measured times and memory are not here: they are dated measurements,
- * printed by the benches, never asserted.
+ * here, naming the page and the figure to update; so does a bound the docs state that the code no longer keeps.
+ * Measured times and memory are not here: they are dated measurements, printed by the benches, never asserted.
  */
 
 const TOKEN = 'docs-figures-token-5e1f';
@@ -119,5 +120,49 @@ test("the examples' counts lines in docs/reports.md are those the same runs prin
   const skipped = (stripped.report?.requirements ?? []).filter((result) => result.verdict === 'skip');
   expect(await figuresOn('docs/reports.md', /SKIP {3}(\d+) requirements not judged, because the valid token was refused/)).toEqual([
     String(skipped.length),
+  ]);
+});
+
+test("the bounds the docs state are the code's: the exporter's connection limits, the run's defaults, the lists' lengths", async () => {
+  const limits = CONNECTION_LIMITS;
+  const seconds = (ms: number): string => String(ms / 1000);
+  expect(limits.timeoutCheckIntervalMs).toBe(1000);
+  expect(await figuresOn('docs/exporter.md', /\*\*At most ([\d,]+) connections at once\.\*\*/)).toEqual([
+    limits.maxConnections.toLocaleString('en-US'),
+  ]);
+  expect(
+    await figuresOn(
+      'docs/exporter.md',
+      /A request's headers must arrive within (\d+) s and the whole request within (\d+) s, however slowly they trickle in \(checked every second\)[^.]*, and a kept-alive connection idle for (\d+) s is closed/,
+    ),
+  ).toEqual([seconds(limits.headersTimeoutMs), seconds(limits.requestTimeoutMs), seconds(limits.keepAliveTimeoutMs)]);
+  expect(
+    await figuresOn(
+      'docs/exporter.md',
+      /a connection with more than (\d+) requests sent and not answered is closed, and one that does not take in an answer within (\d+) s/,
+    ),
+  ).toEqual([String(limits.maxUnansweredRequests), seconds(limits.answerTimeoutMs)]);
+  expect(await figuresOn('docs/safety.md', /At most ([\d,]+) connections at once; one more/)).toEqual([
+    limits.maxConnections.toLocaleString('en-US'),
+  ]);
+  expect(
+    await figuresOn(
+      'docs/safety.md',
+      /A request's headers within (\d+) s and the whole request within (\d+) s however slowly they trickle in, and (\d+) s for an idle kept-alive connection/,
+    ),
+  ).toEqual([seconds(limits.headersTimeoutMs), seconds(limits.requestTimeoutMs), seconds(limits.keepAliveTimeoutMs)]);
+  expect(await figuresOn('docs/safety.md', /more than (\d+) sent and not answered, or an answer not taken in within (\d+) s/)).toEqual([
+    String(limits.maxUnansweredRequests),
+    seconds(limits.answerTimeoutMs),
+  ]);
+  expect(await figuresOn('docs/safety.md', /the default is (\d+) a run\), at most `--concurrency` at once/)).toEqual([
+    String(SETTINGS.maxRequests.default),
+  ]);
+  expect(await figuresOn('docs/safety.md', /The whole run has a deadline \(`--deadline-ms`, (\d+) s\)/)).toEqual([
+    seconds(SETTINGS.deadlineMs.default),
+  ]);
+  expect(await figuresOn('docs/several-statuses-and-languages.md', /At most (\d+) statuses and (\d+) languages\./)).toEqual([
+    String(MOST_STATUSES),
+    String(MOST_LANGS),
   ]);
 });

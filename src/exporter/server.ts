@@ -35,7 +35,7 @@ export interface ConnectionLimits {
   answerTimeoutMs: number;
 }
 
-const CONNECTION_LIMITS: ConnectionLimits = {
+export const CONNECTION_LIMITS: ConnectionLimits = {
   // Room for every target of a large targets file scraped at once by two Prometheus replicas, a connection each.
   maxConnections: 1000,
   // A scraper sends its headers at once; only a client that means to hold the connection takes longer.
