@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import { MOST_LANGS, MOST_STATUSES, SETTINGS } from '../src/config/settings.js';
 import { CONNECTION_LIMITS } from '../src/exporter/server.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
@@ -165,4 +166,26 @@ test("the bounds the docs state are the code's: the exporter's connection limits
     String(MOST_STATUSES),
     String(MOST_LANGS),
   ]);
+});
+
+test("the alerts table of docs/exporter.md gives each example rule's own duration and threshold", async () => {
+  const rules = (
+    parse(await page('examples/prometheus/alerts.yml')) as { groups: { rules: { alert: string; expr: string; for?: string }[] }[] }
+  ).groups.flatMap((group) => group.rules);
+  const rule = (name: string): { expr: string; for?: string } => rules.find((entry) => entry.alert === name) ?? { expr: '' };
+  const minutes = (duration: string | undefined): string => String(Number(/^(\d+)m$/.exec(duration ?? '')?.[1]));
+  expect(
+    await figuresOn('docs/exporter.md', /\| `TicketingRequirementFailing` \| a requirement has failed the run for (\d+) minutes/),
+  ).toEqual([minutes(rule('TicketingRequirementFailing').for)]);
+  expect(await figuresOn('docs/exporter.md', /\| `TicketingHostingStackDiagnosis` \| [^|]* for (\d+) minutes/)).toEqual([
+    minutes(rule('TicketingHostingStackDiagnosis').for),
+  ]);
+  expect(await figuresOn('docs/exporter.md', /\| `TicketingConformanceNotJudged` \| no verdict for (\d+) minutes/)).toEqual([
+    minutes(rule('TicketingConformanceNotJudged').for),
+  ]);
+  const [changes, window] = /\[(\d+)h\]\) >= (\d+)$/.exec(rule('TicketingConformanceFlapping').expr)?.slice(1).reverse() ?? [];
+  expect(
+    await figuresOn('docs/exporter.md', /\| `TicketingConformanceFlapping` \| the verdict changed (\d+) times or more in an hour/),
+  ).toEqual([changes]);
+  expect(window).toBe('1');
 });
