@@ -1,12 +1,51 @@
+import fs from 'node:fs';
+import fsPromises from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { expect, test } from 'vitest';
 import { buildHistory } from '../src/report/model/history.js';
 import type { Report } from '../src/report/model/types.js';
 import { buildMatrix, matrixRow } from '../src/report/matrix/build.js';
 import { renderMatrixHtml } from '../src/report/matrix/html.js';
 import { renderHistoryHtml } from '../src/report/views/history-html.js';
+import { everyVerdict, everyView } from './helpers/every-view.js';
 import { sampleReport } from './helpers/sample-report.js';
 
 // Views read no disk (the layer rule views-read-no-disk); these show they take what they show from the disk as input.
+
+type Module = Record<string, unknown>;
+
+/**
+ * Runs render with every function of node:fs and node:fs/promises throwing, imports of them included (Node's
+ * syncBuiltinESMExports carries the change to their named exports), and puts them back whatever happens.
+ */
+function withoutDisk<T>(render: () => T): T {
+  const saved: [Module, string, unknown][] = [];
+  for (const module of [fs, fsPromises] as unknown as Module[]) {
+    for (const [name, value] of Object.entries(module)) {
+      // Functions only, not the classes (Dirent, Stats) whose instances nothing here makes.
+      if (typeof value !== 'function' || /^[A-Z]/.test(name)) continue;
+      saved.push([module, name, value]);
+      module[name] = () => {
+        throw new Error(`a view called fs.${name}`);
+      };
+    }
+  }
+  syncBuiltinESMExports();
+  try {
+    return render();
+  } finally {
+    for (const [module, name, value] of saved) module[name] = value;
+    syncBuiltinESMExports();
+  }
+}
+
+test('every view renders with the disk out of reach, as it does with it', () => {
+  const report = everyVerdict();
+  const views = everyView(report);
+  expect(withoutDisk(() => everyView(report))).toEqual(views);
+  // The trap springs: a read of the disk inside it fails.
+  expect(() => withoutDisk(() => fs.existsSync('report.html'))).toThrow('a view called fs.existsSync');
+});
 
 const night = (report: Report, day: number, baseUrl = report.target.baseUrl): Report => ({
   ...report,

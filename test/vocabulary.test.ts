@@ -2,22 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { expect, test } from 'vitest';
 import { OUTCOMES } from '../src/report/model/outcomes.js';
-import { buildHistory } from '../src/report/model/history.js';
-import type { Report } from '../src/report/model/types.js';
 import { VERDICTS } from '../src/report/model/types.js';
-import { buildMatrix, matrixRow } from '../src/report/matrix/build.js';
-import { renderMatrixHtml } from '../src/report/matrix/html.js';
-import { renderMatrixMarkdown } from '../src/report/matrix/markdown.js';
-import { renderBadge } from '../src/report/views/badge.js';
-import { renderHistoryHtml } from '../src/report/views/history-html.js';
-import { renderHtml } from '../src/report/views/html.js';
-import { renderJunit } from '../src/report/views/junit.js';
-import { renderMarkdown } from '../src/report/views/markdown.js';
 import { stylesheet } from '../src/report/views/stylesheet.js';
-import { renderTerminal } from '../src/report/views/terminal.js';
 import { OUTCOME_WORDS, RUN_VERDICT_WORDS, TONES, VERDICT_WORDS, type Tone } from '../src/report/views/vocabulary.js';
+import { everyVerdict, everyView } from './helpers/every-view.js';
 import { repoRoot } from './helpers/run-cli.js';
-import { sampleReport } from './helpers/sample-report.js';
 
 /** WCAG's contrast ratio of two #rrggbb or #rgb colours. */
 function contrast(first: string, second: string): number {
@@ -57,44 +46,6 @@ test('every verdict, outcome and run verdict has one label, one symbol and one c
     expect(contrast(ink, tint), `${tone} on its tint`).toBeGreaterThanOrEqual(4.5);
   }
 });
-
-/** The sample report with requirements it left unjudged given the verdicts it lacks, so every view has every kind to name. */
-function everyVerdict(): Report {
-  const report = sampleReport();
-  const missing = VERDICTS.filter((verdict) => !report.requirements.some((result) => result.verdict === verdict));
-  // One skip stays a skip.
-  const spare = report.requirements.filter((result) => result.verdict === 'skip').slice(1);
-  expect(spare.length).toBeGreaterThanOrEqual(missing.length);
-  const requirements = report.requirements.map((result) => {
-    const verdict = missing[spare.indexOf(result)];
-    return verdict ? { ...result, verdict } : result;
-  });
-  return { ...report, requirements };
-}
-
-/** Every view of one report, and the pages of a matrix and a history made of it alone. */
-function everyView(report: Report): Record<string, string> {
-  const matrix = buildMatrix({
-    suite: report.suite,
-    startedAt: report.startedAt,
-    finishedAt: report.finishedAt,
-    durationMs: report.durationMs,
-    targetConcurrency: 1,
-    targets: [matrixRow(report, 'one', 0, 'targets/one')],
-    errors: [],
-  });
-  const history = buildHistory({ reports: [{ file: 'night-1/report.json', report }], skipped: [] });
-  return {
-    terminal: renderTerminal(report, [], { colour: true, verbose: false }),
-    'report.md': renderMarkdown(report),
-    'report.html': renderHtml(report),
-    'junit.xml': renderJunit(report),
-    'badge.svg': renderBadge(report),
-    'matrix.md': renderMatrixMarkdown(matrix),
-    'matrix.html': renderMatrixHtml(matrix, new Set()),
-    'history.html': renderHistoryHtml(history, 'runs', new Date(0)),
-  };
-}
 
 /** Changes the vocabulary for the length of a check, and puts it back whatever happens. */
 function withVocabulary(change: () => void, check: () => void): void {
@@ -144,6 +95,7 @@ test('every view names and colours results from the vocabulary alone: changed th
       shown('report.html', '--fail:#7a0000');
       shown('report.html', '<title>Off the document: ');
       shown('junit.xml', 'HELD');
+      shown('allure-results', '**BROKE**');
       shown('badge.svg', 'fill="#7a0000"');
       shown('matrix.md', 'BROKE');
       shown('matrix.html', '>#</td>');
