@@ -29,7 +29,22 @@ async function figuresOn(path: string, pattern: RegExp): Promise<string[]> {
   return matches[0]?.slice(1) ?? [];
 }
 
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const NUMBER_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+];
 const inWords = (count: number): string => NUMBER_WORDS[count] ?? String(count);
 
 let reference: CliRun;
@@ -38,6 +53,7 @@ let twoByTwo: CliRun;
 let endsInApi: CliRun;
 let stripped: CliRun;
 let doctorRequests: number;
+let doctorRequestsForAnotherStatus: number;
 let badge: string;
 
 beforeAll(async () => {
@@ -62,6 +78,9 @@ beforeAll(async () => {
   const doctor = await inProcess.exec(['doctor', '--base-url', front.url, '--token', TOKEN]);
   expect(doctor.code, doctor.stdout).toBe(0);
   doctorRequests = front.requests.length;
+  const otherStatus = await inProcess.exec(['doctor', '--base-url', front.url, '--token', TOKEN, '--status-id', '2']);
+  expect(otherStatus.code, otherStatus.stdout).toBe(0);
+  doctorRequestsForAnotherStatus = front.requests.length - doctorRequests;
   badge = /<text[^>]*>(\d+\/\d+ MUST)<\/text>/.exec(await readFile(join(reference.outDir, 'badge.svg'), 'utf8'))?.[1] ?? 'no badge';
 });
 
@@ -99,6 +118,9 @@ test("the doctor's requests, in the README, its page and its help", async () => 
   expect(await figuresOn('README.md', /It sends (\w+) GET requests/)).toEqual([count]);
   expect(await figuresOn('docs/doctor.md', /It sends the (\w+) GET requests the hosting rules read/)).toEqual([count]);
   expect(await figuresOn('docs/doctor.md', /a run sends the same (\w+) requests among its own/)).toEqual([count]);
+  expect(await figuresOn('docs/doctor.md', /; (\w+) with a `--status-id` other than 1, which also asks for status 1\)/)).toEqual([
+    inWords(doctorRequestsForAnotherStatus),
+  ]);
   const help = await inProcess.exec(['doctor', '--help']);
   expect(help.stdout).toContain(`with the ${count} GET requests of the hosting rules`);
 });
