@@ -19,14 +19,19 @@ function verdictLine(examination: Examination): string {
 /** What the doctor prints: each request and its answer, the diagnoses with their fixes, a verdict, and the counts line last. */
 export function renderExamination(examination: Examination): string {
   const lines = [`Doctor: ${examination.baseUrl}`, `Server: ${examination.server ?? 'not announced'}`, '', 'Probes'];
-  const width = Math.max(...examination.requests.map((request) => `GET ${request.path}`.length));
-  for (const request of examination.requests) {
-    const { answer, failure } = request;
-    const shown = answer ? briefly(answer) : `${failure?.code ?? 'no answer'}: ${failure?.message ?? ''}`;
-    lines.push(`  ${`GET ${request.path}`.padEnd(width)}  ${request.credentials}`, `      -> ${shown}`);
+  const { unreachable } = examination;
+  // Where nothing answered, every probe would repeat the one cause told below: it is told once.
+  if (unreachable && examination.requests.every((request) => !request.answer)) {
+    lines.push(`  none of the ${examination.requests.length} was answered (the cause below)`);
+  } else {
+    const width = Math.max(...examination.requests.map((request) => `GET ${request.path}`.length));
+    for (const request of examination.requests) {
+      const { answer, failure } = request;
+      const shown = answer ? briefly(answer) : `${failure?.code ?? 'no answer'}: ${failure?.message ?? ''}`;
+      lines.push(`  ${`GET ${request.path}`.padEnd(width)}  ${request.credentials}`, `      -> ${shown}`);
+    }
   }
   for (const diagnosis of examination.diagnoses) lines.push('', ...diagnosisLines(diagnosis));
-  const { unreachable } = examination;
   if (unreachable) lines.push('', `${unreachable.code}: ${unreachable.message}. ${unreachable.hint}`);
   lines.push('', verdictLine(examination), countsLine(examination.totals));
   return terminalLines(lines);

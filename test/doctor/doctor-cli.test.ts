@@ -96,8 +96,11 @@ describe('ticketing-conformance doctor', () => {
     expect(run.code).toBe(1);
   });
 
-  test.concurrent('a closed port: no diagnosis, exit 2', async () => {
+  test.concurrent('a closed port: no diagnosis, the cause told once, exit 2', async () => {
     const run = await doctor(['--base-url', `http://127.0.0.1:${await freePort()}`, '--token', TOKEN]);
+    expect(run.stdout.match(/connection refused/g)).toHaveLength(1);
+    expect(run.stdout).toContain('  none of the 12 was answered (the cause below)');
+    expect(run.stdout.trim().split('\n').length).toBeLessThanOrEqual(15);
     expect(run.stdout).toContain('HARNESS_UNREACHABLE');
     expect(run.stdout).toContain('Verdict: no diagnosis: the target could not be reached');
     expect(lastLine(run)).toBe('0 passed, 0 failed, 3 skipped');
