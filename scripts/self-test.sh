@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: the fast self-tests (test/ but test/integration/), the static checks (types, lint, layers, format) run
+# npm test: the fast self-tests (test/ but test/integration/), the static checks (types, lint, layers, format, knip) run
 # beside them, so both cores stay busy; fails when either fails. The checks' output is shown after the self-tests'
 # totals. Arguments go to Vitest (a file, -t NAME).
 # SELF_TEST_STATIC_CHECKS=skip leaves the checks out: their result does not depend on the Node that runs them, so a
@@ -24,6 +24,6 @@ if [ -n "$checks" ]; then
   cat "$checks_log"
 fi
 if [ "$checked" -ne 0 ]; then
-  echo "Static checks failed (tsc, eslint, dependency-cruiser or prettier): see their output above."
+  echo "Static checks failed (tsc, eslint, dependency-cruiser, prettier or knip): see their output above."
 fi
 [ "$tests" -eq 0 ] && [ "$checked" -eq 0 ]

@@ -14,7 +14,7 @@ export const packageRoot = compiled ? resolve(codeRoot, '..') : codeRoot;
 export const schemasDir = resolve(packageRoot, 'schemas');
 export const specsDir = resolve(codeRoot, 'specs');
 /** The suite's own modules (scenario API, checks, catalog) that the specs import. */
-export const sourceDir = resolve(codeRoot, 'src');
+const sourceDir = resolve(codeRoot, 'src');
 /** The entry of the judging thread: plain JavaScript, the same file from source and compiled. */
 export const judgingThreadEntry = resolve(sourceDir, 'judge', 'judging-thread.js');
 /** What the judging thread runs once started: the spec run of each batch. */

@@ -250,7 +250,7 @@ export const PLAIN_HTTP_TO_TLS_PORT = /plain HTTP request was sent to HTTPS port
 export const GATEWAY_ERRORS = new Set([502, 503, 504]);
 
 /** Apache's own 503 page speaks of "maintenance downtime or capacity problems" when PHP is down: not a maintenance window. */
-export const APACHE_UNAVAILABLE = /maintenance downtime or capacity/i;
+const APACHE_UNAVAILABLE = /maintenance downtime or capacity/i;
 
 /** A maintenance window: HTTP 503 with Retry-After, or a page that says maintenance (and is not Apache's own 503 page). */
 export const isMaintenance = (answer: AnswerText): boolean =>

@@ -31,7 +31,7 @@ export function closestName(given: string, known: readonly string[]): string | u
  * The one-line error for a command line parseArgs refused, with the likely meant flag when there is one.
  * `command` is the subcommand whose flags `known` are ('' for the main command).
  */
-export function commandLineError(error: unknown, known: readonly string[], hint: string, command = ''): ConfigError {
+function commandLineError(error: unknown, known: readonly string[], hint: string, command = ''): ConfigError {
   // An option is quoted; any other word is not, since it may be a token given without its flag.
   const detail = (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error))
     .replace(/'([^']*)'/g, (quoted, word: string) => (/^--?[\w-]{1,40}( <value>)?$/.test(word) ? quoted : '(not quoted)'))

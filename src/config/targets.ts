@@ -76,7 +76,7 @@ const SYSTEM_PREFIXES = [
   .split(' ');
 
 /** Whether a tokenEnv names a variable of the system or the CI (names are compared in upper case, as Windows does). */
-export function isSystemVariable(name: string): boolean {
+function isSystemVariable(name: string): boolean {
   const upper = name.toUpperCase();
   return SYSTEM_VARIABLES.has(upper) || SYSTEM_PREFIXES.some((prefix) => upper.startsWith(prefix));
 }

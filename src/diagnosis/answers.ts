@@ -124,7 +124,7 @@ export function fromApplication(answer: ObservedAnswer): boolean {
 }
 
 /** A JSON body of any kind. */
-export function isJson(answer: ObservedAnswer): boolean {
+function isJson(answer: ObservedAnswer): boolean {
   try {
     JSON.parse(withoutByteOrderMark(answer.body));
   } catch {

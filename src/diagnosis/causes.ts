@@ -37,7 +37,7 @@ const anyAnswer: Reading = () => true;
  * What each cause says of the answers it cites: who answered them and what they mean. A cause is named only where the
  * classification of every answer it cites reads the same; the self-tests hold every diagnosis of every server to it.
  */
-export const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
+const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
   'answers-not-json': meaning('undecodable', 'error-page', 'empty'),
   'api-not-found': webServerOrNobody,
   'api-path-answers-empty': meaning('empty'),

@@ -28,7 +28,7 @@ interface VendorFix {
  * The fronts users meet most, each with its own fix. The API document leaves everything but Apache to each server's
  * own documentation (Authentication 6), so each fix ends with where that documentation is.
  */
-export const VENDOR_FIXES: Partial<Record<VendorName, VendorFix>> = {
+const VENDOR_FIXES: Partial<Record<VendorName, VendorFix>> = {
   HAProxy: {
     docs: 'https://docs.haproxy.org/2.8/configuration.html#5.2-check',
     fixes: {

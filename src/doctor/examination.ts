@@ -16,7 +16,7 @@ type Verdict = 'pass' | 'fail' | 'skip';
 const EXPECTED: Partial<Record<StackRequestName, 'served' | 'refused'>> = { valid: 'served', noHeader: 'refused', wrongToken: 'refused' };
 
 /** One request of the doctor's plan and what came back: its answer, or why none arrived. */
-export interface ExaminedRequest {
+interface ExaminedRequest {
   name: StackRequestName;
   /** The path asked for, the base URL's own path included. */
   path: string;

@@ -166,7 +166,7 @@ export function authorizationHeader(variant: CredentialVariant, token: string, p
 /** The password as a repro shows it: the default as it is, any other (which may be someone's real one) as a placeholder. */
 const shownPassword = (password: string): string => (password === DEFAULT_PASSWORD ? password : '<PASSWORD>');
 
-export function curlCredentials(variant: CredentialVariant, password: string): string {
+function curlCredentials(variant: CredentialVariant, password: string): string {
   return variants[variant].curl(shownPassword(password));
 }
 

@@ -16,7 +16,7 @@ export interface RecordedRequest {
  * Why a body was not read as JSON, where it matters to whom the failure belongs: `encoding` (its Content-Encoding does
  * not undo, as no client could read it), `suite-limit` (beyond a cap the suite chose: never the target's fault).
  */
-export type UnparsedReason = 'encoding' | 'suite-limit';
+type UnparsedReason = 'encoding' | 'suite-limit';
 
 /** A JSON envelope found inside other text (PHP's notices printed around it): what it holds, and how much text surrounds it. */
 export interface EmbeddedJson {
@@ -31,7 +31,7 @@ export type ParsedBody = { ok: true; value: unknown } | { ok: false; error: stri
 /** How much of a body's text is kept: enough to read what went wrong. */
 export const REPORTED_BODY_CHARS = 4000;
 
-export interface RecordedResponse {
+interface RecordedResponse {
   status: number;
   headers: Record<string, string>;
   /** Decoded body text, redacted, cut to a readable length. */

@@ -5,8 +5,6 @@ const OWN = `${PREFIX}exporter_`;
 /** From a local target (a few hundred ms) to a scrape time-out (tens of seconds). */
 const SECONDS_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-export type ProbeResult = 'answered' | 'timed_out' | 'unknown_target' | 'bad_request';
-
 /** The exporter's own series, served on /metrics: what it did, not what the targets did. */
 export class OwnMetrics {
   readonly registry = new Registry();

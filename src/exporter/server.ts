@@ -59,7 +59,7 @@ const MIN_PROBE_MS = 1000;
 const TEXT_FORMAT = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** The probe's time: the scraper's time-out less an offset, never more than the default, never less than a second. */
-export function probeTimeoutMs(header: string | string[] | undefined, defaultMs: number): number {
+function probeTimeoutMs(header: string | string[] | undefined, defaultMs: number): number {
   const seconds = Number(Array.isArray(header) ? header[0] : header);
   if (!header || !Number.isFinite(seconds) || seconds <= 0) return defaultMs;
   return Math.max(MIN_PROBE_MS, Math.min(defaultMs, seconds * 1000 - SCRAPE_TIMEOUT_OFFSET_MS));

@@ -128,7 +128,7 @@ export function waitBeyondCap(path: string, status: number, retryAfter: string |
   );
 }
 
-export function paceBeyondCap(path: string, rate: Rate, cap: string): HarnessError {
+function paceBeyondCap(path: string, rate: Rate, cap: string): HarnessError {
   return new HarnessError(
     'HARNESS_DEADLINE',
     `--rate-limit ${rate.text} spaces requests ${rate.intervalMs} ms apart, so GET ${path} would go out past ${cap}: it was not sent`,

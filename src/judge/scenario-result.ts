@@ -4,8 +4,6 @@ import { variantLabel } from '../exchange/credentials.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type * as ReportFile from '../validators/types/report.generated.js';
 
-export type CheckVerdict = RecordedCheck['verdict'];
-
 /**
  * One request and its answer as report.json shows it: credentials in words, the body as (redacted) text, a curl repro,
  * and its classification (the classify stage's Classified, which the schema's holds: test/schema-types.test.ts).

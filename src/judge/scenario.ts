@@ -27,7 +27,7 @@ class SkipSignal extends Error {
  * The ID is a key rather than an argument because an editor follows a key to its declaration: "go to definition" on
  * the ID opens its entry in the catalog. A key the scenario does not list is not there, so naming it fails to compile.
  */
-export type ForEachListed<R extends RequirementId, F> = { readonly [Id in keyof Pick<typeof requirements, R>]: F };
+type ForEachListed<R extends RequirementId, F> = { readonly [Id in keyof Pick<typeof requirements, R>]: F };
 
 /**
  * What a scenario's run is handed. R holds the requirements it may judge: a helper that takes a
@@ -70,7 +70,7 @@ function classifiedIn(classification: Classification | undefined, exchange: Exch
   return classified;
 }
 
-export function formatFailure(check: RecordedCheck, exchanges: Record<string, JudgedExchange>): string {
+function formatFailure(check: RecordedCheck, exchanges: Record<string, JudgedExchange>): string {
   const lines = [`${check.requirement}: ${check.description}`, `  Expected: ${check.expected ?? ''}`, `  Actual:   ${check.actual ?? ''}`];
   const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
   if (exchange) lines.push(`  Request:  ${exchange.request.method} ${exchange.request.url}`, `  Repro:    ${exchange.repro}`);
@@ -78,7 +78,7 @@ export function formatFailure(check: RecordedCheck, exchanges: Record<string, Ju
 }
 
 /** How a test and a check name the slice they judged: "status 5", "status 5, lang de". */
-export function sliceLabel({ statusId, lang }: Slice): string {
+function sliceLabel({ statusId, lang }: Slice): string {
   return lang === undefined ? `status ${statusId}` : `status ${statusId}, lang ${lang}`;
 }
 

@@ -6,7 +6,7 @@ import { readResultFile } from '../report/model/read.js';
 import { writeHistory } from '../report/write.js';
 
 /** Every report.json under dir (any depth), read in the order of their paths; a file that cannot be read is left out with why. */
-export function readPastRuns(dir: string): PastRuns {
+function readPastRuns(dir: string): PastRuns {
   const paths = readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name === 'report.json')
     .map((entry) => join(entry.parentPath, entry.name))

@@ -34,7 +34,7 @@ export { buildReport } from '../report/model/build.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Time the judge gets past the deadline to record what the deadline cut short. */
-export const DEADLINE_GRACE_MS = 5000;
+const DEADLINE_GRACE_MS = 5000;
 
 /** A target a command tests: where it is, the token it sends, and the options its requests and report follow. */
 export interface PlannedTarget {

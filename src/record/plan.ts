@@ -10,12 +10,7 @@ export const INVALID_HEADER_VARIANTS: CredentialVariant[] = ['bearer-scheme', 'b
 /** The token anywhere but in the user name: as the password under another user name, or under none. */
 export const TOKEN_AS_PASSWORD_VARIANTS: CredentialVariant[] = ['token-as-password', 'token-as-password-empty-user'];
 /** Wrong tokens and missing credentials, each of which must be refused. */
-export const REFUSED_VARIANTS: CredentialVariant[] = [
-  'wrong-token',
-  'no-header',
-  ...TOKEN_AS_PASSWORD_VARIANTS,
-  ...INVALID_HEADER_VARIANTS,
-];
+const REFUSED_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header', ...TOKEN_AS_PASSWORD_VARIANTS, ...INVALID_HEADER_VARIANTS];
 
 /** What --profile official-client adds: the configured status asked for as the vendor's PHP client asks (getStatus). */
 export const OFFICIAL_CLIENT_REQUEST: StatusRequest = { credentials: 'official-client' };
@@ -24,10 +19,10 @@ export const OFFICIAL_CLIENT_REQUEST: StatusRequest = { credentials: 'official-c
  * What every status of --status-id is asked besides the valid token: a wrong token and no header, whose refusals there
  * tell a header lost on the way to that status from a token refused it.
  */
-export const STATUS_REFUSAL_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header'];
+const STATUS_REFUSAL_VARIANTS: CredentialVariant[] = ['wrong-token', 'no-header'];
 
 /** The status requests that need no earlier answer: the view's status, the first, an unknown one, every credential probe. */
-export function independentStatusRequests(target: Target): StatusRequest[] {
+function independentStatusRequests(target: Target): StatusRequest[] {
   return [
     {},
     { id: FIRST_STATUS_ID },
@@ -40,7 +35,7 @@ export function independentStatusRequests(target: Target): StatusRequest[] {
  * The requests of the run's profile, apart from the document's: only the profile's checks judge their answers, so
  * --profile leaves the document's verdicts as they are without it.
  */
-export function profileRequests(target: Target): StatusRequest[] {
+function profileRequests(target: Target): StatusRequest[] {
   return target.settings.profile === 'official-client' ? [OFFICIAL_CLIENT_REQUEST] : [];
 }
 
@@ -60,7 +55,7 @@ export function sentVariants(view: Target, variants: readonly CredentialVariant[
   return variants.filter((credentials) => view.sends({ credentials }));
 }
 
-export const SELFSERVICE_VARIANTS: CredentialVariant[] = ['valid', 'no-header', 'wrong-token'];
+const SELFSERVICE_VARIANTS: CredentialVariant[] = ['valid', 'no-header', 'wrong-token'];
 
 /** The lang requests of the view's status, which need the locales its plain answer names: each language, and one it lacks. */
 export async function langRequests(target: Target): Promise<StatusRequest[]> {
@@ -81,7 +76,7 @@ export function ownStatusRequests(view: Target): StatusRequest[] {
 }
 
 /** The target seen for each status of --status-id, the run's own first. */
-export function statusViews(target: Target): Target[] {
+function statusViews(target: Target): Target[] {
   return slicesOf(target.settings, 'status').map((slice) => target.forSlice(slice));
 }
 
@@ -207,7 +202,7 @@ export const STACK_REQUESTS: readonly StackRequest[] = [
 ];
 
 /** Sends one request of the stack rules' plan (once per run, as every request). */
-export function sendStackRequest(target: Target, request: StackRequest): Promise<Exchange> {
+function sendStackRequest(target: Target, request: StackRequest): Promise<Exchange> {
   return request.listing ? target.selfservice(request.credentials) : target.status(request);
 }
 

@@ -13,9 +13,9 @@ import { suiteVersion } from '../version.js';
 import type * as RecordingFileTypes from '../validators/types/recording.generated.js';
 import { catalogHash, sha256 } from '../hash.js';
 
-export const RECORDING_FORMAT = 'ticketing-conformance-recording';
+const RECORDING_FORMAT = 'ticketing-conformance-recording';
 /** Raised when the file's layout changes; a reader refuses a version it does not know rather than guess. */
-export const RECORDING_VERSION = 1;
+const RECORDING_VERSION = 1;
 /** Judging needs no network; this only bounds a spec that would hang. */
 export const JUDGE_TIMEOUT_MS = 60_000;
 
@@ -40,7 +40,7 @@ export function catalogEntries(): RecordingFile['requirements'] {
  * The options the run was made with, as report.json records them: what judging the answers again needs. Typed by the
  * file format, not by the settings: older files lack deadlineMs, concurrency and insecure, and the CA is kept as its path.
  */
-export type RecordedOptions = RecordingFile['options'];
+type RecordedOptions = RecordingFile['options'];
 
 export interface RecordingInput {
   suite: RecordingFile['suite'];

@@ -65,7 +65,7 @@ export function statusPathOf({ id, frontController }: StatusRequest, statusId: n
 }
 
 /** How a recording names the answer to a status request (see exchangeKey). */
-export function statusKey(request: StatusRequest, statusId: number): string {
+function statusKey(request: StatusRequest, statusId: number): string {
   const { lang, credentials = 'valid' } = request;
   return exchangeKey(statusPathOf(request, statusId), lang === undefined ? {} : { lang }, credentials);
 }

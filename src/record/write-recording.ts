@@ -5,8 +5,8 @@ import { recordingHar } from './har.js';
 import { recordingFile, type RecordingInput } from './recording-file.js';
 
 /** What a run learned from the target, written beside the reports: the suite's own format, and HAR 1.2. */
-export const RECORDING_FILE = 'recording.json';
-export const HAR_FILE = 'recording.har';
+const RECORDING_FILE = 'recording.json';
+const HAR_FILE = 'recording.har';
 export const RECORDING_OUTPUTS = [RECORDING_FILE, HAR_FILE];
 
 /**

@@ -3,7 +3,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { SAFETY_NET_MS } from './safety-net.js';
 
 /** Debian's Chromium (.ci/setup.d/30-chromium.sh installs it); no browser is ever downloaded. */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 export const chromiumMissing: string | undefined = existsSync(CHROMIUM)
   ? undefined
   : `${CHROMIUM} is not installed (apt-get install chromium, as .ci/setup.d/30-chromium.sh does)`;

@@ -27,12 +27,7 @@ export const MARKDOWN_FORGERY = [
 ].join('');
 
 /** JSON that parses into what XML 1.0 cannot carry: noncharacters, lone surrogates, NUL and ESC. */
-export const XML_FORGERY_JSON = `"${MARK} \\ufffe \\uffff \\ud800 \\udc00 \\u0000 \\u001b ]]> <!-- &amp;"`;
-
-export interface ForgingTarget {
-  name: string;
-  server: LoopbackServer;
-}
+const XML_FORGERY_JSON = `"${MARK} \\ufffe \\uffff \\ud800 \\udc00 \\u0000 \\u001b ]]> <!-- &amp;"`;
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {
   response.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });

@@ -15,7 +15,7 @@ export interface TlsIdentity {
   cert: string;
 }
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   url: string;
   authorization?: string;

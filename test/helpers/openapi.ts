@@ -28,12 +28,12 @@ export function validateContract(folder = schemasDir): Promise<ValidationResult>
   return validate(join(folder, OPENAPI_FILE), fromFolder(folder));
 }
 
-export interface ContractResponse {
+interface ContractResponse {
   description: string;
   content?: Record<string, { schema: object }>;
 }
 
-export interface ContractOperation {
+interface ContractOperation {
   responses: Record<string, ContractResponse>;
 }
 

@@ -4,7 +4,7 @@ import { SAFETY_NET_MS } from './safety-net.js';
 
 /** Debian's prometheus package (.ci/setup.d/40-prometheus.sh installs it): the server and promtool. */
 export const PROMETHEUS = '/usr/bin/prometheus';
-export const PROMTOOL = '/usr/bin/promtool';
+const PROMTOOL = '/usr/bin/promtool';
 
 /**
  * Why the Prometheus tests cannot run here, or undefined. In CI a missing Prometheus is a failure, never a skip:

@@ -11,10 +11,11 @@ export const repoRoot = resolve(import.meta.dirname, '..', '..');
  * source as it is (as during the self-tests), and the TypeScript source otherwise or with CONFORMANCE_FROM_SOURCE=1.
  */
 export const CHECKOUT_BIN = join(repoRoot, 'bin', 'ticketing-conformance.js');
-/** The command as the package ships it (bundled), compiled once for the self-test run by test/helpers/build-package.ts. */
+/**
+ * The command as the package ships it (bundled), compiled once for the self-test run by test/helpers/build-package.ts:
+ * what the self-tests start as the real CLI (the checkout's bin is tested where it matters).
+ */
 export const COMPILED_CLI = join(repoRoot, 'dist', 'cli', 'main.js');
-/** What the self-tests start as the real CLI: the compiled command (the checkout's bin is tested where it matters). */
-export const CLI_BIN = COMPILED_CLI;
 
 export interface CliOutput {
   code: number;
@@ -64,7 +65,7 @@ export function execCli(
   cwd: string,
   env: Record<string, string | undefined> = {},
   timeoutMs = SAFETY_NET_MS,
-  bin = CLI_BIN,
+  bin = COMPILED_CLI,
 ): Promise<CliOutput> {
   return new Promise<CliOutput>((done) => {
     execFile(

@@ -1,8 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
-import { CLI_BIN, cliEnv, repoRoot } from './run-cli.js';
+import { COMPILED_CLI, cliEnv, repoRoot } from './run-cli.js';
 import { SAFETY_NET_MS } from './safety-net.js';
 
-const serveArgs = (args: string[]): string[] => [CLI_BIN, 'serve', ...args];
+const serveArgs = (args: string[]): string[] => [COMPILED_CLI, 'serve', ...args];
 
 /** Runs `ticketing-conformance serve` with arguments that make it end by itself (--help, a bad option). */
 export function runServeCli(args: string[], timeoutMs = SAFETY_NET_MS): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -40,7 +40,7 @@ export function startListeningCli(
     timeoutMs = SAFETY_NET_MS,
   }: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
 ): Promise<ServingCli> {
-  const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [COMPILED_CLI, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   // Once its output is read to the end, not only once it exited.
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   let output = '';

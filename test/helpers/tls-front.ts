@@ -5,7 +5,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { selfSignedCertificate } from './self-signed.js';
 
-export const OPENSSL = '/usr/bin/openssl';
+const OPENSSL = '/usr/bin/openssl';
 export const opensslMissing: string | undefined = existsSync(OPENSSL) ? undefined : `${OPENSSL} is not installed`;
 
 export interface TlsFront {

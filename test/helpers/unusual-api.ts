@@ -13,8 +13,8 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export type Refusal = 'missing' | 'malformed' | 'bad';
-export type Route = 'status' | 'selfservice';
+type Refusal = 'missing' | 'malformed' | 'bad';
+type Route = 'status' | 'selfservice';
 
 export interface UnusualApi {
   /** Whether these Basic credentials are the token; the document's rule (the user name is the token) by default. */

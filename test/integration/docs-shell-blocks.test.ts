@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference-server/server.js';
-import { cliEnv, CLI_BIN, repoRoot } from '../helpers/run-cli.js';
+import { cliEnv, COMPILED_CLI, repoRoot } from '../helpers/run-cli.js';
 import { removeFolder, SAFETY_NET_MS, TEST_SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 /**
@@ -131,7 +131,7 @@ async function writeNpxShim(folder: string): Promise<void> {
       '  exit 97',
       'fi',
       `if [ "\${1-}" = --no-install ] || [ "\${1-}" = --no ]; then`,
-      `  if [ "\${2-}" = ticketing-conformance ]; then shift 2; exec ${quote(process.execPath)} ${quote(CLI_BIN)} "$@"; fi`,
+      `  if [ "\${2-}" = ticketing-conformance ]; then shift 2; exec ${quote(process.execPath)} ${quote(COMPILED_CLI)} "$@"; fi`,
       'fi',
       `exec ${quote(npx)} "$@"`,
       '',

@@ -8,7 +8,7 @@ import { formatSchemaErrors, validator } from '../../src/validators/schemas.js';
 import type { Report } from '../../src/report/model/types.js';
 import { hostileTargets } from '../helpers/hostile-targets.js';
 import { serveHttp, type LoopbackServer } from '../helpers/loopback-server.js';
-import { CLI_BIN, cliEnv } from '../helpers/run-cli.js';
+import { COMPILED_CLI, cliEnv } from '../helpers/run-cli.js';
 import { SAFETY_NET_MS, TEST_SAFETY_NET_MS, removeFolder } from '../helpers/safety-net.js';
 
 const TOKEN = 'interrupted-token-3c9f';
@@ -58,7 +58,7 @@ async function interruptRun(target: Stalling, signal: NodeJS.Signals): Promise<S
     const out = join(folder, 'out');
     // One request at a time: once one hangs at the target, none other is on its way, so any that arrives later was sent
     // after the signal.
-    const args = [CLI_BIN, '--base-url', target.url, '--token', TOKEN, '--concurrency', '1', '--out', out];
+    const args = [COMPILED_CLI, '--base-url', target.url, '--token', TOKEN, '--concurrency', '1', '--out', out];
     const child = spawn(process.execPath, args, {
       cwd: folder,
       env: cliEnv({}),

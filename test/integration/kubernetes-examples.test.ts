@@ -11,7 +11,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { startReferenceServer, type RunningReferenceServer } from '../../src/reference-server/server.js';
 import type { Matrix } from '../../src/report/matrix/types.js';
 import { freePort } from '../helpers/free-port.js';
-import { CLI_BIN, repoRoot } from '../helpers/run-cli.js';
+import { COMPILED_CLI, repoRoot } from '../helpers/run-cli.js';
 import { SAFETY_NET_MS, removeFolder } from '../helpers/safety-net.js';
 
 const EXAMPLES = join(repoRoot, 'examples', 'kubernetes');
@@ -161,7 +161,7 @@ test("the audit Job and its merge, run as written over local targets one of whic
     const names = urls.map((_, index) => `site-${index + 1}`);
     const bin = join(work, 'bin');
     await mkdir(bin);
-    await writeFile(join(bin, 'ticketing-conformance'), `#!/bin/sh\nexec "${process.execPath}" "${CLI_BIN}" "$@"\n`);
+    await writeFile(join(bin, 'ticketing-conformance'), `#!/bin/sh\nexec "${process.execPath}" "${COMPILED_CLI}" "$@"\n`);
     await chmod(join(bin, 'ticketing-conformance'), 0o755);
     await writeFile(
       join(work, 'targets.yaml'),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference-server/server.js';
 import { fileResources } from '../helpers/file-resources.js';
-import { CLI_BIN, repoRoot } from '../helpers/run-cli.js';
+import { COMPILED_CLI, repoRoot } from '../helpers/run-cli.js';
 import { SAFETY_NET_MS } from '../helpers/safety-net.js';
 
 const TOKEN = 'recording-token-3b9e27';
@@ -15,7 +15,7 @@ function traceCli(log: string, args: string[], cwd: string): Promise<number> {
   return new Promise((done) => {
     execFile(
       'strace',
-      ['-f', '-qq', '-e', 'trace=socket', '-o', log, process.execPath, CLI_BIN, ...args],
+      ['-f', '-qq', '-e', 'trace=socket', '-o', log, process.execPath, COMPILED_CLI, ...args],
       { cwd, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' }, timeout: SAFETY_NET_MS },
       (error) => done(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
     );

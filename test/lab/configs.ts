@@ -3,7 +3,7 @@ import { SNIPPETS } from '../../src/diagnosis/snippets.js';
 import type { LabTools } from './tools.js';
 
 /** How PHP is wired into Apache in one configuration of the lab. */
-export type PhpHandler = 'fpm' | 'cgi' | 'fcgid';
+type PhpHandler = 'fpm' | 'cgi' | 'fcgid';
 
 export interface ApacheSetup {
   php: PhpHandler;

@@ -50,7 +50,7 @@ export function siteRuns(lab: () => Lab | undefined, token: string, { inProcess,
   };
 }
 
-export function diagnosisIds(run: CliRun): string[] {
+function diagnosisIds(run: CliRun): string[] {
   return (run.report?.diagnoses ?? []).map((diagnosis) => diagnosis.id);
 }
 

@@ -4,7 +4,7 @@ import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js
 import { dataOf, isObject } from '../../exchange/json-body.js';
 
 /** Fields a translation entry cannot carry, so lang must leave them as they are. */
-export const UNTRANSLATED_FIELDS = ['id', 'colour', 'auto_close', 'order', 'created_at', 'updated_at'] as const;
+const UNTRANSLATED_FIELDS = ['id', 'colour', 'auto_close', 'order', 'created_at', 'updated_at'] as const;
 /** The documented fields of a translation entry: fields the document does not name are no change of it. */
 const TRANSLATION_FIELDS = ['status_id', 'name', 'locale'] as const;
 

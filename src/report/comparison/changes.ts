@@ -2,14 +2,14 @@ import { terminalLines } from '../views/escape/terminal.js';
 import { foldedSkips, unreachedRun } from '../views/failure-text.js';
 import type { Report, RequirementResult, Verdict } from '../model/types.js';
 
-export interface VerdictChange {
+interface VerdictChange {
   id: string;
   level: string;
   before: Verdict | 'absent';
   after: Verdict | 'absent';
 }
 
-export interface ObservationChange {
+interface ObservationChange {
   id: string;
   before: string[];
   after: string[];

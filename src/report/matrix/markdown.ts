@@ -7,7 +7,7 @@ import { OUTCOME_WORDS } from '../views/vocabulary.js';
 import type { Matrix, MatrixTarget } from './types.js';
 
 /** Past this many targets the requirement grid is left to matrix.html and matrix.json. */
-export const GRID_MAX_TARGETS = 12;
+const GRID_MAX_TARGETS = 12;
 /** The outcomes named by requirement; skips only counted, passes and INFO observations not at all. */
 const NAMED: ReadonlySet<Outcome> = new Set(['failed', 'warned', 'waived', 'unjudged']);
 

@@ -22,7 +22,7 @@ export interface HistoryRun {
 }
 
 /** A requirement that began or ceased to fail the run between two runs where it was judged. */
-export interface FailureChange {
+interface FailureChange {
   requirement: string;
   kind: 'started-failing' | 'stopped-failing';
   /** Index in the target's runs of the first run with the new state. */
@@ -78,7 +78,7 @@ function runOf(report: Report, file: string): HistoryRun {
 }
 
 /** When each requirement started or stopped failing the run, comparing each run with the last one that judged it. */
-export function failureChanges(runs: HistoryRun[], requirements: string[]): FailureChange[] {
+function failureChanges(runs: HistoryRun[], requirements: string[]): FailureChange[] {
   const changes: FailureChange[] = [];
   for (const requirement of requirements) {
     let last: { verdict: Verdict; failed: boolean } | undefined;

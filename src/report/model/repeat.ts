@@ -20,7 +20,7 @@ export function cutShort(report: Pick<DiagnosedPass, 'errors' | 'requirements'>)
  * The key of run N's exchange in the merged report: the first run's keys are the recording's own; a later run's answer
  * to the same request may differ (that is what --repeat looks for), so its key says which run of recording.json it is.
  */
-export function repeatedRunKey(key: string, runIndex: number): string {
+function repeatedRunKey(key: string, runIndex: number): string {
   return runIndex === 0 ? key : `run ${runIndex + 1}: ${key}`;
 }
 

@@ -22,14 +22,10 @@ export type RequirementResult = Omit<ReportFile.RequirementResult, keyof Require
 /** What identifies the target beyond its address, taken from the answers it already gave. */
 export type TargetFingerprint = NonNullable<ReportFile.TicketingConformanceReport['target']['fingerprint']>;
 
-/** Hashes that make the report a verifiable record; each is "sha256:" and 64 hex digits. */
-export type Integrity = NonNullable<ReportFile.TicketingConformanceReport['integrity']>;
-
 export type { RunWarning } from '../../errors.js';
 
 /** One known failure of the baseline, as it turned out in this run. */
 export type BaselineResult = ReportFile.BaselineResult;
-export type BaselineOutcome = BaselineResult['outcome'];
 
 /** What a profile's requirements found, said once for every view (--profile official-client). */
 export type ProfileResult = Omit<NonNullable<ReportFile.TicketingConformanceReport['profile']>, 'name'> & { name: Profile };

@@ -11,7 +11,7 @@ export function diagnosisLines(diagnosis: Diagnosis): string[] {
 }
 
 /** The configuration lines of a diagnosis, each block after where it goes; what "the rule below" refers to. */
-export function snippetLines(diagnosis: Diagnosis): string[] {
+function snippetLines(diagnosis: Diagnosis): string[] {
   return (diagnosis.snippets ?? []).flatMap((snippet) => [
     `  Config:   ${snippet.label}:`,
     ...snippet.lines.map((line) => `              ${line}`),

@@ -15,8 +15,7 @@ const verdictBadge = (verdict: Verdict): Html =>
 const when = (run: HistoryRun): string => run.startedAt.replace('T', ' ').slice(0, 16);
 
 /** The MUST counts in words, so that none passed reads as nothing judged when nothing was, not as all failed. */
-export const mustText = (run: HistoryRun): string =>
-  `MUST ${run.must.passed} passed, ${run.must.failed} failed, ${run.must.skipped} skipped`;
+const mustText = (run: HistoryRun): string => `MUST ${run.must.passed} passed, ${run.must.failed} failed, ${run.must.skipped} skipped`;
 
 /** Stacked bars (passed, failed, the rest) per run, with the run's verdict as a dot under its bar. */
 function timelineSvg(target: TargetHistory, index: number): Html {

@@ -2,7 +2,7 @@ import { failingChecks } from './failure-text.js';
 import type { Report } from '../model/types.js';
 
 /** The first thing to do after a run that was not conformant, in plain words. */
-export function nextStep(report: Report): string | undefined {
+function nextStep(report: Report): string | undefined {
   if (report.exitCode === 0) return undefined;
   const advice = report.diagnoses[0]?.advice[0];
   if (advice) return advice;

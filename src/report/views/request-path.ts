@@ -2,8 +2,8 @@ import { markup, type Html } from './escape/html.js';
 import type { Diagnosis, DiagnosisId } from '../../diagnosis/types.js';
 
 /** The stations a request passes on its way to the API, in order. */
-export const HOPS = ['client', 'proxy', 'web-server', 'php-handler', 'application'] as const;
-export type Hop = (typeof HOPS)[number];
+const HOPS = ['client', 'proxy', 'web-server', 'php-handler', 'application'] as const;
+type Hop = (typeof HOPS)[number];
 
 const HOP_LABEL: Record<Hop, [string, string]> = {
   client: ['Client', '(this suite)'],
@@ -41,7 +41,7 @@ const STOPS: Partial<Record<DiagnosisId, Hop>> = {
 };
 
 /** Where a diagnosis puts the stop; a cause without a place of its own is placed by whose fault it is. */
-export function pathStop(diagnosis: Diagnosis): Hop {
+function pathStop(diagnosis: Diagnosis): Hop {
   const known = STOPS[diagnosis.id];
   if (known) return known;
   if (diagnosis.party === 'target') return 'application';
