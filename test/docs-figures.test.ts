@@ -4,6 +4,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { MOST_LANGS, MOST_STATUSES, SETTINGS } from '../src/config/settings.js';
 import { CONNECTION_LIMITS } from '../src/exporter/server.js';
+import { statuses } from '../src/reference-server/data.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
 import { forward, serveHttp } from './helpers/loopback-server.js';
@@ -210,4 +211,21 @@ test("the alerts table of docs/exporter.md gives each example rule's own duratio
     await figuresOn('docs/exporter.md', /\| `TicketingConformanceFlapping` \| the verdict changed (\d+) times or more in an hour/),
   ).toEqual([changes]);
   expect(window).toBe('1');
+});
+
+test("docs/reference-server.md names the reference server's statuses and their translations as it serves them", async () => {
+  const languages = (locales: string[]): string =>
+    locales.length === 0
+      ? 'without a translation'
+      : `in ${locales.map((locale) => ({ fr: 'French', de: 'German' })[locale] ?? locale).join(' and ')}${locales.length === 1 ? ' only' : ''}`;
+  const groups = new Map<string, number[]>();
+  for (const status of statuses) {
+    const words = languages(status.translations.map((translation) => translation.locale));
+    groups.set(words, [...(groups.get(words) ?? []), status.id]);
+  }
+  const ids = (list: number[]): string => (list.length === 1 ? String(list[0]) : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`);
+  const described = [...groups].map(([words, list]) => `${ids(list)} ${words}`);
+  const [count, listed] = await figuresOn('docs/reference-server.md', /It serves (\w+) statuses \(([^)]*)\)/);
+  expect(count).toBe(inWords(statuses.length));
+  expect(new Set(listed?.split(/, (?=\d+ (?:in|without))/))).toEqual(new Set(described));
 });
