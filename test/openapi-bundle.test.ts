@@ -6,7 +6,7 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, expect, test } from 'vitest';
-import { bundleOpenapi, OPENAPI_BUNDLE } from '../scripts/generate/bundle-openapi.js';
+import { bundleOpenapi, OPENAPI_BUNDLE } from '../scripts/generate/openapi-bundle-render.js';
 import { schemasDir } from '../src/paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { schemasDir } from '../../src/paths.js';
-import { OPENAPI_BUNDLE, renderBundle } from './bundle-openapi.js';
+import { OPENAPI_BUNDLE, renderBundle } from './openapi-bundle-render.js';
 
 const file = join(schemasDir, OPENAPI_BUNDLE);
 const options = await resolveConfig(file);

@@ -1,7 +1,7 @@
 import { prepareOutDir } from '../config/out-dir.js';
 import { safetyWarnings } from '../config/warnings.js';
 import { RECORDING_OUTPUTS } from '../record/write-recording.js';
-import { choicesWritten } from '../record/settings.js';
+import { fromWrittenChoices } from '../record/settings.js';
 import { artifactScanner, clearOwnOutputs } from '../files/artifacts.js';
 import type { DiagnosedPass, Report } from '../report/model/types.js';
 import { apiDocumentHash } from '../requirements/document.js';
@@ -69,7 +69,7 @@ export async function judgeRecording(
       ...options,
       // Read back through the setting's parser, as the flag was: the report shows it as given.
       ...(rateLimit === undefined ? {} : { rateLimit: SETTINGS.rateLimit.parse(rateLimit, flagPlace(SETTINGS.rateLimit)) }),
-      ...choicesWritten(options),
+      ...fromWrittenChoices(options),
       password: '',
       deadlineMs: options.deadlineMs ?? SETTINGS.deadlineMs.default,
       concurrency: options.concurrency ?? SETTINGS.concurrency.default,

@@ -13,7 +13,7 @@ import type { ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
-import { requestChoices, writtenChoices, type RequestChoices } from '../record/settings.js';
+import { requestChoices, toWrittenChoices, type RequestChoices } from '../record/settings.js';
 import { writeRecording } from '../record/write-recording.js';
 import type { BaselineInput } from '../report/model/baseline.js';
 import { buildReport, diagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
@@ -240,7 +240,7 @@ export function diagnosePass({ pass, judged }: JudgedPass): DiagnosedPass {
       ...(runId ? { runId } : {}),
       target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
       options: {
-        ...writtenChoices(options),
+        ...toWrittenChoices(options),
         ...(options.missingLang ? { missingLang: options.missingLang } : {}),
         ...(options.profile ? { profile: options.profile } : {}),
         strict: options.strict,

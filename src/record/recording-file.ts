@@ -1,7 +1,7 @@
 import { SETTINGS } from '../config/settings.js';
 import { checkExchangeHeaders } from '../files/bounded-file.js';
 import { fileRefusal, readCheckedFile, type FileKind } from '../files/checked-file.js';
-import { choicesWritten, requestChoices, type RequestChoices } from './settings.js';
+import { fromWrittenChoices, requestChoices, type RequestChoices } from './settings.js';
 
 import { catalog } from '../requirements/catalog.js';
 import { apiDocumentHash } from '../requirements/document.js';
@@ -119,7 +119,7 @@ export function recordingOfRun(run: RecordingRun): Recording {
 /** What the recorded run asked for: the requests it chose, which the judge reads its answers by. */
 export function recordedChoices(file: RecordingFile): RequestChoices {
   const { options } = file;
-  return requestChoices({ ...options, ...choicesWritten(options), concurrency: options.concurrency ?? SETTINGS.concurrency.default });
+  return requestChoices({ ...options, ...fromWrittenChoices(options), concurrency: options.concurrency ?? SETTINGS.concurrency.default });
 }
 
 const RECORDING: FileKind<RecordingFile> = {

@@ -25,7 +25,7 @@ export interface WrittenChoices {
   langs?: string[];
 }
 
-export function writtenChoices({ statusId, lang }: Pick<RequestChoices, 'statusId' | 'lang'>): WrittenChoices {
+export function toWrittenChoices({ statusId, lang }: Pick<RequestChoices, 'statusId' | 'lang'>): WrittenChoices {
   const [first = 1] = statusId;
   const [language] = lang ?? [];
   return {
@@ -37,7 +37,7 @@ export function writtenChoices({ statusId, lang }: Pick<RequestChoices, 'statusI
 }
 
 /** The statuses and languages a report or a recording was made with, read back from how they keep them. */
-export function choicesWritten({ statusId, statusIds, lang, langs }: WrittenChoices): {
+export function fromWrittenChoices({ statusId, statusIds, lang, langs }: WrittenChoices): {
   statusId: RequestChoices['statusId'];
   lang: RequestChoices['lang'];
 } {

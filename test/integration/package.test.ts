@@ -90,9 +90,9 @@ test("docs/ci.md's figures of the installed suite the action caches are this ins
 test('publishing builds dist/ as the self-tests do: prepack compiles from the same tsconfig as the global setup, then bundles the CLI', () => {
   const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   expect(scripts.prepack).toBe('npm run build');
-  expect(scripts.build).toMatch(/rmSync\('dist'.*&& tsx scripts\/generate\/cli-bundle\.ts$/);
+  expect(scripts.build).toMatch(/rmSync\('dist'.*&& tsx scripts\/generate\/build\.ts$/);
   // The script runs the global setup's own build (test/helpers/build-package.ts), with the package's compiler settings.
-  const script = readFileSync(join(repoRoot, 'scripts', 'generate', 'cli-bundle.ts'), 'utf8');
+  const script = readFileSync(join(repoRoot, 'scripts', 'generate', 'build.ts'), 'utf8');
   expect(script).toContain("import buildPackage from '../../test/helpers/build-package.js';");
 });
 
