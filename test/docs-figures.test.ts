@@ -4,6 +4,10 @@ import { beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { MOST_LANGS, MOST_STATUSES, SETTINGS } from '../src/config/settings.js';
 import { CONNECTION_LIMITS } from '../src/exporter/server.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../src/exchange/body-text.js';
+import { MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_HEADER_NAME_CHARS } from '../src/exchange/header-bounds.js';
+import { BODY_ALLOWANCE_BYTES, SHARED_BODY_BYTES, TARGET_JSON_VALUES } from '../src/http/body-budget.js';
+import { DEFAULT_RETRY_AFTER_MS, MAX_RETRIES_PER_REQUEST } from '../src/http/rate-limit.js';
 import { statuses } from '../src/reference-server/data.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { fileResources } from './helpers/file-resources.js';
@@ -228,4 +232,29 @@ test("docs/reference-server.md names the reference server's statuses and their t
   const [count, listed] = await figuresOn('docs/reference-server.md', /It serves (\w+) statuses \(([^)]*)\)/);
   expect(count).toBe(inWords(statuses.length));
   expect(new Set(listed?.split(/, (?=\d+ (?:in|without))/))).toEqual(new Set(described));
+});
+
+test('docs/safety.md states the bounds of what the client reads and how often it asks again, as the code keeps them', async () => {
+  const kib = (bytes: number): string => String(bytes / 1024);
+  const grouped = (count: number): string => count.toLocaleString('en-US');
+  expect(
+    await figuresOn(
+      'docs/safety.md',
+      /each may hold (\d+) KiB freely, beyond that they share (\d+) MiB, and once one answer was cut for its size the rest keep to (\d+) KiB/,
+    ),
+  ).toEqual([kib(BODY_ALLOWANCE_BYTES), String(SHARED_BODY_BYTES / 1024 / 1024), kib(BODY_ALLOWANCE_BYTES)]);
+  expect(await figuresOn('docs/safety.md', /headers up to (\d+) KiB, at most (\d+) of them and no name over (\d+) characters/)).toEqual([
+    kib(MAX_HEADER_BYTES),
+    String(MAX_HEADER_COUNT),
+    String(MAX_HEADER_NAME_CHARS),
+  ]);
+  expect(await figuresOn('docs/safety.md', /\(`json_decode` with depth (\d+)\)/)).toEqual([String(MAX_JSON_DEPTH)]);
+  expect(await figuresOn('docs/safety.md', /of more than ([\d,]+) values in one answer or ([\d,]+) over a target's answers/)).toEqual([
+    grouped(MAX_JSON_VALUES),
+    grouped(TARGET_JSON_VALUES),
+  ]);
+  expect(await figuresOn('docs/safety.md', /then the request goes again, at most (\d+) times/)).toEqual([String(MAX_RETRIES_PER_REQUEST)]);
+  for (const path of ['docs/safety.md', 'docs/options.md']) {
+    expect(await figuresOn(path, /\b(\d+) s for a 429 that names none\b/)).toEqual([String(DEFAULT_RETRY_AFTER_MS / 1000)]);
+  }
 });

@@ -3,7 +3,7 @@ import { MAX_JSON_VALUES, type ValueAllowance } from '../exchange/body-text.js';
 /** What each answer may hold freely: far more than any answer of this API needs. */
 export const BODY_ALLOWANCE_BYTES = 256 * 1024;
 /** Shared by one target's answers beyond their allowance, at once. */
-const SHARED_BODY_BYTES = 2 * 1024 * 1024;
+export const SHARED_BODY_BYTES = 2 * 1024 * 1024;
 
 /**
  * The memory one target's answers may take beyond a small allowance each. A target that answers every request
@@ -48,7 +48,7 @@ export class BodyBudget {
 }
 
 /** Parsed values one target's answers may hold together: a few answers at the per-answer limit, then no more. */
-const TARGET_JSON_VALUES = 60_000;
+export const TARGET_JSON_VALUES = 60_000;
 
 /**
  * Memory that parsed answers take follows their number of values, not their bytes: each answer may hold up to

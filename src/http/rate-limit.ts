@@ -6,7 +6,7 @@ export const MAX_RETRIES_PER_REQUEST = 3;
 /** The longest a client without a deadline waits for Retry-After in all, since it has no deadline to stop it. */
 export const WAIT_CAP_WITHOUT_DEADLINE_MS = 60_000;
 /** The pause when a 429 names none. */
-const DEFAULT_RETRY_AFTER_MS = 1000;
+export const DEFAULT_RETRY_AFTER_MS = 1000;
 
 /** Retry-After in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
