@@ -1,9 +1,80 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /** Where the bundled command line goes, beside dist/src: paths.js finds the package from either folder alike. */
 export const CLI_BUNDLE_DIR = 'cli';
+
+/**
+ * The parts of undici that its index requires for its exports alone and the command line never uses: fetch and the
+ * web's classes (Headers, Request, Response, FormData), caches, cookies, WebSocket, EventSource, the mocks, the cache
+ * stores, the interceptors and handlers, the dispatchers the client does not build, and the global dispatcher (an Agent
+ * the index makes as it loads; the client gives every request its own). They cost CPU just before a run's first
+ * request, and the cookie helpers, by reading the global Headers, made Node compile the copy of undici it bundles.
+ */
+export const UNDICI_PARTS_LEFT_OUT = [
+  './lib/web/',
+  './lib/mock/',
+  './lib/cache/',
+  './lib/interceptor/',
+  './lib/handler/',
+  './lib/dispatcher/balanced-pool',
+  './lib/dispatcher/round-robin-pool',
+  './lib/dispatcher/retry-agent',
+  './lib/dispatcher/h2c-client',
+  './lib/global',
+];
+
+/** The message a left-out part throws if anything ever uses it: a run never does. */
+export const LEFT_OUT_MESSAGE = 'is left out of the bundled command line, which never uses it';
+
+/** What a left-out part's stand-in answers when asked for this symbol: the part's path, so a self-test can tell it. */
+export const LEFT_OUT_PART = 'ticketing-conformance.undici-left-out';
+
+/**
+ * The one module behind every left-out part: whatever the index reads from a part is another stand-in, so loading the
+ * index works whatever the part exports (a class, a function, an object of them); calling one throws, and so does
+ * reading anything from what one constructs (the index builds one object at load: caches).
+ */
+const STAND_IN = `const leftOut = (part, used) => { throw new Error(part + ': ' + used + ' ${LEFT_OUT_MESSAGE}'); };
+const standIn = (part, name) => {
+  const symbolic = (key) => (key === Symbol.for('${LEFT_OUT_PART}') ? part : undefined);
+  return new Proxy(function leftOutPart() {}, {
+    get: (_, key) => (typeof key === 'symbol' ? symbolic(key) : standIn(part, key)),
+    apply: () => leftOut(part, name),
+    construct: () => new Proxy({}, { get: (_, key) => (typeof key === 'symbol' ? symbolic(key) : leftOut(part, name + '.' + key)) }),
+  });
+};
+module.exports = (part) => standIn(part, part.slice(part.lastIndexOf('/') + 1));
+`;
+const STAND_IN_PATH = 'stand-in';
+
+/**
+ * Takes from undici what the HTTP client needs: each part in UNDICI_PARTS_LEFT_OUT that undici's index requires becomes
+ * a stand-in that loads nothing and throws when used. Only the index's own requires are replaced: the parts the
+ * dispatchers require themselves (the HTTP/1 client reads bodies with fetch's body mixin) stay whole. A part that
+ * undici moves or renames is no longer matched and is bundled as it is, so the bundle grows but still works.
+ */
+export function undiciWithoutUnusedParts(): Plugin {
+  return {
+    name: 'undici-without-unused-parts',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\.\/lib\// }, ({ path, importer }) => {
+        if (!/[\\/]node_modules[\\/]undici[\\/]index\.js$/.test(importer)) return undefined;
+        if (!UNDICI_PARTS_LEFT_OUT.some((part) => path.startsWith(part))) return undefined;
+        return { path: `undici/${path.slice(2)}`, namespace: 'undici-left-out' };
+      });
+      bundle.onResolve({ filter: new RegExp(`^${STAND_IN_PATH}$`), namespace: 'undici-left-out' }, ({ path }) => ({
+        path,
+        namespace: 'undici-left-out',
+      }));
+      bundle.onLoad({ filter: /.*/, namespace: 'undici-left-out' }, ({ path }) => ({
+        loader: 'js',
+        contents: path === STAND_IN_PATH ? STAND_IN : `module.exports = require('${STAND_IN_PATH}')(${JSON.stringify(path)});\n`,
+      }));
+    },
+  };
+}
 
 /**
  * Bundles the compiled command line (dist/src/cli/main.js) and everything it imports into dist/cli/, so that a run
@@ -27,6 +98,7 @@ export async function bundleCli(dist: string): Promise<void> {
     entryNames: '[name]',
     chunkNames: '[name]-[hash]',
     external: ['vitest', 'vitest/*'],
+    plugins: [undiciWithoutUnusedParts()],
     // The CommonJS packages bundled in (undici, dotenv) require Node's own modules, which an ES module reaches through
     // a require of its own.
     banner: {
