@@ -99,6 +99,16 @@ export default {
       },
     },
     {
+      name: 'diagnosis-reads-the-one-classification',
+      comment:
+        'Every diagnosis, and the doctor that shows them, reads the classification the classify stage made once and handed ' +
+        'in with each answer: they may use its types and the signatures it names, never classify an answer again, so no ' +
+        'cause can read an answer otherwise than the checks did.',
+      severity: 'error',
+      from: { path: ['^src/diagnosis/', '^src/doctor/'] },
+      to: { path: '^src/classify/(classify|recording)[.]ts$', reachable: true },
+    },
+    {
       name: 'report-renders-results-only',
       comment: 'The report is built from judged results and rendered: it sends nothing and runs nothing, so views stay pure.',
       severity: 'error',

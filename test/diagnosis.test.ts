@@ -1,14 +1,25 @@
 import { describe, expect, test } from 'vitest';
 import { classifyAnswer, apiPathOf } from '../src/classify/classify.js';
-import type { ObservedAnswer, StackObservations } from '../src/diagnosis/answers.js';
+import type { ObservedAnswer, StackObservations, StackSetup } from '../src/diagnosis/answers.js';
 import { diagnose } from '../src/diagnosis/diagnose.js';
-import { frontAnswered } from '../src/diagnosis/fronts.js';
-import { diagnoseStack } from '../src/diagnosis/rules.js';
+import { frontAnswered as frontRules } from '../src/diagnosis/fronts.js';
+import { diagnoseStack as stackRules } from '../src/diagnosis/rules.js';
 import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
 import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
 import { exchangeKey } from '../src/exchange/exchange.js';
 import { bodyText, parseJson } from '../src/exchange/body-text.js';
-import { APACHE_404_PAGE, fromApache, missingCredentials, served, STATUS_BODY, wrongTokenRefused } from './doctor/recorded.js';
+import type { JudgedExchange } from '../src/judge/scenario-result.js';
+import { classifiedExchanges } from '../src/pipeline/pipeline.js';
+import {
+  APACHE_404_PAGE,
+  classifiedAlone,
+  classifiedObservations,
+  fromApache,
+  missingCredentials,
+  served,
+  STATUS_BODY,
+  wrongTokenRefused,
+} from './doctor/recorded.js';
 
 /**
  * The causes named from what servers nobody here wrote answer: a cache, a proxy, a gateway, a login page, PHP printing
@@ -61,12 +72,13 @@ const healthy = (...more: JudgedExchanges[]): JudgedExchanges =>
   );
 const ACCEPTED = judged('AUTH-TOKEN-ACCEPTED', []);
 const ids = (diagnoses: Diagnosis[]): string[] => diagnoses.map((diagnosis) => diagnosis.id);
-const observed = (status: number, body: string, headers: Record<string, string> = JSON_TYPE, path = STATUS): ObservedAnswer => ({
-  url: `${BASE}${path}`,
-  status,
-  headers,
-  body,
-});
+const observed = (status: number, body: string, headers: Record<string, string> = JSON_TYPE, path = STATUS): ObservedAnswer =>
+  classifiedAlone({ url: `${BASE}${path}`, status, headers, body });
+/** The rules, handed each answer classified from what it holds once a test is done changing it. */
+const diagnoseStack = (observations: StackObservations, setup?: StackSetup): Diagnosis[] =>
+  stackRules(classifiedObservations(observations), setup);
+const frontAnswered = (observations: StackObservations, setup: StackSetup, now?: Date): Diagnosis | undefined =>
+  frontRules(classifiedObservations(observations), setup, now);
 const only = (observations: StackObservations, setup: { baseUrl?: string; statusId?: number } = {}): Diagnosis => {
   const diagnoses = diagnoseStack(observations, setup);
   expect(diagnoses).toHaveLength(1);
@@ -102,9 +114,11 @@ describe("causes in the API's own answers, named beside the hosting stack's", ()
     const [diagnosis] = diagnose([ACCEPTED], noisy);
     expect(diagnosis?.evidence).toBe(`GET https://help.example.com/api/ticket/status/1 answered HTTP 401 with ${notice.slice(0, 160)}…`);
     const exact = `\nNotice: Undefined index: lang in /var/www/app/api/status.php on line 7\n`.padEnd(160, '-');
-    const unclassified = healthy(exchange('wrong-token', STATUS, { status: 401, body: exact, headers: { 'content-type': 'text/plain' } }));
+    const unclassified: Record<string, JudgedExchange> = healthy(
+      exchange('wrong-token', STATUS, { status: 401, body: exact, headers: { 'content-type': 'text/plain' } }),
+    );
     delete unclassified['wrong-token /api/ticket/status/1?']?.classification;
-    expect(diagnose([ACCEPTED], unclassified)[0]?.evidence).toBe(
+    expect(diagnose([ACCEPTED], classifiedExchanges(unclassified))[0]?.evidence).toBe(
       `GET https://help.example.com/api/ticket/status/1 answered HTTP 401 with ${exact}`,
     );
     const words = healthy(
@@ -419,9 +433,9 @@ describe('a valid request answered with something that says nothing of the crede
       });
     expect(entry?.classification?.meaning).toMatchObject({ kind: 'undecodable', why: 'encoding' });
     expect(ids(diagnose(results, latin1))).toEqual(['answers-not-json']);
-    const unclassified = exchange('valid', STATUS, { status: 200, body: '{"status":' });
+    const unclassified: Record<string, JudgedExchange> = exchange('valid', STATUS, { status: 200, body: '{"status":' });
     delete unclassified['valid /api/ticket/status/1?']?.classification;
-    expect(ids(diagnose(results, unclassified))).toEqual(['answers-not-json']);
+    expect(ids(diagnose(results, classifiedExchanges(unclassified)))).toEqual(['answers-not-json']);
     expect(diagnose(results, exchange('valid', STATUS, { status: 300, body: '{"status":' }))).toEqual([]);
   });
 });
@@ -1094,9 +1108,9 @@ describe("a run's credentials, read from its own requests", () => {
   });
 
   test("the run's own check found the token served: that stands when the answer kept without its classification cannot be read", () => {
-    const cut = exchange('valid', STATUS, { status: 200, body: STATUS_BODY.slice(0, 60) });
+    const cut: Record<string, JudgedExchange> = exchange('valid', STATUS, { status: 200, body: STATUS_BODY.slice(0, 60) });
     delete cut['valid /api/ticket/status/1?']?.classification;
-    const exchanges = Object.assign(cut, exchange('no-header', STATUS, { status: 200, body: STATUS_BODY }));
+    const exchanges = classifiedExchanges(Object.assign(cut, exchange('no-header', STATUS, { status: 200, body: STATUS_BODY })));
     const results = [judged('AUTH-MISSING-HEADER-REFUSED', ['no-header /api/ticket/status/1?']), ACCEPTED];
     expect(ids(diagnose(results, exchanges))).toEqual(['authentication-not-enforced']);
     expect(ids(diagnose(results.slice(0, 1), exchanges))).not.toContain('authentication-not-enforced');

@@ -1,11 +1,21 @@
 import { describe, expect, test } from 'vitest';
-import type { ObservedAnswer, StackObservations } from '../src/diagnosis/answers.js';
+import type { ObservedAnswer, StackObservations, StackSetup } from '../src/diagnosis/answers.js';
 import { diagnose } from '../src/diagnosis/diagnose.js';
-import { diagnoseStack } from '../src/diagnosis/rules.js';
-import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
+import { diagnoseStack as stackRules } from '../src/diagnosis/rules.js';
+import type { Diagnosis, JudgedRequirement } from '../src/diagnosis/types.js';
 import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
 import { exchangeKey } from '../src/exchange/exchange.js';
-import { answer, APACHE_503_PAGE, fromApache, missingCredentials, served, wrongTokenRefused } from './doctor/recorded.js';
+import type { JudgedExchange } from '../src/judge/scenario-result.js';
+import { classifiedExchanges } from '../src/pipeline/pipeline.js';
+import {
+  answer,
+  APACHE_503_PAGE,
+  classifiedObservations,
+  fromApache,
+  missingCredentials,
+  served,
+  wrongTokenRefused,
+} from './doctor/recorded.js';
 
 /** Pages and answers as fronts send them of their own accord, each in front of an API that never saw the request. */
 const CLOUDFLARE = { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6071-AMS' };
@@ -28,6 +38,9 @@ const MODSECURITY_406_PAGE =
 const NGINX_502_PAGE =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
 
+/** The rules, handed each answer classified from what it holds once a test is done changing it. */
+const diagnoseStack = (observations: StackObservations, setup?: StackSetup): Diagnosis[] =>
+  stackRules(classifiedObservations(observations), setup);
 const only = (observations: StackObservations, baseUrl?: string): Diagnosis => {
   const diagnoses = diagnoseStack(observations, { baseUrl });
   expect(diagnoses).toHaveLength(1);
@@ -67,10 +80,11 @@ const failedOn = (id: string, seen: ObservedAnswer, credentials: CredentialVaria
   };
 };
 /** diagnose() over a run whose valid request was served and whose request without a header was refused, and what failed. */
-const diagnoseAll = (...judged: { result: JudgedRequirement; exchanges: JudgedExchanges }[]): Diagnosis[] => {
+const diagnoseAll = (...judged: { result: JudgedRequirement; exchanges: Record<string, JudgedExchange> }[]): Diagnosis[] => {
   const accepted: JudgedRequirement = { id: 'AUTH-TOKEN-ACCEPTED', verdict: 'pass', checks: [] };
   const answered = { ...failedOn('', served).exchanges, ...failedOn('', missingCredentials, 'no-header').exchanges };
-  return diagnose([accepted, ...judged.map(({ result }) => result)], Object.assign(answered, ...judged.map(({ exchanges }) => exchanges)));
+  const exchanges: Record<string, JudgedExchange> = Object.assign(answered, ...judged.map((entry) => entry.exchanges));
+  return diagnose([accepted, ...judged.map(({ result }) => result)], classifiedExchanges(exchanges));
 };
 
 describe('a front that answered every request is named, and the run has no verdict', () => {

@@ -40,6 +40,7 @@ test('every rule fails on the import it forbids, direct or through other modules
       { rule: 'only-the-pipeline-starts-stages', from: 'src/doctor/examination.ts', to: 'src/diagnosis/diagnose.ts' },
       { rule: 'doctor-builds-and-shows-only', from: 'src/doctor/examination.ts', to: 'src/pipeline/run.ts' },
       { rule: 'views-read-no-disk', from: 'src/report/matrix/html.ts', to: 'fs' },
+      { rule: 'diagnosis-reads-the-one-classification', from: 'src/diagnosis/answers.ts', to: 'src/classify/classify.ts' },
     ]),
   );
 });

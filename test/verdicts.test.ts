@@ -108,7 +108,8 @@ function passOf(checks: RecordedCheck[], input: Partial<ReportInput> = {}, stric
     errors: [],
     ...input,
   };
-  return diagnoseFacts(facts, { statusId: [facts.options.statusId] });
+  const { statusId, profile } = facts.options;
+  return diagnoseFacts(facts, { statusId: [statusId], ...(profile ? { profile } : {}) });
 }
 
 const NO_SECRETS = createSecretScanner([]);

@@ -1,8 +1,7 @@
-import { apiPathOf, classifyAnswer } from '../classify/classify.js';
 import { looksLikeHtml } from '../classify/signatures.js';
 import { isSuccessCode, type Classified } from '../classify/types.js';
 import { withoutByteOrderMark } from '../exchange/body-text.js';
-import type { JudgedExchange } from '../judge/scenario-result.js';
+import type { ClassifiedExchange } from './types.js';
 
 /** One answer as the stack rules read it: enough to tell the application from the web server in front of it. */
 export interface ObservedAnswer {
@@ -13,34 +12,14 @@ export interface ObservedAnswer {
   /** Header names in lower case, values already redacted. */
   headers: Record<string, string>;
   body: string;
-  /** Who answered and what it means, as the classification stage decided; classified here when absent. */
-  classified?: Classified;
+  /** Who answered and what it means, as the classify stage decided: the diagnosis reads it, never makes it. */
+  classified: Classified;
 }
 
 /** An exchange as the rules read it, with the classification the classification stage gave it. */
-export function observedOf({ request, response, classification }: JudgedExchange, key?: string): ObservedAnswer {
+export function observedOf({ request, response, classification }: ClassifiedExchange, key?: string): ObservedAnswer {
   const { status, headers, body } = response;
-  return {
-    ...(key === undefined ? {} : { key }),
-    url: request.url,
-    status,
-    headers,
-    body,
-    ...(classification ? { classified: classification } : {}),
-  };
-}
-
-/** The answer's classification: the classification stage's, or made from the answer alone when it comes without one. */
-export function classifiedOf(answer: ObservedAnswer): Classified {
-  return (
-    answer.classified ??
-    classifyAnswer({
-      apiPath: apiPathOf(new URL(answer.url).pathname),
-      status: answer.status,
-      headers: answer.headers,
-      bodyText: answer.body,
-    })
-  );
+  return { ...(key === undefined ? {} : { key }), url: request.url, status, headers, body, classified: classification };
 }
 
 /**
@@ -109,7 +88,7 @@ export function requestsOf(failed: FailedAnswer[], describe: (entry: FailedAnswe
 
 /** The answer hands out a ticket status, or a success envelope, whatever its HTTP code: a request that should have been refused was served. */
 export function handedOut(answer: ObservedAnswer): boolean {
-  const { kind } = classifiedOf(answer).meaning;
+  const { kind } = answer.classified.meaning;
   return kind === 'served-status' || kind === 'served-without-resource';
 }
 
@@ -120,7 +99,7 @@ export function succeeded(answer: ObservedAnswer): boolean {
 
 /** The application answered, whatever it said: its own envelope, or its own failure. */
 export function fromApplication(answer: ObservedAnswer): boolean {
-  return classifiedOf(answer).origin.kind === 'api';
+  return answer.classified.origin.kind === 'api';
 }
 
 /** A JSON body of any kind. */

@@ -1,5 +1,6 @@
 import { SERVED_MEANINGS, type Classified, type FrontName } from '../classify/types.js';
-import type { Diagnosis, DiagnosisId, JudgedExchanges } from './types.js';
+import type { JudgedExchange } from '../judge/scenario-result.js';
+import type { Diagnosis, DiagnosisId } from './types.js';
 
 /** An answer a cause is drawn from, as the classification read it, with its HTTP code. */
 interface CitedAnswer {
@@ -82,8 +83,11 @@ const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
   'web-server-password': fromFront('web-server'),
 };
 
-/** Each diagnosis that names a cause the classification of an answer it cites contradicts, in words; none is right. */
-export function contradictions(diagnoses: readonly Diagnosis[], exchanges: JudgedExchanges): string[] {
+/**
+ * Each diagnosis that names a cause the classification of an answer it cites contradicts, in words; none is right. It reads
+ * a report's exchanges, which a report of an older suite may hold unclassified.
+ */
+export function contradictions(diagnoses: readonly Diagnosis[], exchanges: Readonly<Record<string, JudgedExchange>>): string[] {
   return diagnoses.flatMap((diagnosis) =>
     (diagnosis.cites ?? []).flatMap((key) => {
       const exchange = exchanges[key];

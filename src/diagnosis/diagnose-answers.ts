@@ -1,5 +1,4 @@
-import type { JudgedExchange } from '../judge/scenario-result.js';
-import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
+import type { ClassifiedExchange, Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 
 /**
  * What to do about a redirect of the valid request: where it keeps the API path, the address it names is the base URL
@@ -32,7 +31,7 @@ function redirectAdvice(requestUrl: string, location: string): string[] {
  * Answers to a valid request that say nothing about the credentials: a redirect, a server error, a body that is not JSON.
  * Named before any credential diagnosis, which would otherwise read them as a refused or stripped token.
  */
-export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchange, exchanges: JudgedExchanges): Diagnosis | undefined {
+export function diagnoseAnswer(results: JudgedRequirement[], valid: ClassifiedExchange, exchanges: JudgedExchanges): Diagnosis | undefined {
   const { response } = valid;
   const request = `GET ${valid.request.url}`;
   const location = response.headers.location;
@@ -49,7 +48,7 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchan
   }
   // A method refused is no credential refused: GET is the only method the suite sends, and the document gives it.
   if (response.status === 405) {
-    const api = valid.classification?.origin.kind === 'api';
+    const api = valid.classification.origin.kind === 'api';
     return {
       id: 'method-not-allowed',
       party: api ? 'target' : 'environment',
@@ -71,10 +70,10 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchan
       advice: ["Read the application's and the web server's error logs at the time of this run."],
     };
   }
-  const apiAnswered = Object.values(exchanges).some((exchange) => exchange.classification?.origin.kind === 'api');
+  const apiAnswered = Object.values(exchanges).some((exchange) => exchange.classification.origin.kind === 'api');
   // A body that does not decode is the deployment's failure, whoever wrote it: curl and the vendor's client fail on it too.
-  const undecodable = valid.classification?.meaning.kind === 'undecodable' && valid.classification.meaning.why === 'encoding';
-  if (valid.classification?.origin.kind === 'unknown' && !undecodable && !apiAnswered) {
+  const undecodable = valid.classification.meaning.kind === 'undecodable' && valid.classification.meaning.why === 'encoding';
+  if (valid.classification.origin.kind === 'unknown' && !undecodable && !apiAnswered) {
     return {
       id: 'no-api-answer',
       party: 'environment',
@@ -93,7 +92,7 @@ export function diagnoseAnswer(results: JudgedRequirement[], valid: JudgedExchan
     ?.checks.find((check) => check.verdict === 'fail' && check.exchange !== undefined);
   // An envelope inside PHP's messages is named by what printed them (see the display_errors finding).
   // Stryker disable next-line ConditionalExpression: no final answer has a code below 200
-  if (response.status >= 200 && response.status < 300 && notJson && valid.classification?.noise === undefined) {
+  if (response.status >= 200 && response.status < 300 && notJson && valid.classification.noise === undefined) {
     return {
       id: 'answers-not-json',
       party: 'target',

@@ -1,6 +1,5 @@
 import {
   citing,
-  classifiedOf,
   observedOf,
   sameAnswer,
   succeeded,
@@ -100,7 +99,7 @@ function frontAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges):
     .filter((check) => check.error?.code === 'HARNESS_NOT_THE_API')
     .map((check) => failedAnswerOf(check, exchanges))
     .filter((failed): failed is FailedAnswer => {
-      const classified = failed && classifiedOf(failed.answer);
+      const classified = failed?.answer.classified;
       return classified !== undefined && (classified.origin.kind === 'front' || classified.meaning.kind === 'redirect');
     });
 }
@@ -115,7 +114,7 @@ const mustFailed = (results: JudgedRequirement[]): boolean => results.some((resu
 const NOT_ROUTED = new Set<DiagnosisId>(['rewrite-not-applied', 'front-controller-not-routed']);
 
 const webServerPage = (answer: ObservedAnswer): boolean => {
-  const { origin } = classifiedOf(answer);
+  const { origin } = answer.classified;
   return origin.kind === 'front' && origin.front === 'web-server';
 };
 

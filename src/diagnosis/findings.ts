@@ -1,7 +1,6 @@
 import { cacheMark, PHP_MESSAGE } from '../classify/signatures.js';
 import { exchangeKey, STATUS_PATH } from '../exchange/exchange.js';
-import type { JudgedExchange } from '../judge/scenario-result.js';
-import type { Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
+import type { ClassifiedExchange, Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
 
 /**
  * Causes named beside the hosting stack's: each explains a failure of the API itself (how it compares the token, what
@@ -12,7 +11,7 @@ const SHOWN_CHARS = 160;
 const briefly = (text: string): string => (text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text);
 
 /** The exchanges that failed checks of a requirement, each once. */
-function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExchanges): [string, JudgedExchange][] {
+function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExchanges): [string, ClassifiedExchange][] {
   const keys = new Set(
     results
       .filter((result) => result.id === id)
@@ -22,7 +21,7 @@ function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExc
   );
   return [...keys].flatMap((key) => {
     const exchange = exchanges[key];
-    return exchange ? [[key, exchange] as [string, JudgedExchange]] : [];
+    return exchange ? [[key, exchange] as [string, ClassifiedExchange]] : [];
   });
 }
 
@@ -31,7 +30,7 @@ function displayErrors(exchanges: JudgedExchanges): Diagnosis | undefined {
   const [key, noisy] =
     Object.entries(exchanges).find(([, exchange]) => {
       // Stryker disable next-line StringLiteral: an empty text holds no PHP message
-      const noise = exchange.classification?.noise ?? (exchange.classification?.origin.kind === 'api' ? '' : exchange.response.body);
+      const noise = exchange.classification.noise ?? (exchange.classification.origin.kind === 'api' ? '' : exchange.response.body);
       return PHP_MESSAGE.test(noise);
     }) ?? [];
   if (key === undefined || !noisy) return undefined;
@@ -41,7 +40,7 @@ function displayErrors(exchanges: JudgedExchanges): Diagnosis | undefined {
     confidence: 'high',
     summary:
       "PHP prints its warnings, notices or deprecations into the answers (display_errors is on): the JSON comes with text around it, which JSON clients, the vendor's among them, cannot read",
-    evidence: `GET ${noisy.request.url} answered HTTP ${noisy.response.status} with ${briefly(noisy.classification?.noise ?? noisy.response.body)}`,
+    evidence: `GET ${noisy.request.url} answered HTTP ${noisy.response.status} with ${briefly(noisy.classification.noise ?? noisy.response.body)}`,
     cites: [key],
     advice: [
       'Set display_errors = Off and log_errors = On for the PHP that runs the application (php.ini, or the PHP-FPM pool: php_admin_flag[display_errors] = off), then reload PHP-FPM: the messages go to the log instead of the answers.',

@@ -5,7 +5,6 @@ import { whoAnswered } from '../classify/words.js';
 import {
   briefly,
   citing,
-  classifiedOf,
   fromApplication,
   isHtmlPage,
   pathOf,
@@ -173,7 +172,7 @@ export function statusMissing(
   const { selfservice, firstStatus, unknownStatus } = observations;
   // Only the API's own refusal says whether a status exists: its failure (a 500 in its envelope) says nothing of the id,
   // and a refusal of the credentials (401, 403) nothing either.
-  const refused = classifiedOf(valid).meaning.kind === 'refused' && fromApplication(valid);
+  const refused = valid.classified.meaning.kind === 'refused' && fromApplication(valid);
   if (!servedJson(selfservice) || !refused || valid.status === 401 || valid.status === 403) return undefined;
   const firstServed = statusId !== 1 && servedJson(firstStatus);
   const compared = firstServed ? firstStatus : sameAnswer(valid, unknownStatus) ? unknownStatus : undefined;
@@ -257,7 +256,7 @@ function someBlockedAdvice(origin: FrontOrigin, classified: Classified, answer: 
  */
 export function frontAnsweredSome(blocked: FailedAnswer[], apiFailedToo: boolean): Diagnosis | undefined {
   const first = blocked[0];
-  const classified = first && classifiedOf(first.answer);
+  const classified = first?.answer.classified;
   // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: the caller passes front answers and redirects only; this narrows the type
   if (!first || !classified || (classified.origin.kind !== 'front' && classified.meaning.kind !== 'redirect')) return undefined;
   const { origin } = classified;
@@ -428,7 +427,7 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
   const { valid } = observations;
   // Stryker disable next-line ConditionalExpression: the stack rules ask only when the valid request was answered
   if (!valid) return undefined;
-  const classified = classifiedOf(valid);
+  const { classified } = valid;
   const { origin } = classified;
   if (classified.meaning.kind === 'redirect') {
     // Stryker disable next-line ConditionalExpression: only a front has a name to compare

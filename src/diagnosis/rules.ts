@@ -2,7 +2,6 @@ import type { Diagnosis } from './types.js';
 import {
   briefly,
   citing,
-  classifiedOf,
   fromApplication,
   handedOut,
   isHtmlPage,
@@ -443,7 +442,7 @@ function tokenReadElsewhere(valid: ObservedAnswer, served: { form: string; answe
 }
 
 /** An HTTP 401 page that no known front signs: a refusal of credentials, whoever wrote it. */
-const isRefusalPage = (answer: ObservedAnswer): boolean => answer.status === 401 && classifiedOf(answer).origin.kind === 'unknown';
+const isRefusalPage = (answer: ObservedAnswer): boolean => answer.status === 401 && answer.classified.origin.kind === 'unknown';
 
 /**
  * Known problems of the hosting stack, named from HTTP answers alone; the doctor and the main run both read them here.
@@ -459,7 +458,7 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
     const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && handedOut(answer));
     return served.length > 0 ? [authenticationNotEnforced(served)] : [];
   }
-  const classified = classifiedOf(valid);
+  const { classified } = valid;
   if (classified.meaning.kind === 'application-error') return [applicationFailed(valid, classified.meaning)];
   const elsewhere = fromApplication(valid) ? (observations.tokenElsewhere ?? []).filter(({ answer }) => succeeded(answer)) : [];
   if (elsewhere.length > 0) return [tokenReadElsewhere(valid, elsewhere)];

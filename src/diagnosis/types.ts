@@ -1,3 +1,4 @@
+import type { Classified } from '../classify/types.js';
 import type { JudgedExchange, RecordedCheck } from '../judge/scenario-result.js';
 import type * as ReportFile from '../validators/types/report.generated.js';
 
@@ -8,8 +9,11 @@ export interface JudgedRequirement {
   checks: RecordedCheck[];
 }
 
-/** The run's exchanges by key, as report.json holds them; a check names its own by that key. */
-export type JudgedExchanges = Record<string, JudgedExchange>;
+/** An exchange as report.json holds it, with the classification the classify stage gave it, which every diagnosis reads. */
+export type ClassifiedExchange = JudgedExchange & { classification: Classified };
+
+/** The run's exchanges by key, each classified; a check names its own by that key. */
+export type JudgedExchanges = Record<string, ClassifiedExchange>;
 
 /** Configuration lines to change, and where they go. */
 export type Snippet = NonNullable<ReportFile.Diagnosis['snippets']>[number];

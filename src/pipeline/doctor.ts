@@ -2,12 +2,12 @@ import type { Config } from '../config/settings.js';
 import { classifyRecording } from '../classify/recording.js';
 import type { Diagnosis, JudgedExchanges } from '../diagnosis/types.js';
 import { buildExamination, type Examination } from '../doctor/examination.js';
-import { judgedExchange } from '../judge/scenario-result.js';
+import { judgedExchange, type JudgedExchange } from '../judge/scenario-result.js';
 import { stackPlan } from '../record/plan.js';
 import { firstSlice } from '../record/target.js';
 import type { SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
-import { diagnosisOf, recordPass, targetSettings, type Pass } from './pipeline.js';
+import { classifiedExchanges, diagnosisOf, recordPass, targetSettings, type Pass } from './pipeline.js';
 
 /**
  * Classify and diagnose a pass that no spec judges (the doctor's plan): each answer classified as a run's pass is, and
@@ -15,10 +15,11 @@ import { diagnosisOf, recordPass, targetSettings, type Pass } from './pipeline.j
  */
 function diagnoseUnjudged({ target, recording, choices }: Pass): { exchanges: JudgedExchanges; diagnoses: Diagnosis[] } {
   const classified = recording ? classifyRecording(recording, [firstSlice(choices).statusId]).answers : {};
-  const exchanges: JudgedExchanges = {};
+  const judged: Record<string, JudgedExchange> = {};
   for (const [key, answer] of Object.entries(recording?.answers ?? {})) {
-    if ('exchange' in answer) exchanges[key] = judgedExchange(answer.exchange, classified[key]);
+    if ('exchange' in answer) judged[key] = judgedExchange(answer.exchange, classified[key]);
   }
+  const exchanges = classifiedExchanges(judged);
   return { exchanges, diagnoses: diagnosisOf([], exchanges, target.baseUrl, choices) };
 }
 

@@ -1,5 +1,6 @@
 import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
 import type { TargetOptions } from '../config/targets.js';
+import { apiPathOf, classifyAnswer } from '../classify/classify.js';
 import { classifyRecording } from '../classify/recording.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import type { StackSetup } from '../diagnosis/answers.js';
@@ -9,7 +10,7 @@ import { newRunId } from '../exchange/trace-context.js';
 import { Pacer } from '../http/rate-limit.js';
 import type { SharedConnections } from '../http/shared-connections.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
-import type { ScenarioResult } from '../judge/scenario-result.js';
+import type { JudgedExchange, ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
@@ -202,6 +203,28 @@ function interrupted(scenarios: ScenarioResult[]): RunError | undefined {
 }
 
 /**
+ * Classify, for the diagnosis: each judged exchange with the classification its pass's answers were given before they
+ * were judged. Scenario results built by code rather than judged from a pass may hold an exchange without one: it is
+ * classified here, alone, so the diagnosis only ever reads a classification.
+ */
+export function classifiedExchanges(exchanges: Readonly<Record<string, JudgedExchange>>): JudgedExchanges {
+  return Object.fromEntries(
+    Object.entries(exchanges).map(([key, exchange]) => {
+      const { request, response } = exchange;
+      const classification =
+        exchange.classification ??
+        classifyAnswer({
+          apiPath: apiPathOf(new URL(request.url).pathname),
+          status: response.status,
+          headers: response.headers,
+          bodyText: response.body,
+        });
+      return [key, { ...exchange, classification }];
+    }),
+  );
+}
+
+/**
  * Diagnose: the causes named from the classified answers and what the judge found of them (nothing, for the doctor),
  * for the statuses asked for. A run's report and the doctor both take their causes from here.
  */
@@ -217,14 +240,14 @@ export function diagnosisOf(
 }
 
 /**
- * Diagnose what a pass's report is built from: its scenarios folded per requirement, and the causes named from the
- * classified answers for the statuses the pass asked for.
+ * Diagnose what a pass's report is built from: its scenarios folded per requirement (the requirements of the pass's
+ * profile among them), and the causes named from the classified answers for the statuses the pass asked for.
  */
-export function diagnoseFacts(input: ReportInput, choices: Pick<RequestChoices, 'statusId'>): DiagnosedPass {
-  const judged = judgedRun(input.scenarios, input.complete, input.options.profile);
+export function diagnoseFacts(input: ReportInput, choices: Pick<RequestChoices, 'statusId' | 'profile'>): DiagnosedPass {
+  const judged = judgedRun(input.scenarios, input.complete, choices.profile);
   // Each scenario holds the count of the run so far: the largest is the run's.
   const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
-  const diagnoses = diagnosisOf(judged.requirements, judged.exchanges, input.target.baseUrl, choices, { askedToWait });
+  const diagnoses = diagnosisOf(judged.requirements, classifiedExchanges(judged.exchanges), input.target.baseUrl, choices, { askedToWait });
   return diagnosedPass(input, judged, diagnoses);
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ObservedAnswer, StackObservations } from '../../src/diagnosis/answers.js';
+import { apiPathOf, classifyAnswer } from '../../src/classify/classify.js';
+import type { FailedAnswer, ObservedAnswer, StackObservations } from '../../src/diagnosis/answers.js';
 import type { NginxSite } from '../lab/configs.js';
 
 /** Answers recorded from the lab's real Apache 2.4, nginx 1.22 and PHP 8.2 (test/lab), as the HTTP client keeps them. */
@@ -34,8 +35,34 @@ export const MISSING_CREDENTIALS_BODY =
   '{"status":"error","message":"Failed to authenticate because of bad credentials or an invalid authorization header.","data":[]}';
 export const WRONG_TOKEN_BODY = '{"status":"error","message":"Invalid authentication credentials.","data":[]}';
 
+/**
+ * An answer with the classification the classify stage gives an answer alone, made from what it holds now: a test that
+ * changes an answer after making it (another URL, another header) has it classified anew before a rule reads it.
+ */
+export function classifiedAlone({ key, url, status, headers, body }: Omit<ObservedAnswer, 'classified'>): ObservedAnswer {
+  const classified = classifyAnswer({ apiPath: apiPathOf(new URL(url).pathname), status, headers, bodyText: body });
+  return { ...(key === undefined ? {} : { key }), url, status, headers, body, classified };
+}
+
+/** Every answer of the observations classified from what it holds, as the rules are handed them. */
+export function classifiedObservations(observations: StackObservations): StackObservations {
+  return Object.fromEntries(
+    Object.entries(observations).map(([name, seen]: [string, unknown]) => {
+      if (Array.isArray(seen)) {
+        const forms = seen as NonNullable<StackObservations['tokenElsewhere']>;
+        return [name, forms.map(({ form, answer: other }) => ({ form, answer: classifiedAlone(other) }))];
+      }
+      return [name, typeof seen === 'object' && seen !== null ? classifiedAlone(seen as ObservedAnswer) : seen];
+    }),
+  ) as StackObservations;
+}
+
+/** Failed answers each classified from what it holds. */
+export const classifiedFailures = (failed: FailedAnswer[]): FailedAnswer[] =>
+  failed.map((entry) => ({ ...entry, answer: classifiedAlone(entry.answer) }));
+
 export function answer(status: number, body: string, headers: Record<string, string>, path = API): ObservedAnswer {
-  return { url: `${BASE}${path}`, status, headers, body };
+  return classifiedAlone({ url: `${BASE}${path}`, status, headers, body });
 }
 
 export const fromApache = (status: number, body: string, type = JSON_TYPE, path = API): ObservedAnswer =>
@@ -75,8 +102,8 @@ export const LAB: Record<string, StackObservations> = {
 /** The headers the stack rules read; the others (Date, Connection) only change from one recording to the next. */
 const RECORDED_HEADERS = ['server', 'content-type', 'www-authenticate'];
 
-/** An answer as the recordings keep it: at BASE instead of the lab's own port, with the headers the rules read. */
-export function recordedForm(answer: ObservedAnswer, labUrl: string): ObservedAnswer {
+/** An answer as the recordings keep it: at BASE instead of the lab's own port, with the headers the rules read, unclassified. */
+export function recordedForm(answer: ObservedAnswer, labUrl: string): Omit<ObservedAnswer, 'classified'> {
   const headers = Object.fromEntries(
     RECORDED_HEADERS.flatMap((name) => (answer.headers[name] === undefined ? [] : [[name, answer.headers[name]]])),
   );
@@ -87,7 +114,8 @@ export function recordedForm(answer: ObservedAnswer, labUrl: string): ObservedAn
 export const nginxLabFile = (site: NginxSite): string => join(import.meta.dirname, 'nginx-lab', `${site}.json`);
 
 /** What the doctor's five probes got from one nginx site of the lab. */
-export const nginxLab = (site: NginxSite): StackObservations => JSON.parse(readFileSync(nginxLabFile(site), 'utf8')) as StackObservations;
+export const nginxLab = (site: NginxSite): StackObservations =>
+  classifiedObservations(JSON.parse(readFileSync(nginxLabFile(site), 'utf8')) as StackObservations);
 
 /** Apache's words, which advice on an nginx stack never holds. */
 export const APACHE_ADVICE = /\.htaccess|mod_rewrite|AllowOverride|CGIPassAuth|a2enmod|DocumentRoot/;

@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import type { ObservedAnswer, StackObservations } from '../../src/diagnosis/answers.js';
-import { diagnoseStack, headerLostOnSome, unrecognisedAnswer } from '../../src/diagnosis/rules.js';
+import type { FailedAnswer, ObservedAnswer, StackObservations } from '../../src/diagnosis/answers.js';
+import { diagnoseStack as stackRules, headerLostOnSome as headerLost, unrecognisedAnswer } from '../../src/diagnosis/rules.js';
 import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { requirement } from '../../src/requirements/catalog.js';
 import type { RequirementResult } from '../../src/report/model/types.js';
 import type { Diagnosis, JudgedExchanges } from '../../src/diagnosis/types.js';
 import { variantLabel } from '../../src/exchange/credentials.js';
+import type { JudgedExchange } from '../../src/judge/scenario-result.js';
+import { classifiedExchanges } from '../../src/pipeline/pipeline.js';
 import { STACK_REQUESTS, stackRequestKey, type StackRequestName } from '../../src/record/plan.js';
 import { nginxDocUrl } from '../../src/diagnosis/nginx-docs.js';
 import { NGINX_SITES, type NginxSite } from '../lab/configs.js';
@@ -17,6 +19,9 @@ import {
   APACHE_503_PAGE,
   apacheNotFound,
   BASE,
+  classifiedAlone,
+  classifiedFailures,
+  classifiedObservations,
   fromApache,
   LAB,
   missingCredentials,
@@ -29,6 +34,10 @@ import {
   wrongTokenRefused,
 } from './recorded.js';
 
+/** The rules, handed each answer classified from what it holds once a test is done changing it. */
+const diagnoseStack = (observations: StackObservations): Diagnosis[] => stackRules(classifiedObservations(observations));
+const headerLostOnSome = (valid: ObservedAnswer, lost: FailedAnswer[], noHeader?: ObservedAnswer): Diagnosis =>
+  headerLost(classifiedAlone(valid), classifiedFailures(lost), noHeader && classifiedAlone(noHeader));
 const only = (observations: StackObservations): Diagnosis => {
   const diagnoses = diagnoseStack(observations);
   expect(diagnoses).toHaveLength(1);
@@ -310,7 +319,10 @@ const REQUESTS: Record<string, { key: string; credentials: string }> = {
 };
 
 /** A judged requirement whose failed check names the answer seen, and the run's exchanges holding that answer. */
-function resultWith(id: string, seen: StackObservations['valid']): { result: RequirementResult; exchanges: JudgedExchanges } {
+function resultWith(
+  id: string,
+  seen: StackObservations['valid'],
+): { result: RequirementResult; exchanges: Record<string, JudgedExchange> } {
   const base = { ...requirement(id), verdict: 'fail' as const };
   if (!seen)
     return { result: { ...base, checks: [{ requirement: id, scenario: 's', verdict: 'skip', description: 'not run' }] }, exchanges: {} };
@@ -332,7 +344,7 @@ function diagnoseAll(...judged: ReturnType<typeof resultWith>[]): Diagnosis[] {
   return withoutCites(
     diagnose(
       judged.map(({ result }) => result),
-      Object.assign({}, ...judged.map(({ exchanges }) => exchanges)) as JudgedExchanges,
+      classifiedExchanges(Object.assign({}, ...judged.map(({ exchanges }) => exchanges)) as Record<string, JudgedExchange>),
     ),
   );
 }
@@ -358,6 +370,11 @@ describe('the main run reads its own answers with the same rules', () => {
 
 /** The doctor's answers as its exchanges, each under the key its request of the plan has. */
 function doctorExchanges(observations: StackObservations): JudgedExchanges {
+  return classifiedExchanges(unclassifiedExchanges(observations));
+}
+
+/** The doctor's answers as its recording holds them, before the classify step. */
+function unclassifiedExchanges(observations: StackObservations): Record<string, JudgedExchange> {
   const byName = observations as Partial<Record<StackRequestName, ObservedAnswer>>;
   return Object.fromEntries(
     STACK_REQUESTS.flatMap((request) => {
@@ -370,7 +387,7 @@ function doctorExchanges(observations: StackObservations): JudgedExchanges {
       };
       return [[stackRequestKey(request, 1), exchange]];
     }),
-  ) as JudgedExchanges;
+  ) as Record<string, JudgedExchange>;
 }
 
 describe("the doctor's answers go through the run's diagnosis", () => {
