@@ -1,3 +1,4 @@
+import { prepareOutDir } from '../config/out-dir.js';
 import { ConfigError } from '../errors.js';
 import { artifactScanner } from '../files/artifacts.js';
 import { mergeShards } from '../report/matrix/merge.js';
@@ -5,8 +6,12 @@ import type { Matrix } from '../report/matrix/types.js';
 import { readResultFile } from '../report/model/read.js';
 import { writeMatrix } from '../report/write.js';
 
-/** merge: the matrix.json of every shard read, merged into the matrix an unsharded run gives, and written as a matrix run writes it. */
+/**
+ * merge: the output folder checked as a matrix run checks it, the matrix.json of every shard read, merged into the matrix
+ * an unsharded run gives, and written by the writer a matrix run writes with.
+ */
 export async function mergeMatrices(paths: readonly string[], out: string): Promise<{ matrix: Matrix; written: string[] }> {
+  await prepareOutDir(out);
   const files = paths.map((path) => {
     const file = readResultFile(path, 'matrix');
     if (file.kind !== 'matrix')

@@ -1,4 +1,3 @@
-import { prepareOutDir } from '../../config/out-dir.js';
 import { renderMatrixTerminal } from '../../report/matrix/terminal.js';
 import { mergeMatrices } from '../../pipeline/merge.js';
 import { readCommandLine, required } from '../../config/command-line.js';
@@ -30,7 +29,6 @@ export async function mergeCommand(argv: string[], io: CommandIo): Promise<numbe
     return 0;
   }
   const out = required(values.out, '--out', USAGE);
-  await prepareOutDir(out);
   const { matrix, written } = await mergeMatrices(positionals, out);
   io.log(renderMatrixTerminal(matrix, written));
   return values[EXIT_ZERO] === true ? 0 : matrix.exitCode;
