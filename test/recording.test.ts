@@ -2,12 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
+import { harValidator } from './helpers/schema-problems.js';
 import { CREDENTIAL_VARIANTS } from '../src/exchange/credentials.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
 import { expectedKills } from '../src/reference-server/kills.js';
@@ -25,8 +23,6 @@ import { answeredWith, recordedAnswer } from './helpers/answers.js';
 
 const TOKEN = 'recording-token-3b9e27';
 const FIXTURE_RECORDINGS = join(repoRoot, 'test', 'fixtures', 'recordings');
-const require = createRequire(import.meta.url);
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 const { inProcess, cleanUpAfterAll, tempFolder } = fileResources({ reports: ['json', 'md', 'junit', 'recording'] });
 
@@ -51,18 +47,6 @@ const recordingOf = (run: CliRun): RecordingFile => JSON.parse(readFileSync(join
 function tokenForms(): string[] {
   const basics = ['x', '', 'z', 'a:b:c', 'p'.repeat(256)].map((password) => Buffer.from(`${TOKEN}:${password}`).toString('base64'));
   return [TOKEN, encodeURIComponent(TOKEN), Buffer.from(TOKEN).toString('hex'), Buffer.from(TOKEN).toString('base64'), ...basics];
-}
-
-/** The HAR 1.2 shape as the har-schema package publishes it (draft-06, with its own keywords such as "optional"). */
-function harValidator(): ReturnType<Ajv['compile']> {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
-  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
-  const schemas = require('har-schema') as Record<string, { $id: string }>;
-  for (const schema of Object.values(schemas)) ajv.addSchema(schema);
-  const har = ajv.getSchema('har.json#');
-  if (!har) throw new Error('har-schema has no har.json');
-  return har;
 }
 
 describe('a run writes its recording beside the reports', () => {
