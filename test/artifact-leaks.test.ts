@@ -69,7 +69,7 @@ describe('a command that writes files never writes a secret into one', () => {
     expect(await readFile(join(matrixRun.outDir, 'targets/echo-0/recording.json'), 'utf8')).toContain('<redacted>');
   });
 
-  test('merge: a shard matrix.json edited to hold an Authorization value; the merged views holding it are refused, exit 2', async () => {
+  test('merge: a shard matrix.json edited to hold an Authorization value; the merged matrix holds it redacted and says so, exit 2', async () => {
     const dir = join(work, 'merge');
     await mkdir(dir);
     const matrix = JSON.parse(await readFile(join(matrixRun.outDir, 'matrix.json'), 'utf8')) as Matrix;
@@ -85,7 +85,11 @@ describe('a command that writes files never writes a secret into one', () => {
     expect(run.stdout).toContain('HARNESS_SECRET_LEAK');
     expect(await secretsIn(merged, run)).toEqual([]);
     const written = await readdir(merged);
-    expect(written.filter((name) => name.startsWith('matrix.'))).toEqual([]);
+    expect(written.filter((name) => name.startsWith('matrix.')).sort()).toEqual(['matrix.html', 'matrix.json', 'matrix.md']);
+    const json = JSON.parse(await readFile(join(merged, 'matrix.json'), 'utf8')) as Matrix;
+    expect(json.errors.map((error) => error.message)).toEqual([
+      'the matrix would have contained an Authorization value, so every view shows it redacted',
+    ]);
   });
 
   test('judge: a recording edited to hold an Authorization value in an answer; no report holds it, and the redaction is said', async () => {

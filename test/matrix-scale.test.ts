@@ -114,17 +114,20 @@ function row(name: string, position: number, summary = 'Conformant.'): MatrixTar
   };
 }
 
-function matrixOf(rows: MatrixTarget[]): Matrix {
+function matrixOf(rows: MatrixTarget[], scanner = createSecretScanner([])): Matrix {
   const at = new Date().toISOString();
-  return buildMatrix({
-    suite: { name: 'ticketing-conformance', version: '0.0.0' },
-    startedAt: at,
-    finishedAt: at,
-    durationMs: 0,
-    targetConcurrency: 4,
-    targets: rows,
-    errors: [],
-  });
+  return buildMatrix(
+    {
+      suite: { name: 'ticketing-conformance', version: '0.0.0' },
+      startedAt: at,
+      finishedAt: at,
+      durationMs: 0,
+      targetConcurrency: 4,
+      targets: rows,
+      errors: [],
+    },
+    scanner,
+  );
 }
 
 describe('the leak scan of the matrix views, with a token per target', () => {
@@ -142,45 +145,47 @@ describe('the leak scan of the matrix views, with a token per target', () => {
     expect(createSecretScanner([]).find('anything')).toBeUndefined();
   });
 
-  test('a view that would show one token among hundreds is refused; a clean matrix is written whole', async () => {
+  test('a matrix whose rows would show one token among hundreds is built with it redacted and says so; a clean one is written whole', async () => {
     const rows = tokens.map((_, index) => row(`target-${index}`, index));
+    const basic = Buffer.from(`${tokens[211]}:x`).toString('base64');
     const leaky = rows.map((target, index) =>
-      index === 211
-        ? {
-            ...target,
-            verdict: 'not-conformant' as const,
-            exitCode: 1 as const,
-            summary: `echoed ${Buffer.from(`${tokens[211]}:x`).toString('base64')}`,
-          }
-        : target,
+      index === 211 ? { ...target, verdict: 'not-conformant' as const, exitCode: 1 as const, summary: `echoed ${basic}` } : target,
     );
     const cleanDir = await tempFolder('conformance-matrix-clean-');
     const leakDir = await tempFolder('conformance-matrix-leak-');
 
-    const clean = matrixOf(rows);
+    const clean = matrixOf(rows, fleetScanner);
     const cleanWritten = await writeMatrix(clean, cleanDir, fleetScanner);
     expect(cleanWritten.map((path) => path.slice(cleanDir.length + 1))).toEqual(MATRIX_OUTPUTS);
     expect(clean.errors).toEqual([]);
 
-    const leaking = matrixOf(leaky);
-    const written = await writeMatrix(leaking, leakDir, fleetScanner);
-    // The summary shows in matrix.json and in the attention lists of both other views once the target fails.
-    expect(written).toEqual([]);
-    expect(leaking.errors.map((error) => error.code)).toEqual(MATRIX_OUTPUTS.map(() => 'HARNESS_SECRET_LEAK'));
+    const leaking = matrixOf(leaky, fleetScanner);
+    expect(leaking.errors.map((error) => [error.code, error.message])).toEqual([
+      ['HARNESS_SECRET_LEAK', 'the matrix would have contained the API token, so every view shows it redacted'],
+    ]);
     expect(leaking.exitCode).toBe(2);
-    expect(await readdir(leakDir)).toEqual([]);
+    expect(Object.isFrozen(leaking.targets[211])).toBe(true);
+    const written = await writeMatrix(leaking, leakDir, fleetScanner);
+    expect(written.map((path) => path.slice(leakDir.length + 1))).toEqual(MATRIX_OUTPUTS);
+    for (const name of MATRIX_OUTPUTS) {
+      const text = await readFile(join(leakDir, name), 'utf8');
+      expect({ name, found: fleetScanner.find(text) }).toEqual({ name, found: undefined });
+      expect(text, name).toContain('the matrix would have contained the API token');
+    }
   });
 
-  test('a token only one view shows refuses that view; the others are written and name the refusal', async () => {
+  test('a view that would still show a token is not written; the others are, and the writing ends in the leak', async () => {
     const dir = await tempFolder('conformance-matrix-one-');
-    // The base URL is in matrix.json only: the Markdown and HTML views do not show it.
+    // Built with a scanner that knows none of the tokens; the base URL is in matrix.json only, not in the other views.
     const rows = tokens.map((_, index) =>
       index === 42 ? { ...row('target-42', 42), baseUrl: `https://x.example/${tokens[42]}` } : row(`target-${index}`, index),
     );
     const matrix = matrixOf(rows);
-    const written = await writeMatrix(matrix, dir, fleetScanner);
-    expect(written.map((path) => path.slice(dir.length + 1))).toEqual(['matrix.md', 'matrix.html']);
-    expect(matrix.errors.map((error) => error.message)).toEqual(['matrix.json would have contained the API token, so it was not written']);
-    expect(await readFile(join(dir, 'matrix.md'), 'utf8')).toContain('matrix.json would have contained the API token');
+    await expect(writeMatrix(matrix, dir, fleetScanner)).rejects.toMatchObject({
+      code: 'HARNESS_SECRET_LEAK',
+      message: 'matrix.json would have contained the API token, so it was not written',
+    });
+    expect((await readdir(dir)).filter((name) => name.startsWith('matrix.')).sort()).toEqual(['matrix.html', 'matrix.md']);
+    expect(matrix.errors).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createSecretScanner } from '../src/secrets/scanner.js';
 import fsPromises from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { expect, test } from 'vitest';
@@ -55,15 +56,18 @@ const night = (report: Report, day: number, baseUrl = report.target.baseUrl): Re
 
 test('the matrix page links the report.html of the targets it is told wrote one, and report.md of the others', () => {
   const report = sampleReport();
-  const matrix = buildMatrix({
-    suite: report.suite,
-    startedAt: report.startedAt,
-    finishedAt: report.finishedAt,
-    durationMs: 0,
-    targetConcurrency: 1,
-    targets: [matrixRow(report, 'one', 0, 'targets/one'), matrixRow(report, 'two', 1, 'targets/two')],
-    errors: [],
-  });
+  const matrix = buildMatrix(
+    {
+      suite: report.suite,
+      startedAt: report.startedAt,
+      finishedAt: report.finishedAt,
+      durationMs: 0,
+      targetConcurrency: 1,
+      targets: [matrixRow(report, 'one', 0, 'targets/one'), matrixRow(report, 'two', 1, 'targets/two')],
+      errors: [],
+    },
+    createSecretScanner([]),
+  );
   const links = (pages: ReadonlySet<string>): string[] =>
     [...renderMatrixHtml(matrix, pages).matchAll(/href="([^"]+)"/g)].map(([, href]) => href ?? '');
   // Neither folder exists anywhere: only what the caller says counts.

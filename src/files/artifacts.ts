@@ -53,29 +53,6 @@ export function screenArtifacts(files: readonly Artifact[], scanner: SecretScann
 /** A view of a model: its file name and how it is rendered. */
 export type View<M> = readonly [name: string, render: (model: M) => string];
 
-/**
- * Renders each view once and scans it once. A refused view is an error every other view must show: refuse records it
- * in the model (and settles what depends on errors), and the views left are rendered and scanned again, which happens
- * only when something was refused.
- */
-export function screenViews<M>(
-  model: M,
-  views: readonly View<M>[],
-  scanner: SecretScanner,
-  refuse: (errors: RunError[]) => void,
-): ScreenedArtifact[] {
-  let pending = views;
-  for (;;) {
-    const { passed, refused } = screenArtifacts(
-      pending.map(([name, render]) => ({ name, content: render(model) })),
-      scanner,
-    );
-    if (refused.length === 0) return passed;
-    refuse(refused);
-    pending = pending.filter(([name]) => passed.some((view) => view.name === name));
-  }
-}
-
 interface Manifest {
   /** Paths relative to the folder, with "/" between segments. */
   files: string[];

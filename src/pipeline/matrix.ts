@@ -124,18 +124,22 @@ export async function runMatrix(
       await Promise.all([own?.close(), connections.close()]);
     }
   }
-  // finishedAt and durationMs are set by writeMatrix, once every target's reports are written.
-  const matrix = buildMatrix({
-    suite: { name: 'ticketing-conformance', version: suiteVersion },
-    startedAt: startedAt.toISOString(),
-    finishedAt: startedAt.toISOString(),
-    durationMs: 0,
-    targetConcurrency: config.targetConcurrency,
-    ...(config.shard ? { shard: { ...config.shard, targetsInFile: targets.length } } : {}),
-    targets: rows,
-    errors: [],
-  });
-  const writtenFiles = await writeMatrix(matrix, config.out, scanner, { runStartedAt: startedAt });
+  // The run finished once every target's reports are written.
+  const finishedAt = new Date();
+  const matrix = buildMatrix(
+    {
+      suite: { name: 'ticketing-conformance', version: suiteVersion },
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      targetConcurrency: config.targetConcurrency,
+      ...(config.shard ? { shard: { ...config.shard, targetsInFile: targets.length } } : {}),
+      targets: rows,
+      errors: [],
+    },
+    scanner,
+  );
+  const writtenFiles = await writeMatrix(matrix, config.out, scanner);
   return { matrix, writtenFiles };
 }
 

@@ -18,8 +18,9 @@ export async function mergeMatrices(paths: readonly string[], out: string): Prom
       throw new ConfigError('CONFIG_INVALID', `${path} is a report, not a matrix`, 'Pass the matrix.json of each shard');
     return { path, matrix: file.matrix };
   });
-  const matrix = mergeShards(files, out);
-  // The shards' files hold no token to look for; the scan still refuses an Authorization value.
-  const written = await writeMatrix(matrix, out, artifactScanner([]));
+  // The shards' files hold no token to look for; the scan still finds an Authorization value.
+  const scanner = artifactScanner([]);
+  const matrix = mergeShards(files, out, scanner);
+  const written = await writeMatrix(matrix, out, scanner);
   return { matrix, written };
 }

@@ -9,17 +9,15 @@ import {
   probeAppend,
   putArtifacts,
   screenArtifacts,
-  screenViews,
   type View,
 } from '../files/artifacts.js';
 import type { Report, RunWarning } from './model/types.js';
 import type { History } from './model/history.js';
-import { settleMatrix } from './matrix/build.js';
 import type { Matrix } from './matrix/types.js';
 import type { Comparison } from './comparison/types.js';
 import { formatSchemaErrors, validator } from '../validators/schemas.js';
 import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
-import { HarnessError, suiteError, systemReason, type RunError } from '../errors.js';
+import { HarnessError, systemReason, type RunError } from '../errors.js';
 
 /**
  * The one writer of every view the suite writes: a run's reports, a matrix's files, the comparison of --compare-to and
@@ -50,6 +48,20 @@ export interface WriteOptions {
   reports?: readonly ReportKind[];
   /** The CI's variables, for the job Allure's executor links to. */
   env?: Record<string, string | undefined>;
+}
+
+/**
+ * A built report or matrix holds no secret (its build screened it), so a view that does is a fault of its renderer: it
+ * is not written, and the writing ends in that error once everything else is on disk.
+ */
+function endIfRefused(refused: readonly RunError[]): void {
+  if (refused.length === 0) return;
+  throw new HarnessError(
+    'HARNESS_SECRET_LEAK',
+    refused.map((error) => error.message).join('; '),
+    'This is a bug in the suite; please report it with the command line (never the token)',
+    'suite',
+  );
 }
 
 /**
@@ -106,16 +118,7 @@ export async function writeReports(
     outDir,
     rendered.passed.filter(({ name }) => name !== 'report.md' || reports.includes('md')),
   );
-  // The report holds no secret (the build screened it), so a view that does is a fault of its renderer: it is not written, and the
-  // run ends in that error once everything else is on disk.
-  if (rendered.refused.length > 0) {
-    throw new HarnessError(
-      'HARNESS_SECRET_LEAK',
-      rendered.refused.map((error) => error.message).join('; '),
-      'This is a bug in the suite; please report it with the command line (never the token)',
-      'suite',
-    );
-  }
+  endIfRefused(rendered.refused);
   const shown = written.filter((path) => !path.startsWith(join(outDir, ALLURE_DIR, sep)));
   if (allure) shown.push(join(outDir, ALLURE_DIR));
   if (stepSummary && markdown) shown.push(stepSummary);
@@ -124,52 +127,28 @@ export async function writeReports(
 
 export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
 
-export interface WriteMatrixOptions {
-  /** When the run began: finishedAt and durationMs are set from it once everything before the matrix files is written. */
-  runStartedAt?: Date;
-}
-
-/** Sets when the run finished, as late as the views allow: they all say how long it took. */
-function stampFinish(matrix: Matrix, startedAt: Date): void {
-  const finishedAt = new Date();
-  matrix.startedAt = startedAt.toISOString();
-  matrix.finishedAt = finishedAt.toISOString();
-  matrix.durationMs = finishedAt.getTime() - startedAt.getTime();
-}
-
 /**
- * Writes matrix.json (checked against its schema), matrix.md and matrix.html, refusing any that would hold a token of
- * any target (or an Authorization value). Each view is rendered once and scanned once for every form of every token
- * together; only a refused view, which adds an error the others must show, renders them again.
+ * Writes matrix.json, matrix.md and matrix.html from the matrix as built, changing nothing: each view is rendered once
+ * and scanned once for every form of every token together.
  */
-export async function writeMatrix(
-  matrix: Matrix,
-  outDir: string,
-  scanner: SecretScanner,
-  { runStartedAt }: WriteMatrixOptions = {},
-): Promise<string[]> {
+export async function writeMatrix(matrix: Matrix, outDir: string, scanner: SecretScanner): Promise<string[]> {
   const [{ renderMatrixHtml }, { renderMatrixMarkdown }] = await Promise.all([import('./matrix/html.js'), import('./matrix/markdown.js')]);
   await clearOwnOutputs(outDir);
-  const validate = validator('matrix');
-  if (!validate(matrix)) {
-    matrix.errors.push(suiteError(`matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`));
-    settleMatrix(matrix);
-  }
-  if (runStartedAt) stampFinish(matrix, runStartedAt);
   // The page links each target's report.html where the target's run wrote one; the page itself reads no disk.
   const pages = new Set(
     matrix.targets.filter((target) => existsSync(join(outDir, target.reportDir, 'report.html'))).map((target) => target.reportDir),
   );
-  const views: View<Matrix>[] = [
-    ['matrix.json', (final) => `${JSON.stringify(final, null, 2)}\n`],
-    ['matrix.md', renderMatrixMarkdown],
-    ['matrix.html', (final) => renderMatrixHtml(final, pages)],
-  ];
-  const rendered = screenViews(matrix, views, scanner, (refused) => {
-    matrix.errors.push(...refused);
-    settleMatrix(matrix);
-  });
-  return putArtifacts(outDir, rendered);
+  const rendered = screenArtifacts(
+    [
+      { name: 'matrix.json', content: `${JSON.stringify(matrix, null, 2)}\n` },
+      { name: 'matrix.md', content: renderMatrixMarkdown(matrix) },
+      { name: 'matrix.html', content: renderMatrixHtml(matrix, pages) },
+    ],
+    scanner,
+  );
+  const written = await putArtifacts(outDir, rendered.passed);
+  endIfRefused(rendered.refused);
+  return written;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { buildHistory } from '../../src/report/model/history.js';
+import { createSecretScanner } from '../../src/secrets/scanner.js';
 import { VERDICTS, type Report } from '../../src/report/model/types.js';
 import { buildMatrix, matrixRow } from '../../src/report/matrix/build.js';
 import { renderMatrixHtml } from '../../src/report/matrix/html.js';
@@ -29,15 +30,18 @@ export function everyVerdict(): Report {
 
 /** Every view of one report, and the pages of a matrix and a history made of it alone, by file (Allure's folder as one). */
 export function everyView(report: Report): Record<string, string> {
-  const matrix = buildMatrix({
-    suite: report.suite,
-    startedAt: report.startedAt,
-    finishedAt: report.finishedAt,
-    durationMs: report.durationMs,
-    targetConcurrency: 1,
-    targets: [matrixRow(report, 'one', 0, 'targets/one')],
-    errors: [],
-  });
+  const matrix = buildMatrix(
+    {
+      suite: report.suite,
+      startedAt: report.startedAt,
+      finishedAt: report.finishedAt,
+      durationMs: report.durationMs,
+      targetConcurrency: 1,
+      targets: [matrixRow(report, 'one', 0, 'targets/one')],
+      errors: [],
+    },
+    createSecretScanner([]),
+  );
   const history = buildHistory({ reports: [{ file: 'night-1/report.json', report }], skipped: [] });
   return {
     terminal: renderTerminal(report, [], { colour: true, verbose: false }),

@@ -1,4 +1,5 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createSecretScanner } from '../../src/secrets/scanner.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,15 +64,18 @@ describe.skipIf(chromiumMissing !== undefined)(
     /** Writes the matrix page of these targets and returns its file URL. */
     async function page(name: string, targets: MatrixTarget[]): Promise<string> {
       const at = new Date().toISOString();
-      const matrix = buildMatrix({
-        suite: { name: 'ticketing-conformance', version: '0.0.0' },
-        startedAt: at,
-        finishedAt: at,
-        durationMs: 1,
-        targetConcurrency: 16,
-        targets,
-        errors: [],
-      });
+      const matrix = buildMatrix(
+        {
+          suite: { name: 'ticketing-conformance', version: '0.0.0' },
+          startedAt: at,
+          finishedAt: at,
+          durationMs: 1,
+          targetConcurrency: 16,
+          targets,
+          errors: [],
+        },
+        createSecretScanner([]),
+      );
       await writeFile(join(dir, name), renderMatrixHtml(matrix, new Set()));
       return pathToFileURL(join(dir, name)).href;
     }

@@ -1,8 +1,13 @@
 import { catalog } from '../../requirements/catalog.js';
 import type { Matrix, MatrixTarget } from './types.js';
-import { countOutcomes, OUTCOMES, outcomeCounts, waivedRequirements, type Outcome } from '../model/outcomes.js';
+import { OUTCOMES, outcomeCounts, waivedRequirements, type Outcome } from '../model/outcomes.js';
 import type { ExitCode, Report } from '../model/types.js';
 import { MATRIX_SCHEMA_VERSION } from '../../version.js';
+import { suiteError } from '../../errors.js';
+import type { SecretScanner } from '../../secrets/scanner.js';
+import { formatSchemaErrors, validator } from '../../validators/schemas.js';
+import { deepFreeze } from '../model/frozen.js';
+import { screened } from '../model/screen.js';
 
 type MatrixVerdict = MatrixTarget['verdicts'][string];
 
@@ -21,7 +26,7 @@ export function matrixRow(report: Report, name: string, position: number, report
     requests: report.requests.sent,
     durationMs: report.durationMs,
     reportDir,
-    // Each target runs once (repeat 1), so no verdict is flaky; writeMatrix holds matrix.json to its schema, which says so.
+    // Each target runs once (repeat 1), so no verdict is flaky; buildMatrix holds matrix.json to its schema, which says so.
     verdicts: Object.fromEntries(report.requirements.map((result) => [result.id, result.verdict as MatrixVerdict])),
   };
   const entries = report.baseline?.entries;
@@ -34,30 +39,29 @@ export function matrixRow(report: Report, name: string, position: number, report
 
 export type MatrixInput = Omit<Matrix, 'schemaVersion' | 'exitCode' | 'summary' | 'totals' | 'requirements'>;
 
-/** The worst exit code of the targets decides the matrix's: 2 (could not judge) over 1 (not conformant) over 0. */
-export function buildMatrix(input: MatrixInput): Matrix {
-  const targets = [...input.targets].sort((a, b) => a.position - b.position);
-  const matrix: Matrix = {
-    schemaVersion: MATRIX_SCHEMA_VERSION,
-    ...input,
-    exitCode: 0,
-    summary: '',
-    totals: { targets: 0, conformant: 0, notConformant: 0, inconclusive: 0, outcomes: countOutcomes([]) },
-    // The document's requirements, and a profile's where a target was judged by it (a run's --profile, a merged shard's).
-    requirements: catalog
-      .filter((requirement) => requirement.level !== 'CLIENT' || targets.some((target) => requirement.id in target.verdicts))
-      .map(({ id, level, family, title }) => ({ id, level, family, title })),
-    targets,
+/**
+ * The matrix, built once and frozen: the rows screened for secrets, exit code, totals and summary settled, the result
+ * checked against its schema. Every view renders it as it is.
+ */
+export function buildMatrix(input: MatrixInput, scanner: SecretScanner): Matrix {
+  const screenedInput = screened(input, scanner, 'matrix');
+  const facts: MatrixInput = {
+    ...screenedInput.facts,
+    targets: [...screenedInput.facts.targets].sort((a, b) => a.position - b.position),
+    errors: [...screenedInput.facts.errors, ...screenedInput.errors],
   };
-  settleMatrix(matrix);
-  return matrix;
+  const matrix = settledMatrix(facts);
+  const validate = validator('matrix');
+  if (validate(matrix)) return deepFreeze(matrix);
+  const problem = suiteError(`matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`);
+  return deepFreeze(settledMatrix({ ...facts, errors: [...facts.errors, problem] }));
 }
 
-/** Sets exit code, totals and summary from the targets and errors; call again after adding errors. */
-export function settleMatrix(matrix: Matrix): void {
-  const { targets } = matrix;
+/** The worst exit code of the targets decides the matrix's: 2 (could not judge) over 1 (not conformant) over 0. */
+function settledMatrix(facts: MatrixInput): Matrix {
+  const { targets, errors } = facts;
   const named = (verdict: MatrixTarget['verdict']): MatrixTarget[] => targets.filter((target) => target.verdict === verdict);
-  matrix.totals = {
+  const totals: Matrix['totals'] = {
     targets: targets.length,
     conformant: named('conformant').length,
     notConformant: named('not-conformant').length,
@@ -66,21 +70,30 @@ export function settleMatrix(matrix: Matrix): void {
       OUTCOMES.map((outcome) => [outcome, targets.reduce((sum, target) => sum + target.outcomes[outcome], 0)]),
     ) as Record<Outcome, number>,
   };
-  const worst = Math.max(0, ...targets.map((target) => target.exitCode), matrix.errors.length > 0 ? 2 : 0) as ExitCode;
-  matrix.exitCode = worst;
+  const exitCode = Math.max(0, ...targets.map((target) => target.exitCode), errors.length > 0 ? 2 : 0) as ExitCode;
   const list = (rows: MatrixTarget[]): string => {
     const names = rows.slice(0, 5).map((row) => row.name);
     return `${names.join(', ')}${rows.length > 5 ? ` and ${rows.length - 5} more` : ''}`;
   };
-  const parts = [`${matrix.totals.conformant} conformant`];
+  const parts = [`${totals.conformant} conformant`];
   // A target not conformant only in failures its baseline waives passes the gate, and the sentence says so apart.
   const failing = named('not-conformant').filter((target) => target.exitCode !== 0);
   const waivedOnly = named('not-conformant').filter((target) => target.exitCode === 0);
   if (failing.length > 0) parts.push(`${failing.length} not conformant (${list(failing)})`);
   if (waivedOnly.length > 0) parts.push(`${waivedOnly.length} not conformant only in failures the baseline waives (${list(waivedOnly)})`);
-  if (matrix.totals.inconclusive > 0) parts.push(`${matrix.totals.inconclusive} without a verdict (${list(named('inconclusive'))})`);
-  const scope = matrix.shard ? ` in shard ${matrix.shard.index}/${matrix.shard.count}` : '';
-  matrix.summary =
+  if (totals.inconclusive > 0) parts.push(`${totals.inconclusive} without a verdict (${list(named('inconclusive'))})`);
+  const scope = facts.shard ? ` in shard ${facts.shard.index}/${facts.shard.count}` : '';
+  const counted =
     targets.length === 0 ? `No target${scope}: nothing was tested.` : `${targets.length} target(s)${scope}: ${parts.join(', ')}.`;
-  if (matrix.errors.length > 0) matrix.summary += ` ${matrix.errors[0]?.message ?? ''}.`;
+  return {
+    schemaVersion: MATRIX_SCHEMA_VERSION,
+    ...facts,
+    exitCode,
+    summary: errors.length > 0 ? `${counted} ${errors[0]?.message ?? ''}.` : counted,
+    totals,
+    // The document's requirements, and a profile's where a target was judged by it (a run's --profile, a merged shard's).
+    requirements: catalog
+      .filter((requirement) => requirement.level !== 'CLIENT' || targets.some((target) => requirement.id in target.verdicts))
+      .map(({ id, level, family, title }) => ({ id, level, family, title })),
+  };
 }

@@ -1,3 +1,4 @@
+import type { SecretScanner } from '../../secrets/scanner.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { buildMatrix } from './build.js';
@@ -51,7 +52,7 @@ function shardsAgree(files: ShardFile[]): { count: number; targetsInFile: number
 }
 
 /** Combines the matrices of every shard of a targets file into the one matrix an unsharded run would give. */
-export function mergeShards(files: ShardFile[], outDir: string): Matrix {
+export function mergeShards(files: ShardFile[], outDir: string, scanner: SecretScanner): Matrix {
   if (files.length === 0) throw new ConfigError('CONFIG_INVALID', 'no shard to merge', 'Pass the matrix.json of every shard');
   shardsAgree(files);
   const targets = files.flatMap(({ path, matrix }) =>
@@ -65,14 +66,17 @@ export function mergeShards(files: ShardFile[], outDir: string): Matrix {
   );
   const starts = files.map((file) => Date.parse(file.matrix.startedAt));
   const ends = files.map((file) => Date.parse(file.matrix.finishedAt));
-  return buildMatrix({
-    suite: files[0]?.matrix.suite ?? { name: 'ticketing-conformance', version: '' },
-    startedAt: new Date(Math.min(...starts)).toISOString(),
-    finishedAt: new Date(Math.max(...ends)).toISOString(),
-    durationMs: Math.max(...ends) - Math.min(...starts),
-    targetConcurrency: Math.max(...files.map((file) => file.matrix.targetConcurrency)),
-    mergedShards: files.length,
-    targets,
-    errors: files.flatMap((file) => file.matrix.errors),
-  });
+  return buildMatrix(
+    {
+      suite: files[0]?.matrix.suite ?? { name: 'ticketing-conformance', version: '' },
+      startedAt: new Date(Math.min(...starts)).toISOString(),
+      finishedAt: new Date(Math.max(...ends)).toISOString(),
+      durationMs: Math.max(...ends) - Math.min(...starts),
+      targetConcurrency: Math.max(...files.map((file) => file.matrix.targetConcurrency)),
+      mergedShards: files.length,
+      targets,
+      errors: files.flatMap((file) => file.matrix.errors),
+    },
+    scanner,
+  );
 }

@@ -15,7 +15,8 @@ import { baselineResults, type BaselineInput } from './baseline.js';
 import type { RunError } from '../../errors.js';
 import { catalogHash } from '../../hash.js';
 import type { SecretScanner } from '../../secrets/scanner.js';
-import { screenedPass } from './screen.js';
+import { screened } from './screen.js';
+import { deepFreeze } from './frozen.js';
 import { formatSchemaErrors, validator } from '../../validators/schemas.js';
 
 export interface ReportInput {
@@ -197,12 +198,12 @@ export interface ReportParts {
  * the verdict settled, the result checked against its schema and sealed. Every view renders it as it is.
  */
 export function buildReport({ passes, baseline, errors = [], warnings = [], scanner }: ReportParts): Report {
-  const screened = screenedPass(mergePasses(passes), scanner);
+  const pass = screened(mergePasses(passes), scanner, 'report');
   const facts: Facts = {
-    ...screened.pass,
-    errors: [...screened.pass.errors, ...errors, ...screened.errors],
+    ...pass.facts,
+    errors: [...pass.facts.errors, ...errors, ...pass.errors],
     ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
-    ...(baseline ? { baseline: baselineResults(baseline, screened.pass.requirements, screened.pass.options.strict) } : {}),
+    ...(baseline ? { baseline: baselineResults(baseline, pass.facts.requirements, pass.facts.options.strict) } : {}),
   };
   const report = settled(facts);
   const problem = schemaProblem(report);
@@ -247,15 +248,6 @@ function schemaProblem(report: Report): RunError | undefined {
     hint: 'This is a bug in the suite; please report it',
     party: 'suite',
   };
-}
-
-/** Frozen all the way down: a view or a writer that tried to change the report would throw. */
-function deepFreeze<T>(value: T): T {
-  if (value instanceof Object) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
 }
 
 /**
