@@ -254,7 +254,8 @@ async function judgingStartup(reference: RunningReferenceServer): Promise<Record
 interface MatrixFigures {
   targets: number;
   concurrency: number;
-  build: 'compiled' | 'source';
+  /** The compiled CLI, the checkout through npm run conformance, or the --against version's compiled CLI. */
+  build: 'compiled' | 'source' | 'against';
   /** --reports json (report.json alone) or every report a target gets in a matrix. */
   reports: 'json' | 'every';
   wallMs: number;
@@ -332,7 +333,9 @@ async function matrix(
     ];
     // From source, as a user runs it: through npm, whose own process counts in the peak memory of the process tree.
     const [command, commandArgs] =
-      build === 'compiled' ? [node, [compiledCli, ...args]] : [npm, ['--prefix', root, 'run', '--silent', 'conformance', '--', ...args]];
+      build === 'source'
+        ? [npm, ['--prefix', root, 'run', '--silent', 'conformance', '--', ...args]]
+        : [node, [build === 'against' && AGAINST ? AGAINST : compiledCli, ...args]];
     const run = await measure(command, commandArgs, {
       cwd: work,
       env: { ...process.env, BENCH_TOKEN: TOKEN },
@@ -495,25 +498,35 @@ async function main(): Promise<void> {
       const overFloor = ratios
         ? `; over the floor: ${ratios.wall}x the wall time, ${ratios.cpu}x the CPU, ${ratios.peakRss}x the peak RSS`
         : '';
-      const where = figures.build === 'source' ? 'through npm run conformance in the checkout' : figures.build;
+      const where =
+        figures.build === 'source'
+          ? 'through npm run conformance in the checkout'
+          : figures.build === 'against'
+            ? `--against, in turn`
+            : figures.build;
       const reports = figures.reports === 'json' ? 'report.json only' : 'every report';
       return `Matrix of ${figures.targets} targets (${where}, ${reports}, concurrency ${figures.concurrency}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / figures.targets, 1)} ms a target, CPU ${seconds(figures.cpuMs)}, peak RSS ${figures.peakRssMb} MB${page}${overFloor}`;
     };
     const sentByOne = values['several-only'] || MATRIX_TARGETS.length === 0 ? [] : await requestsOfOneTarget(reference);
     for (const targets of values['several-only'] ? [] : MATRIX_TARGETS) {
       // The floor and both kinds of matrix in turn, so that a busy moment of the machine falls on each alike.
-      const series = { floor: [] as FloorFigures[], json: [] as MatrixFigures[], every: [] as MatrixFigures[] };
+      // With --against, that version's matrices too, in the same turns.
+      const builds: MatrixFigures['build'][] = AGAINST ? ['compiled', 'against'] : ['compiled'];
+      const kinds = builds.flatMap((build) => (['json', 'every'] as const).map((reports) => ({ build, reports })));
+      const floorSeries: FloorFigures[] = [];
+      const series = kinds.map(() => [] as MatrixFigures[]);
       for (let index = 0; index < MATRIX_RUNS; index += 1) {
-        series.floor.push(await floor(reference, sentByOne, targets, MATRIX_CONCURRENCY));
-        series.json.push(await matrix(reference, targets, MATRIX_CONCURRENCY, 'compiled', 'json'));
-        series.every.push(await matrix(reference, targets, MATRIX_CONCURRENCY, 'compiled', 'every'));
+        floorSeries.push(await floor(reference, sentByOne, targets, MATRIX_CONCURRENCY));
+        for (const [kind, { build, reports }] of kinds.entries()) {
+          series[kind]?.push(await matrix(reference, targets, MATRIX_CONCURRENCY, build, reports));
+        }
       }
-      const base = medianOf(series.floor);
+      const base = medianOf(floorSeries);
       floors.push(base);
       console.log(
         `Floor of ${targets} targets (the same ${base.requests} GETs by plain undici, bodies read and parsed, nothing judged, ${MATRIX_RUNS} runs): ${seconds(base.wallMs)}, CPU ${seconds(base.cpuMs)}, peak RSS ${base.peakRssMb} MB`,
       );
-      for (const figures of [medianOf(series.json), medianOf(series.every)]) {
+      for (const figures of series.map(medianOf)) {
         matrices.push({ ...figures, floor: base, overFloor: ratiosTo(figures, base) });
         console.log(matrixLine(figures, base));
       }
