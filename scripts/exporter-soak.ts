@@ -283,6 +283,8 @@ async function main(): Promise<void> {
         secondHalf: slope(secondHalf, (point) => point.judgingHeapMb),
       },
       cpuPercentMean: round(curve.reduce((sum, point) => sum + point.cpuPercent, 0) / Math.max(1, curve.length), 1),
+      // The exporter's whole CPU (its start-up included) over the runs it started: what one run for a probe costs.
+      cpuMsPerRun: round((1000 * usage(pid).cpuS) / Math.max(1, counter('runs_started_total'))),
       curve,
     };
     const { latency, probes: counts } = result;
@@ -307,7 +309,7 @@ async function main(): Promise<void> {
       `Judging-thread heap: first ${result.judgingHeapMb.first} MB, last ${result.judgingHeapMb.last} MB, max ${result.judgingHeapMb.max} MB; trend ${result.judgingHeapSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.judgingHeapSlopeMbPerMin.secondHalf} MB/min over the second half`,
     );
     console.log(
-      `Mean CPU ${result.cpuPercentMean} % of one core; load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,
+      `Mean CPU ${result.cpuPercentMean} % of one core, ${result.cpuMsPerRun} ms of CPU per run started; load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,
     );
     await mkdir(join(root, 'reports'), { recursive: true });
     await writeFile(join(root, 'reports', 'exporter-soak.json'), `${JSON.stringify(result, null, 2)}\n`);

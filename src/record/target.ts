@@ -194,7 +194,8 @@ export class Target {
   async missingLocale(): Promise<string | undefined> {
     if (this.settings.missingLang) return this.settings.missingLang;
     const present = new Set((translationsOf(await this.status()) ?? []).map((entry) => String(entry.locale).toLowerCase()));
-    return [...MISSING_LOCALE_CANDIDATES, ...everyTwoLetterCode()].find((code) => !present.has(code));
+    // The usual candidates first; the 676 codes are made only when every one of them is present.
+    return MISSING_LOCALE_CANDIDATES.find((code) => !present.has(code)) ?? [...everyTwoLetterCode()].find((code) => !present.has(code));
   }
 
   /** Every answer so far, once all requests in flight have settled. */

@@ -103,13 +103,25 @@ export interface StatusAnswer {
  * The answers that served a status, each distinct body once per requested id: whatever request produced it, a status
  * handed out is judged by the same rules, and a served status must be the one asked for.
  */
+/** Each served body's canonical text, made once per exchange: the check of every field compares the same answers. */
+const canonicalBodies = new WeakMap<StatusAnswer['exchange'], string>();
+
+function canonicalBody(exchange: StatusAnswer['exchange']): string {
+  let text = canonicalBodies.get(exchange);
+  if (text === undefined) {
+    text = canonicalJson(jsonBody(exchange), { unordered: true });
+    canonicalBodies.set(exchange, text);
+  }
+  return text;
+}
+
 export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
   const seen = new Set<string>();
   return answers.filter(({ requestedId, exchange, classified }) => {
     const { status } = exchange.response;
     if (classified.meaning.kind !== 'served-status' || !isSuccessCode(status)) return false;
     // Bodies that differ only in the order of keys or of list entries (the translations) are the same status.
-    const key = `${requestedId} ${canonicalJson(jsonBody(exchange), { unordered: true })}`;
+    const key = `${requestedId} ${canonicalBody(exchange)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
