@@ -81,8 +81,8 @@ function isSystemVariable(name: string): boolean {
   return SYSTEM_VARIABLES.has(upper) || SYSTEM_PREFIXES.some((prefix) => upper.startsWith(prefix));
 }
 
-function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) => string | undefined): TargetEntry {
-  const label = `target "${raw.name}"`;
+/** The token of a target, read from the variable its tokenEnv names: one the system or the CI sets is refused. */
+function targetToken(raw: TargetFileEntry, label: string, config: Config, lookup: (name: string) => string | undefined): string {
   const variable = variableOf(raw.tokenEnv, label);
   if (isSystemVariable(raw.tokenEnv) && !config.allowTokenEnv.includes(raw.tokenEnv)) {
     const name = variable === raw.tokenEnv ? raw.tokenEnv : 'NAME';
@@ -103,6 +103,12 @@ function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) =>
       `Set ${variable} in the environment or in .env, or correct tokenEnv in the targets file`,
     );
   }
+  return token;
+}
+
+function entryOf(raw: TargetFileEntry, config: Config, lookup: (name: string) => string | undefined): TargetEntry {
+  const label = `target "${raw.name}"`;
+  const token = targetToken(raw, label, config, lookup);
   const secrets: Secrets = {
     tokens: [token, config.token, config.compareToken],
     passwords: [config.password],

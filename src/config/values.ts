@@ -330,9 +330,8 @@ function quotableUrl(raw: string, scanner: SecretScanner): string {
   return scanner.redact(raw.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*).*@/s, '$1<credentials>@').replace(/([?#]).*$/s, '$1…'));
 }
 
-function checkedUrl(raw: string, flag: string, tokenSource: string, tokens: readonly (string | undefined)[]): string {
-  const scanner = scannerOf(tokens);
-  const quoted = quotableUrl(raw, scanner);
+/** The address parsed, an http(s) one with a port a server can listen on. */
+function httpUrl(raw: string, flag: string, quoted: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -358,6 +357,13 @@ function checkedUrl(raw: string, flag: string, tokenSource: string, tokens: read
       `Pass the port the API is served on, e.g. ${flag} https://help.example.com:8443, or none for the scheme's default`,
     );
   }
+  return url;
+}
+
+function checkedUrl(raw: string, flag: string, tokenSource: string, tokens: readonly (string | undefined)[]): string {
+  const scanner = scannerOf(tokens);
+  const quoted = quotableUrl(raw, scanner);
+  const url = httpUrl(raw, flag, quoted);
   if (url.username || url.password) {
     throw new ConfigError(
       'CONFIG_INVALID',

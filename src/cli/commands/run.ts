@@ -1,13 +1,13 @@
 import { terminalLine } from '../../report/views/escape/terminal.js';
-import { loadBaseline } from '../../config/baseline.js';
+import { loadBaseline, type LoadedBaseline } from '../../config/baseline.js';
 import { loadConfig } from '../../config/load.js';
-import { helpText } from '../../config/settings.js';
+import { helpText, type Config } from '../../config/settings.js';
 import { requirement } from '../../requirements/catalog.js';
 import { outcomeLine } from '../../report/views/failure-text.js';
 import { verdictLine } from '../../report/views/next-step.js';
 import { renderTerminal, warningLine } from '../../report/views/terminal.js';
 import { runConformance, type RunHooks } from '../../pipeline/run.js';
-import { loadTargets } from '../../config/targets.js';
+import { loadTargets, type TargetEntry } from '../../config/targets.js';
 import { suiteVersion } from '../../version.js';
 import { safetyWarnings } from '../../config/warnings.js';
 import { screenOutput } from '../screen-output.js';
@@ -94,35 +94,41 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
   // Every file is read and checked before the first request.
   const targets = loadTargets(config, io.env, io.dotenvPath);
   const baseline = config.baseline === undefined ? undefined : loadBaseline(config.baseline);
-  if (config.targets !== undefined) {
-    io.beforeLongRun?.();
-    const [{ runMatrix }, { progressLine, renderMatrixTerminal }] = await Promise.all([
-      import('../../pipeline/matrix.js'),
-      import('../../report/matrix/terminal.js'),
-    ]);
-    const interruption = io.interruptible?.();
-    const { matrix, writtenFiles } = await runMatrix(
-      config,
-      targets,
-      baseline,
-      { onTarget: (row, done, total) => io.log(progressLine(row, done, total)), startedAt: io.startedAt },
-      { judge: io.judge, ...(interruption ? { interruption: interruption.signal } : {}) },
-    ).finally(() => interruption?.stop());
-    io.log(renderMatrixTerminal(matrix, writtenFiles));
-    if (interruption?.signal.aborted) {
-      const signal = String(interruption.signal.reason);
-      io.error(
-        terminalLine(
-          `Interrupted by ${signalName(signal)}: no request was sent after it; the targets' reports and the matrix are written, those cut short marked so.`,
-        ),
-      );
-      return interruptedExitCode(signal);
-    }
-    // The verdicts, could-not-judge included, are in the matrix just written; a fleet job reads them there.
-    return config.exitZeroWhenJudged ? 0 : matrix.exitCode;
+  return config.targets === undefined ? runOneTarget(config, baseline, io) : runTargets(config, targets, baseline, io);
+}
+
+/** A matrix of the targets of --targets: a line per target as it is judged, then the matrix. */
+async function runTargets(config: Config, targets: TargetEntry[], baseline: LoadedBaseline | undefined, io: CommandIo): Promise<number> {
+  io.beforeLongRun?.();
+  const [{ runMatrix }, { progressLine, renderMatrixTerminal }] = await Promise.all([
+    import('../../pipeline/matrix.js'),
+    import('../../report/matrix/terminal.js'),
+  ]);
+  const interruption = io.interruptible?.();
+  const { matrix, writtenFiles } = await runMatrix(
+    config,
+    targets,
+    baseline,
+    { onTarget: (row, done, total) => io.log(progressLine(row, done, total)), startedAt: io.startedAt },
+    { judge: io.judge, ...(interruption ? { interruption: interruption.signal } : {}) },
+  ).finally(() => interruption?.stop());
+  io.log(renderMatrixTerminal(matrix, writtenFiles));
+  if (interruption?.signal.aborted) {
+    const signal = String(interruption.signal.reason);
+    io.error(
+      terminalLine(
+        `Interrupted by ${signalName(signal)}: no request was sent after it; the targets' reports and the matrix are written, those cut short marked so.`,
+      ),
+    );
+    return interruptedExitCode(signal);
   }
+  // The verdicts, could-not-judge included, are in the matrix just written; a fleet job reads them there.
+  return config.exitZeroWhenJudged ? 0 : matrix.exitCode;
+}
+
+/** One conformance run: the safety warnings, the run with its progress, then the report as text and the exit code. */
+async function runOneTarget(config: Config, baseline: LoadedBaseline | undefined, io: CommandIo): Promise<number> {
   for (const warning of safetyWarnings(config, io.env)) io.error(warningLine(warning));
-  const colour = io.colour.stdout;
   const live = !config.quiet && io.colour.stderr;
   const shown = progress(config.baseUrl, live, config.quiet, io);
   const interruption = io.interruptible?.();
@@ -134,17 +140,7 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
     shown.stop();
     interruption?.stop();
   });
-  const text = config.quiet
-    ? terminalLine(quietLine(report, writtenFiles))
-    : [
-        ...(report.target.embeddedReference ? [] : [terminalLine(`Target: ${report.target.baseUrl}`)]),
-        renderTerminal(report, writtenFiles, {
-          colour,
-          verbose: config.verbose,
-          ...(io.columns?.stdout === undefined ? {} : { width: io.columns.stdout }),
-        }),
-      ].join('\n');
-  const output = screenOutput(text, findLeak);
+  const output = screenOutput(reportText(config, report, writtenFiles, io), findLeak);
   io.log(output.text);
   if (interruption?.signal.aborted) {
     const signal = String(interruption.signal.reason);
@@ -152,4 +148,17 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
     return interruptedExitCode(signal);
   }
   return output.leaked ? 2 : report.exitCode;
+}
+
+/** What a run prints of its report on stdout: the verdict line alone with --quiet, the target and the report otherwise. */
+function reportText(config: Config, report: Report, writtenFiles: string[], io: CommandIo): string {
+  if (config.quiet) return terminalLine(quietLine(report, writtenFiles));
+  return [
+    ...(report.target.embeddedReference ? [] : [terminalLine(`Target: ${report.target.baseUrl}`)]),
+    renderTerminal(report, writtenFiles, {
+      colour: io.colour.stdout,
+      verbose: config.verbose,
+      ...(io.columns?.stdout === undefined ? {} : { width: io.columns.stdout }),
+    }),
+  ].join('\n');
 }
