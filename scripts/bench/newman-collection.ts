@@ -103,7 +103,12 @@ function testScript(requirements: string[], before = ''): string[] {
   return `(function () {${PRELUDE}${before}\n${tests.join('\n')}\n})();`.split('\n');
 }
 
-function steps(statusId: number, token: string): Step[] {
+/** The same status asked with each of `variants`, every answer judged by `requirement`. */
+const variantSteps = (path: string, variants: readonly CredentialVariant[], requirement: string): Step[] =>
+  variants.map((credentials) => ({ name: `status, ${credentials}`, path, credentials, requirements: [requirement] }));
+
+/** The requests asked with the token, each judged by the requirements of what it serves. */
+function servedSteps(statusId: number): Step[] {
   const status = `/api/ticket/status/${statusId}`;
   const envelope = ['ENV-JSON', 'ENV-STATUS-SUCCESS', 'ENV-MESSAGE-NULL', 'ENV-DATA-OBJECT'];
   const fields = catalog.filter((entry) => entry.family === 'status' && entry.level === 'MUST').map((entry) => entry.id);
@@ -153,6 +158,13 @@ function steps(statusId: number, token: string): Step[] {
       requirements: ['SELFSERVICE-ACCEPTED', 'SELFSERVICE-SHAPE', 'HOST-AUTHORIZATION-PASSED'],
       before: `pm.collectionVariables.set('listing', listingOf(body));`,
     },
+  ];
+}
+
+/** The requests asked with other credentials than the token, each judged by how it is refused or served. */
+function credentialSteps(statusId: number, token: string): Step[] {
+  const status = `/api/ticket/status/${statusId}`;
+  return [
     ...(['no-header', 'wrong-token'] as const).map((credentials) => ({
       name: `selfservice, ${credentials}`,
       path: '/api/selfservice/type',
@@ -171,32 +183,14 @@ function steps(statusId: number, token: string): Step[] {
       credentials: 'no-header',
       requirements: ['AUTH-MISSING-HEADER-REFUSED', 'AUTH-ERROR-RESPONSE'],
     },
-    ...PASSWORD_VARIANTS.map((credentials) => ({
-      name: `status, ${credentials}`,
-      path: status,
-      credentials,
-      requirements: ['AUTH-PASSWORD-IGNORED'],
-    })),
-    ...INVALID_HEADER_VARIANTS.map((credentials) => ({
-      name: `status, ${credentials}`,
-      path: status,
-      credentials,
-      requirements: ['AUTH-INVALID-HEADER-REFUSED'],
-    })),
-    ...nearMissVariants(token).map((credentials) => ({
-      name: `status, ${credentials}`,
-      path: status,
-      credentials,
-      requirements: ['AUTH-NEAR-MISS-TOKEN-REFUSED'],
-    })),
-    ...TOKEN_AS_PASSWORD_VARIANTS.map((credentials) => ({
-      name: `status, ${credentials}`,
-      path: status,
-      credentials,
-      requirements: ['AUTH-TOKEN-AS-USER-NAME'],
-    })),
+    ...variantSteps(status, PASSWORD_VARIANTS, 'AUTH-PASSWORD-IGNORED'),
+    ...variantSteps(status, INVALID_HEADER_VARIANTS, 'AUTH-INVALID-HEADER-REFUSED'),
+    ...variantSteps(status, nearMissVariants(token), 'AUTH-NEAR-MISS-TOKEN-REFUSED'),
+    ...variantSteps(status, TOKEN_AS_PASSWORD_VARIANTS, 'AUTH-TOKEN-AS-USER-NAME'),
   ];
 }
+
+const steps = (statusId: number, token: string): Step[] => [...servedSteps(statusId), ...credentialSteps(statusId, token)];
 
 export function newmanCollection(options: CollectionOptions): object {
   const base = new URL(options.baseUrl);

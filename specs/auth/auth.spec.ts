@@ -215,6 +215,38 @@ function htaccessIgnored(valid: Exchange, viaFrontController: Exchange | undefin
   );
 }
 
+/**
+ * The same valid credentials on every path: answered there exactly as a request with no header is, the header was lost.
+ * `served` names the requests whose token was served, which show the token itself is right.
+ */
+async function judgeEveryPath(
+  { target, check, answer }: ScenarioContext<'HOST-AUTHORIZATION-PASSED'>,
+  served: readonly string[],
+): Promise<void> {
+  const pairs = [
+    { asked: target.status(), without: target.status({ credentials: 'no-header' }) },
+    ...(target.readsFirstStatus ? [{ asked: target.selfservice(), without: target.selfservice('no-header') }] : []),
+    ...(await langRequests(target)).map((request) => ({
+      asked: target.status(request),
+      without: target.status({ credentials: 'no-header' }),
+    })),
+  ];
+  for (const pair of pairs) {
+    const [asked, without] = await Promise.all([pair.asked.catch(() => undefined), pair.without.catch(() => undefined)]);
+    if (!asked || !without) continue;
+    const lost = refusedCredentials(asked, answer) && sameAnswer(asked, without);
+    check['HOST-AUTHORIZATION-PASSED'](
+      outcome(
+        !lost,
+        `the Authorization header reaches the application for GET ${asked.request.path}`,
+        `an answer other than the one a request without an Authorization header gets, since the token is served to: ${served.join('; ')}`,
+        lost ? `the answer a request without the header gets: ${describeResponse(asked)}` : describeResponse(asked),
+      ),
+      asked,
+    );
+  }
+}
+
 scenario({
   id: 'hosting-passes-authorization',
   requirements: ['HOST-AUTHORIZATION-PASSED'],
@@ -265,28 +297,6 @@ scenario({
       );
     }
     note();
-    // The same valid credentials on every path: answered there exactly as a request with no header is, the header was lost.
-    const pairs = [
-      { asked: target.status(), without: target.status({ credentials: 'no-header' }) },
-      ...(target.readsFirstStatus ? [{ asked: target.selfservice(), without: target.selfservice('no-header') }] : []),
-      ...(await langRequests(target)).map((request) => ({
-        asked: target.status(request),
-        without: target.status({ credentials: 'no-header' }),
-      })),
-    ];
-    for (const pair of pairs) {
-      const [asked, without] = await Promise.all([pair.asked.catch(() => undefined), pair.without.catch(() => undefined)]);
-      if (!asked || !without) continue;
-      const lost = refusedCredentials(asked, answer) && sameAnswer(asked, without);
-      check['HOST-AUTHORIZATION-PASSED'](
-        outcome(
-          !lost,
-          `the Authorization header reaches the application for GET ${asked.request.path}`,
-          `an answer other than the one a request without an Authorization header gets, since the token is served to: ${served.join('; ')}`,
-          lost ? `the answer a request without the header gets: ${describeResponse(asked)}` : describeResponse(asked),
-        ),
-        asked,
-      );
-    }
+    await judgeEveryPath(context, served);
   },
 });
