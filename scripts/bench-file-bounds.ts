@@ -41,89 +41,112 @@ function filled(file: Json, grow: (file: Json) => void): string {
   }
 }
 
+/** The files of one run against the reference server, and of a matrix of it: what the forged files start from. */
+async function runFiles(work: string, referenceUrl: string) {
+  const run = await measure(process.execPath, [compiledCli, '--base-url', referenceUrl, '--token', TOKEN, '--out', join(work, 'run')], {
+    cwd: work,
+  });
+  if (run.code !== 0) throw new Error(`the run against the reference server ended with exit ${run.code}`);
+  const targetsFile = join(work, 'targets.json');
+  await writeFile(targetsFile, JSON.stringify([{ name: 'target-1', baseUrl: referenceUrl, tokenEnv: 'BENCH_TOKEN' }]));
+  const matrixRun = await measure(
+    process.execPath,
+    [compiledCli, '--targets', targetsFile, '--shard', '1/1', '--out', join(work, 'matrix')],
+    {
+      cwd: work,
+      env: { ...process.env, BENCH_TOKEN: TOKEN },
+    },
+  );
+  if (matrixRun.code !== 0) throw new Error(`the matrix run against the reference server ended with exit ${matrixRun.code}`);
+  return {
+    matrix: JSON.parse(await readFile(join(work, 'matrix', 'matrix.json'), 'utf8')) as Json & { targets: Json[] },
+    recording: JSON.parse(await readFile(join(work, 'run', 'recording.json'), 'utf8')) as Json & { runs: Json[] },
+    report: JSON.parse(await readFile(join(work, 'run', 'report.json'), 'utf8')) as Json & { exchanges: Record<string, Exchange> },
+  };
+}
+
+type Forge = (name: string, text: string) => Promise<string>;
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** The recording with huge headers, many headers, every answer at the header bounds, and one dense body. */
+async function forgeRecordings(recording: Json & { runs: Json[] }, write: Forge): Promise<void> {
+  const runOf = (file: Json): Json & { exchanges: Exchange[] } => need((file.runs as (Json & { exchanges: Exchange[] })[])[0], 'run');
+  const firstAnswer = (file: Json, has: (answer: NonNullable<Exchange['response']>) => boolean = () => true) =>
+    need(runOf(file).exchanges.find((entry) => entry.response && has(entry.response))?.response, 'answer');
+
+  const oneHeader = copy(recording);
+  firstAnswer(oneHeader).headers['x-huge'] = 'h'.repeat(31 * 1024 * 1024);
+  await write('recording, one 31 MiB header', JSON.stringify(oneHeader));
+
+  const manyHeaders = copy(recording);
+  const flooded = firstAnswer(manyHeaders).headers;
+  for (let index = 0; index < 300_000; index += 1) flooded[`x-flood-${index}`] = 'f'.repeat(80);
+  await write('recording, 300,000 headers of 90 characters', JSON.stringify(manyHeaders));
+
+  const atBounds = copy(recording);
+  for (const entry of runOf(atBounds).exchanges) if (entry.response) entry.response.headers = headersAtTheBounds();
+  const runAtBounds = runOf(atBounds);
+  await write(
+    'recording, every answer at the header bounds',
+    filled(atBounds, (file) => (file.runs as Json[]).push(copy(runAtBounds))),
+  );
+
+  const dense = copy(recording);
+  const answer = firstAnswer(dense, (response) => response.json !== undefined);
+  answer.json = { ok: true, value: Array.from({ length: 1_900_000 }, () => 0) };
+  await write('recording, one body of 1,900,000 JSON values', JSON.stringify(dense));
+}
+
+/** report.json grown to the cap with exchanges at the header bounds. */
+async function forgeReport(report: Json & { exchanges: Record<string, Exchange> }, write: Forge): Promise<string> {
+  const reportAtBounds = copy(report);
+  const [firstKey, firstExchange] = need(Object.entries(reportAtBounds.exchanges)[0], 'exchange in report.json');
+  need(firstExchange.response, 'answer in report.json').headers = headersAtTheBounds();
+  let copies = 0;
+  return write(
+    'report, exchanges at the header bounds',
+    filled(reportAtBounds, (file) => {
+      for (let step = 0; step < 10; step += 1) {
+        (file.exchanges as Record<string, Exchange>)[`run ${(copies += 1)}: ${firstKey}`] = copy(firstExchange);
+      }
+    }),
+  );
+}
+
+/** matrix.json with targets to the cap, and with a 31 MiB summary. */
+async function forgeMatrices(matrix: Json & { targets: Json[] }, write: Forge): Promise<{ manyTargets: string; longSummary: string }> {
+  const manyTargets = copy(matrix);
+  const [firstTarget] = matrix.targets;
+  let targetCount = 1;
+  const manyTargetsFile = await write(
+    'matrix, targets to the cap',
+    filled(manyTargets, (file) => {
+      for (let step = 0; step < 200; step += 1) {
+        (file.targets as Json[]).push({ ...copy(need(firstTarget, 'target in matrix.json')), name: `target-${(targetCount += 1)}` });
+      }
+    }),
+  );
+  const longSummary = copy(matrix);
+  longSummary.summary = 's'.repeat(31 * 1024 * 1024);
+  return { manyTargets: manyTargetsFile, longSummary: await write('matrix, a 31 MiB summary', JSON.stringify(longSummary)) };
+}
+
 async function bench(): Promise<void> {
   await compile();
   const work = await mkdtemp(join(tmpdir(), 'bench-file-bounds-'));
   const reference = await startReferenceServer({ token: TOKEN });
   try {
-    const run = await measure(process.execPath, [compiledCli, '--base-url', reference.url, '--token', TOKEN, '--out', join(work, 'run')], {
-      cwd: work,
-    });
-    if (run.code !== 0) throw new Error(`the run against the reference server ended with exit ${run.code}`);
-    const targetsFile = join(work, 'targets.json');
-    await writeFile(targetsFile, JSON.stringify([{ name: 'target-1', baseUrl: reference.url, tokenEnv: 'BENCH_TOKEN' }]));
-    const matrixRun = await measure(
-      process.execPath,
-      [compiledCli, '--targets', targetsFile, '--shard', '1/1', '--out', join(work, 'matrix')],
-      {
-        cwd: work,
-        env: { ...process.env, BENCH_TOKEN: TOKEN },
-      },
-    );
-    if (matrixRun.code !== 0) throw new Error(`the matrix run against the reference server ended with exit ${matrixRun.code}`);
-    const matrix = JSON.parse(await readFile(join(work, 'matrix', 'matrix.json'), 'utf8')) as Json & { targets: Json[] };
-    const recording = JSON.parse(await readFile(join(work, 'run', 'recording.json'), 'utf8')) as Json & { runs: Json[] };
-    const report = JSON.parse(await readFile(join(work, 'run', 'report.json'), 'utf8')) as Json & { exchanges: Record<string, Exchange> };
+    const { matrix, recording, report } = await runFiles(work, reference.url);
     const forged = new Map<string, string>();
-    const write = async (name: string, text: string): Promise<string> => {
+    const write: Forge = async (name, text) => {
       const file = join(work, `${name}.json`);
       forged.set(name, file);
       await writeFile(file, text);
       return file;
     };
-    const runOf = (file: Json): Json & { exchanges: Exchange[] } => need((file.runs as (Json & { exchanges: Exchange[] })[])[0], 'run');
-    const firstAnswer = (file: Json, has: (answer: NonNullable<Exchange['response']>) => boolean = () => true) =>
-      need(runOf(file).exchanges.find((entry) => entry.response && has(entry.response))?.response, 'answer');
-    const copy = <T>(value: T): T => structuredClone(value);
-
-    const oneHeader = copy(recording);
-    firstAnswer(oneHeader).headers['x-huge'] = 'h'.repeat(31 * 1024 * 1024);
-    await write('recording, one 31 MiB header', JSON.stringify(oneHeader));
-
-    const manyHeaders = copy(recording);
-    const flooded = firstAnswer(manyHeaders).headers;
-    for (let index = 0; index < 300_000; index += 1) flooded[`x-flood-${index}`] = 'f'.repeat(80);
-    await write('recording, 300,000 headers of 90 characters', JSON.stringify(manyHeaders));
-
-    const atBounds = copy(recording);
-    for (const entry of runOf(atBounds).exchanges) if (entry.response) entry.response.headers = headersAtTheBounds();
-    const runAtBounds = runOf(atBounds);
-    await write(
-      'recording, every answer at the header bounds',
-      filled(atBounds, (file) => (file.runs as Json[]).push(copy(runAtBounds))),
-    );
-
-    const dense = copy(recording);
-    const answer = firstAnswer(dense, (response) => response.json !== undefined);
-    answer.json = { ok: true, value: Array.from({ length: 1_900_000 }, () => 0) };
-    await write('recording, one body of 1,900,000 JSON values', JSON.stringify(dense));
-
-    const reportAtBounds = copy(report);
-    const [firstKey, firstExchange] = need(Object.entries(reportAtBounds.exchanges)[0], 'exchange in report.json');
-    need(firstExchange.response, 'answer in report.json').headers = headersAtTheBounds();
-    let copies = 0;
-    const reportFile = await write(
-      'report, exchanges at the header bounds',
-      filled(reportAtBounds, (file) => {
-        for (let step = 0; step < 10; step += 1) {
-          (file.exchanges as Record<string, Exchange>)[`run ${(copies += 1)}: ${firstKey}`] = copy(firstExchange);
-        }
-      }),
-    );
-    const manyTargets = copy(matrix);
-    const [firstTarget] = matrix.targets;
-    let targetCount = 1;
-    const matrixFile = await write(
-      'matrix, targets to the cap',
-      filled(manyTargets, (file) => {
-        for (let step = 0; step < 200; step += 1) {
-          (file.targets as Json[]).push({ ...copy(need(firstTarget, 'target in matrix.json')), name: `target-${(targetCount += 1)}` });
-        }
-      }),
-    );
-    const longSummary = copy(matrix);
-    longSummary.summary = 's'.repeat(31 * 1024 * 1024);
-    const longSummaryFile = await write('matrix, a 31 MiB summary', JSON.stringify(longSummary));
+    await forgeRecordings(recording, write);
+    const reportFile = await forgeReport(report, write);
+    const { manyTargets: matrixFile, longSummary: longSummaryFile } = await forgeMatrices(matrix, write);
     const history = join(work, 'history');
     await mkdir(join(history, 'forged'), { recursive: true });
     await cp(reportFile, join(history, 'forged', 'report.json'));
