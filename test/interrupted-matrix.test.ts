@@ -8,9 +8,12 @@ import { TARGETS_DIR } from '../src/pipeline/matrix.js';
 import type { Report } from '../src/report/model/types.js';
 import type { Matrix } from '../src/report/matrix/types.js';
 import { validator } from '../src/validators/schemas.js';
+import { fileResources } from './helpers/file-resources.js';
+import { unfrozenPaths } from './helpers/frozen.js';
 import { serveHttp } from './helpers/loopback-server.js';
 import { SAFETY_NET_MS, removeFolder } from './helpers/safety-net.js';
 
+const { inProcess, tempFolder, cleanUpAfterAll } = fileResources();
 const folders: string[] = [];
 afterAll(async () => {
   await Promise.all(folders.map(removeFolder));
@@ -60,4 +63,31 @@ test('a matrix interrupted while a target hangs sends nothing more, writes every
     expect(report.errors.map((error) => error.code)).toContain('HARNESS_INTERRUPTED');
   }
   await Promise.all(servers.map((server) => server.close()));
+});
+
+test('a matrix cut short is built once, frozen, and written as built: every target without a verdict, the file on its schema', async () => {
+  const servers = [await serveHttp(() => undefined), await serveHttp(() => undefined)];
+  for (const server of servers) cleanUpAfterAll(server.close);
+  const folder = await tempFolder('conformance-interrupted-frozen-');
+  const targets = join(folder, 'targets.json');
+  await writeFile(
+    targets,
+    JSON.stringify(servers.map((server, index) => ({ name: `t${index}`, baseUrl: server.url, tokenEnv: 'MATRIX_TOKEN' }))),
+  );
+  const controller = new AbortController();
+  const running = inProcess.matrix(
+    ['--targets', targets, '--target-concurrency', '1', '--concurrency', '1'],
+    { MATRIX_TOKEN: 'interrupted-frozen-token-3c' },
+    controller.signal,
+  );
+  const waitUntil = Date.now() + SAFETY_NET_MS;
+  while (servers.every((server) => server.requests.length === 0) && Date.now() < waitUntil) await sleep(20);
+  controller.abort('SIGTERM');
+  const { matrix, outDir } = await running;
+  expect(unfrozenPaths(matrix)).toEqual([]);
+  expect(matrix.targets.map((target) => target.verdict)).toEqual(['inconclusive', 'inconclusive']);
+  expect(matrix.exitCode).toBe(2);
+  const written = JSON.parse(await readFile(join(outDir, 'matrix.json'), 'utf8')) as Matrix;
+  expect(validator('matrix')(written)).toBe(true);
+  expect(written).toEqual(JSON.parse(JSON.stringify(matrix)));
 });

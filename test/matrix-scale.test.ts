@@ -7,6 +7,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import { buildMatrix } from '../src/report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../src/report/matrix/types.js';
 import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/write.js';
+import { validator } from '../src/validators/schemas.js';
 import { fileResources } from './helpers/file-resources.js';
 import type { CliRun } from './helpers/run-cli.js';
 import { removeFolder } from './helpers/safety-net.js';
@@ -187,5 +188,21 @@ describe('the leak scan of the matrix views, with a token per target', () => {
     });
     expect((await readdir(dir)).filter((name) => name.startsWith('matrix.')).sort()).toEqual(['matrix.html', 'matrix.md']);
     expect(matrix.errors).toEqual([]);
+  });
+  test('a token in a base URL or a name is redacted in the form the schema gives each, and matrix.json stays on its schema', async () => {
+    const dir = await tempFolder('conformance-matrix-form-');
+    const rows = tokens.map((_, index) =>
+      index === 42
+        ? { ...row('target-42', 42), baseUrl: `https://x.example/${tokens[42]}` }
+        : index === 43
+          ? row(`eu-${tokens[43]}`, 43)
+          : row(`target-${index}`, index),
+    );
+    const matrix = matrixOf(rows, fleetScanner);
+    expect([matrix.targets[42]?.baseUrl, matrix.targets[43]?.name]).toEqual(['https://x.example/%3Credacted%3E', 'target-44']);
+    expect(matrix.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK']);
+    await writeMatrix(matrix, dir, fleetScanner);
+    const check = validator('matrix');
+    expect(check(JSON.parse(await readFile(join(dir, 'matrix.json'), 'utf8'))), JSON.stringify(check.errors)).toBe(true);
   });
 });

@@ -4,7 +4,9 @@ import { describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
+import { mergeMatrices } from '../src/pipeline/merge.js';
 import { fileResources } from './helpers/file-resources.js';
+import { unfrozenPaths } from './helpers/frozen.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
 const { inProcess, cleanUpAfterAll, tempFolder } = fileResources();
@@ -176,5 +178,40 @@ describe('a matrix of targets', () => {
     expect(old.stderr.trim()).toMatch(
       /^HARNESS_REPORT_UNREADABLE: \S*version-1\.json is a matrix\.json of schema version 1, which this suite \(\S+\) does not read: it reads version 2\. Run the targets again with this version \(every shard, to merge them\)$/,
     );
+  });
+
+  test('a run, each of its shards and their merge build the matrix once, frozen, and write it unchanged', async () => {
+    const { entries, env } = await serve([
+      { name: 'f1', faults: [] },
+      { name: 'f2', faults: ['colour-missing'] },
+      { name: 'f3', faults: [] },
+    ]);
+    const dir = await tempFolder('conformance-frozen-');
+    await writeFile(join(dir, 'targets.json'), JSON.stringify(entries));
+    const targets = ['--targets', join(dir, 'targets.json')];
+    const runs = await Promise.all([
+      inProcess.matrix(targets, env),
+      inProcess.matrix([...targets, '--shard', '1/2'], env),
+      inProcess.matrix([...targets, '--shard', '2/2'], env),
+    ]);
+    const mergedDir = join(dir, 'merged');
+    const merge = await mergeMatrices(
+      runs.slice(1).map((run) => join(run.outDir, 'matrix.json')),
+      mergedDir,
+    );
+    const built = [...runs.map((run) => ({ matrix: run.matrix, dir: run.outDir })), { matrix: merge.matrix, dir: mergedDir }];
+    expect(built.map(({ matrix }) => matrix.targets.map((target) => target.name))).toEqual([
+      ['f1', 'f2', 'f3'],
+      ['f1', 'f3'],
+      ['f2'],
+      ['f1', 'f2', 'f3'],
+    ]);
+    for (const { matrix, dir: out } of built) {
+      expect(unfrozenPaths(matrix)).toEqual([]);
+      expect(matrix.exitCode).toBe(matrix.targets.some((target) => target.name === 'f2') ? 1 : 0);
+      // What is on disk is the matrix as built: its finish time included, nothing added by writing it.
+      expect(JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(matrix)));
+      expect(Date.parse(matrix.finishedAt) - Date.parse(matrix.startedAt)).toBe(matrix.durationMs);
+    }
   });
 });

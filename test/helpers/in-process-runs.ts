@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll } from 'vitest';
 import { cli } from '../../src/cli/cli.js';
+import { loadConfig } from '../../src/config/load.js';
 import type { ReportKind } from '../../src/config/reports.js';
+import { loadTargets } from '../../src/config/targets.js';
+import { runMatrix, type MatrixResult } from '../../src/pipeline/matrix.js';
 import { startJudge } from '../../src/pipeline/pipeline.js';
 import { collectOutput, withOut, type CliOutput, type CliRun } from './run-cli.js';
 import { SAFETY_NET_MS, TEST_SAFETY_NET_MS, removeFolder } from './safety-net.js';
@@ -45,12 +48,28 @@ export interface InProcessRuns {
   run(args: string[], env?: Record<string, string>): Promise<CliRun>;
   /** Exactly this command line, in this process. Paths in it must be absolute: the process's folder is the test's. */
   exec(args: string[], env?: Record<string, string>): Promise<CliOutput>;
+  /**
+   * A --targets command line with --out added, its settings and targets read as the run command reads them, run by
+   * runMatrix for the matrix it built and wrote; an interruption stands for Ctrl-C.
+   */
+  matrix(args: string[], env?: Record<string, string>, interruption?: AbortSignal): Promise<MatrixResult & { outDir: string }>;
   close(): Promise<void>;
 }
 
 /** Commands run in this process, their runs sharing one spec runner unless told: a recording each, judged in batches. */
 export function inProcessRuns(options: InProcessOptions = {}): InProcessRuns {
   const workDirs: string[] = [];
+  const environment = (env: Record<string, string>): Record<string, string> => ({
+    ...PATIENT_ENV,
+    CONFORMANCE_REPORTS: (options.reports ?? ['json']).join(','),
+    ...env,
+  });
+  const judge = options.ownSpecRunner ? {} : { judge: processJudge };
+  const workDir = async (): Promise<string> => {
+    const dir = await mkdtemp(join(tmpdir(), 'conformance-in-process-'));
+    workDirs.push(dir);
+    return dir;
+  };
   const exec = async (args: string[], env: Record<string, string> = {}, dotenvPath?: string): Promise<CliOutput> => {
     const stdout: string[] = [];
     const stderr: string[] = [];
@@ -59,22 +78,29 @@ export function inProcessRuns(options: InProcessOptions = {}): InProcessRuns {
       error: (line) => stderr.push(`${line}\n`),
       progress: () => undefined,
       colour: { stdout: false, stderr: false },
-      env: { ...PATIENT_ENV, CONFORMANCE_REPORTS: (options.reports ?? ['json']).join(','), ...env },
+      env: environment(env),
       dotenvPath: dotenvPath ?? join(tmpdir(), 'conformance-no-such-folder', '.env'),
       startedAt: new Date(),
-      ...(options.ownSpecRunner ? {} : { judge: processJudge }),
+      ...judge,
     });
     return { code, signal: null, stdout: stdout.join(''), stderr: stderr.join('') };
   };
   return {
     async run(args, env = {}) {
-      const workDir = await mkdtemp(join(tmpdir(), 'conformance-in-process-'));
-      workDirs.push(workDir);
-      const outDir = join(workDir, 'out');
-      const result = await exec(withOut(args, outDir), env, join(workDir, '.env'));
-      return collectOutput(result, outDir, () => removeFolder(workDir));
+      const dir = await workDir();
+      const outDir = join(dir, 'out');
+      const result = await exec(withOut(args, outDir), env, join(dir, '.env'));
+      return collectOutput(result, outDir, () => removeFolder(dir));
     },
     exec: (args, env) => exec(args, env),
+    async matrix(args, env = {}, interruption) {
+      const dir = await workDir();
+      const outDir = join(dir, 'out');
+      const config = loadConfig(withOut(args, outDir), environment(env), join(dir, '.env'));
+      const targets = loadTargets(config, environment(env), join(dir, '.env'));
+      const result = await runMatrix(config, targets, undefined, {}, { ...judge, ...(interruption ? { interruption } : {}) });
+      return { ...result, outDir };
+    },
     async close() {
       await Promise.all(workDirs.map(removeFolder));
     },

@@ -47,7 +47,9 @@ export function buildMatrix(input: MatrixInput, scanner: SecretScanner): Matrix 
   const screenedInput = screened(input, scanner, 'matrix');
   const facts: MatrixInput = {
     ...screenedInput.facts,
-    targets: [...screenedInput.facts.targets].sort((a, b) => a.position - b.position),
+    targets: screenedInput.facts.targets
+      .map((target, index) => inForm(target, input.targets[index]))
+      .sort((a, b) => a.position - b.position),
     errors: [...screenedInput.facts.errors, ...screenedInput.errors],
   };
   const matrix = settledMatrix(facts);
@@ -55,6 +57,18 @@ export function buildMatrix(input: MatrixInput, scanner: SecretScanner): Matrix 
   if (validate(matrix)) return deepFreeze(matrix);
   const problem = suiteError(`matrix.json does not match schemas/matrix.schema.json: ${formatSchemaErrors(validate.errors)}`);
   return deepFreeze(settledMatrix({ ...facts, errors: [...facts.errors, problem] }));
+}
+
+/**
+ * A target's name and base URL, once redacted, in the form their schema gives them, so that matrix.json stays on it: the
+ * name becomes the target's place in the targets file, the placeholder in the base URL is percent-encoded.
+ */
+function inForm(target: MatrixTarget, given: MatrixTarget | undefined): MatrixTarget {
+  return {
+    ...target,
+    ...(target.name === given?.name ? {} : { name: `target-${target.position + 1}` }),
+    ...(target.baseUrl === given?.baseUrl ? {} : { baseUrl: encodeURI(target.baseUrl) }),
+  };
 }
 
 /** The worst exit code of the targets decides the matrix's: 2 (could not judge) over 1 (not conformant) over 0. */
