@@ -1,6 +1,7 @@
-import { createServer, request as forward, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { forward } from '../../test/helpers/loopback-server.js';
 import { root } from './compile.js';
 
 /** A request as the suite sent it: its path and query, and its headers (the token's forms among them). */
@@ -28,15 +29,7 @@ export async function captureRequests(upstream: string, run: (url: string) => Pr
   const sent: SentRequest[] = [];
   const server = createServer((incoming, outgoing) => {
     sent.push({ path: incoming.url ?? '/', headers: plainHeaders(incoming.headers) });
-    const upstreamRequest = forward(
-      { host: base.hostname, port: base.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    upstreamRequest.on('error', () => outgoing.destroy());
-    incoming.pipe(upstreamRequest);
+    forward(incoming, outgoing, base);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
