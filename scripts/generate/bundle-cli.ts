@@ -12,7 +12,7 @@ export const CLI_BUNDLE_DIR = 'cli';
  * the index makes as it loads; the client gives every request its own). They cost CPU just before a run's first
  * request, and the cookie helpers, by reading the global Headers, made Node compile the copy of undici it bundles.
  */
-export const UNDICI_PARTS_LEFT_OUT = [
+const UNDICI_PARTS_LEFT_OUT = [
   './lib/web/',
   './lib/mock/',
   './lib/cache/',

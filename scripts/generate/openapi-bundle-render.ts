@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const OPENAPI_SOURCE = 'openapi.json';
+const OPENAPI_SOURCE = 'openapi.json';
 export const OPENAPI_BUNDLE = 'openapi.bundled.json';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

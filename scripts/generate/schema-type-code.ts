@@ -5,21 +5,14 @@ import { packageRoot, schemasDir } from '../../src/paths.js';
 import { schemaJson, type SchemaName } from '../../src/validators/schema-refs.js';
 
 /** The files the suite writes and reads back: their TypeScript types come from their schemas, nowhere else. */
-export const TYPED_SCHEMAS = [
-  'report',
-  'recording',
-  'matrix',
-  'comparison',
-  'baseline',
-  'targets',
-] as const satisfies readonly SchemaName[];
+const TYPED_SCHEMAS = ['report', 'recording', 'matrix', 'comparison', 'baseline', 'targets'] as const satisfies readonly SchemaName[];
 
 export const GENERATED_TYPES_DIR = 'src/validators/types';
 
-export const generatedTypesFile = (name: SchemaName): string => `${GENERATED_TYPES_DIR}/${name}.generated.ts`;
+const generatedTypesFile = (name: SchemaName): string => `${GENERATED_TYPES_DIR}/${name}.generated.ts`;
 
 /** The source of one generated types file, formatted as the repository's Prettier settings format it. */
-export async function schemaTypesSource(name: SchemaName): Promise<string> {
+async function schemaTypesSource(name: SchemaName): Promise<string> {
   const file = join(packageRoot, generatedTypesFile(name));
   const style = (await resolveConfig(file)) ?? {};
   return compile(structuredClone(schemaJson(name)) as Parameters<typeof compile>[0], name, {
