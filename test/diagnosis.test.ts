@@ -4,7 +4,7 @@ import type { ObservedAnswer, StackObservations, StackSetup } from '../src/diagn
 import { diagnose } from '../src/diagnosis/diagnose.js';
 import { frontAnswered as frontRules } from '../src/diagnosis/fronts.js';
 import { diagnoseStack as stackRules } from '../src/diagnosis/rules.js';
-import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
+import type { Diagnosis, ClassifiedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
 import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
 import { exchangeKey } from '../src/exchange/exchange.js';
 import { bodyText, parseJson } from '../src/exchange/body-text.js';
@@ -40,7 +40,7 @@ interface Seen {
 }
 
 /** One request of a run and its answer, as report.json keeps it: keyed, with the classification stage's reading. */
-function exchange(credentials: CredentialVariant, path: string, seen: Seen, query: Record<string, string> = {}): JudgedExchanges {
+function exchange(credentials: CredentialVariant, path: string, seen: Seen, query: Record<string, string> = {}): ClassifiedExchanges {
   const search = new URLSearchParams(query).toString();
   const url = `${BASE}${path}${search ? `?${search}` : ''}`;
   const headers = seen.headers ?? JSON_TYPE;
@@ -64,7 +64,7 @@ function judged(id: string, keys: string[], verdict: 'pass' | 'fail' = keys.leng
 }
 
 /** A run whose valid request was served and whose request without a header was refused, with more exchanges. */
-const healthy = (...more: JudgedExchanges[]): JudgedExchanges =>
+const healthy = (...more: ClassifiedExchanges[]): ClassifiedExchanges =>
   Object.assign(
     exchange('valid', STATUS, { status: 200, body: STATUS_BODY }),
     exchange('no-header', STATUS, { status: 401, body: REFUSAL }),

@@ -1,4 +1,5 @@
-import { accepted, handedOut } from '../../src/judge/checks/auth.js';
+import { handedOut } from '../../src/classify/types.js';
+import { accepted } from '../../src/judge/checks/auth.js';
 import { nameIs } from '../../src/judge/checks/status.js';
 import { scenario } from '../../src/judge/scenario.js';
 import { FIRST_STATUS_ID } from '../../src/record/target.js';

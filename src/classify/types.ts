@@ -75,3 +75,15 @@ export const SERVED_MEANINGS: readonly MeaningKind[] = ['served-status', 'served
 export const isSuccessCode = (status: number): boolean => status >= 200 && status < 300;
 
 export const isServed = (classified: Classified): boolean => SERVED_MEANINGS.includes(classified.meaning.kind);
+
+/** What a request asks for: the ticket status, or the self-service listing. */
+export type Resource = 'status' | 'listing';
+
+/**
+ * The request was handed the resource, or at least a success envelope for it, as the classification stage read the
+ * answer: decided by what the answer holds, never by its words.
+ */
+export function handedOut(classified: Classified, resource: Resource): boolean {
+  const { kind } = classified.meaning;
+  return kind === 'served-without-resource' || kind === (resource === 'status' ? 'served-status' : 'served-listing');
+}

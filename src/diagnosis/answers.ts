@@ -1,5 +1,5 @@
 import { looksLikeHtml } from '../classify/signatures.js';
-import { isSuccessCode, type Classified } from '../classify/types.js';
+import { handedOut, isSuccessCode, type Classified } from '../classify/types.js';
 import { withoutByteOrderMark } from '../exchange/body-text.js';
 import type { ClassifiedExchange } from './types.js';
 
@@ -87,14 +87,11 @@ export function requestsOf(failed: FailedAnswer[], describe: (entry: FailedAnswe
 }
 
 /** The answer hands out a ticket status, or a success envelope, whatever its HTTP code: a request that should have been refused was served. */
-export function handedOut(answer: ObservedAnswer): boolean {
-  const { kind } = answer.classified.meaning;
-  return kind === 'served-status' || kind === 'served-without-resource';
-}
+export const statusHandedOut = (answer: ObservedAnswer): boolean => handedOut(answer.classified, 'status');
 
 /** The valid request was served: a success code, and the status (or at least a success envelope) handed out. */
 export function succeeded(answer: ObservedAnswer): boolean {
-  return isSuccessCode(answer.status) && handedOut(answer);
+  return isSuccessCode(answer.status) && statusHandedOut(answer);
 }
 
 /** The application answered, whatever it said: its own envelope, or its own failure. */

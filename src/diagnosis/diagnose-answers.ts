@@ -1,4 +1,4 @@
-import type { ClassifiedExchange, Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
+import type { ClassifiedExchange, Diagnosis, ClassifiedExchanges, JudgedRequirement } from './types.js';
 
 /**
  * What to do about a redirect of the valid request: where it keeps the API path, the address it names is the base URL
@@ -31,7 +31,11 @@ function redirectAdvice(requestUrl: string, location: string): string[] {
  * Answers to a valid request that say nothing about the credentials: a redirect, a server error, a body that is not JSON.
  * Named before any credential diagnosis, which would otherwise read them as a refused or stripped token.
  */
-export function diagnoseAnswer(results: JudgedRequirement[], valid: ClassifiedExchange, exchanges: JudgedExchanges): Diagnosis | undefined {
+export function diagnoseAnswer(
+  results: JudgedRequirement[],
+  valid: ClassifiedExchange,
+  exchanges: ClassifiedExchanges,
+): Diagnosis | undefined {
   const { response } = valid;
   const request = `GET ${valid.request.url}`;
   const location = response.headers.location;

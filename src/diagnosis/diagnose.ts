@@ -17,11 +17,11 @@ import { answerFindings } from './findings.js';
 import { frontAnsweredSome, statusMissing } from './fronts.js';
 import { rateLimitedUntilCap } from './rate-limit.js';
 import { diagnoseStack, headerLostOnSome } from './rules.js';
-import type { Diagnosis, DiagnosisId, JudgedExchanges, JudgedRequirement } from './types.js';
+import type { Diagnosis, DiagnosisId, ClassifiedExchanges, JudgedRequirement } from './types.js';
 import type { RecordedCheck } from '../judge/scenario-result.js';
 
 /** The answer to one request, by its key: GET of that path, without a query, with those credentials. */
-function answerTo(exchanges: JudgedExchanges, path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
+function answerTo(exchanges: ClassifiedExchanges, path: string, credentials: CredentialVariant): ObservedAnswer | undefined {
   const key = exchangeKey(path, {}, credentials);
   const exchange = exchanges[key];
   return exchange && observedOf(exchange, key);
@@ -31,7 +31,7 @@ function answerTo(exchanges: JudgedExchanges, path: string, credentials: Credent
 const TOKEN_ELSEWHERE: StackRequestName[] = ['tokenAsPassword', 'bearerScheme', 'noColon'];
 
 /** The answers that the hosting-stack rules read, a run's or the doctor's: both plans hold every request of STACK_REQUESTS. */
-function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup): StackObservations {
+function observationsOf(results: JudgedRequirement[], exchanges: ClassifiedExchanges, setup: StackSetup): StackObservations {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
   const answers = new Map(
     STACK_REQUESTS.flatMap((request) => {
@@ -70,7 +70,7 @@ function observationsOf(results: JudgedRequirement[], exchanges: JudgedExchanges
 const WITH_TOKEN = new Set<string>(['valid', ...PASSWORD_VARIANTS]);
 
 /** A check's answer as the stack rules read it, with the request it answered; undefined when it judged none. */
-function failedAnswerOf(check: RecordedCheck, exchanges: JudgedExchanges): FailedAnswer | undefined {
+function failedAnswerOf(check: RecordedCheck, exchanges: ClassifiedExchanges): FailedAnswer | undefined {
   // Stryker disable next-line ConditionalExpression: no exchange is keyed "undefined"
   const exchange = check.exchange === undefined ? undefined : exchanges[check.exchange];
   if (!exchange) return undefined;
@@ -85,7 +85,7 @@ function failedAnswerOf(check: RecordedCheck, exchanges: JudgedExchanges): Faile
 }
 
 /** Every failed check of a MUST or SHOULD, with the answer it judged. */
-function failedAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges): FailedAnswer[] {
+function failedAnswers(results: JudgedRequirement[], exchanges: ClassifiedExchanges): FailedAnswer[] {
   const failing = results.filter((result) => result.verdict === 'fail' || result.verdict === 'warn');
   // Stryker disable next-line MethodExpression,ConditionalExpression: a request with the token answered like none fails the check that sent it
   const failedChecks = failing.flatMap((result) => result.checks.filter((check) => check.verdict === 'fail'));
@@ -93,7 +93,7 @@ function failedAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges)
 }
 
 /** The answers a front gave, or a redirect nobody can place, that checks could not judge, each with the requirement left unjudged. */
-function frontAnswers(results: JudgedRequirement[], exchanges: JudgedExchanges): FailedAnswer[] {
+function frontAnswers(results: JudgedRequirement[], exchanges: ClassifiedExchanges): FailedAnswer[] {
   return results
     .flatMap((result) => result.checks)
     .filter((check) => check.error?.code === 'HARNESS_NOT_THE_API')
@@ -122,7 +122,7 @@ const webServerPage = (answer: ObservedAnswer): boolean => {
 const NOT_TRANSPORT = new Set(['HARNESS_DEADLINE', 'HARNESS_INTERRUPTED', 'HARNESS_RATE_LIMITED', 'HARNESS_NOT_THE_API']);
 
 /** The other statuses of --status-id that are answered like a status that does not exist: each leaves the run unjudged. */
-function otherStatusesMissing(observations: StackObservations, exchanges: JudgedExchanges, setup: StackSetup): Diagnosis[] {
+function otherStatusesMissing(observations: StackObservations, exchanges: ClassifiedExchanges, setup: StackSetup): Diagnosis[] {
   return (
     setup.otherStatusIds?.flatMap((id) => {
       const valid = answerTo(exchanges, STATUS_PATH(id), 'valid');
@@ -151,7 +151,7 @@ function rateLimitCapReached(results: JudgedRequirement[], setup: StackSetup): D
 }
 
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
-export function diagnose(results: JudgedRequirement[], exchanges: JudgedExchanges, setup: StackSetup = {}): Diagnosis[] {
+export function diagnose(results: JudgedRequirement[], exchanges: ClassifiedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
   const observations = observationsOf(results, exchanges, setup);
   const validKey = exchangeKey(STATUS_PATH(statusId), {}, 'valid');

@@ -1,6 +1,6 @@
 import { cacheMark, PHP_MESSAGE } from '../classify/signatures.js';
 import { exchangeKey, STATUS_PATH } from '../exchange/exchange.js';
-import type { ClassifiedExchange, Diagnosis, JudgedExchanges, JudgedRequirement } from './types.js';
+import type { ClassifiedExchange, Diagnosis, ClassifiedExchanges, JudgedRequirement } from './types.js';
 
 /**
  * Causes named beside the hosting stack's: each explains a failure of the API itself (how it compares the token, what
@@ -11,7 +11,7 @@ const SHOWN_CHARS = 160;
 const briefly = (text: string): string => (text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text);
 
 /** The exchanges that failed checks of a requirement, each once. */
-function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExchanges): [string, ClassifiedExchange][] {
+function failedOn(results: JudgedRequirement[], id: string, exchanges: ClassifiedExchanges): [string, ClassifiedExchange][] {
   const keys = new Set(
     results
       .filter((result) => result.id === id)
@@ -26,7 +26,7 @@ function failedOn(results: JudgedRequirement[], id: string, exchanges: JudgedExc
 }
 
 /** PHP's warnings, notices or deprecations printed around the JSON (display_errors on). */
-function displayErrors(exchanges: JudgedExchanges): Diagnosis | undefined {
+function displayErrors(exchanges: ClassifiedExchanges): Diagnosis | undefined {
   const [key, noisy] =
     Object.entries(exchanges).find(([, exchange]) => {
       // Stryker disable next-line StringLiteral: an empty text holds no PHP message
@@ -50,7 +50,7 @@ function displayErrors(exchanges: JudgedExchanges): Diagnosis | undefined {
 }
 
 /** A near-miss token served: the comparison ignores case, or compares only a part of the token. */
-function looseComparison(results: JudgedRequirement[], exchanges: JudgedExchanges): Diagnosis[] {
+function looseComparison(results: JudgedRequirement[], exchanges: ClassifiedExchanges): Diagnosis[] {
   // Where a wrong token is served too, nothing is compared at all: authentication is not enforced.
   if (failedOn(results, 'AUTH-WRONG-TOKEN-REFUSED', exchanges).length > 0) return [];
   const served = failedOn(results, 'AUTH-NEAR-MISS-TOKEN-REFUSED', exchanges);
@@ -93,7 +93,7 @@ function looseComparison(results: JudgedRequirement[], exchanges: JudgedExchange
 }
 
 /** A lang request answered from a cache with the answer stored for the request without lang. */
-function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: JudgedExchanges, statusId: number): Diagnosis | undefined {
+function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: ClassifiedExchanges, statusId: number): Diagnosis | undefined {
   const plain = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
   const [key, cached] =
     results
@@ -119,7 +119,7 @@ function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: JudgedExchan
   };
 }
 
-export function answerFindings(results: JudgedRequirement[], exchanges: JudgedExchanges, statusId: number): Diagnosis[] {
+export function answerFindings(results: JudgedRequirement[], exchanges: ClassifiedExchanges, statusId: number): Diagnosis[] {
   return [displayErrors(exchanges), ...looseComparison(results, exchanges), cacheIgnoresQuery(results, exchanges, statusId)].filter(
     (diagnosis): diagnosis is Diagnosis => diagnosis !== undefined,
   );

@@ -3,7 +3,6 @@ import {
   briefly,
   citing,
   fromApplication,
-  handedOut,
   isHtmlPage,
   pathOf,
   requestsOf,
@@ -12,6 +11,7 @@ import {
   differenceOf,
   servedJson,
   serverKind,
+  statusHandedOut,
   succeeded,
   type FailedAnswer,
   type ObservedAnswer,
@@ -455,7 +455,7 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
     Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object' && !Array.isArray(seen)),
   );
   if (observations.validServed ?? succeeded(valid)) {
-    const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && handedOut(answer));
+    const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && statusHandedOut(answer));
     return served.length > 0 ? [authenticationNotEnforced(served)] : [];
   }
   const { classified } = valid;

@@ -13,7 +13,7 @@ export interface JudgedRequirement {
 export type ClassifiedExchange = JudgedExchange & { classification: Classified };
 
 /** The run's exchanges by key, each classified; a check names its own by that key. */
-export type JudgedExchanges = Record<string, ClassifiedExchange>;
+export type ClassifiedExchanges = Record<string, ClassifiedExchange>;
 
 /** Configuration lines to change, and where they go. */
 export type Snippet = NonNullable<ReportFile.Diagnosis['snippets']>[number];

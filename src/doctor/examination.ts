@@ -5,9 +5,9 @@ import { STACK_REQUESTS, stackRequestKey, stackRequestPath, type StackRequest, t
 import type { RecordedFailure, Recording } from '../record/recording.js';
 import type { RequestChoices } from '../record/settings.js';
 import { firstSlice } from '../record/target.js';
-import { handedOut, observedOf, succeeded, type ObservedAnswer } from '../diagnosis/answers.js';
+import { observedOf, statusHandedOut, succeeded, type ObservedAnswer } from '../diagnosis/answers.js';
 import { unrecognisedAnswer } from '../diagnosis/rules.js';
-import type { Diagnosis, JudgedExchanges } from '../diagnosis/types.js';
+import type { Diagnosis, ClassifiedExchanges } from '../diagnosis/types.js';
 import type { ExitCode } from '../report/model/types.js';
 
 type Verdict = 'pass' | 'fail' | 'skip';
@@ -46,7 +46,7 @@ function verdictOf(name: StackRequestName, answer: ObservedAnswer | undefined): 
   if (!expected) return undefined;
   if (!answer) return 'skip';
   if (expected === 'served') return succeeded(answer) ? 'pass' : 'fail';
-  return handedOut(answer) ? 'fail' : 'pass';
+  return statusHandedOut(answer) ? 'fail' : 'pass';
 }
 
 /** What the doctor's pass recorded, classified and diagnosed, for its examination to be built from. */
@@ -57,7 +57,7 @@ export interface ExaminationInput {
   /** Why nothing could be recorded. */
   failure?: RunError;
   /** Each answer as a run's report keeps it, with its classification. */
-  exchanges: JudgedExchanges;
+  exchanges: ClassifiedExchanges;
   diagnoses: Diagnosis[];
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from '../config/settings.js';
 import { classifyRecording } from '../classify/recording.js';
-import type { Diagnosis, JudgedExchanges } from '../diagnosis/types.js';
+import type { Diagnosis, ClassifiedExchanges } from '../diagnosis/types.js';
 import { buildExamination, type Examination } from '../doctor/examination.js';
 import { judgedExchange, type JudgedExchange } from '../judge/scenario-result.js';
 import { stackPlan } from '../record/plan.js';
@@ -13,7 +13,7 @@ import { classifiedExchanges, diagnosisOf, recordPass, targetSettings, type Pass
  * Classify and diagnose a pass that no spec judges (the doctor's plan): each answer classified as a run's pass is, and
  * the causes a run would name from the same answers.
  */
-function diagnoseUnjudged({ target, recording, choices }: Pass): { exchanges: JudgedExchanges; diagnoses: Diagnosis[] } {
+function diagnoseUnjudged({ target, recording, choices }: Pass): { exchanges: ClassifiedExchanges; diagnoses: Diagnosis[] } {
   const classified = recording ? classifyRecording(recording, [firstSlice(choices).statusId]).answers : {};
   const judged: Record<string, JudgedExchange> = {};
   for (const [key, answer] of Object.entries(recording?.answers ?? {})) {

@@ -4,7 +4,7 @@ import { apiPathOf, classifyAnswer } from '../classify/classify.js';
 import { classifyRecording } from '../classify/recording.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import type { StackSetup } from '../diagnosis/answers.js';
-import type { Diagnosis, JudgedExchanges, JudgedRequirement } from '../diagnosis/types.js';
+import type { Diagnosis, ClassifiedExchanges, JudgedRequirement } from '../diagnosis/types.js';
 import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
 import { Pacer } from '../http/rate-limit.js';
@@ -207,7 +207,7 @@ function interrupted(scenarios: ScenarioResult[]): RunError | undefined {
  * were judged. Scenario results built by code rather than judged from a pass may hold an exchange without one: it is
  * classified here, alone, so the diagnosis only ever reads a classification.
  */
-export function classifiedExchanges(exchanges: Readonly<Record<string, JudgedExchange>>): JudgedExchanges {
+export function classifiedExchanges(exchanges: Readonly<Record<string, JudgedExchange>>): ClassifiedExchanges {
   return Object.fromEntries(
     Object.entries(exchanges).map(([key, exchange]) => {
       const { request, response } = exchange;
@@ -230,7 +230,7 @@ export function classifiedExchanges(exchanges: Readonly<Record<string, JudgedExc
  */
 export function diagnosisOf(
   requirements: JudgedRequirement[],
-  exchanges: JudgedExchanges,
+  exchanges: ClassifiedExchanges,
   baseUrl: string,
   choices: Pick<RequestChoices, 'statusId'>,
   run: Pick<StackSetup, 'askedToWait'> = {},

@@ -4,7 +4,7 @@ import { diagnoseStack as stackRules, headerLostOnSome as headerLost, unrecognis
 import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { requirement } from '../../src/requirements/catalog.js';
 import type { RequirementResult } from '../../src/report/model/types.js';
-import type { Diagnosis, JudgedExchanges } from '../../src/diagnosis/types.js';
+import type { Diagnosis, ClassifiedExchanges } from '../../src/diagnosis/types.js';
 import { variantLabel } from '../../src/exchange/credentials.js';
 import type { JudgedExchange } from '../../src/judge/scenario-result.js';
 import { classifiedExchanges } from '../../src/pipeline/pipeline.js';
@@ -369,7 +369,7 @@ describe('the main run reads its own answers with the same rules', () => {
 });
 
 /** The doctor's answers as its exchanges, each under the key its request of the plan has. */
-function doctorExchanges(observations: StackObservations): JudgedExchanges {
+function doctorExchanges(observations: StackObservations): ClassifiedExchanges {
   return classifiedExchanges(unclassifiedExchanges(observations));
 }
 

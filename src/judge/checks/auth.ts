@@ -1,17 +1,6 @@
-import { isSuccessCode, type Classified } from '../../classify/types.js';
+import { handedOut, isSuccessCode, type Classified, type Resource } from '../../classify/types.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { describeResponse, outcome, type CheckOutcome } from './outcome.js';
-
-export type Resource = 'status' | 'listing';
-
-/**
- * The request was handed the resource, or at least a success envelope for it, as the classification stage read the
- * answer: decided by what the answer holds, never by its words.
- */
-export function handedOut(classified: Classified, resource: Resource): boolean {
-  const { kind } = classified.meaning;
-  return kind === 'served-without-resource' || kind === (resource === 'status' ? 'served-status' : 'served-listing');
-}
 
 const EXPECTED_SUCCESS: Record<Resource, string> = {
   status: 'HTTP 2xx carrying the ticket status',
