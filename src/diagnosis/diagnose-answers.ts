@@ -27,15 +27,8 @@ function redirectAdvice(requestUrl: string, location: string): string[] {
   ];
 }
 
-/**
- * Answers to a valid request that say nothing about the credentials: a redirect, a server error, a body that is not JSON.
- * Named before any credential diagnosis, which would otherwise read them as a refused or stripped token.
- */
-export function diagnoseAnswer(
-  results: JudgedRequirement[],
-  valid: ClassifiedExchange,
-  exchanges: ClassifiedExchanges,
-): Diagnosis | undefined {
+/** What the valid request's HTTP code alone says: a redirect, a method refused, a server error. */
+function codeDiagnosis(valid: ClassifiedExchange): Diagnosis | undefined {
   const { response } = valid;
   const request = `GET ${valid.request.url}`;
   const location = response.headers.location;
@@ -74,6 +67,22 @@ export function diagnoseAnswer(
       advice: ["Read the application's and the web server's error logs at the time of this run."],
     };
   }
+  return undefined;
+}
+
+/**
+ * Answers to a valid request that say nothing about the credentials: a redirect, a server error, a body that is not JSON.
+ * Named before any credential diagnosis, which would otherwise read them as a refused or stripped token.
+ */
+export function diagnoseAnswer(
+  results: JudgedRequirement[],
+  valid: ClassifiedExchange,
+  exchanges: ClassifiedExchanges,
+): Diagnosis | undefined {
+  const byCode = codeDiagnosis(valid);
+  if (byCode) return byCode;
+  const { response } = valid;
+  const request = `GET ${valid.request.url}`;
   const apiAnswered = Object.values(exchanges).some((exchange) => exchange.classification.origin.kind === 'api');
   // A body that does not decode is the deployment's failure, whoever wrote it: curl and the vendor's client fail on it too.
   const undecodable = valid.classification.meaning.kind === 'undecodable' && valid.classification.meaning.why === 'encoding';

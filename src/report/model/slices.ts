@@ -35,7 +35,7 @@ export function sliceVerdicts(
 }
 
 /** Which statuses and languages a requirement was judged for, as a test's name says it: "status 1, 2, 5; lang fr, de". */
-export function judgedFor(result: Pick<RequirementResult, 'byStatus' | 'byLanguage'>): string | undefined {
+export function judgedSlicesLabel(result: Pick<RequirementResult, 'byStatus' | 'byLanguage'>): string | undefined {
   const parts = [
     result.byStatus ? `status ${result.byStatus.map((entry) => entry.statusId).join(', ')}` : '',
     result.byLanguage ? `lang ${result.byLanguage.map((entry) => entry.lang).join(', ')}` : '',

@@ -3,7 +3,7 @@ import { THROUGH_FRONT_CONTROLLER } from '../../exchange/exchange.js';
 import { implementersPage, isRequirementId } from '../../requirements/catalog.js';
 import type { RecordedCheck } from '../../judge/scenario-result.js';
 import { outcomeCounts, type Outcome } from '../model/outcomes.js';
-import { judgedFor } from '../model/slices.js';
+import { judgedSlicesLabel } from '../model/slices.js';
 import { countedOutcome, countedVerdict } from './vocabulary.js';
 import { exchangeOf, type Report, type RequirementResult, type Verdict } from '../model/types.js';
 
@@ -26,7 +26,7 @@ export function profileHeading(profile: NonNullable<Report['profile']>): string 
 
 /** A requirement as a CI file names its test: with the statuses and languages it was judged for, when the run had several. */
 export function testName(result: RequirementResult): string {
-  const slices = judgedFor(result);
+  const slices = judgedSlicesLabel(result);
   return `${result.id} (${result.level}): ${result.title}${slices === undefined ? '' : ` [${slices}]`}`;
 }
 
