@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request as relay } from 'node:http';
+import { createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, expect, test } from 'vitest';
 import { CLI_BUNDLE_DIR, LEFT_OUT_MESSAGE, LEFT_OUT_PART, undiciWithoutUnusedParts } from '../scripts/generate/bundle-cli.js';
-import { repoRoot } from './helpers/run-cli.js';
+import { startReferenceServer } from '../src/reference-server/server.js';
+import { runCli, repoRoot } from './helpers/run-cli.js';
+import { selfSignedCertificate } from './helpers/self-signed.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'bundled-undici-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -96,7 +99,7 @@ test('the bundled command line holds the parts of undici the client runs on and 
     .join('\n');
   // esbuild heads each module it bundles with its path.
   const modules = new Set([...bundle.matchAll(/^\/\/ (node_modules\/undici\/\S+)$/gm)].map(([, path]) => path));
-  for (const kept of ['agent', 'pool', 'env-http-proxy-agent', 'proxy-agent', 'client-h1']) {
+  for (const kept of ['agent', 'pool', 'env-http-proxy-agent', 'proxy-agent', 'client', 'client-h1']) {
     expect(modules).toContain(`node_modules/undici/lib/dispatcher/${kept}.js`);
   }
   expect(modules).toContain('node_modules/undici/lib/api/api-request.js');
@@ -105,7 +108,39 @@ test('the bundled command line holds the parts of undici the client runs on and 
   for (const leftOut of ['web/fetch/index.js', 'web/websocket/websocket.js', 'web/cookies/index.js', 'web/eventsource/eventsource.js']) {
     expect(modules).not.toContain(`node_modules/undici/lib/${leftOut}`);
   }
-  for (const leftOut of ['mock/mock-agent.js', 'cache/memory-cache-store.js', 'web/cache/cachestorage.js', 'interceptor/cache.js']) {
+  for (const leftOut of ['mock/mock-agent.js', 'cache/memory-cache-store.js', 'web/cache/cachestorage.js', 'dispatcher/client-h2.js']) {
     expect(modules).not.toContain(`node_modules/undici/lib/${leftOut}`);
+  }
+});
+
+test('the bundled command line speaks HTTP/1.1 to a target whose TLS offers HTTP/2 first, and is judged conformant', async () => {
+  const token = 'h2-first-token';
+  const reference = await startReferenceServer({ token });
+  const upstream = new URL(reference.url);
+  const identity = await selfSignedCertificate();
+  const versions: string[] = [];
+  // HTTP/2 preferred, HTTP/1.1 allowed, as a front such as nginx with http2 on: a client offering h2 would get it.
+  const front = createSecureServer({ key: identity.key, cert: identity.cert, allowHTTP1: true }, (incoming, outgoing) => {
+    versions.push(incoming.httpVersion);
+    const headers = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !name.startsWith(':')));
+    const forwarded = relay({ host: upstream.hostname, port: upstream.port, path: incoming.url, headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forwarded.on('error', () => outgoing.destroy());
+    forwarded.end();
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    const run = await runCli(['--base-url', url, '--token', token, '--ca', identity.certPath, '--reports', 'json']);
+    await run.cleanup();
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(versions.length).toBeGreaterThan(0);
+    expect(new Set(versions)).toEqual(new Set(['1.1']));
+  } finally {
+    await new Promise((resolve) => front.close(resolve));
+    await reference.close();
+    await identity.cleanup();
   }
 });

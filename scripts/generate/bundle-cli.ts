@@ -1,29 +1,34 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
 /** Where the bundled command line goes, beside dist/src: paths.js finds the package from either folder alike. */
 export const CLI_BUNDLE_DIR = 'cli';
 
 /**
- * The parts of undici that its index requires for its exports alone and the command line never uses: fetch and the
- * web's classes (Headers, Request, Response, FormData), caches, cookies, WebSocket, EventSource, the mocks, the cache
- * stores, the interceptors and handlers, the dispatchers the client does not build, and the global dispatcher (an Agent
- * the index makes as it loads; the client gives every request its own). They cost CPU just before a run's first
+ * The parts of undici the command line never uses, by the module of undici that requires them. The index requires, for
+ * its exports alone, fetch and the web's classes (Headers, Request, Response, FormData), caches, cookies, WebSocket,
+ * EventSource, the mocks, the cache stores, the interceptors and handlers, the dispatchers the client does not build,
+ * and the global dispatcher (an Agent the index makes as it loads; the client gives every request its own). The HTTP/1
+ * and HTTP/2 client requires the HTTP/2 one, which loads Node's http2, for connections that agreed on h2, and the
+ * client offers HTTP/1.1 only (allowH2: false, src/http/dispatcher.ts). Together they cost CPU just before a run's first
  * request, and the cookie helpers, by reading the global Headers, made Node compile the copy of undici it bundles.
  */
-const UNDICI_PARTS_LEFT_OUT = [
-  './lib/web/',
-  './lib/mock/',
-  './lib/cache/',
-  './lib/interceptor/',
-  './lib/handler/',
-  './lib/dispatcher/balanced-pool',
-  './lib/dispatcher/round-robin-pool',
-  './lib/dispatcher/retry-agent',
-  './lib/dispatcher/h2c-client',
-  './lib/global',
-];
+const UNDICI_PARTS_LEFT_OUT: Readonly<Record<string, readonly string[]>> = {
+  'index.js': [
+    './lib/web/',
+    './lib/mock/',
+    './lib/cache/',
+    './lib/interceptor/',
+    './lib/handler/',
+    './lib/dispatcher/balanced-pool',
+    './lib/dispatcher/round-robin-pool',
+    './lib/dispatcher/retry-agent',
+    './lib/dispatcher/h2c-client',
+    './lib/global',
+  ],
+  'lib/dispatcher/client.js': ['./client-h2'],
+};
 
 /** The message a left-out part throws if anything ever uses it: a run never does. */
 export const LEFT_OUT_MESSAGE = 'is left out of the bundled command line, which never uses it';
@@ -50,21 +55,22 @@ module.exports = (part) => standIn(part, part.slice(part.lastIndexOf('/') + 1));
 const STAND_IN_PATH = 'stand-in';
 
 /**
- * Takes from undici what the HTTP client needs: each part in UNDICI_PARTS_LEFT_OUT that undici's index requires becomes
- * a stand-in that loads nothing and throws when used. Only the index's own requires are replaced: the parts the
- * dispatchers require themselves (the HTTP/1 client reads bodies with fetch's body mixin) stay whole. A part that
- * undici moves or renames is no longer matched and is bundled as it is, so the bundle grows but still works.
+ * Takes from undici what the HTTP client needs: each part in UNDICI_PARTS_LEFT_OUT, where the module named requires it,
+ * becomes a stand-in that loads nothing and throws when used. Only those requires are replaced: the parts the rest of
+ * undici requires stay whole (the HTTP/1 client reads bodies with fetch's body mixin). A part that undici moves or
+ * renames is no longer matched and is bundled as it is, so the bundle grows but still works.
  */
 export function undiciWithoutUnusedParts(): Plugin {
+  const undici = /[\\/]node_modules[\\/]undici[\\/](.+)$/;
   return {
     name: 'undici-without-unused-parts',
     setup(bundle) {
-      bundle.onResolve({ filter: /^\.\/lib\// }, ({ path, importer }) => {
-        if (!/[\\/]node_modules[\\/]undici[\\/]index\.js$/.test(importer)) return undefined;
-        if (!UNDICI_PARTS_LEFT_OUT.some((part) => path.startsWith(part))) return undefined;
-        return { path: `undici/${path.slice(2)}`, namespace: 'undici-left-out' };
+      bundle.onResolve({ filter: /^\.\.?\// }, ({ path, importer }) => {
+        const requiring = undici.exec(importer)?.[1]?.replaceAll('\\', '/') ?? '';
+        if (!UNDICI_PARTS_LEFT_OUT[requiring]?.some((part) => path.startsWith(part))) return undefined;
+        return { path: `undici/${posix.join(posix.dirname(requiring), path)}`, namespace: 'undici-left-out' };
       });
-      bundle.onResolve({ filter: new RegExp(`^${STAND_IN_PATH}$`), namespace: 'undici-left-out' }, ({ path }) => ({
+      bundle.onResolve({ filter: /^stand-in$/, namespace: 'undici-left-out' }, ({ path }) => ({
         path,
         namespace: 'undici-left-out',
       }));

@@ -75,7 +75,8 @@ export function clientTlsOptions(options: Pick<TransportOptions, 'ca' | 'insecur
  * may ask for, and proxies from the environment.
  */
 export function createDispatcher(options: TransportOptions): Dispatcher {
-  const tls = clientTlsOptions(options);
+  // HTTP/1.1 only, the protocol of the API document's requests; the bundled command line leaves undici's HTTP/2 out.
+  const tls = { allowH2: false, ...clientTlsOptions(options) };
   const direct = buildConnector({ timeout: options.timeoutMs, ...tls });
   const agentOptions = {
     connect: options.onTlsCertificate || options.onTlsError || options.onConnected ? watching(direct, options) : direct,
