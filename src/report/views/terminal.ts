@@ -34,6 +34,45 @@ export interface TerminalOptions {
   width?: number;
 }
 
+/** A line per requirement under its family's heading, its index kept in `labelled` for its verdict's label. */
+function pushRequirementLines(lines: string[], labelled: Map<number, Verdict>, results: RequirementResult[], idWidth: number): void {
+  let family = '';
+  for (const result of results) {
+    if (result.family !== family) {
+      family = result.family;
+      lines.push('', family);
+    }
+    const agreement = result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
+    labelled.set(lines.length, result.verdict);
+    lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
+    if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
+  }
+}
+
+/** Numbered as Schemathesis numbers its failures; checks that got the same answer are one entry. */
+function failureDetailLines(report: Report, failing: RequirementResult[]): string[] {
+  const lines = failureGroups(failing).flatMap((group, index) => {
+    const [heading = '', ...rest] = failureGroupLines(report, group);
+    return ['', `${index + 1}. ${heading}`, ...rest];
+  });
+  for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
+  return lines;
+}
+
+/** What fails the run, what it lets through (a warning, a known failure), each under its own heading. */
+function failureSectionLines(report: Report, results: RequirementResult[], outcomes: ReadonlyMap<string, Outcome>): string[] {
+  const having =
+    (...wanted: Outcome[]) =>
+    (result: RequirementResult): boolean =>
+      wanted.includes(outcomes.get(result.id) ?? 'passed');
+  const sections: [string, RequirementResult[]][] = [
+    ['Failures', results.filter(having('failed', 'unjudged'))],
+    [WARNINGS_HEADING, results.filter(having('warned'))],
+    ['Known failures, waived by the baseline', results.filter(having('waived'))],
+  ];
+  return sections.flatMap(([heading, members]) => (members.length === 0 ? [] : ['', heading, ...failureDetailLines(report, members)]));
+}
+
 function requestLines(report: Report): string[] {
   return Object.values(report.exchanges).map(({ request, response }) => {
     const auth = request.headers.authorization ?? 'no header';
@@ -50,45 +89,10 @@ export function renderTerminal(
   // Requirement lines by index: their label is coloured once every line has been made safe.
   const labelled = new Map<number, Verdict>();
   const idWidth = Math.max(...report.requirements.map((result) => result.id.length));
-  const requirementLines = (results: RequirementResult[]): void => {
-    let family = '';
-    for (const result of results) {
-      if (result.family !== family) {
-        family = result.family;
-        lines.push('', family);
-      }
-      const agreement =
-        result.repeat && result.verdict === 'flaky' ? ` (${result.repeat.agreed} of ${result.repeat.runs} runs agreed)` : '';
-      labelled.set(lines.length, result.verdict);
-      lines.push(`${result.level.padEnd(6)} ${result.id.padEnd(idWidth)}  ${result.title}${agreement}`);
-      if (result.verdict === 'skip') lines.push(`         ${''.padEnd(6)} ${''.padEnd(idWidth)}  skipped: ${skipReason(result)}`);
-    }
-  };
-  // Numbered as Schemathesis numbers its failures; checks that got the same answer are one entry.
-  const failureDetails = (failing: RequirementResult[]): void => {
-    failureGroups(failing).forEach((group, index) => {
-      const [heading = '', ...rest] = failureGroupLines(report, group);
-      lines.push('', `${index + 1}. ${heading}`, ...rest);
-    });
-    for (const group of errorGroups(failing)) lines.push('', ...errorGroupLines(group));
-  };
+  const requirementLines = (results: RequirementResult[]): void => pushRequirementLines(lines, labelled, results, idWidth);
   const outcomes = new Map(outcomesOf(report).map(({ result, outcome }) => [result.id, outcome]));
-  const having =
-    (...wanted: Outcome[]) =>
-    (result: RequirementResult): boolean =>
-      wanted.includes(outcomes.get(result.id) ?? 'passed');
-  // What fails the run, what it lets through (a warning, a known failure), each under its own heading.
   const failureSections = (results: RequirementResult[]): void => {
-    const sections: [string, RequirementResult[]][] = [
-      ['Failures', results.filter(having('failed', 'unjudged'))],
-      [WARNINGS_HEADING, results.filter(having('warned'))],
-      ['Known failures, waived by the baseline', results.filter(having('waived'))],
-    ];
-    for (const [heading, members] of sections) {
-      if (members.length === 0) continue;
-      lines.push('', heading);
-      failureDetails(members);
-    }
+    lines.push(...failureSectionLines(report, results, outcomes));
   };
   const { document, profile } = splitByProfile(report);
   const unreached = unreachedRun(report);
@@ -118,15 +122,7 @@ export function renderTerminal(
   if (baseline.length > 0) lines.push('', ...baseline);
 
   if (options.verbose) lines.push('', 'Requests', ...requestLines(report));
-  const verdict = verdictLine(report);
-  // A terminal of no known size (a pseudo-terminal nobody sized reports 0 columns) is not a narrow one.
-  lines.push('', ...(options.width ? wrapAtWords(verdict, options.width) : [verdict]));
-  if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
-  const json = writtenFiles.find((path) => path.endsWith('report.json'));
-  // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
-  if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
-  lines.push(`${report.requests.sent} requests sent${rateLimitNote(report)}${failedNote(report, outcomes)}`);
-  lines.push(closingLine(report));
+  lines.push(...endLines(report, writtenFiles, outcomes, options.width));
   return lines
     .map((line, index) => {
       const verdict = labelled.get(index);
@@ -135,6 +131,20 @@ export function renderTerminal(
       return `  ${paint(tone, label.padEnd(LABEL_WIDTH), options.colour)}  ${terminalLine(line)}`;
     })
     .join('\n');
+}
+
+/** The verdict, the files written and the content hash, the requests sent, and the closing line. */
+function endLines(report: Report, writtenFiles: string[], outcomes: ReadonlyMap<string, Outcome>, width: number | undefined): string[] {
+  const verdict = verdictLine(report);
+  // A terminal of no known size (a pseudo-terminal nobody sized reports 0 columns) is not a narrow one.
+  const lines = ['', ...(width ? wrapAtWords(verdict, width) : [verdict])];
+  if (writtenFiles.length > 0) lines.push(`Reports: ${writtenFiles.join(', ')}`);
+  const json = writtenFiles.find((path) => path.endsWith('report.json'));
+  // Printed to the log so that verify --expect can tell a replaced report from the one this run wrote.
+  if (json && report.integrity?.content) lines.push(`Content hash of ${json}: ${report.integrity.content}`);
+  lines.push(`${report.requests.sent} requests sent${rateLimitNote(report)}${failedNote(report, outcomes)}`);
+  lines.push(closingLine(report));
+  return lines;
 }
 
 function rateLimitNote({ requests }: Report): string {
