@@ -13,7 +13,7 @@ export interface ProvidedTarget {
 }
 
 /** A recorded target as the spec run is handed it: the recording, and its classification (the stage between). */
-export function recordedTarget(
+export function providedTarget(
   settings: RequestChoices,
   recording: Recording,
   classification: Classification,

@@ -3,7 +3,7 @@ import type { ScenarioResult } from './scenario-result.js';
 import type { Classification } from '../classify/types.js';
 import type { Recording } from '../record/recording.js';
 import { requestChoices, type RequestChoices } from '../record/settings.js';
-import { recordedTarget, type ProvidedTarget } from './provided.js';
+import { providedTarget, type ProvidedTarget } from './provided.js';
 import { LastingThread } from './lasting-thread.js';
 import { JUDGE, JUDGED, SCENARIO } from './thread-messages.js';
 import { suiteError } from '../errors.js';
@@ -50,7 +50,7 @@ export class SpecRunner {
     const targets = batch.map((input): ProvidedTarget => {
       // The token and the address stay in this process: the judge reads answers, it never sends a request.
       const settings = requestChoices(input.settings);
-      if ('recording' in input) return recordedTarget(settings, input.recording, input.classification, input.label);
+      if ('recording' in input) return providedTarget(settings, input.recording, input.classification, input.label);
       return { settings, failure: input.failure, ...(input.label === undefined ? {} : { label: input.label }) };
     });
     const specRunId = randomUUID();

@@ -1,5 +1,5 @@
 import { classifyRecording } from '../classify/recording.js';
-import { recordedTarget, type ProvidedTarget } from '../judge/provided.js';
+import { providedTarget, type ProvidedTarget } from '../judge/provided.js';
 import { recordedChoices, recordingOfRun, type RecordingFile } from '../record/recording-file.js';
 
 /**
@@ -11,6 +11,6 @@ export function providedTargets(file: RecordingFile): ProvidedTarget[] {
   return file.runs.map((run, index) => {
     const recording = recordingOfRun(run);
     const label = file.runs.length > 1 ? `run ${index + 1}` : undefined;
-    return recordedTarget(settings, recording, classifyRecording(recording, settings.statusId), label);
+    return providedTarget(settings, recording, classifyRecording(recording, settings.statusId), label);
   });
 }
