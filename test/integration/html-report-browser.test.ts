@@ -271,9 +271,8 @@ describe.skipIf(chromiumMissing !== undefined)(
       test(`at ${width} px the picture says what the diagnosis says, and nothing in a diagnosis passes its card`, async () => {
         const { run: failing } = failedRun();
         const file = join(failing.outDir, `diagnoses-${width}.html`);
-        const report = sampleReport();
-        report.diagnoses = DIAGNOSES;
-        await writeFile(file, renderHtml(report));
+        // The report is frozen once built: the diagnoses go into a copy.
+        await writeFile(file, renderHtml({ ...sampleReport(), diagnoses: DIAGNOSES }));
         const { page } = await open(pathToFileURL(file).href, { viewport: { width, height: 900 } });
         const cards = page.locator('.diagnosis');
         expect(await cards.count()).toBe(DIAGNOSES.length);
