@@ -417,134 +417,160 @@ function peersTable(byRtt: Record<string, Record<string, Figures | number>>): st
 const line = (name: string, figures: Figures): string =>
   `  ${name.padEnd(22)} median ${seconds(figures.medianMs)} (min ${seconds(figures.minMs)}, max ${seconds(figures.maxMs)}, ${figures.runs} runs); ${figures.requests} requests; ${figures.roundTrips} round trips on the network path; peak RSS ${figures.peakRssMb} MB`;
 
-async function main(): Promise<void> {
-  const started = performance.now();
-  await compile();
+/** The machine the figures come from; a busy one is slower, and its load says how busy it was. */
+function machineFacts(): Record<string, string | number> {
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
     memoryGiB: round(totalmem() / 2 ** 30, 1),
     os: `${platform()} ${release()}`,
     node: process.version,
-    // Figures from a busy machine are slower; the load says how busy it was.
     loadAverage: round(loadavg()[0] ?? 0, 2),
   };
   console.log(
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; load average ${machine.loadAverage} at the start`,
   );
-  const reference = await startReferenceServer({ token: TOKEN });
+  return machine;
+}
+
+/** One status in one language against several: the extra statuses and languages go out beside the requests of one. */
+async function severalStatuses(reference: RunningReferenceServer): Promise<Record<string, unknown>> {
+  const { figures: one, alternate: several } = await timeTool('the suite', RUNS, reference, RTT_MS, oursCompiled, oursSeveral);
+  if (!several) throw new Error('the run of several statuses was not timed');
+  const [oneAlone, severalAlone] = [await prefetchAlone(reference, RTT_MS), await prefetchAlone(reference, RTT_MS, SEVERAL)];
+  console.log(`One status in one language against ${SEVERAL.join(' ')}, round-trip time ${RTT_MS} ms:`);
+  console.log(line('ours, one status', one));
+  console.log(line('ours, 3 statuses x 2', several));
+  for (const [name, alone] of [
+    ['one status', oneAlone],
+    ['3 statuses x 2', severalAlone],
+  ] as const) {
+    console.log(`  prefetch alone, ${name.padEnd(14)} ${prefetchLine(alone)}`);
+  }
+  return { args: SEVERAL, one, several, prefetchOne: oneAlone, prefetchSeveral: severalAlone };
+}
+
+/** The suite beside Newman and Dredd, at the bench's round-trip time and at loopback. */
+async function peers(reference: RunningReferenceServer): Promise<Record<string, Record<string, Figures | number>>> {
   const byRtt: Record<string, Record<string, Figures | number>> = {};
-  let prefetch: PrefetchFigures | undefined;
-  let severalFigures: Record<string, unknown> | undefined;
-  let startup: Record<string, number> | undefined;
-  try {
-    if (!values['matrix-only']) {
-      // The extra statuses and languages go out beside the requests of one: the round trips must not grow with them.
-      const { figures: one, alternate: several } = await timeTool('the suite', RUNS, reference, RTT_MS, oursCompiled, oursSeveral);
-      if (!several) throw new Error('the run of several statuses was not timed');
-      const [oneAlone, severalAlone] = [await prefetchAlone(reference, RTT_MS), await prefetchAlone(reference, RTT_MS, SEVERAL)];
-      severalFigures = { args: SEVERAL, one, several, prefetchOne: oneAlone, prefetchSeveral: severalAlone };
-      console.log(`One status in one language against ${SEVERAL.join(' ')}, round-trip time ${RTT_MS} ms:`);
-      console.log(line('ours, one status', one));
-      console.log(line('ours, 3 statuses x 2', several));
-      for (const [name, alone] of [
-        ['one status', oneAlone],
-        ['3 statuses x 2', severalAlone],
-      ] as const) {
-        console.log(`  prefetch alone, ${name.padEnd(14)} ${prefetchLine(alone)}`);
+  for (const rttMs of [RTT_MS, 0]) {
+    const compiled = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled, AGAINST ? oursWith(AGAINST) : undefined);
+    const ours = compiled.figures;
+    const { figures: viaNpm } = await timeTool('the suite (npm run conformance)', Math.min(RUNS, 3), reference, rttMs, oursNpm);
+    const { figures: viaTsx } = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
+    const { figures: theirs } = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
+    const { figures: dreddFigures } = await timeTool('dredd', DREDD_RUNS, reference, rttMs, dredd);
+    const ratio = round(ours.medianMs / theirs.medianMs, 2);
+    byRtt[`${rttMs}ms`] = {
+      ours,
+      ...(compiled.alternate ? { against: compiled.alternate } : {}),
+      oursViaNpm: viaNpm,
+      oursViaTsx: viaTsx,
+      newman: theirs,
+      dredd: dreddFigures,
+      oursOverNewman: ratio,
+    };
+    console.log(`Round-trip time ${rttMs} ms (delay proxy on loopback):`);
+    console.log(line('ours (compiled)', ours));
+    if (compiled.alternate) console.log(line('--against, in turn', compiled.alternate));
+    console.log(line('ours (npm run)', viaNpm));
+    console.log(line('ours (tsx, from src)', viaTsx));
+    console.log(line('newman 6.2.2', theirs));
+    console.log(line(`dredd ${DREDD_VERSION}`, dreddFigures));
+    console.log(`  ours/newman            ${ratio} (median wall time)`);
+  }
+  console.log(peersTable(byRtt));
+  return byRtt;
+}
+
+type MatrixRow = MatrixFigures & { floor?: FloorFigures; overFloor?: FloorRatios };
+
+function matrixLine(figures: MatrixFigures, base?: FloorFigures): string {
+  const page = figures.page ? `; matrix.html first paint ${figures.page.firstPaintMs} ms, loaded ${figures.page.loadMs} ms` : '';
+  const ratios = base ? ratiosTo(figures, base) : undefined;
+  const overFloor = ratios
+    ? `; over the floor: ${ratios.wall}x the wall time, ${ratios.cpu}x the CPU, ${ratios.peakRss}x the peak RSS`
+    : '';
+  const where =
+    figures.build === 'source'
+      ? 'through npm run conformance in the checkout'
+      : figures.build === 'against'
+        ? `--against, in turn`
+        : figures.build;
+  const reports = figures.reports === 'json' ? 'report.json only' : 'every report';
+  return `Matrix of ${figures.targets} targets (${where}, ${reports}, concurrency ${figures.concurrency}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / figures.targets, 1)} ms a target, CPU ${seconds(figures.cpuMs)}, peak RSS ${figures.peakRssMb} MB${page}${overFloor}`;
+}
+
+/**
+ * Each size of fleet compiled, with its floor: the floor and both kinds of matrix in turn, so that a busy moment of the
+ * machine falls on each alike (with --against, that version's matrices too, in the same turns).
+ */
+async function fleetsAgainstTheirFloor(reference: RunningReferenceServer, matrices: MatrixRow[], floors: FloorFigures[]): Promise<void> {
+  const sentByOne = MATRIX_TARGETS.length === 0 ? [] : await requestsOfOneTarget(reference);
+  for (const targets of MATRIX_TARGETS) {
+    const builds: MatrixFigures['build'][] = AGAINST ? ['compiled', 'against'] : ['compiled'];
+    const kinds = builds.flatMap((build) => (['json', 'every'] as const).map((reports) => ({ build, reports })));
+    const floorSeries: FloorFigures[] = [];
+    const series = kinds.map(() => [] as MatrixFigures[]);
+    for (let index = 0; index < MATRIX_RUNS; index += 1) {
+      floorSeries.push(await floor(reference, sentByOne, targets, MATRIX_CONCURRENCY));
+      for (const [kind, { build, reports }] of kinds.entries()) {
+        series[kind]?.push(await matrix(reference, targets, MATRIX_CONCURRENCY, build, reports));
       }
     }
-    const only = values['matrix-only'] || values['several-only'];
-    for (const rttMs of only ? [] : [RTT_MS, 0]) {
-      const compiled = await timeTool('the suite', RUNS, reference, rttMs, oursCompiled, AGAINST ? oursWith(AGAINST) : undefined);
-      const ours = compiled.figures;
-      const { figures: viaNpm } = await timeTool('the suite (npm run conformance)', Math.min(RUNS, 3), reference, rttMs, oursNpm);
-      const { figures: viaTsx } = await timeTool('the suite (tsx)', Math.min(RUNS, 3), reference, rttMs, oursTsx);
-      const { figures: theirs } = await timeTool('newman', NEWMAN_RUNS, reference, rttMs, newman);
-      const { figures: dreddFigures } = await timeTool('dredd', DREDD_RUNS, reference, rttMs, dredd);
-      const ratio = round(ours.medianMs / theirs.medianMs, 2);
-      byRtt[`${rttMs}ms`] = {
-        ours,
-        ...(compiled.alternate ? { against: compiled.alternate } : {}),
-        oursViaNpm: viaNpm,
-        oursViaTsx: viaTsx,
-        newman: theirs,
-        dredd: dreddFigures,
-        oursOverNewman: ratio,
-      };
-      console.log(`Round-trip time ${rttMs} ms (delay proxy on loopback):`);
-      console.log(line('ours (compiled)', ours));
-      if (compiled.alternate) console.log(line('--against, in turn', compiled.alternate));
-      console.log(line('ours (npm run)', viaNpm));
-      console.log(line('ours (tsx, from src)', viaTsx));
-      console.log(line('newman 6.2.2', theirs));
-      console.log(line(`dredd ${DREDD_VERSION}`, dreddFigures));
-      console.log(`  ours/newman            ${ratio} (median wall time)`);
+    const base = medianOf(floorSeries);
+    floors.push(base);
+    console.log(
+      `Floor of ${targets} targets (the same ${base.requests} GETs by plain undici, bodies read and parsed, nothing judged, ${MATRIX_RUNS} runs): ${seconds(base.wallMs)}, CPU ${seconds(base.cpuMs)}, peak RSS ${base.peakRssMb} MB`,
+    );
+    for (const figures of series.map(medianOf)) {
+      matrices.push({ ...figures, floor: base, overFloor: ratiosTo(figures, base) });
+      console.log(matrixLine(figures, base));
     }
-    if (!only) console.log(peersTable(byRtt));
-    if (!only) {
-      prefetch = await prefetchAlone(reference, RTT_MS);
-      console.log(`Prefetch alone: ${prefetchLine(prefetch)}`);
-      startup = await judgingStartup(reference);
+  }
+}
+
+/** The fleets run from the checkout, through npm, and how the cost grows from 200 targets to 1,000. */
+async function fleetsFromSource(reference: RunningReferenceServer, matrices: MatrixRow[]): Promise<void> {
+  for (const targets of MATRIX_SOURCE_TARGETS) {
+    const figures = await matrix(reference, targets, MATRIX_CONCURRENCY, 'source', 'every');
+    matrices.push(figures);
+    console.log(matrixLine(figures));
+  }
+  for (const build of ['compiled', 'source'] as const) {
+    const [small, large] = [200, 1000].map((targets) =>
+      matrices.find((entry) => entry.build === build && entry.reports === 'every' && entry.targets === targets),
+    );
+    if (small && large) {
+      console.log(
+        `Matrix ${build}, 1000 against 200 targets: ${round(large.wallMs / small.wallMs, 2)} times the time, ${round(large.peakRssMb / small.peakRssMb, 2)} times the peak RSS`,
+      );
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  await compile();
+  const machine = machineFacts();
+  const reference = await startReferenceServer({ token: TOKEN });
+  const only = values['matrix-only'] || values['several-only'];
+  try {
+    const several = values['matrix-only'] ? undefined : await severalStatuses(reference);
+    const byRtt = only ? {} : await peers(reference);
+    const prefetch = only ? undefined : await prefetchAlone(reference, RTT_MS);
+    if (prefetch) console.log(`Prefetch alone: ${prefetchLine(prefetch)}`);
+    const startup = only ? undefined : await judgingStartup(reference);
+    if (startup) {
       console.log(
         `The judging thread in a compiled run: first spec run ${startup.firstSpecRunMs} ms (the thread's start, its modules and the judging); next spec run ${startup.nextSpecRunMs} ms`,
       );
     }
-    const matrices: (MatrixFigures & { floor?: FloorFigures; overFloor?: FloorRatios })[] = [];
+    const matrices: MatrixRow[] = [];
     const floors: FloorFigures[] = [];
-    const matrixLine = (figures: MatrixFigures, base?: FloorFigures): string => {
-      const page = figures.page ? `; matrix.html first paint ${figures.page.firstPaintMs} ms, loaded ${figures.page.loadMs} ms` : '';
-      const ratios = base ? ratiosTo(figures, base) : undefined;
-      const overFloor = ratios
-        ? `; over the floor: ${ratios.wall}x the wall time, ${ratios.cpu}x the CPU, ${ratios.peakRss}x the peak RSS`
-        : '';
-      const where =
-        figures.build === 'source'
-          ? 'through npm run conformance in the checkout'
-          : figures.build === 'against'
-            ? `--against, in turn`
-            : figures.build;
-      const reports = figures.reports === 'json' ? 'report.json only' : 'every report';
-      return `Matrix of ${figures.targets} targets (${where}, ${reports}, concurrency ${figures.concurrency}): ${seconds(figures.wallMs)} (matrix.json says ${seconds(figures.reportedMs)}), ${round(figures.wallMs / figures.targets, 1)} ms a target, CPU ${seconds(figures.cpuMs)}, peak RSS ${figures.peakRssMb} MB${page}${overFloor}`;
-    };
-    const sentByOne = values['several-only'] || MATRIX_TARGETS.length === 0 ? [] : await requestsOfOneTarget(reference);
-    for (const targets of values['several-only'] ? [] : MATRIX_TARGETS) {
-      // The floor and both kinds of matrix in turn, so that a busy moment of the machine falls on each alike.
-      // With --against, that version's matrices too, in the same turns.
-      const builds: MatrixFigures['build'][] = AGAINST ? ['compiled', 'against'] : ['compiled'];
-      const kinds = builds.flatMap((build) => (['json', 'every'] as const).map((reports) => ({ build, reports })));
-      const floorSeries: FloorFigures[] = [];
-      const series = kinds.map(() => [] as MatrixFigures[]);
-      for (let index = 0; index < MATRIX_RUNS; index += 1) {
-        floorSeries.push(await floor(reference, sentByOne, targets, MATRIX_CONCURRENCY));
-        for (const [kind, { build, reports }] of kinds.entries()) {
-          series[kind]?.push(await matrix(reference, targets, MATRIX_CONCURRENCY, build, reports));
-        }
-      }
-      const base = medianOf(floorSeries);
-      floors.push(base);
-      console.log(
-        `Floor of ${targets} targets (the same ${base.requests} GETs by plain undici, bodies read and parsed, nothing judged, ${MATRIX_RUNS} runs): ${seconds(base.wallMs)}, CPU ${seconds(base.cpuMs)}, peak RSS ${base.peakRssMb} MB`,
-      );
-      for (const figures of series.map(medianOf)) {
-        matrices.push({ ...figures, floor: base, overFloor: ratiosTo(figures, base) });
-        console.log(matrixLine(figures, base));
-      }
-    }
-    for (const targets of values['several-only'] ? [] : MATRIX_SOURCE_TARGETS) {
-      const figures = await matrix(reference, targets, MATRIX_CONCURRENCY, 'source', 'every');
-      matrices.push(figures);
-      console.log(matrixLine(figures));
-    }
-    for (const build of ['compiled', 'source'] as const) {
-      const [small, large] = [200, 1000].map((targets) =>
-        matrices.find((entry) => entry.build === build && entry.reports === 'every' && entry.targets === targets),
-      );
-      if (small && large) {
-        console.log(
-          `Matrix ${build}, 1000 against 200 targets: ${round(large.wallMs / small.wallMs, 2)} times the time, ${round(large.peakRssMb / small.peakRssMb, 2)} times the peak RSS`,
-        );
-      }
+    if (!values['several-only']) {
+      await fleetsAgainstTheirFloor(reference, matrices, floors);
+      await fleetsFromSource(reference, matrices);
     }
     await mkdir(join(root, 'reports'), { recursive: true });
     const result = {
@@ -554,7 +580,7 @@ async function main(): Promise<void> {
       rttMs: RTT_MS,
       byRtt,
       prefetch,
-      several: severalFigures,
+      several,
       judgingStartup: startup,
       matrices,
       floors,
