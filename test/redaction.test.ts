@@ -170,6 +170,23 @@ describe('a value given under the name of a credential is redacted, whatever it 
     expect(scanner.redact(text)).toBe(redacted);
   });
 
+  test('every word of a credential name, in any spelling and letter case, has its value redacted', () => {
+    const names = [
+      'PHPSESSID',
+      'session.id',
+      'Passwd',
+      'PASSWORD',
+      'PHP-AUTH-USER',
+      'phpAuthDigest',
+      'X-XSRF-TOKEN',
+      'ApiKey',
+      'client_secret',
+      'Proxy-Authorization',
+      'SET-COOKIE',
+    ];
+    for (const name of names) expect(scanner.redact(`{"${name}":"v4lue"}`)).toBe(`{"${name}":"${REDACTED}"}`);
+  });
+
   test('names of other things, and prose, are left as they are', () => {
     for (const text of [
       '{"status":"error","message":"Failed to authenticate because of bad credentials or an invalid authorization header.","data":[]}',

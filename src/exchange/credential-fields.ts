@@ -24,6 +24,12 @@ const normalizedName = (name: string): string =>
     .replace(/[-.]/g, '_');
 
 /**
+ * Whether a text may hold a name isCredentialName accepts, or an Authorization value: each holds one of these words in
+ * some letter case, so a text without any of them needs no search for named values.
+ */
+export const mayNameCredential = (text: string): boolean => /auth|cookie|token|key|secret|passw|sess/i.test(text);
+
+/**
  * Whether a header, a JSON key, a PHP array key or a form field of this name holds a credential. Any name that holds
  * "authorization" does (X-Original-Authorization, authorization_hex): what a front forwards the header under.
  */

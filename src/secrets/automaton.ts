@@ -170,7 +170,17 @@ export class FormAutomaton {
    * file the suite writes, so it walks the text alone, with no note of where each byte began (redacting needs that).
    */
   firstScreened(text: string, reader: CanonicalReader): number {
-    const { table, classOf, classes, screened } = this;
+    return this.firstMarked(text, reader, this.screened);
+  }
+
+  /** Whether the text holds any form at all: most texts hold none, and need no redacting pass that notes where each byte began. */
+  holdsForm(text: string, reader: CanonicalReader): boolean {
+    return this.firstMarked(text, reader, this.longest) !== 0;
+  }
+
+  /** The mark of the first state reached that has one, or 0. */
+  private firstMarked(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array): number {
+    const { table, classOf, classes } = this;
     const { bytes } = reader;
     let state = 0;
     for (let index = 0; index < text.length;) {
@@ -179,13 +189,13 @@ export class FormAutomaton {
       if (table !== undefined && isPlainAscii(char)) {
         index += 1;
         state = table[state * classes + (classOf[char >= 0x41 && char <= 0x5a ? char + 0x20 : char] ?? 0)] ?? 0;
-        if (screened[state] !== 0) return screened[state] ?? 0;
+        if (marks[state] !== 0) return marks[state] ?? 0;
         continue;
       }
       index = reader.read(text, index);
       for (let unit = 0; unit < reader.count; unit += 1) {
         state = this.step(state, bytes[unit] ?? 0);
-        if (screened[state] !== 0) return screened[state] ?? 0;
+        if (marks[state] !== 0) return marks[state] ?? 0;
       }
     }
     return 0;

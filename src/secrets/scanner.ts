@@ -1,4 +1,4 @@
-import { REDACTED } from '../exchange/credential-fields.js';
+import { mayNameCredential, REDACTED } from '../exchange/credential-fields.js';
 import { nearMissSecrets } from '../exchange/credentials.js';
 import { FormAutomaton } from './automaton.js';
 import { CanonicalReader, isOrdinaryWord, isPlainAscii, MIN_TOKEN_LENGTH, SECRET_NAMES, secretForms, type SecretName } from './forms.js';
@@ -81,7 +81,6 @@ export function createSecretScanner(
   const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));
 
   const scan = (text: string, onMatch: (match: Match, screened: SecretName | undefined) => boolean): void => {
-    if (automaton.maxLength === 0) return;
     const reader = new CanonicalReader();
     const { bytes } = reader;
     const starts = new Int32Array(size);
@@ -120,7 +119,8 @@ export function createSecretScanner(
       return SECRET_NAMES[screened - 1] ?? (AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined);
     },
     redact(text) {
-      const clean = redactNamedValues(text).replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`);
+      const clean = mayNameCredential(text) ? redactNamedValues(text).replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`) : text;
+      if (automaton.maxLength === 0 || !automaton.holdsForm(clean, new CanonicalReader())) return clean;
       const spans: Match[] = [];
       scan(clean, (match) => {
         let { from, to } = match;
