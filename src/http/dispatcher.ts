@@ -71,6 +71,13 @@ export function clientTlsOptions(options: Pick<TransportOptions, 'ca' | 'insecur
 }
 
 /**
+ * Whether the environment names a proxy, as EnvHttpProxyAgent reads it when built: without one, it sends every request
+ * directly, only after parsing each request's origin to decide so.
+ */
+const proxyInEnvironment = (): boolean =>
+  [process.env.http_proxy, process.env.HTTP_PROXY, process.env.https_proxy, process.env.HTTPS_PROXY].some(Boolean);
+
+/**
  * The undici dispatcher: time-outs per phase, a bounded pool, the TLS trust asked for, the client certificate a target
  * may ask for, and proxies from the environment.
  */
@@ -85,7 +92,7 @@ export function createDispatcher(options: TransportOptions): Dispatcher {
     connections: options.concurrency,
     maxHeaderSize: MAX_HEADER_BYTES,
   };
-  if (!options.proxyFromEnvironment) return new Agent(agentOptions);
+  if (!options.proxyFromEnvironment || !proxyInEnvironment()) return new Agent(agentOptions);
   // Through a proxy, the connection to the target is built from requestTls, not from connect.
   return new EnvHttpProxyAgent({
     ...agentOptions,
