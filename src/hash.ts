@@ -40,7 +40,12 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
 }
 
 export function sha256(value: unknown): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
+  return textSha256(canonicalJson(value));
+}
+
+/** The hash of a text already canonical, so a text written is not serialised again to be hashed. */
+export function textSha256(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 export const catalogHash: string = sha256(catalog);

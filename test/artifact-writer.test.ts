@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { expect, test } from 'vitest';
 import { artifactScanner, clearOwnOutputs, writeArtifacts, MANIFEST } from '../src/files/artifacts.js';
+import { clearedText } from '../src/secrets/scanner.js';
 import { escapeHtml } from '../src/report/views/escape/html.js';
 import { escapeXml } from '../src/report/views/escape/xml.js';
 import { markdownText } from '../src/report/views/escape/markdown.js';
@@ -82,6 +83,19 @@ test('one scan finds any of several tokens in a file: a matrix knows every targe
     for (const form of tokenForms(token)) expect({ form, found: scanner.find(`x ${form} y`) }).toEqual({ form, found: 'the API token' });
   }
   expect(scanner.find('a report with nothing secret in it')).toBeUndefined();
+});
+
+test('a text cleared by one scanner is written without a second read, and read again by a scanner knowing other secrets', async () => {
+  const out = await folder();
+  const text = `{"echo":"${TOKEN}"}`;
+  const notKnowing = artifactScanner(['another-token-5e1f0a9c']);
+  const cleared = clearedText(text, notKnowing);
+  if (!('text' in cleared)) throw new Error('a scanner not knowing the token found it');
+  const same = await writeArtifacts(out, [{ name: 'report.json', content: cleared }], notKnowing);
+  expect({ refused: same.refused, onDisk: await readFile(join(out, 'report.json'), 'utf8') }).toEqual({ refused: [], onDisk: text });
+  const knowing = await writeArtifacts(out, [{ name: 'other.json', content: cleared }], artifactScanner([TOKEN]));
+  expect(knowing.refused.map((error) => error.message)).toEqual(['other.json would have contained the API token, so it was not written']);
+  expect(clearedText(text, artifactScanner([TOKEN]))).toEqual({ secret: 'the API token' });
 });
 
 // Names of Node's calls that put bytes in a file; a module that imports or calls one writes files.

@@ -118,7 +118,7 @@ test('credentials a target echoes back are redacted, so the report is still writ
   const run = await runOf(ECHOES);
   expect(run.code).toBe(0);
   const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
-  expect(report).toContain('"x-upstream-authorization": "Bearer <redacted>"');
+  expect(report).toContain('"x-upstream-authorization":"Bearer <redacted>"');
   expect(report).toContain('Authorization: Bearer <redacted>');
   expect(leaksIn(report)).toEqual([]);
   expect(report).not.toContain(FOREIGN_CREDENTIAL);

@@ -135,7 +135,7 @@ describe('what a target echoes is redacted at capture, in every form', () => {
     expect(run.code).toBe(0);
     expect(tokenFormsIn(await everything(run), NAME_TOKEN)).toEqual([]);
     const report = (await run.files()).find((file) => file.path.endsWith('report.json'))?.content.toString() ?? '';
-    expect(report).toContain('"x-seen-<redacted>": "1"');
+    expect(report).toContain('"x-seen-<redacted>":"1"');
   });
 
   // The real process: what it prints to its own stdout and stderr holds no echoed token either.

@@ -8,7 +8,7 @@ import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront } from './helpers/tls-front.js';
-import { canonicalJson, catalogHash } from '../src/hash.js';
+import { canonicalJson, catalogHash, textSha256 } from '../src/hash.js';
 
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
@@ -53,6 +53,14 @@ test('report.json carries the suite version, catalog, configuration and content 
   expect(JSON.stringify(report.integrity)).not.toContain(TOKEN);
 });
 
+test('report.json is the canonical JSON its content hash is taken over, with the hash in its place', async () => {
+  const { report, path } = written();
+  const text = await readFile(path, 'utf8');
+  expect(text).toBe(`${canonicalJson(report)}\n`);
+  const { content, ...hashes } = report.integrity ?? {};
+  expect(content).toBe(textSha256(canonicalJson({ ...report, integrity: hashes })));
+});
+
 test('the run prints the content hash; verify says intact (exit 0) untouched and edited (exit 1) after a hand edit', async () => {
   const { run: finished, report, path } = written();
   const hash = report.integrity?.content ?? 'missing';
@@ -63,10 +71,10 @@ test('the run prints the content hash; verify says intact (exit 0) untouched and
   expect(result.stdout).toContain('(the same as this suite’s)');
 
   const edited = join(workDir, 'edited-by-hand.json');
-  await writeFile(
-    edited,
-    (await readFile(path, 'utf8')).replace(`"verdict": "${report.verdict}"`, `"verdict": "${flipped(report.verdict)}"`),
-  );
+  const original = await readFile(path, 'utf8');
+  const handEdited = original.replace(`"verdict":"${report.verdict}"`, `"verdict":"${flipped(report.verdict)}"`);
+  expect(handEdited).not.toBe(original);
+  await writeFile(edited, handEdited);
   expect(await inProcess.exec(['verify', edited])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^EDITED: /) });
 });
 

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { appendFile, lstat, mkdir, open, readFile, realpath, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
+import { createSecretScanner, isClearedBy, type ClearedText, type SecretScanner } from '../secrets/scanner.js';
 import { environmentError, HarnessError, leakError, type RunError } from '../errors.js';
 
 /**
@@ -17,15 +17,18 @@ import { environmentError, HarnessError, leakError, type RunError } from '../err
  */
 export const MANIFEST = '.ticketing-conformance-outputs.json';
 
-/** A file to write: its path inside the folder ("/" between segments), and its text or bytes. */
+/**
+ * A file to write: its path inside the folder ("/" between segments), and its text or bytes, or a text the command's
+ * scanner already cleared (report.json, screened by the build that made it).
+ */
 export interface Artifact {
   name: string;
-  content: string | Uint8Array;
+  content: string | Uint8Array | ClearedText;
 }
 
 declare const screenedMark: unique symbol;
 /** A file the writer's scanner has read and found free of every secret: the only kind that reaches the disk. */
-export type ScreenedArtifact = Artifact & { readonly [screenedMark]: true };
+export type ScreenedArtifact = { name: string; content: string | Uint8Array } & { readonly [screenedMark]: true };
 
 export interface Screening {
   passed: ScreenedArtifact[];
@@ -33,25 +36,33 @@ export interface Screening {
   refused: RunError[];
 }
 
-const textOf = (content: string | Uint8Array): string => (typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
+const isClearedText = (content: Artifact['content']): content is ClearedText =>
+  typeof content === 'object' && !(content instanceof Uint8Array);
 
 /** The scanner of a command's secrets; with none (history, merge, baseline, judge) it still finds Authorization values. */
 export const artifactScanner = (secrets: readonly string[]): SecretScanner => createSecretScanner(secrets);
 
-/** Scans each file once; label names a refused file in its error (a section of a file, a path outside the folder). */
+/**
+ * Scans each file once, unless this scanner already cleared its text; label names a refused file in its error (a
+ * section of a file, a path outside the folder).
+ */
 export function screenArtifacts(files: readonly Artifact[], scanner: SecretScanner, label = (name: string) => name): Screening {
   const passed: ScreenedArtifact[] = [];
   const refused: RunError[] = [];
-  for (const file of files) {
-    const secret = scanner.find(textOf(file.content));
-    if (secret) refused.push(leakError(label(file.name), secret));
-    else passed.push(file as ScreenedArtifact);
+  for (const { name, content } of files) {
+    const written = isClearedText(content) ? content.text : content;
+    const secret =
+      isClearedText(content) && isClearedBy(content, scanner)
+        ? undefined
+        : scanner.find(typeof written === 'string' ? written : Buffer.from(written).toString('utf8'));
+    if (secret) refused.push(leakError(label(name), secret));
+    else passed.push({ name, content: written } as ScreenedArtifact);
   }
   return { passed, refused };
 }
 
 /** A view of a model: its file name and how it is rendered. */
-export type View<M> = readonly [name: string, render: (model: M) => string];
+export type View<M> = readonly [name: string, render: (model: M) => Artifact['content']];
 
 interface Manifest {
   /** Paths relative to the folder, with "/" between segments. */

@@ -9,8 +9,10 @@ import {
   probeAppend,
   putArtifacts,
   screenArtifacts,
+  type Artifact,
   type View,
 } from '../files/artifacts.js';
+import { reportJson } from './model/integrity.js';
 import type { Report, RunWarning } from './model/types.js';
 import type { History } from './model/history.js';
 import type { Matrix } from './matrix/types.js';
@@ -68,8 +70,9 @@ function endIfRefused(refused: readonly RunError[]): void {
  * Each view's file and its renderer, loaded only when the view is chosen: a run that asks for report.json alone loads
  * none of the others.
  */
-const VIEWS: [ReportKind, string, () => Promise<(report: Report) => string>][] = [
-  ['json', 'report.json', () => Promise.resolve((final) => `${JSON.stringify(final, null, 2)}\n`)],
+const VIEWS: [ReportKind, string, () => Promise<(report: Report) => Artifact['content']>][] = [
+  // The text the build made, sealed and screened.
+  ['json', 'report.json', () => Promise.resolve(reportJson)],
   ['md', 'report.md', async () => (await import('./views/markdown.js')).renderMarkdown],
   ['html', 'report.html', async () => (await import('./views/html.js')).renderHtml],
   ['junit', 'junit.xml', async () => (await import('./views/junit.js')).renderJunit],

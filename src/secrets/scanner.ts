@@ -150,3 +150,27 @@ export function createSecretScanner(
     },
   };
 }
+
+/**
+ * A text a scanner has read and found free of every secret it knows. The text carries the proof, so what a build
+ * screened is not read again by the writer: only the same scanner's screen vouches for it.
+ */
+export interface ClearedText {
+  readonly text: string;
+}
+
+const clearers = new WeakMap<ClearedText, SecretScanner>();
+
+/** The text, cleared, or the name of the secret it holds (never the secret itself). */
+export function clearedText(text: string, scanner: SecretScanner): ClearedText | { secret: string } {
+  const secret = scanner.find(text);
+  if (secret) return { secret };
+  const cleared: ClearedText = Object.freeze({ text });
+  clearers.set(cleared, scanner);
+  return cleared;
+}
+
+/** Whether scanner itself cleared the text: one cleared by another scanner, knowing other secrets, is read again. */
+export function isClearedBy(cleared: ClearedText, scanner: SecretScanner): boolean {
+  return clearers.get(cleared) === scanner;
+}

@@ -1,7 +1,7 @@
 import type { JudgedExchange, RecordedCheck, ScenarioResult } from '../../judge/scenario-result.js';
 import { judgedCatalog } from '../../requirements/catalog.js';
 import type { Profile } from '../../requirements/types.js';
-import { configurationHash, sealed } from './integrity.js';
+import { configurationHash, keepText, sealed } from './integrity.js';
 import type { DiagnosedPass, Report, RequirementResult, RunWarning, TargetFingerprint, Verdict } from './types.js';
 import type { Diagnosis } from '../../diagnosis/types.js';
 import { exchangeOf, VERDICTS } from './types.js';
@@ -14,7 +14,7 @@ import { mergePasses } from './repeat.js';
 import { baselineResults, type BaselineInput } from './baseline.js';
 import type { RunError } from '../../errors.js';
 import { catalogHash } from '../../hash.js';
-import type { SecretScanner } from '../../secrets/scanner.js';
+import { clearedText, type ClearedText, type SecretScanner } from '../../secrets/scanner.js';
 import { screened } from './screen.js';
 import { deepFreeze } from './frozen.js';
 import { formatSchemaErrors, validator } from '../../validators/schemas.js';
@@ -194,20 +194,38 @@ export interface ReportParts {
 }
 
 /**
- * The report, built once and frozen: the passes merged, the secrets the scanner knows redacted, the baseline judged,
- * the verdict settled, the result checked against its schema and sealed. Every view renders it as it is.
+ * The report, built once and frozen: the passes merged, the baseline judged, the verdict settled, the result checked
+ * against its schema and sealed, and report.json's text screened for the secrets the scanner knows. A secret found is
+ * redacted and said, and the report built again from the facts redacted. Every view renders it as it is.
  */
 export function buildReport({ passes, baseline, errors = [], warnings = [], scanner }: ReportParts): Report {
-  const pass = screened(mergePasses(passes), scanner, 'report');
+  const pass = mergePasses(passes);
   const facts: Facts = {
-    ...pass.facts,
-    errors: [...pass.facts.errors, ...errors, ...pass.errors],
+    ...pass,
+    errors: [...pass.errors, ...errors],
     ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
-    ...(baseline ? { baseline: baselineResults(baseline, pass.facts.requirements, pass.facts.options.strict) } : {}),
+    ...(baseline ? { baseline: baselineResults(baseline, pass.requirements, pass.options.strict) } : {}),
   };
+  const built = sealed(checked(facts));
+  const cleared = clearedText(built.text, scanner);
+  if ('text' in cleared) return kept(built.report, cleared);
+  const redacted = screened(facts, scanner, 'report');
+  const rebuilt = sealed(checked({ ...redacted.facts, errors: [...redacted.facts.errors, ...redacted.errors] }));
+  const screenedAgain = clearedText(rebuilt.text, scanner);
+  // A text still holding a secret is not vouched for: the writer screens it and refuses it.
+  return kept(rebuilt.report, 'text' in screenedAgain ? screenedAgain : rebuilt.text);
+}
+
+/** The verdict settled from the facts; a report off its schema says so among its errors. */
+function checked(facts: Facts): Report & Required<Pick<Report, 'integrity'>> {
   const report = settled(facts);
   const problem = schemaProblem(report);
-  return deepFreeze(sealed(problem ? settled({ ...facts, errors: [...facts.errors, problem] }) : report));
+  return problem ? settled({ ...facts, errors: [...facts.errors, problem] }) : report;
+}
+
+function kept(report: Report, text: string | ClearedText): Report {
+  keepText(report, text);
+  return deepFreeze(report);
 }
 
 /** What the verdict is settled from. */

@@ -1,4 +1,5 @@
-import { sha256 } from '../../hash.js';
+import { canonicalJson, sha256, textSha256 } from '../../hash.js';
+import type { ClearedText } from '../../secrets/scanner.js';
 import type { Report } from './types.js';
 
 /** The effective configuration without secrets: what the report records of the target and the options. */
@@ -15,10 +16,44 @@ export function contentHash(report: unknown): string {
   return sha256({ ...rest, integrity: hashes });
 }
 
+/** A report sealed, and the text of report.json: its canonical JSON, the text its content hash is taken over. */
+export interface SealedReport {
+  report: Report;
+  text: string;
+}
+
 /**
- * The report with its content hash, the last thing the build adds. The hash is taken as verify takes it from
- * report.json: the canonical JSON drops undefined fields as JSON does.
+ * The report with its content hash, the last thing the build adds, and report.json's text. The report is serialised
+ * once: the hash is taken, as verify takes it, over the canonical JSON of everything but integrity.content, and the
+ * text written is that same canonical JSON with the hash in its place (the last key of integrity, which sorts
+ * catalog, configuration, content). Undefined fields are dropped, as JSON drops them.
  */
-export function sealed(report: Report & Required<Pick<Report, 'integrity'>>): Report {
-  return { ...report, integrity: { ...report.integrity, content: contentHash(report) } };
+export function sealed(report: Report & Required<Pick<Report, 'integrity'>>): SealedReport {
+  const { catalog, configuration } = report.integrity;
+  const hashes = { catalog, configuration };
+  const entries: string[] = [];
+  let sealAt = -1;
+  for (const key of Object.keys(report).sort()) {
+    const value = (report as unknown as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (key === 'integrity') sealAt = entries.length;
+    entries.push(`${JSON.stringify(key)}:${canonicalJson(key === 'integrity' ? hashes : value)}`);
+  }
+  const content = textSha256(`{${entries.join(',')}}`);
+  const integrity = { ...hashes, content };
+  entries[sealAt] = `"integrity":${canonicalJson(integrity)}`;
+  return { report: { ...report, integrity }, text: `{${entries.join(',')}}\n` };
+}
+
+/** Each built report's report.json, cleared by the build's screen when nothing was found in it. */
+const texts = new WeakMap<Report, string | ClearedText>();
+
+/** Keeps the text the build made and screened of a report, for its writer. */
+export function keepText(report: Report, text: string | ClearedText): void {
+  texts.set(report, text);
+}
+
+/** The text of report.json: the one the build made, or (for a report built elsewhere) its canonical JSON. */
+export function reportJson(report: Report): string | ClearedText {
+  return texts.get(report) ?? `${canonicalJson(report)}\n`;
 }
