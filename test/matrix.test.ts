@@ -1,10 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
 import { mergeMatrices } from '../src/pipeline/merge.js';
+import { MANIFEST } from '../src/files/artifacts.js';
 import { fileResources } from './helpers/file-resources.js';
 import { unfrozenPaths } from './helpers/frozen.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
@@ -100,6 +101,20 @@ describe('a matrix of targets', () => {
     expect(html).toContain('targets/broken/report.');
     for (const file of files) for (const token of tokens) expect(file.content.toString('utf8')).not.toContain(token);
     for (const token of tokens) expect(run.stdout).not.toContain(token);
+  });
+
+  test('each target folder made new is listed whole, so a second run into the same folder removes what it does not write', async () => {
+    const { entries, env } = await serve([{ name: 'good', faults: [] }]);
+    const dir = await tempFolder('conformance-matrix-again-');
+    const targets = join(dir, 'targets.json');
+    await writeFile(targets, JSON.stringify(entries));
+    const out = join(dir, 'out');
+    const target = join(out, 'targets', 'good');
+    const first = ['--targets', targets, '--out', out, '--quiet', '--reports', 'json,md,recording'];
+    expect((await inProcess.exec(first, env)).code).toBe(0);
+    expect((await readdir(target)).sort()).toEqual([MANIFEST, 'recording.har', 'recording.json', 'report.json', 'report.md']);
+    expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
+    expect((await readdir(target)).sort()).toEqual([MANIFEST, 'report.json']);
   });
 
   test('a target that cannot be reached makes the matrix exit 2, above a failing one', async () => {

@@ -82,9 +82,17 @@ async function readManifest(folder: string): Promise<Manifest> {
   }
 }
 
-/** Adds files and folders (paths relative to the folder) to the folder's list, so the next run removes exactly those. */
-async function recordOwnOutputs(folder: string, files: readonly string[], folders: readonly string[] = []): Promise<void> {
-  const manifest = await readManifest(folder);
+/**
+ * Adds files and folders (paths relative to the folder) to the folder's list, so the next run removes exactly those. A
+ * new folder has no list to add to.
+ */
+async function recordOwnOutputs(
+  folder: string,
+  files: readonly string[],
+  folders: readonly string[] = [],
+  newFolder = false,
+): Promise<void> {
+  const manifest = newFolder ? { files: [], folders: [] } : await readManifest(folder);
   const list: Manifest = {
     files: [...new Set([...manifest.files, ...files])],
     folders: [...new Set([...manifest.folders, ...folders])],
@@ -166,6 +174,18 @@ export interface PutOptions {
    * reports; false for history.html, which a later run into the same folder leaves alone).
    */
   listed?: boolean;
+  /** The folder is new to this command and nothing was put in it yet: there is no list to read, only one to write. */
+  newFolder?: boolean;
+}
+
+/** Whether nothing is at the path, so a folder made there is new: it holds no earlier run's files and no list. */
+export async function isAbsent(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /** Files written or removed at once: enough to keep the file system busy, few enough to stay far from any open-file limit. */
@@ -193,7 +213,7 @@ async function eachAtOnce<T>(items: readonly T[], job: (item: T, index: number) 
 export async function putArtifacts(
   folder: string,
   files: readonly ScreenedArtifact[],
-  { listed = true }: PutOptions = {},
+  { listed = true, newFolder = false }: PutOptions = {},
 ): Promise<string[]> {
   await mkdir(folder, { recursive: true });
   const made = new Set<string>();
@@ -208,6 +228,7 @@ export async function putArtifacts(
       folder,
       files.map((file) => file.name),
       [...made],
+      newFolder,
     );
   return written;
 }

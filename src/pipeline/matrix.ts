@@ -3,7 +3,7 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetEntry } from '../config/targets.js';
-import { clearOwnOutputs } from '../files/artifacts.js';
+import { clearOwnOutputs, isAbsent } from '../files/artifacts.js';
 import { SharedConnections } from '../http/shared-connections.js';
 import { collectGarbageWhenGrown } from '../judge/memory.js';
 import { MAX_BATCH, type Judge } from '../judge/judge-queue.js';
@@ -92,6 +92,8 @@ export async function runMatrix(
   );
   await prepareOutDir(config.out);
   await clearOwnOutputs(config.out);
+  // Without a targets folder before the run, each target's folder is new: nothing of an earlier run to clear in it.
+  const newFolders = await isAbsent(join(config.out, TARGETS_DIR));
   if (selected.length > 0) {
     const { judge, own } = judgeFor(surroundings.judge, { timeoutMs: judgeTimeoutMs(selected) });
     // One target's reports are written at a time, on this thread, while the judge's thread judges the next batch.
@@ -109,7 +111,7 @@ export async function runMatrix(
         ...(interruption ? { interruption } : {}),
       });
       const written = writing.then(async () => {
-        const row = await writeTarget(config, entry, diagnosed, pass, baseline, scanner);
+        const row = await writeTarget(config, entry, { diagnosed, pass, baseline, newFolders }, scanner);
         rows.push(row);
         hooks.onTarget?.(row, rows.length, selected.length);
         // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
@@ -143,20 +145,27 @@ export async function runMatrix(
   return { matrix, writtenFiles };
 }
 
+/** What a target's reports are written from, and whether its folder is new. */
+interface TargetOutcome {
+  diagnosed: DiagnosedPass;
+  pass: Pass;
+  baseline: LoadedBaseline | undefined;
+  newFolders: boolean;
+}
+
 async function writeTarget(
   config: Config,
   entry: Positioned,
-  diagnosed: DiagnosedPass,
-  pass: Pass,
-  baseline: LoadedBaseline | undefined,
+  { diagnosed, pass, baseline, newFolders }: TargetOutcome,
   scanner: SecretScanner,
 ): Promise<MatrixTarget> {
   const dir = join(config.out, TARGETS_DIR, entry.name);
-  await clearOwnOutputs(dir);
+  if (!newFolders) await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
   const { report } = await writeRun([diagnosed], [pass], dir, scanner, {
     ...(baseline ? { baseline: { baseline, targetName: entry.name } } : {}),
     reports: config.reports.filter((kind) => kind !== 'allure'),
+    newFolder: newFolders,
   });
   return matrixRow(report, entry.name, entry.position, relative(config.out, dir).split(sep).join('/'));
 }

@@ -321,6 +321,8 @@ export interface WriteRunOptions {
   reports?: readonly ReportKind[];
   /** The CI's variables, for the job Allure's executor links to. */
   env?: Record<string, string | undefined>;
+  /** The folder is new to this command, with nothing put in it yet: nothing to clear, no list to read. */
+  newFolder?: boolean;
 }
 
 /**
@@ -333,7 +335,7 @@ export async function writeRun(
   passes: readonly Pick<Pass, 'startedAt' | 'recording'>[],
   folder: string,
   scanner: SecretScanner,
-  { warnings = [], baseline, stepSummary, ...options }: WriteRunOptions = {},
+  { warnings = [], baseline, stepSummary, newFolder = false, ...options }: WriteRunOptions = {},
 ): Promise<{ report: Report; writtenFiles: string[] }> {
   const [first] = diagnosed;
   const last = diagnosed[diagnosed.length - 1];
@@ -354,6 +356,7 @@ export async function writeRun(
       runs: recorded,
     },
     scanner,
+    { newFolder },
   );
   // The job summary is probed first: what it meets is something every view must show.
   const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
@@ -366,6 +369,8 @@ export async function writeRun(
   });
   const written = await writeReports(report, folder, scanner, {
     ...options,
+    // The recording's files, if written, started the folder's list.
+    newFolder: newFolder && recording.written.length === 0,
     ...(stepSummary && !summaryProblem ? { stepSummary } : {}),
   });
   return { report, writtenFiles: [...written, ...recording.written] };

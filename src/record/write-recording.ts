@@ -1,5 +1,5 @@
 import type { SecretScanner } from '../secrets/scanner.js';
-import { writeArtifacts } from '../files/artifacts.js';
+import { writeArtifacts, type PutOptions } from '../files/artifacts.js';
 import type { RunError } from '../errors.js';
 import { recordingHar } from './har.js';
 import { recordingFile, type RecordingInput } from './recording-file.js';
@@ -17,6 +17,7 @@ export async function writeRecording(
   folder: string,
   input: Omit<RecordingInput, 'redact'>,
   scanner: SecretScanner,
+  options: PutOptions = {},
 ): Promise<{ written: string[]; refused: RunError[] }> {
   if (input.runs.length === 0) return { written: [], refused: [] };
   const file = recordingFile({ ...input, redact: scanner.redact });
@@ -27,5 +28,6 @@ export async function writeRecording(
       { name: HAR_FILE, content: `${JSON.stringify(recordingHar(file), null, 2)}\n` },
     ],
     scanner,
+    options,
   );
 }

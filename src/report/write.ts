@@ -50,6 +50,8 @@ export interface WriteOptions {
   reports?: readonly ReportKind[];
   /** The CI's variables, for the job Allure's executor links to. */
   env?: Record<string, string | undefined>;
+  /** The folder is new to this command, with nothing put in it yet (see PutOptions). */
+  newFolder?: boolean;
 }
 
 /**
@@ -99,7 +101,7 @@ export async function writeReports(
   report: Report,
   outDir: string,
   scanner: SecretScanner,
-  { stepSummary, reports = REPORT_KINDS, env = {} }: WriteOptions = {},
+  { stepSummary, reports = REPORT_KINDS, env = {}, newFolder = false }: WriteOptions = {},
 ): Promise<string[]> {
   // report.json is written whatever was chosen; the Markdown view is rendered for the job summary even when not written.
   const chosen = (kind: ReportKind): boolean => kind === 'json' || reports.includes(kind) || (kind === 'md' && stepSummary !== undefined);
@@ -120,6 +122,7 @@ export async function writeReports(
   const written = await putArtifacts(
     outDir,
     rendered.passed.filter(({ name }) => name !== 'report.md' || reports.includes('md')),
+    { newFolder },
   );
   endIfRefused(rendered.refused);
   const shown = written.filter((path) => !path.startsWith(join(outDir, ALLURE_DIR, sep)));
