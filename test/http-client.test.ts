@@ -10,6 +10,7 @@ import { HttpClient } from '../src/http/client.js';
 import { collectGarbage } from '../src/judge/memory.js';
 import { retryAfterMs } from '../src/http/rate-limit.js';
 import { SAFETY_NET_MS } from './helpers/safety-net.js';
+import { tokenFormsIn } from './helpers/token-forms.js';
 
 const TOKEN = 'client-token-abc123';
 const servers: Server[] = [];
@@ -156,6 +157,23 @@ test('a token echoed back by the target is redacted from the record', async () =
   expect(exchange.response.bodyText).not.toContain(Buffer.from(`${TOKEN}:x`).toString('base64'));
   expect(exchange.request.headers.authorization).toBe('Basic <redacted>');
   expect(exchange.request.curl).toBe(`curl -sS -u '<API_TOKEN>:x' '${target.url}/echo'`);
+});
+
+test.each([
+  ['a header of its own, verbatim', { 'x-echo': TOKEN }],
+  ['a link holding it in hex', { link: `<http://cdn.example/t/${Buffer.from(TOKEN).toString('hex')}>; rel="next"` }],
+  ['a trace header holding the credential in base64', { 'x-trace': `request ${Buffer.from(`${TOKEN}:x`).toString('base64')} seen` }],
+  ['the name of a header', { [`x-${TOKEN}`]: '1' }],
+  ['one of a repeated header', { 'x-hop': ['plain', `via ${TOKEN.toUpperCase()}`] }],
+])('a token in the answer headers, %s among plain ones, is redacted from the record', async (_shape, echoed) => {
+  const target = await serve((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', server: 'Apache', ...echoed });
+    response.end('{}');
+  });
+  const { headers } = (await client(target.url).get({ path: '/a', credentials: 'valid' })).response;
+  expect(tokenFormsIn(JSON.stringify(headers), TOKEN)).toEqual([]);
+  expect(JSON.stringify(headers)).toContain('<redacted>');
+  expect(headers).toMatchObject({ 'content-type': 'application/json', server: 'Apache' });
 });
 
 test('a password given in the settings is shown as <PASSWORD> in every repro; the default x as it is', async () => {

@@ -74,7 +74,7 @@ const ALLOWED_METHODS = new Set(['GET']);
 /** The only way the suite talks to a target: GET, bounded in time, size, count and concurrency, secrets kept out of records. */
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
-  private readonly redact: (text: string) => string;
+  private readonly scanner: SecretScanner;
   /**
    * The certificates the target presented and the TLS alert a connection ended with: its own, or those of its host's
    * connections when they are shared.
@@ -128,8 +128,7 @@ export class HttpClient {
       });
     }
     this.bodyBudget = new BodyBudget(options.maxBodyBytes);
-    const scanner = options.scanner ?? createSecretScanner([options.token], [options.password], clientKeySecrets(options));
-    this.redact = (text) => scanner.redact(text);
+    this.scanner = options.scanner ?? createSecretScanner([options.token], [options.password], clientKeySecrets(options));
     this.runId = options.runId ?? newRunId();
     this.waitUntil = options.deadlineAt ?? Date.now() + WAIT_CAP_WITHOUT_DEADLINE_MS;
     this.pause = new RetryAfterPause(this.waitUntil);
@@ -269,7 +268,7 @@ export class HttpClient {
     const clientCertificate = this.options.cert !== undefined;
     const { code, message, hint, party } = classifyTransportError(failure, path, this.options.timeoutMs, clientCertificate);
     // A transport error may quote what the target sent (a certificate's names, a malformed header).
-    const classified = new HarnessError(code, this.redact(message), hint, party);
+    const classified = new HarnessError(code, this.scanner.redact(message), hint, party);
     // Before any connection was made, a refused port, a name that does not resolve or a certificate refused is the
     // origin's; so is the first request's connection closed before any answer, which is no kept-alive connection
     // closed while idle but a port that accepts and hangs up. Once the origin was reached, a failure is one request's.
@@ -330,7 +329,7 @@ export class HttpClient {
     const { body: decoded, undecodable } = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
     const bytesRedacted = this.redactBytes(decoded);
-    const redacted = this.redact(bytesRedacted === decoded ? text : bodyText(bytesRedacted).text);
+    const redacted = this.scanner.redact(bytesRedacted === decoded ? text : bodyText(bytesRedacted).text);
     // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
     const json: ParsedBody = undecodable
       ? { ok: false, error: undecodable, why: 'encoding' }
@@ -345,7 +344,7 @@ export class HttpClient {
         bodyText: excerpt(redacted),
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
-        json: json.ok ? json : { ...json, error: this.redact(json.error) },
+        json: json.ok ? json : { ...json, error: this.scanner.redact(json.error) },
         startedAt,
         durationMs: Math.round(performance.now() - started),
       },
@@ -358,7 +357,7 @@ export class HttpClient {
    * the same either way, and its UTF-8 text is redacted next.
    */
   private redactBytes(body: Buffer): Buffer {
-    return isAscii(body) ? body : Buffer.from(this.redact(body.toString('latin1')), 'latin1');
+    return isAscii(body) ? body : Buffer.from(this.scanner.redact(body.toString('latin1')), 'latin1');
   }
 
   /**
@@ -368,13 +367,17 @@ export class HttpClient {
    */
   private recordedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
     const recorded: Record<string, string> = {};
+    // Most answers' headers hold no secret and no credential's name: one pass over all of them, a line each, tells so.
+    const lines = Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [name.toLowerCase(), value].flat()));
+    const asTheyCame = this.scanner.holdsNothing(lines.join('\n'));
     for (const [rawName, value] of Object.entries(headers)) {
       if (value === undefined) continue;
       const name = rawName.toLowerCase();
-      const shownName = this.redact(name);
-      const shownValues = (Array.isArray(value) ? value : [value]).map((item) =>
-        this.redact(isCredentialName(name) ? redactedCredential(name, item) : item),
-      );
+      const values = [value].flat();
+      const shownName = asTheyCame ? name : this.scanner.redact(name);
+      const shownValues = asTheyCame
+        ? values
+        : values.map((item) => this.scanner.redact(isCredentialName(name) ? redactedCredential(name, item) : item));
       recorded[shownName] = [...(recorded[shownName] === undefined ? [] : [recorded[shownName]]), ...shownValues].join(', ');
     }
     return recorded;

@@ -29,6 +29,11 @@ export interface SecretScanner {
    * named as a credential (see redactNamedValues) replaced by <redacted>.
    */
   redact(text: string): string;
+  /**
+   * Whether redact leaves the text as it is, told in one pass: it holds no form of a secret and no word of a
+   * credential's name. Texts joined by line breaks hold nothing when none of them does, so one pass may tell for many.
+   */
+  holdsNothing(text: string): boolean;
 }
 
 /**
@@ -80,6 +85,8 @@ export function createSecretScanner(
   // Where each of the last maxLength canonical bytes started in the text.
   const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));
 
+  const holdsForm = (text: string): boolean => automaton.maxLength > 0 && automaton.holdsForm(text, new CanonicalReader());
+
   const scan = (text: string, onMatch: (match: Match, screened: SecretName | undefined) => boolean): void => {
     const reader = new CanonicalReader();
     const { bytes } = reader;
@@ -118,9 +125,12 @@ export function createSecretScanner(
       const screened = automaton.maxLength === 0 ? 0 : automaton.firstScreened(text, new CanonicalReader());
       return SECRET_NAMES[screened - 1] ?? (AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined);
     },
+    holdsNothing(text) {
+      return !mayNameCredential(text) && !holdsForm(text);
+    },
     redact(text) {
       const clean = mayNameCredential(text) ? redactNamedValues(text).replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`) : text;
-      if (automaton.maxLength === 0 || !automaton.holdsForm(clean, new CanonicalReader())) return clean;
+      if (!holdsForm(clean)) return clean;
       const spans: Match[] = [];
       scan(clean, (match) => {
         let { from, to } = match;
