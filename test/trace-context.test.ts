@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { traceparent } from '../src/exchange/trace-context.js';
 import { run } from '../src/index.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Report } from '../src/report/model/types.js';
@@ -44,4 +45,10 @@ test('two runs have two run ids', async () => {
   } finally {
     await removeFolder(out);
   }
+});
+
+test("a fleet's thousands of requests each have a span id of their own", () => {
+  const spans = Array.from({ length: 3000 }, () => TRACEPARENT.exec(traceparent('0af7651916cd43dd8448eb211c80319c'))?.[2]);
+  expect(spans.every((span) => span !== undefined && span !== '0000000000000000')).toBe(true);
+  expect(new Set(spans).size).toBe(spans.length);
 });
