@@ -24,6 +24,8 @@ const { values } = parseArgs({
     'min-interval': { type: 'string', default: '10s' },
     /** How often the curve gets a point; the scrape interval when not given. */
     'sample-s': { type: 'string' },
+    /** A folder for the exporter's CPU profile (node --cpu-prof), written as it stops. */
+    'cpu-prof-dir': { type: 'string' },
   },
 });
 const TARGETS = Number(values.targets);
@@ -159,7 +161,17 @@ async function main(): Promise<void> {
   );
   const exporter = spawn(
     process.execPath,
-    [compiledCli, 'exporter', '--targets', file, '--listen', '127.0.0.1:0', '--min-interval', values['min-interval'] ?? '10s'],
+    [
+      ...(values['cpu-prof-dir'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof-dir']] : []),
+      compiledCli,
+      'exporter',
+      '--targets',
+      file,
+      '--listen',
+      '127.0.0.1:0',
+      '--min-interval',
+      values['min-interval'] ?? '10s',
+    ],
     { cwd: work, env: { ...process.env, SOAK_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const listening = new Promise<string>((resolve) => {

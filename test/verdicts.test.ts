@@ -606,6 +606,14 @@ describe('a report from the checks of a run', () => {
     expect(report.integrity?.content).toBe(contentHash(JSON.parse(JSON.stringify(report))));
   });
 
+  test("a report no file holds (an exporter probe's) is frozen and judged alike, but unsealed", () => {
+    const written = reportOf(colourMissing());
+    const unwritten = reportOf(colourMissing(), {}, false, { written: false });
+    expect(Object.isFrozen(unwritten.requirements)).toBe(true);
+    expect(unwritten.integrity?.content).toBeUndefined();
+    expect(unwritten).toEqual({ ...written, integrity: { ...written.integrity, content: undefined } });
+  });
+
   test('nothing judged and no cause found: no verdict, and the summary says no MUST could be judged', () => {
     const report = reportOf([]);
     expect(report).toMatchObject({ verdict: 'inconclusive', exitCode: 2, summary: 'No verdict: no MUST requirement could be judged.' });

@@ -1,6 +1,6 @@
 import type { TargetEntry } from '../config/targets.js';
 import type { Report } from '../report/model/types.js';
-import { clientKeySecrets, createSecretScanner } from '../secrets/scanner.js';
+import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { judgeTimeoutMs, onePassReport, startJudge, type JudgeQueue } from '../pipeline/pipeline.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, type ProbeOutcome } from './probe-metrics.js';
@@ -14,6 +14,11 @@ export interface RunsOptions {
   metrics: OwnMetrics;
 }
 
+interface Watched {
+  entry: TargetEntry;
+  scanner: SecretScanner;
+}
+
 interface Finished {
   report: Report;
   finishedAt: number;
@@ -25,7 +30,8 @@ interface Finished {
  * Targets never wait for one another: each records on its own, and only the judging (CPU) is shared.
  */
 export class Runs {
-  private readonly targets: Map<string, TargetEntry>;
+  /** Each target with its secrets made into a scanner once, as its probes all screen for the same ones. */
+  private readonly targets: Map<string, Watched>;
   private readonly underWay = new Map<string, Promise<Report>>();
   private readonly finished = new Map<string, Finished>();
   private readonly judge: JudgeQueue;
@@ -34,7 +40,12 @@ export class Runs {
     targets: TargetEntry[],
     private readonly options: RunsOptions,
   ) {
-    this.targets = new Map(targets.map((entry) => [entry.name, entry]));
+    this.targets = new Map(
+      targets.map((entry) => {
+        const scanner = createSecretScanner([entry.token], [entry.options.password], clientKeySecrets(entry.options));
+        return [entry.name, { entry, scanner }];
+      }),
+    );
     this.judge = startJudge({
       timeoutMs: judgeTimeoutMs(targets),
       // The cause goes to the log once, since the series only carry its code.
@@ -53,8 +64,8 @@ export class Runs {
    * or none when the run is not done by then (it goes on, and its result serves the next probe within the interval).
    */
   async probe(name: string, answerBy: number): Promise<ProbeOutcome> {
-    const entry = this.targets.get(name);
-    if (!entry) throw new Error(`unknown target ${name}`);
+    const watched = this.targets.get(name);
+    if (!watched) throw new Error(`unknown target ${name}`);
     const fresh = this.finished.get(name);
     if (fresh && Date.now() - fresh.finishedAt < this.options.minIntervalMs) {
       this.options.metrics.runsReused.inc();
@@ -65,7 +76,7 @@ export class Runs {
     if (running) {
       this.options.metrics.runsReused.inc();
     } else {
-      running = this.start(entry, answerBy);
+      running = this.start(watched, answerBy);
       this.underWay.set(name, running);
     }
     let timer: NodeJS.Timeout | undefined;
@@ -78,7 +89,7 @@ export class Runs {
     }
   }
 
-  private start(entry: TargetEntry, answerBy: number): Promise<Report> {
+  private start({ entry, scanner }: Watched, answerBy: number): Promise<Report> {
     const { metrics } = this.options;
     metrics.runsStarted.inc();
     metrics.runsInFlight.inc();
@@ -87,7 +98,6 @@ export class Runs {
     const budgetMs = answerBy - startedAt.getTime();
     const deadlineMs = Math.max(1, Math.min(entry.options.deadlineMs, budgetMs - judgingReserveMs(budgetMs)));
     const options = { ...entry.options, deadlineMs };
-    const scanner = createSecretScanner([entry.token], [options.password], clientKeySecrets(options));
     return onePassReport({ ...entry, options }, this.judge, scanner, { startedAt })
       .then((report) => {
         this.finished.set(entry.name, { report, finishedAt: Date.now() });

@@ -299,7 +299,7 @@ export async function runPass(
   return { pass, diagnosed: diagnosePass(await judgePass(pass, judge)) };
 }
 
-/** Record to build: one pass over a target and its report, nothing written (the exporter's probe). */
+/** Record to build: one pass over a target and its report, unsealed as nothing is written (the exporter's probe). */
 export async function onePassReport(
   target: PlannedTarget,
   judge: Judge,
@@ -307,7 +307,7 @@ export async function onePassReport(
   options: PassOptions = {},
 ): Promise<Report> {
   const { diagnosed } = await runPass(target, judge, scanner, options);
-  return buildReport({ passes: [diagnosed], scanner });
+  return buildReport({ passes: [diagnosed], scanner, written: false });
 }
 
 export interface WriteRunOptions {

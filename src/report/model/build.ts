@@ -191,14 +191,17 @@ export interface ReportParts {
   warnings?: readonly RunWarning[];
   /** The secrets no report may hold. */
   scanner: SecretScanner;
+  /** False for a report no file holds (an exporter's probe, read for its series): the seal vouches for a file, so it goes unsealed. */
+  written?: boolean;
 }
 
 /**
  * The report, built once and frozen: the passes merged, the baseline judged, the verdict settled, the result checked
  * against its schema and sealed, and report.json's text screened for the secrets the scanner knows. A secret found is
- * redacted and said, and the report built again from the facts redacted. Every view renders it as it is.
+ * redacted and said, and the report built again from the facts redacted. Every view renders it as it is. A report no
+ * file holds is screened as facts, with no text made or sealed.
  */
-export function buildReport({ passes, baseline, errors = [], warnings = [], scanner }: ReportParts): Report {
+export function buildReport({ passes, baseline, errors = [], warnings = [], scanner, written = true }: ReportParts): Report {
   const pass = mergePasses(passes);
   const facts: Facts = {
     ...pass,
@@ -206,11 +209,11 @@ export function buildReport({ passes, baseline, errors = [], warnings = [], scan
     ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
     ...(baseline ? { baseline: baselineResults(baseline, pass.requirements, pass.options.strict) } : {}),
   };
+  if (!written) return deepFreeze(checked(screenedFacts(facts, scanner)));
   const built = sealed(checked(facts));
   const cleared = clearedText(built.text, scanner);
   if ('text' in cleared) return kept(built.report, cleared);
-  const redacted = screened(facts, scanner, 'report');
-  const rebuilt = sealed(checked({ ...redacted.facts, errors: [...redacted.facts.errors, ...redacted.errors] }));
+  const rebuilt = sealed(checked(screenedFacts(facts, scanner)));
   const screenedAgain = clearedText(rebuilt.text, scanner);
   // A text still holding a secret is not vouched for: the writer screens it and refuses it.
   return kept(rebuilt.report, 'text' in screenedAgain ? screenedAgain : rebuilt.text);
@@ -221,6 +224,12 @@ function checked(facts: Facts): Report & Required<Pick<Report, 'integrity'>> {
   const report = settled(facts);
   const problem = schemaProblem(report);
   return problem ? settled({ ...facts, errors: [...facts.errors, problem] }) : report;
+}
+
+/** The facts with the scanner's secrets redacted, and the error that says so if one was found. */
+function screenedFacts(facts: Facts, scanner: SecretScanner): Facts {
+  const redacted = screened(facts, scanner, 'report');
+  return { ...redacted.facts, errors: [...redacted.facts.errors, ...redacted.errors] };
 }
 
 function kept(report: Report, text: string | ClearedText): Report {
