@@ -180,6 +180,15 @@ test('a report whose model would carry the token is written with it redacted, sa
   expect(JSON.stringify(pass)).toContain(basic);
 });
 
+test("a report no file holds (an exporter probe's) is screened alike: the token redacted, said, and no verdict", () => {
+  const basic = Buffer.from(`${TOKEN}:x`).toString('base64');
+  const unwritten = buildReport({ passes: [passWith({ verdict: 'fail', description: `sent ${basic}` })], scanner, written: false });
+  expect(JSON.stringify(unwritten)).not.toContain(basic);
+  expect(unwritten.errors.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK']);
+  expect(unwritten.exitCode).toBe(2);
+  expect(unwritten.integrity?.content).toBeUndefined();
+});
+
 test('an Authorization value in the model is redacted too', async () => {
   const pass = passWith(
     { verdict: 'pass', description: 'sent it', exchange: 'valid /?' },
