@@ -170,4 +170,7 @@ test('canonical JSON orders keys by code unit, numeric-looking ones too, and lea
   expect(canonicalJson(JSON.parse(JSON.stringify({ a: value.a, b: 1, A: value.A, '9': true, '10': value['10'] })))).toBe(
     canonicalJson(value),
   );
+  // A header a server named __proto__ is a key like any other.
+  const headers = JSON.parse('{"x-b":"1","__proto__":{"a":"2"}}') as unknown;
+  expect(canonicalJson({ headers })).toBe('{"headers":{"__proto__":{"a":"2"},"x-b":"1"}}');
 });
