@@ -12,7 +12,7 @@ function exitOnceSettled(): void {
 }
 
 // From the start: most of what the young generation would grow into comes while the modules load. A matrix, which
-// lasts, lets it grow again (io.beforeLongRun).
+// lasts, or an exporter, lets it grow again (io.beforeLongRun).
 keepYoungGenerationSmall();
 keepWebAssemblyOnBaselineCompiler();
 

@@ -94,6 +94,8 @@ export async function exporterCommand(argv: string[], io: CommandIo): Promise<nu
   const place = (flag: string, example: string): Place => ({ name: `--${flag}`, example: `--${flag} ${example}`, tokens: secrets.tokens });
   const { host, port } = parseSetting(listenAddress, flags.listen, place('listen', DEFAULT_LISTEN), secrets);
   const minIntervalMs = parseSetting((raw) => duration(raw, 'min-interval'), flags.minInterval, place('min-interval', '30s'), secrets);
+  // It lasts longer than any matrix: a young generation kept small would promote each probe's garbage and collect it again.
+  io.beforeLongRun?.();
   const exporter = await startExporter({
     targets,
     host,
