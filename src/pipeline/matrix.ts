@@ -32,6 +32,12 @@ export interface MatrixResult {
 
 type Positioned = TargetEntry & { position: number };
 
+/** The judge a caller lends the matrix, and the signal of Ctrl-C or SIGTERM. */
+interface MatrixSurroundings {
+  judge?: Judge;
+  interruption?: AbortSignal;
+}
+
 /** Runs each task given it once one of `limit` slots is free. */
 function slots(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let free = limit;
@@ -75,14 +81,13 @@ export async function runMatrix(
   targets: TargetEntry[],
   baseline: LoadedBaseline | undefined,
   hooks: MatrixHooks = {},
-  surroundings: { judge?: Judge; interruption?: AbortSignal } = {},
+  surroundings: MatrixSurroundings = {},
 ): Promise<MatrixResult> {
   const startedAt = hooks.startedAt ?? new Date();
   const selected = shardOf(
     targets.map((entry, position) => ({ ...entry, position })),
     config.shard,
   );
-  const rows: MatrixTarget[] = [];
   // Every token and password this run sends, for every target and the matrix: a front that several targets share (a CDN,
   // a debugging proxy) can show one target's token in another's answers. Built once, it serves every client and every artifact.
   const scanner = createSecretScanner(
@@ -94,38 +99,8 @@ export async function runMatrix(
   await clearOwnOutputs(config.out);
   // Without a targets folder before the run, each target's folder is new: nothing of an earlier run to clear in it.
   const newFolders = await isAbsent(join(config.out, TARGETS_DIR));
-  if (selected.length > 0) {
-    const { judge, own } = judgeFor(surroundings.judge, { timeoutMs: judgeTimeoutMs(selected) });
-    // One target's reports are written at a time, on this thread, while the judge's thread judges the next batch.
-    let writing = Promise.resolve();
-    const recordingTurn = slots(config.targetConcurrency);
-    // A target's connections serve the next target on the same host once it is recorded.
-    const connections = new SharedConnections(config.targetConcurrency);
-    const testAndWrite = async (entry: Positioned): Promise<void> => {
-      const target: PlannedTarget = { ...entry, embeddedReference: false };
-      const { interruption } = surroundings;
-      // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
-      const { pass, diagnosed } = await runPass(target, judge, scanner, {
-        recordingTurn,
-        connections,
-        ...(interruption ? { interruption } : {}),
-      });
-      const written = writing.then(async () => {
-        const row = await writeTarget(config, entry, { diagnosed, pass, baseline, newFolders }, scanner);
-        rows.push(row);
-        hooks.onTarget?.(row, rows.length, selected.length);
-        // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
-        collectGarbageWhenGrown();
-      });
-      writing = written;
-      await written;
-    };
-    try {
-      await eachBounded(selected, config.targetConcurrency + MAX_BATCH, testAndWrite);
-    } finally {
-      await Promise.all([own?.close(), connections.close()]);
-    }
-  }
+  const rows =
+    selected.length === 0 ? [] : await testAndWriteEach(selected, { config, baseline, hooks, surroundings, scanner, newFolders });
   // The run finished once every target's reports are written.
   const finishedAt = new Date();
   const matrix = buildMatrix(
@@ -143,6 +118,53 @@ export async function runMatrix(
   );
   const writtenFiles = await writeMatrix(matrix, config.out, scanner);
   return { matrix, writtenFiles };
+}
+
+/** What every target of one matrix run shares. */
+interface Fleet {
+  config: Config;
+  baseline: LoadedBaseline | undefined;
+  hooks: MatrixHooks;
+  surroundings: MatrixSurroundings;
+  scanner: SecretScanner;
+  newFolders: boolean;
+}
+
+/** Each target through the pipeline and its reports written, in the order they are written. */
+async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): Promise<MatrixTarget[]> {
+  const { config, baseline, hooks, surroundings, scanner, newFolders } = fleet;
+  const rows: MatrixTarget[] = [];
+  const { judge, own } = judgeFor(surroundings.judge, { timeoutMs: judgeTimeoutMs(selected) });
+  // One target's reports are written at a time, on this thread, while the judge's thread judges the next batch.
+  let writing = Promise.resolve();
+  const recordingTurn = slots(config.targetConcurrency);
+  // A target's connections serve the next target on the same host once it is recorded.
+  const connections = new SharedConnections(config.targetConcurrency);
+  const testAndWrite = async (entry: Positioned): Promise<void> => {
+    const target: PlannedTarget = { ...entry, embeddedReference: false };
+    const { interruption } = surroundings;
+    // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
+    const { pass, diagnosed } = await runPass(target, judge, scanner, {
+      recordingTurn,
+      connections,
+      ...(interruption ? { interruption } : {}),
+    });
+    const written = writing.then(async () => {
+      const row = await writeTarget(config, entry, { diagnosed, pass, baseline, newFolders }, scanner);
+      rows.push(row);
+      hooks.onTarget?.(row, rows.length, selected.length);
+      // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
+      collectGarbageWhenGrown();
+    });
+    writing = written;
+    await written;
+  };
+  try {
+    await eachBounded(selected, config.targetConcurrency + MAX_BATCH, testAndWrite);
+  } finally {
+    await Promise.all([own?.close(), connections.close()]);
+  }
+  return rows;
 }
 
 /** What a target's reports are written from, and whether its folder is new. */

@@ -1,7 +1,7 @@
 import { mayNameCredential, REDACTED } from '../exchange/credential-fields.js';
 import { nearMissSecrets } from '../exchange/credentials.js';
 import { FormAutomaton } from './automaton.js';
-import { CanonicalReader, isOrdinaryWord, isPlainAscii, MIN_TOKEN_LENGTH, SECRET_NAMES, secretForms, type SecretName } from './forms.js';
+import { CanonicalReader, isOrdinaryWord, isPlainAscii, MIN_TOKEN_LENGTH, SECRET_NAMES, secretForms } from './forms.js';
 import { redactNamedValues } from './named-values.js';
 
 /**
@@ -68,58 +68,8 @@ export function createSecretScanner(
   passwords: readonly string[] = [],
   clientKeys: readonly string[] = [],
 ): SecretScanner {
-  // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too, but
-  // for a token that is an ordinary word, whose near misses are ordinary text (the token "data" would cut "dat").
-  const distinct = [
-    ...new Set(
-      tokens.filter((token) => token.length > 0).flatMap((token) => (isOrdinaryWord(token) ? [token] : [token, ...nearMissSecrets(token)])),
-    ),
-  ];
-  const others = (secrets: readonly string[]): string[] =>
-    [...new Set(secrets)].filter((secret) => secret.length >= MIN_TOKEN_LENGTH && !distinct.includes(secret));
-  const automaton = new FormAutomaton([
-    ...distinct.flatMap((token) => secretForms(token, 'the API token')),
-    ...others(passwords).flatMap((password) => secretForms(password, 'the password')),
-    ...others(clientKeys).flatMap((piece) => secretForms(piece, 'the client key')),
-  ]);
-  // Where each of the last maxLength canonical bytes started in the text.
-  const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));
-
+  const automaton = automatonOfSecrets(tokens, passwords, clientKeys);
   const holdsForm = (text: string): boolean => automaton.maxLength > 0 && automaton.holdsForm(text, new CanonicalReader());
-
-  const scan = (text: string, onMatch: (match: Match, screened: SecretName | undefined) => boolean): void => {
-    const reader = new CanonicalReader();
-    const { bytes } = reader;
-    const starts = new Int32Array(size);
-    const mask = size - 1;
-    const { longest } = automaton;
-    let state = 0;
-    let count = 0;
-    for (let index = 0; index < text.length;) {
-      const from = index;
-      const char = text.charCodeAt(index);
-      // Most of a report is plain ASCII, read here without a call.
-      let units = 1;
-      if (isPlainAscii(char)) {
-        bytes[0] = char >= 0x41 && char <= 0x5a ? char + 0x20 : char;
-        index += 1;
-      } else {
-        index = reader.read(text, index);
-        units = reader.count;
-      }
-      for (let unit = 0; unit < units; unit += 1) {
-        starts[count & mask] = from;
-        count += 1;
-        state = automaton.step(state, bytes[unit] ?? 0);
-        const length = longest[state] ?? 0;
-        if (length === 0) continue;
-        const start = starts[(count - length) & mask] ?? from;
-        const screened = SECRET_NAMES[(automaton.screened[state] ?? 0) - 1];
-        if (!onMatch({ from: start, to: index, base64: automaton.base64[state] === 1 }, screened)) return;
-      }
-    }
-  };
-
   return {
     find(text) {
       const screened = automaton.maxLength === 0 ? 0 : automaton.firstScreened(text, new CanonicalReader());
@@ -131,34 +81,88 @@ export function createSecretScanner(
     redact(text) {
       const clean = mayNameCredential(text) ? redactNamedValues(text).replace(EVERY_AUTHORIZATION_VALUE, `$1${REDACTED}`) : text;
       if (!holdsForm(clean)) return clean;
-      const spans: Match[] = [];
-      scan(clean, (match) => {
-        let { from, to } = match;
-        if (match.base64) {
-          // The character before the core may hold a few bits of the token, those after it the rest of the credential.
-          if (from > 0 && BASE64_LETTER.test(clean[from - 1] ?? '')) from -= 1;
-          while (to < clean.length && (BASE64_CHAR.test(clean[to] ?? '') || clean.startsWith('\\/', to))) to += clean[to] === '\\' ? 2 : 1;
-        }
-        let last = spans[spans.length - 1];
-        while (last && from <= last.to) {
-          spans.pop();
-          from = Math.min(from, last.from);
-          to = Math.max(to, last.to);
-          last = spans[spans.length - 1];
-        }
-        spans.push({ from, to, base64: match.base64 });
-        return true;
-      });
-      if (spans.length === 0) return clean;
       let result = '';
       let at = 0;
-      for (const span of spans) {
+      for (const span of spansToRedact(automaton, clean)) {
         result += clean.slice(at, span.from) + REDACTED;
         at = span.to;
       }
       return result + clean.slice(at);
     },
   };
+}
+
+/** One automaton over every form of every distinct secret the run sends. */
+function automatonOfSecrets(tokens: readonly string[], passwords: readonly string[], clientKeys: readonly string[]): FormAutomaton {
+  // The near misses the suite sends as wrong tokens hold all but one character of a token: they are secrets too, but
+  // for a token that is an ordinary word, whose near misses are ordinary text (the token "data" would cut "dat").
+  const distinct = [
+    ...new Set(
+      tokens.filter((token) => token.length > 0).flatMap((token) => (isOrdinaryWord(token) ? [token] : [token, ...nearMissSecrets(token)])),
+    ),
+  ];
+  const others = (secrets: readonly string[]): string[] =>
+    [...new Set(secrets)].filter((secret) => secret.length >= MIN_TOKEN_LENGTH && !distinct.includes(secret));
+  return new FormAutomaton([
+    ...distinct.flatMap((token) => secretForms(token, 'the API token')),
+    ...others(passwords).flatMap((password) => secretForms(password, 'the password')),
+    ...others(clientKeys).flatMap((piece) => secretForms(piece, 'the client key')),
+  ]);
+}
+
+/** The spans of the text to redact, in order, overlapping ones merged. */
+function spansToRedact(automaton: FormAutomaton, text: string): Match[] {
+  const spans: Match[] = [];
+  scanForms(automaton, text, (match) => {
+    let { from, to } = match;
+    if (match.base64) {
+      // The character before the core may hold a few bits of the token, those after it the rest of the credential.
+      if (from > 0 && BASE64_LETTER.test(text[from - 1] ?? '')) from -= 1;
+      while (to < text.length && (BASE64_CHAR.test(text[to] ?? '') || text.startsWith('\\/', to))) to += text[to] === '\\' ? 2 : 1;
+    }
+    let last = spans[spans.length - 1];
+    while (last && from <= last.to) {
+      spans.pop();
+      from = Math.min(from, last.from);
+      to = Math.max(to, last.to);
+      last = spans[spans.length - 1];
+    }
+    spans.push({ from, to, base64: match.base64 });
+  });
+  return spans;
+}
+
+/** Every form the automaton finds in the text, with where it began and ended there. */
+function scanForms(automaton: FormAutomaton, text: string, onMatch: (match: Match) => void): void {
+  const reader = new CanonicalReader();
+  const { bytes } = reader;
+  // Where each of the last maxLength canonical bytes started in the text.
+  const size = 2 ** Math.ceil(Math.log2(Math.max(2, automaton.maxLength)));
+  const starts = new Int32Array(size);
+  const mask = size - 1;
+  const { longest } = automaton;
+  let state = 0;
+  let count = 0;
+  for (let index = 0; index < text.length;) {
+    const from = index;
+    const char = text.charCodeAt(index);
+    // Most of a report is plain ASCII, read here without a call.
+    let units = 1;
+    if (isPlainAscii(char)) {
+      bytes[0] = char >= 0x41 && char <= 0x5a ? char + 0x20 : char;
+      index += 1;
+    } else {
+      index = reader.read(text, index);
+      units = reader.count;
+    }
+    for (let unit = 0; unit < units; unit += 1) {
+      starts[count & mask] = from;
+      count += 1;
+      state = automaton.step(state, bytes[unit] ?? 0);
+      const length = longest[state] ?? 0;
+      if (length > 0) onMatch({ from: starts[(count - length) & mask] ?? from, to: index, base64: automaton.base64[state] === 1 });
+    }
+  }
 }
 
 /**
