@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -148,10 +149,9 @@ async function scrape(url: string, name: string): Promise<Omit<Probe, 'at'>> {
   }
 }
 
-async function main(): Promise<void> {
-  await compile();
+/** The local targets the exporter watches, one reference server each, and the targets file naming them. */
+async function startTargets(work: string): Promise<{ servers: RunningReferenceServer[]; names: string[]; file: string }> {
   const servers: RunningReferenceServer[] = [];
-  const work = await mkdtemp(join(tmpdir(), 'exporter-soak-'));
   for (let index = 0; index < TARGETS; index += 1) servers.push(await startReferenceServer({ token: TOKEN }));
   const file = join(work, 'targets.json');
   const names = servers.map((_, index) => `target-${index + 1}`);
@@ -159,6 +159,11 @@ async function main(): Promise<void> {
     file,
     JSON.stringify(servers.map((server, index) => ({ name: names[index], baseUrl: server.url, tokenEnv: 'SOAK_TOKEN' }))),
   );
+  return { servers, names, file };
+}
+
+/** The compiled exporter watching the targets file, and the address it says it listens at. */
+function startExporter(file: string, work: string): { exporter: ChildProcessByStdio<null, Readable, null>; listening: Promise<string> } {
   const exporter = spawn(
     process.execPath,
     [
@@ -174,32 +179,23 @@ async function main(): Promise<void> {
     ],
     { cwd: work, env: { ...process.env, SOAK_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const listening = new Promise<string>((resolve) => {
+  const listening = new Promise<string>((resolve, reject) => {
     let seen = '';
     exporter.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const address = /Exporter at (http:\/\/\S+) /.exec(seen)?.[1];
       if (address) resolve(address);
     });
+    setTimeout(() => reject(new Error('the exporter did not start listening within 60 s')), 60_000).unref();
   });
-  const probes: Probe[] = [];
-  const curve: Point[] = [];
-  const loadAtStart = round(loadavg()[0] ?? 0, 2);
-  try {
-    const url = await Promise.race([
-      listening,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the exporter did not start listening within 60 s')), 60_000)),
-    ]);
-    const pid = exporter.pid ?? 0;
-    console.log(
-      `Exporter (compiled) watching ${TARGETS} local targets, each probed every ${INTERVAL_MS / 1000} s for ${DURATION_MS / 1000} s; ` +
-        `scrape time-out ${SCRAPE_TIMEOUT_S} s; --min-interval ${values['min-interval']}; ${cpus().length} cores, load average ${loadAtStart} at the start`,
-    );
-    console.log('    t   RSS MB  heap MB  judging heap MB   CPU %   probes  judged  late  p50 ms  p90 ms  p99 ms  errors in the answers');
-    const started = Date.now();
-    const end = started + DURATION_MS;
-    // Each target on its own schedule, offset within the interval, as Prometheus spreads its targets.
-    const schedules = names.map(async (name, index) => {
+  return { exporter, listening };
+}
+
+/** Each target scraped on its own schedule, offset within the interval, as Prometheus spreads its targets. */
+async function scrapeOnSchedule(url: string, names: string[], started: number, probes: Probe[]): Promise<void> {
+  const end = started + DURATION_MS;
+  await Promise.all(
+    names.map(async (name, index) => {
       let next = started + (index * INTERVAL_MS) / TARGETS;
       while (next < end) {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
@@ -207,122 +203,171 @@ async function main(): Promise<void> {
         probes.push({ at, ...(await scrape(url, name)) });
         next += INTERVAL_MS * Math.max(1, Math.ceil((Date.now() - next) / INTERVAL_MS));
       }
-    });
-    let last = { ...usage(pid), at: Date.now() };
-    let seen = 0;
-    const sampler = setInterval(async () => {
-      const now = { ...usage(pid), at: Date.now() };
-      const heaps = await heapsMb(url).catch(() => ({ main: Number.NaN, judging: Number.NaN }));
-      const window = probes.slice(seen);
-      seen = probes.length;
-      const sorted = window.map((probe) => probe.ms).sort((a, b) => a - b);
-      const point: Point = {
-        tS: round((now.at - started) / 1000),
-        rssMb: round(now.rssMb, 1),
-        heapMb: round(heaps.main, 1),
-        judgingHeapMb: round(heaps.judging, 1),
-        cpuPercent: round((100 * (now.cpuS - last.cpuS)) / ((now.at - last.at) / 1000), 1),
-        probes: window.length,
-        judged: window.filter((probe) => probe.judged).length,
-        late: window.filter((probe) => !probe.finished).length,
-        p50Ms: round(percentile(sorted, 50)),
-        p90Ms: round(percentile(sorted, 90)),
-        p99Ms: round(percentile(sorted, 99)),
-        errors: tally(window.flatMap((probe) => probe.errors)),
-      };
-      curve.push(point);
-      last = now;
-      console.log(
-        [
-          String(point.tS).padStart(5),
-          String(point.rssMb).padStart(8),
-          String(point.heapMb).padStart(8),
-          String(point.judgingHeapMb).padStart(16),
-          String(point.cpuPercent).padStart(7),
-          String(point.probes).padStart(8),
-          String(point.judged).padStart(7),
-          String(point.late).padStart(5),
-          String(point.p50Ms).padStart(7),
-          String(point.p90Ms).padStart(7),
-          String(point.p99Ms).padStart(7),
-          `  ${Object.entries(point.errors)
-            .map(([code, count]) => `${code}×${count}`)
-            .join(' ')}`,
-        ].join(' '),
-      );
-    }, SAMPLE_MS);
-    await Promise.all(schedules);
-    clearInterval(sampler);
-    const own = await (await fetch(`${url}/metrics`)).text();
-    const counter = (name: string): number => Number(new RegExp(`^ticketing_conformance_exporter_${name} (\\S+)$`, 'm').exec(own)?.[1]);
-    const warm = curve.filter((point) => point.tS * 1000 >= WARM_UP_MS);
-    const secondHalf = curve.slice(Math.floor(curve.length / 2));
-    const slope = (points: Point[], of: (point: Point) => number): number =>
-      round(slopePerMinute(points.map((point) => [point.tS, of(point)])), 2);
-    const latencies = probes.map((probe) => probe.ms);
-    const result = {
-      measuredAt: new Date().toISOString(),
-      targets: TARGETS,
-      intervalS: INTERVAL_MS / 1000,
-      durationS: DURATION_MS / 1000,
-      cores: cpus().length,
-      loadAverage: { start: loadAtStart, end: round(loadavg()[0] ?? 0, 2) },
-      sampleS: SAMPLE_MS / 1000,
-      latency: distribution(latencies),
-      latencyHistogram: histogram(latencies),
-      probes: {
-        total: probes.length,
-        judged: probes.filter((probe) => probe.judged).length,
-        reused: probes.filter((probe) => probe.reused).length,
-        late: probes.filter((probe) => !probe.finished).length,
-        failedHttp: probes.filter((probe) => probe.status !== 200).length,
-      },
-      errors: tally(probes.flatMap((probe) => probe.errors)),
-      runsStarted: counter('runs_started_total'),
-      runErrors: counter('run_errors_total'),
-      rssMb: { first: curve[0]?.rssMb, last: curve.at(-1)?.rssMb, max: Math.max(...curve.map((point) => point.rssMb)) },
-      heapMb: { first: curve[0]?.heapMb, last: curve.at(-1)?.heapMb, max: Math.max(...curve.map((point) => point.heapMb)) },
-      /** Trends in MB per minute, after the first minute and over the second half. */
-      rssSlopeMbPerMin: { afterWarmUp: slope(warm, (point) => point.rssMb), secondHalf: slope(secondHalf, (point) => point.rssMb) },
-      heapSlopeMbPerMin: { afterWarmUp: slope(warm, (point) => point.heapMb), secondHalf: slope(secondHalf, (point) => point.heapMb) },
-      judgingHeapMb: {
-        first: curve[0]?.judgingHeapMb,
-        last: curve.at(-1)?.judgingHeapMb,
-        max: Math.max(...curve.map((point) => point.judgingHeapMb)),
-      },
-      judgingHeapSlopeMbPerMin: {
-        afterWarmUp: slope(warm, (point) => point.judgingHeapMb),
-        secondHalf: slope(secondHalf, (point) => point.judgingHeapMb),
-      },
-      cpuPercentMean: round(curve.reduce((sum, point) => sum + point.cpuPercent, 0) / Math.max(1, curve.length), 1),
-      // The exporter's whole CPU (its start-up included) over the runs it started: what one run for a probe costs.
-      cpuMsPerRun: round((1000 * usage(pid).cpuS) / Math.max(1, counter('runs_started_total'))),
-      curve,
+    }),
+  );
+}
+
+/** Every SAMPLE_MS, the exporter's memory and CPU and the probes since the last sample, printed as a row of the curve. */
+function sampleEvery(url: string, pid: number, started: number, probes: Probe[], curve: Point[]): () => void {
+  let last = { ...usage(pid), at: Date.now() };
+  let seen = 0;
+  const sampler = setInterval(async () => {
+    const now = { ...usage(pid), at: Date.now() };
+    const heaps = await heapsMb(url).catch(() => ({ main: Number.NaN, judging: Number.NaN }));
+    const window = probes.slice(seen);
+    seen = probes.length;
+    const sorted = window.map((probe) => probe.ms).sort((a, b) => a - b);
+    const point: Point = {
+      tS: round((now.at - started) / 1000),
+      rssMb: round(now.rssMb, 1),
+      heapMb: round(heaps.main, 1),
+      judgingHeapMb: round(heaps.judging, 1),
+      cpuPercent: round((100 * (now.cpuS - last.cpuS)) / ((now.at - last.at) / 1000), 1),
+      probes: window.length,
+      judged: window.filter((probe) => probe.judged).length,
+      late: window.filter((probe) => !probe.finished).length,
+      p50Ms: round(percentile(sorted, 50)),
+      p90Ms: round(percentile(sorted, 90)),
+      p99Ms: round(percentile(sorted, 99)),
+      errors: tally(window.flatMap((probe) => probe.errors)),
     };
-    const { latency, probes: counts } = result;
+    curve.push(point);
+    last = now;
+    console.log(curveRow(point));
+  }, SAMPLE_MS);
+  return () => clearInterval(sampler);
+}
+
+const CURVE_HEADER =
+  '    t   RSS MB  heap MB  judging heap MB   CPU %   probes  judged  late  p50 ms  p90 ms  p99 ms  errors in the answers';
+
+function curveRow(point: Point): string {
+  const errors = Object.entries(point.errors)
+    .map(([code, count]) => `${code}×${count}`)
+    .join(' ');
+  const columns: [number, number][] = [
+    [point.tS, 5],
+    [point.rssMb, 8],
+    [point.heapMb, 8],
+    [point.judgingHeapMb, 16],
+    [point.cpuPercent, 7],
+    [point.probes, 8],
+    [point.judged, 7],
+    [point.late, 5],
+    [point.p50Ms, 7],
+    [point.p90Ms, 7],
+    [point.p99Ms, 7],
+  ];
+  return [...columns.map(([value, width]) => String(value).padStart(width)), `  ${errors}`].join(' ');
+}
+
+/** First, last and highest of a series of the curve, and its trend after the first minute and over the second half. */
+function seriesOf(
+  curve: Point[],
+  of: (point: Point) => number,
+): { first?: number; last?: number; max: number; slope: Record<string, number> } {
+  const warm = curve.filter((point) => point.tS * 1000 >= WARM_UP_MS);
+  const secondHalf = curve.slice(Math.floor(curve.length / 2));
+  const slope = (points: Point[]): number => round(slopePerMinute(points.map((point) => [point.tS, of(point)])), 2);
+  const [first, last] = [curve[0], curve.at(-1)];
+  return {
+    ...(first ? { first: of(first) } : {}),
+    ...(last ? { last: of(last) } : {}),
+    max: Math.max(...curve.map(of)),
+    slope: { afterWarmUp: slope(warm), secondHalf: slope(secondHalf) },
+  };
+}
+
+/** What the soak found: latencies, probes, the exporter's own counters, memory and CPU. */
+async function summary(url: string, pid: number, probes: Probe[], curve: Point[], loadAtStart: number) {
+  const own = await (await fetch(`${url}/metrics`)).text();
+  const counter = (name: string): number => Number(new RegExp(`^ticketing_conformance_exporter_${name} (\\S+)$`, 'm').exec(own)?.[1]);
+  const latencies = probes.map((probe) => probe.ms);
+  const [rss, heap, judgingHeap] = [
+    seriesOf(curve, (point) => point.rssMb),
+    seriesOf(curve, (point) => point.heapMb),
+    seriesOf(curve, (point) => point.judgingHeapMb),
+  ];
+  const withoutSlope = ({ slope: _slope, ...rest }: ReturnType<typeof seriesOf>) => rest;
+  return {
+    measuredAt: new Date().toISOString(),
+    targets: TARGETS,
+    intervalS: INTERVAL_MS / 1000,
+    durationS: DURATION_MS / 1000,
+    cores: cpus().length,
+    loadAverage: { start: loadAtStart, end: round(loadavg()[0] ?? 0, 2) },
+    sampleS: SAMPLE_MS / 1000,
+    latency: distribution(latencies),
+    latencyHistogram: histogram(latencies),
+    probes: {
+      total: probes.length,
+      judged: probes.filter((probe) => probe.judged).length,
+      reused: probes.filter((probe) => probe.reused).length,
+      late: probes.filter((probe) => !probe.finished).length,
+      failedHttp: probes.filter((probe) => probe.status !== 200).length,
+    },
+    errors: tally(probes.flatMap((probe) => probe.errors)),
+    runsStarted: counter('runs_started_total'),
+    runErrors: counter('run_errors_total'),
+    rssMb: withoutSlope(rss),
+    heapMb: withoutSlope(heap),
+    /** Trends in MB per minute, after the first minute and over the second half. */
+    rssSlopeMbPerMin: rss.slope,
+    heapSlopeMbPerMin: heap.slope,
+    judgingHeapMb: withoutSlope(judgingHeap),
+    judgingHeapSlopeMbPerMin: judgingHeap.slope,
+    cpuPercentMean: round(curve.reduce((sum, point) => sum + point.cpuPercent, 0) / Math.max(1, curve.length), 1),
+    // The exporter's whole CPU (its start-up included) over the runs it started: what one run for a probe costs.
+    cpuMsPerRun: round((1000 * usage(pid).cpuS) / Math.max(1, counter('runs_started_total'))),
+    curve,
+  };
+}
+
+function printSummary(result: Awaited<ReturnType<typeof summary>>): void {
+  const { latency, probes: counts } = result;
+  console.log(
+    `Probes: ${counts.total} (${counts.judged} judged, ${counts.reused} reused, ${counts.late} answered before their run finished, ${counts.failedHttp} failed); runs started ${result.runsStarted}, with errors ${result.runErrors}; error codes in the answers: ${JSON.stringify(result.errors)}`,
+  );
+  console.log(
+    `Probe latency: min ${latency.minMs} ms, p50 ${latency.p50Ms} ms, p90 ${latency.p90Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`,
+  );
+  console.log('Probe latency distribution:');
+  for (const row of result.latencyHistogram) {
+    const label = row.upToMs === null ? `over ${(LATENCY_BOUNDS_MS.at(-1) ?? 0) / 1000} s` : `up to ${row.upToMs / 1000} s`;
+    console.log(`  ${label.padEnd(12)} ${String(row.probes).padStart(6)}  ${String(row.percent).padStart(5)} %`);
+  }
+  const memory = (name: string, series: { first?: number; last?: number; max: number }, slope: Record<string, number>): string =>
+    `${name}: first ${series.first} MB, last ${series.last} MB, max ${series.max} MB; trend ${slope.afterWarmUp} MB/min after the first minute, ${slope.secondHalf} MB/min over the second half`;
+  console.log(memory('RSS', result.rssMb, result.rssSlopeMbPerMin));
+  console.log(memory('Main-thread heap', result.heapMb, result.heapSlopeMbPerMin));
+  console.log(memory('Judging-thread heap', result.judgingHeapMb, result.judgingHeapSlopeMbPerMin));
+  console.log(
+    `Mean CPU ${result.cpuPercentMean} % of one core, ${result.cpuMsPerRun} ms of CPU per run started; load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,
+  );
+}
+
+async function main(): Promise<void> {
+  await compile();
+  const work = await mkdtemp(join(tmpdir(), 'exporter-soak-'));
+  const { servers, names, file } = await startTargets(work);
+  const { exporter, listening } = startExporter(file, work);
+  const probes: Probe[] = [];
+  const curve: Point[] = [];
+  const loadAtStart = round(loadavg()[0] ?? 0, 2);
+  try {
+    const url = await listening;
+    const pid = exporter.pid ?? 0;
     console.log(
-      `Probes: ${counts.total} (${counts.judged} judged, ${counts.reused} reused, ${counts.late} answered before their run finished, ${counts.failedHttp} failed); runs started ${result.runsStarted}, with errors ${result.runErrors}; error codes in the answers: ${JSON.stringify(result.errors)}`,
+      `Exporter (compiled) watching ${TARGETS} local targets, each probed every ${INTERVAL_MS / 1000} s for ${DURATION_MS / 1000} s; ` +
+        `scrape time-out ${SCRAPE_TIMEOUT_S} s; --min-interval ${values['min-interval']}; ${cpus().length} cores, load average ${loadAtStart} at the start`,
     );
-    console.log(
-      `Probe latency: min ${latency.minMs} ms, p50 ${latency.p50Ms} ms, p90 ${latency.p90Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`,
-    );
-    console.log('Probe latency distribution:');
-    for (const row of result.latencyHistogram) {
-      const label = row.upToMs === null ? `over ${(LATENCY_BOUNDS_MS.at(-1) ?? 0) / 1000} s` : `up to ${row.upToMs / 1000} s`;
-      console.log(`  ${label.padEnd(12)} ${String(row.probes).padStart(6)}  ${String(row.percent).padStart(5)} %`);
-    }
-    console.log(
-      `RSS: first ${result.rssMb.first} MB, last ${result.rssMb.last} MB, max ${result.rssMb.max} MB; trend ${result.rssSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.rssSlopeMbPerMin.secondHalf} MB/min over the second half`,
-    );
-    console.log(
-      `Main-thread heap: first ${result.heapMb.first} MB, last ${result.heapMb.last} MB, max ${result.heapMb.max} MB; trend ${result.heapSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.heapSlopeMbPerMin.secondHalf} MB/min over the second half`,
-    );
-    console.log(
-      `Judging-thread heap: first ${result.judgingHeapMb.first} MB, last ${result.judgingHeapMb.last} MB, max ${result.judgingHeapMb.max} MB; trend ${result.judgingHeapSlopeMbPerMin.afterWarmUp} MB/min after the first minute, ${result.judgingHeapSlopeMbPerMin.secondHalf} MB/min over the second half`,
-    );
-    console.log(
-      `Mean CPU ${result.cpuPercentMean} % of one core, ${result.cpuMsPerRun} ms of CPU per run started; load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,
-    );
+    console.log(CURVE_HEADER);
+    const started = Date.now();
+    const stopSampling = sampleEvery(url, pid, started, probes, curve);
+    await scrapeOnSchedule(url, names, started, probes);
+    stopSampling();
+    const result = await summary(url, pid, probes, curve, loadAtStart);
+    printSummary(result);
     await mkdir(join(root, 'reports'), { recursive: true });
     await writeFile(join(root, 'reports', 'exporter-soak.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log('Wrote reports/exporter-soak.json');

@@ -17,7 +17,7 @@ import type { Recording } from '../record/recording.js';
 import { requestChoices, toWrittenChoices, type RequestChoices } from '../record/settings.js';
 import { writeRecording } from '../record/write-recording.js';
 import type { BaselineInput } from '../report/model/baseline.js';
-import { buildReport, diagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
+import { buildReport, assembleDiagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
 import type { DiagnosedPass, Report, RunWarning } from '../report/model/types.js';
 import { stepSummaryProblem, writeReports } from '../report/write.js';
 import type { SecretScanner } from '../secrets/scanner.js';
@@ -248,7 +248,7 @@ export function diagnoseFacts(input: ReportInput, choices: Pick<RequestChoices, 
   // Each scenario holds the count of the run so far: the largest is the run's.
   const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
   const diagnoses = diagnosisOf(judged.requirements, classifiedExchanges(judged.exchanges), input.target.baseUrl, choices, { askedToWait });
-  return diagnosedPass(input, judged, diagnoses);
+  return assembleDiagnosedPass(input, judged, diagnoses);
 }
 
 /** Diagnose: what the judge found of a pass and what cut it short, with the choices the pass itself made. */

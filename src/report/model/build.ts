@@ -150,7 +150,7 @@ export function judgedRun(scenarios: ScenarioResult[], complete: boolean, profil
  * never reached it, or the set-up points at nothing) sets aside what failed; a cause that names the environment's own
  * answer lays the failures made only of it at the environment's door.
  */
-export function diagnosedPass(input: ReportInput, judged: JudgedRun, diagnoses: Diagnosis[]): DiagnosedPass {
+export function assembleDiagnosedPass(input: ReportInput, judged: JudgedRun, diagnoses: Diagnosis[]): DiagnosedPass {
   const { exchanges } = judged;
   const unjudgeable = diagnoses.find((diagnosis) => diagnosis.inconclusive);
   const environmentAnswer = diagnoses.find((diagnosis) => diagnosis.environmentAnswer)?.environmentAnswer;
