@@ -1,5 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { run } from '../../src/index.js';
@@ -13,13 +15,16 @@ const VITEST = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
 const TSX = join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 const { cleanUpAfterAll, tempFolder } = fileResources();
+// Where allure-vitest writes when a test does not say: a folder of the tests', never the checkout's reports/.
+const ALLURE_ELSEWHERE = mkdtempSync(join(tmpdir(), 'specs-allure-'));
+cleanUpAfterAll(() => rm(ALLURE_ELSEWHERE, { recursive: true, force: true }));
 
 /** The environment of a developer's shell: none of the self-test run's own Vitest or suite settings. */
 function shellEnv(extra: Record<string, string> = {}): Record<string, string> {
   const inherited = Object.entries(process.env).filter(
     ([name]) => !name.startsWith('VITEST') && !name.startsWith('CONFORMANCE_') && name !== 'NODE_OPTIONS' && name !== 'CI',
   );
-  return { ...Object.fromEntries(inherited), NO_COLOR: '1', ...extra } as Record<string, string>;
+  return { ...Object.fromEntries(inherited), NO_COLOR: '1', ALLURE_RESULTS_DIR: ALLURE_ELSEWHERE, ...extra } as Record<string, string>;
 }
 
 interface Output {
