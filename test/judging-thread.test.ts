@@ -137,22 +137,36 @@ test("the judging thread gets the profilers' flags with their values, however gi
   expect(profilerFlags(others)).toEqual([]);
 });
 
-test("a scenario's every ending recorded for each requirement it lists, and the test's state the gate's", async () => {
+/** One test of Vitest's as a spec run settles it: its state, its error, and each result's checks. */
+interface Ending {
+  state: string;
+  error?: string;
+  message?: string;
+  results: [string, string, string, boolean][][];
+}
+
+const outcome = (ok: boolean): string => `{ ok: ${ok}, description: 'a check', expected: 'what was wanted', actual: 'what came' }`;
+const ENDINGS = [
+  `scenario({ id: 'crashes', requirements: ['ENV-JSON', 'ENV-NO-BOM'], title: 't', run: async () => { throw new Error('boom'); } });`,
+  `scenario({ id: 'skips', requirements: ['ENV-JSON'], title: 't', run: async ({ target, skip }) => { const answered = await target.status(); skip('nothing to judge', answered); } });`,
+  `scenario({ id: 'checks-one', requirements: ['ENV-JSON', 'ENV-NO-BOM'], title: 't', run: async ({ target, check }) => { const answered = await target.status(); check['ENV-JSON'](${outcome(true)}, answered); } });`,
+  `scenario({ id: 'must-fails', requirements: ['ENV-JSON'], title: 't', run: async ({ target, check }) => { const answered = await target.status(); check['ENV-JSON'](${outcome(false)}, answered); } });`,
+  `scenario({ id: 'should-fails', requirements: ['ENV-NO-BOM'], title: 't', run: async ({ target, check }) => { const answered = await target.status(); check['ENV-NO-BOM'](${outcome(false)}, answered); } });`,
+  `scenario({ id: 'observes', requirements: ['ENV-JSON'], title: 't', run: async ({ target, observe }) => { const answered = await target.status(); observe['ENV-JSON']('seen', 'as it was', answered); } });`,
+  // Skipped for the target of status 2 alone: a test of both targets is not skipped for one of them.
+  `scenario({ id: 'skips-one', requirements: ['ENV-JSON'], title: 't', run: async ({ target, check, skip }) => { const answered = await target.status(); if (target.statusId === 2) skip('not status 2', answered); check['ENV-JSON'](${outcome(true)}, answered); } });`,
+];
+
+/**
+ * Runs the scenarios of ENDINGS through Vitest's runner, in a process of its own, for a recording of the reference
+ * server of each status given (labelled "status N" when there are several), with a test per scenario or per target.
+ */
+async function endingsOf(statusIds: number[], testPerScenario: boolean): Promise<Record<string, Ending>> {
   const folder = await tempFolder('scenario-endings-');
   const module = (path: string): string => pathToFileURL(join(repoRoot, ...path.split('/'))).href;
-  const exchange = 'const answered = await target.status();';
-  const outcome = (ok: boolean): string => `{ ok: ${ok}, description: 'a check', expected: 'what was wanted', actual: 'what came' }`;
   await writeFile(
     join(folder, 'endings.spec.js'),
-    [
-      `import { scenario } from '${module('dist/src/judge/scenario.js')}';`,
-      `scenario({ id: 'crashes', requirements: ['ENV-JSON', 'ENV-NO-BOM'], title: 't', run: async () => { throw new Error('boom'); } });`,
-      `scenario({ id: 'skips', requirements: ['ENV-JSON'], title: 't', run: async ({ target, skip }) => { ${exchange} skip('nothing to judge', answered); } });`,
-      `scenario({ id: 'checks-one', requirements: ['ENV-JSON', 'ENV-NO-BOM'], title: 't', run: async ({ target, check }) => { ${exchange} check['ENV-JSON'](${outcome(true)}, answered); } });`,
-      `scenario({ id: 'must-fails', requirements: ['ENV-JSON'], title: 't', run: async ({ target, check }) => { ${exchange} check['ENV-JSON'](${outcome(false)}, answered); } });`,
-      `scenario({ id: 'should-fails', requirements: ['ENV-NO-BOM'], title: 't', run: async ({ target, check }) => { ${exchange} check['ENV-NO-BOM'](${outcome(false)}, answered); } });`,
-      `scenario({ id: 'observes', requirements: ['ENV-JSON'], title: 't', run: async ({ target, observe }) => { ${exchange} observe['ENV-JSON']('seen', 'as it was', answered); } });`,
-    ].join('\n'),
+    [`import { scenario } from '${module('dist/src/judge/scenario.js')}';`, ...ENDINGS].join('\n'),
   );
   const script = `
     import { startTests } from '${module('node_modules/@vitest/runner/dist/index.js')}';
@@ -164,20 +178,26 @@ test("a scenario's every ending recorded for each requirement it lists, and the 
     import { classifyRecording } from '${module('dist/src/classify/recording.js')}';
     import { loadConfig } from '${module('dist/src/config/load.js')}';
     const server = await startReferenceServer({ token: '${TOKEN}' });
-    const options = loadConfig([], {}, '${join(folder, 'no-such.env')}');
-    const settings = targetSettings({ baseUrl: server.url, token: '${TOKEN}', options, embeddedReference: true }, new Date());
-    const recording = await recordTarget(settings);
+    const targets = [];
+    for (const statusId of ${JSON.stringify(statusIds)}) {
+      const options = loadConfig(['--status-id', String(statusId)], {}, '${join(folder, 'no-such.env')}');
+      const settings = targetSettings({ baseUrl: server.url, token: '${TOKEN}', options, embeddedReference: true }, new Date());
+      const recording = await recordTarget(settings);
+      const label = ${statusIds.length} > 1 ? { label: 'status ' + statusId } : {};
+      targets.push({ settings, recording, classification: classifyRecording(recording, settings.statusId), ...label });
+    }
     await server.close();
-    provideSpecRun({ specRunId: 'endings', targets: [{ settings, recording, classification: classifyRecording(recording, settings.statusId) }] });
+    provideSpecRun({ specRunId: 'endings', targets, testPerScenario: ${testPerScenario} });
     const config = { root: '/', setupFiles: [], sequence: { seed: 0, hooks: 'stack', setupFiles: 'list' }, maxConcurrency: 1,
       testTimeout: 5000, hookTimeout: 5000, retry: 0, tags: [], strictTags: false };
     const endings = {};
     await startTests(['${join(folder, 'endings.spec.js')}'], { config, importFile: registerSpecFile, onTaskFinished(test) {
-      const { checks, exchanges } = test.meta.conformance;
-      endings[test.name.split(':')[0]] = {
+      endings[test.name] = {
         state: test.result.state,
         error: test.result.errors?.[0]?.name,
-        checks: checks.map((c) => [c.requirement, c.verdict, c.description, c.exchange !== undefined && c.exchange in exchanges]),
+        message: test.result.errors?.[0]?.message ?? test.result.note,
+        results: test.meta.conformance.map(({ checks, exchanges }) =>
+          checks.map((c) => [c.requirement, c.verdict, c.description, c.exchange !== undefined && c.exchange in exchanges])),
       };
     } });
     console.log(JSON.stringify(endings));
@@ -187,26 +207,57 @@ test("a scenario's every ending recorded for each requirement it lists, and the 
       error ? reject(new Error(stderr)) : resolve(stdout),
     ),
   );
-  const endings = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
-  expect(endings).toEqual({
-    crashes: {
-      state: 'fail',
-      error: 'Error',
-      checks: [
-        ['ENV-JSON', 'error', 'scenario crashes crashed: boom', false],
-        ['ENV-NO-BOM', 'error', 'scenario crashes crashed: boom', false],
-      ],
-    },
-    skips: { state: 'skip', checks: [['ENV-JSON', 'skip', 'nothing to judge', true]] },
-    'checks-one': {
-      state: 'pass',
-      checks: [
-        ['ENV-JSON', 'pass', 'a check', true],
-        ['ENV-NO-BOM', 'skip', 'not judged in this scenario: see its other checks', false],
-      ],
-    },
-    'must-fails': { state: 'fail', error: 'AssertionError', checks: [['ENV-JSON', 'fail', 'a check', true]] },
-    'should-fails': { state: 'skip', checks: [['ENV-NO-BOM', 'fail', 'a check', true]] },
-    observes: { state: 'pass', checks: [['ENV-JSON', 'info', 'seen', true]] },
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as Record<string, Ending>;
+}
+
+const crashed: Ending['results'][number] = [
+  ['ENV-JSON', 'error', 'scenario crashes crashed: boom', false],
+  ['ENV-NO-BOM', 'error', 'scenario crashes crashed: boom', false],
+];
+const checkedOne: Ending['results'][number] = [
+  ['ENV-JSON', 'pass', 'a check', true],
+  ['ENV-NO-BOM', 'skip', 'not judged in this scenario: see its other checks', false],
+];
+
+test("a scenario's every ending recorded for each requirement it lists, and the test's state the gate's", async () => {
+  const endings = await endingsOf([1], false);
+  const byScenario = Object.fromEntries(Object.entries(endings).map(([name, { message: _, ...ending }]) => [name.split(':')[0], ending]));
+  expect(byScenario).toEqual({
+    crashes: { state: 'fail', error: 'Error', results: [crashed] },
+    skips: { state: 'skip', results: [[['ENV-JSON', 'skip', 'nothing to judge', true]]] },
+    'checks-one': { state: 'pass', results: [checkedOne] },
+    'must-fails': { state: 'fail', error: 'AssertionError', results: [[['ENV-JSON', 'fail', 'a check', true]]] },
+    'should-fails': { state: 'skip', results: [[['ENV-NO-BOM', 'fail', 'a check', true]]] },
+    observes: { state: 'pass', results: [[['ENV-JSON', 'info', 'seen', true]]] },
+    'skips-one': { state: 'pass', results: [[['ENV-JSON', 'pass', 'a check', true]]] },
+  });
+});
+
+test('a test per scenario judges every target of the run: its results theirs, its state the gate of them all, its failures named', async () => {
+  const [together, apart] = await Promise.all([endingsOf([1, 2], true), endingsOf([1, 2], false)]);
+  const testOf = (id: string): [string, Ending] => {
+    const found = Object.entries(together).find(([name]) => name.startsWith(`${id}:`));
+    if (!found) throw new Error(`no test of ${id}`);
+    return found;
+  };
+  // One test for each scenario, named after it alone, and a result for each target in the order of the run.
+  expect(Object.keys(together)).toHaveLength(ENDINGS.length);
+  for (const [name, ending] of Object.entries(together)) {
+    const [first, second] = ['status 1', 'status 2'].map((label) => apart[`${label} › ${name}`]?.results[0]);
+    expect(ending.results, name).toEqual([first, second]);
+  }
+  expect(testOf('crashes')[1]).toMatchObject({ state: 'fail', error: 'Error', results: [crashed, crashed] });
+  expect(testOf('checks-one')[1]).toMatchObject({ state: 'pass', results: [checkedOne, checkedOne] });
+  expect(testOf('must-fails')[1]).toMatchObject({ state: 'fail', error: 'AssertionError' });
+  expect(testOf('must-fails')[1].message).toMatch(
+    /^status 1 › must-fails:.*\nENV-JSON: a check[\s\S]*\n\nstatus 2 › must-fails:.*\nENV-JSON: a check/,
+  );
+  expect(testOf('should-fails')[1]).toMatchObject({ state: 'skip' });
+  expect(testOf('skips')[1]).toMatchObject({ state: 'skip' });
+  expect(testOf('skips')[1].message).toMatch(/^status 1 › skips:.*: nothing to judge\nstatus 2 › skips:.*: nothing to judge$/);
+  // Skipped for one target and judged for the other, the test is not a skip.
+  expect(testOf('skips-one')[1]).toMatchObject({
+    state: 'pass',
+    results: [[['ENV-JSON', 'pass', 'a check', true]], [['ENV-JSON', 'skip', 'not status 2', true]]],
   });
 });

@@ -26,6 +26,11 @@ export function specRunIsStrict(): boolean {
   return specRun().strict === true;
 }
 
+/** Whether each scenario is one test for every target and slice of the spec run, or one test for each. */
+export function specRunHasTestPerScenario(): boolean {
+  return specRun().testPerScenario === true;
+}
+
 function specRun(): SpecRunContext {
   const run = holder[SPEC_RUN_KEY];
   if (!run) throw new Error('no recording was handed to the specs: they judge what the CLI or vitest.specs.config.ts provides');
@@ -39,6 +44,8 @@ export interface TargetSlot {
   profile?: Profile;
   /** The statuses and languages its run asked for, each judged in a slice of its own. */
   choices: Pick<RequestChoices, 'statusId' | 'lang'>;
+  /** Whether the target was recorded: a test that judges one that was not fails with why. */
+  recorded: boolean;
 }
 
 /** The targets this spec run judges: one for a single run, several for a batch of a matrix. */
@@ -46,6 +53,7 @@ export function targetSlots(): TargetSlot[] {
   return specRun().targets.map((run, index) => ({
     index,
     choices: run.settings,
+    recorded: run.recording !== undefined,
     ...(run.label === undefined ? {} : { label: run.label }),
     ...(run.settings.profile === undefined ? {} : { profile: run.settings.profile }),
   }));

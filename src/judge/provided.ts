@@ -32,4 +32,11 @@ export interface SpecRunContext {
    * tests' states are what the user reads; the CLI's judging thread hands on the results and the gate reads those.
    */
   strict?: boolean;
+  /**
+   * Whether each scenario is one test that judges every recorded target and slice of the run in turn. The CLI's judging
+   * thread asks for it: it reads the results, not the tests, and Vitest's runner spends more on a test than the
+   * scenario does on judging one target. Under plain Vitest each target and slice is a test of its own, as users read
+   * the tests there.
+   */
+  testPerScenario?: boolean;
 }

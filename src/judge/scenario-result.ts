@@ -49,6 +49,7 @@ export interface ScenarioResult {
 
 declare module '@vitest/runner' {
   interface TaskMeta {
-    conformance?: ScenarioResult;
+    /** What a scenario's test judged: a result for each target, and each slice, it judged. */
+    conformance?: ScenarioResult[];
   }
 }

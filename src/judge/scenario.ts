@@ -3,7 +3,14 @@ import { getCurrentSuite, test, type TestContext } from '@vitest/runner';
 import type { CheckOutcome } from './checks/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
-import { currentClassification, currentTarget, specRunIsStrict, targetSlots } from './context.js';
+import {
+  currentClassification,
+  currentTarget,
+  specRunHasTestPerScenario,
+  specRunIsStrict,
+  targetSlots,
+  type TargetSlot,
+} from './context.js';
 import type { Classification, Classified, Reach } from '../classify/types.js';
 import { webServerRefusal, whyNotJudged } from './unjudged.js';
 import { apiPathOf } from '../classify/classify.js';
@@ -85,7 +92,7 @@ function sliceLabel({ statusId, lang }: Slice): string {
 /**
  * Declares a scenario of a spec file: a test of Vitest's for each target of the spec run, and for each status (and
  * language) when it is judged so and the run asks for several; a batch of several targets names each test after its
- * target, and each slice after its status.
+ * target, and each slice after its status. A spec run that asks for a test per scenario gets one that judges them all.
  */
 export function scenario<const R extends RequirementId>(definition: ScenarioDefinition<R>): void {
   // A spec in plain JavaScript gets no compiler: an ID the catalog lacks still stops it here.
@@ -131,27 +138,56 @@ export async function registerSpecFile(path: string): Promise<void> {
   scenariosOfFile.set(path, noted);
 }
 
-/** The scenario's tests in the spec run being collected: one per target, and per slice. */
+/**
+ * One target a scenario's test judges, in one slice when the scenario is judged per slice and the run asks for
+ * several; named as its own test would be, which names it among the failures of a test that judges several.
+ */
+interface Judgement {
+  slot: TargetSlot;
+  slice: Slice | undefined;
+  name: string;
+}
+
+/** What the scenario judges of one target: each of its slices, or the target as a whole. */
+function judgementsOf(definition: ScenarioDefinition<RequirementId>, name: string, slot: TargetSlot): Judgement[] {
+  const scope = definition.per ?? 'run';
+  const several = scope !== 'run' && severalSlices(slot.choices);
+  const targetName = slot.label === undefined ? name : `${slot.label} › ${name}`;
+  if (!several) return [{ slot, slice: undefined, name: targetName }];
+  const prefix = slot.label === undefined ? '' : `${slot.label} › `;
+  return slicesOf(slot.choices, scope).map((slice) => ({ slot, slice, name: `${prefix}${sliceLabel(slice)} › ${name}` }));
+}
+
+/**
+ * The scenario's tests in the spec run being collected: one per target and slice, or, when the run asks for a test per
+ * scenario, one for every recorded target and slice.
+ */
 function registerTests<const R extends RequirementId>(definition: ScenarioDefinition<R>): void {
   // The requirement IDs are in the name for `vitest -t ID` and are tags for `vitest --tags-filter ID`.
   const name = `${definition.id}: ${definition.title} (${definition.requirements.join(', ')})`;
-  const scope = definition.per ?? 'run';
-  for (const slot of targetSlots()) {
-    const targetName = slot.label === undefined ? name : `${slot.label} › ${name}`;
-    if (definition.profile !== undefined && slot.profile !== definition.profile) {
-      // Registered all the same, recording nothing: to Vitest a spec file without a single test is an error.
-      test.skip(`${targetName} (judged only with --profile ${definition.profile})`, () => undefined);
-      testsRegistered += 1;
-      continue;
-    }
-    const several = scope !== 'run' && severalSlices(slot.choices);
-    for (const slice of slicesOf(slot.choices, scope)) {
-      const testName = several ? `${slot.label === undefined ? '' : `${slot.label} › `}${sliceLabel(slice)} › ${name}` : targetName;
-      test(testName, { tags: [...definition.requirements] }, (vitestContext) =>
-        judge(definition, slot.index, several ? slice : undefined, vitestContext),
-      );
-      testsRegistered += 1;
-    }
+  const register = (testName: string, judgements: Judgement[]): void => {
+    test(testName, { tags: [...definition.requirements] }, (vitestContext) => judge(definition, judgements, vitestContext));
+    testsRegistered += 1;
+  };
+  // Registered all the same, recording nothing: to Vitest a spec file without a single test is an error.
+  const registerUnjudged = (testName: string): void => {
+    test.skip(`${testName} (judged only with --profile ${definition.profile})`, () => undefined);
+    testsRegistered += 1;
+  };
+  const slots = targetSlots();
+  const judged = (slot: TargetSlot): boolean => definition.profile === undefined || slot.profile === definition.profile;
+  if (specRunHasTestPerScenario()) {
+    const judgements = slots.filter(judged).flatMap((slot) => judgementsOf(definition, name, slot));
+    const recorded = judgements.filter(({ slot }) => slot.recorded);
+    if (recorded.length > 0) register(name, recorded);
+    // A target that was not recorded fails a test of its own, which says why.
+    for (const judgement of judgements) if (!judgement.slot.recorded) register(judgement.name, [judgement]);
+    if (judgements.length === 0 && slots.length > 0) registerUnjudged(name);
+    return;
+  }
+  for (const slot of slots) {
+    if (!judged(slot)) registerUnjudged(slot.label === undefined ? name : `${slot.label} › ${name}`);
+    else for (const judgement of judgementsOf(definition, name, slot)) register(judgement.name, [judgement]);
   }
 }
 
@@ -367,46 +403,63 @@ async function runScenario<R extends RequirementId>(judging: ScenarioJudging<R>)
   return undefined;
 }
 
+/** What a test found of one target (and slice) it judged, to settle its state on. */
+interface JudgedInTest {
+  name: string;
+  checks: RecordedCheck[];
+  exchanges: Record<string, JudgedExchange>;
+  skippedBecause: string | undefined;
+}
+
 async function judge<R extends RequirementId>(
   definition: ScenarioDefinition<R>,
-  targetIndex: number,
-  slice: Slice | undefined,
+  judgements: readonly Judgement[],
   vitestContext: TestContext,
 ): Promise<void> {
-  const whole = await currentTarget(targetIndex);
-  const target = slice ? whole.forSlice(slice) : whole;
-  const judging = new ScenarioJudging(definition, target, slice, currentClassification(targetIndex));
-  const skipped = await runScenario(judging);
-  judging.recordUnchecked(skipped);
-  vitestContext.task.meta.conformance = judging.result(targetIndex);
-  settleTest(vitestContext, judging.checks, judging.exchanges, skipped?.reason);
+  const results: ScenarioResult[] = [];
+  const judged: JudgedInTest[] = [];
+  for (const { slot, slice, name } of judgements) {
+    const whole = await currentTarget(slot.index);
+    const target = slice ? whole.forSlice(slice) : whole;
+    const judging = new ScenarioJudging(definition, target, slice, currentClassification(slot.index));
+    const skipped = await runScenario(judging);
+    judging.recordUnchecked(skipped);
+    results.push(judging.result(slot.index));
+    judged.push({ name, checks: judging.checks, exchanges: judging.exchanges, skippedBecause: skipped?.reason });
+  }
+  vitestContext.task.meta.conformance = results;
+  settleTest(vitestContext, judged);
 }
 
 /**
  * The test's own state says what the gate says (under plain Vitest it is all the user reads): an error or a broken
  * MUST fails it, so does a broken SHOULD or CLIENT under --strict; without it, one is a warning and the test is
- * skipped with it, as junit.xml and Allure have a warning; a broken INFO is an observation.
+ * skipped with it, as junit.xml and Allure have a warning; a broken INFO is an observation. A test of several targets
+ * or slices is skipped only when each of them was, and names the one each failure is about.
  */
-function settleTest(
-  vitestContext: TestContext,
-  checks: RecordedCheck[],
-  exchanges: Record<string, JudgedExchange>,
-  skippedBecause: string | undefined,
-): void {
+function settleTest(vitestContext: TestContext, judged: readonly JudgedInTest[]): void {
   const strict = specRunIsStrict();
-  const failing = checks.filter((check) => check.verdict === 'error' || (check.verdict === 'fail' && failsTest(check, strict)));
-  const warnings = checks.filter((check) => check.verdict === 'fail' && !strict && STRICT_LEVELS.has(requirement(check.requirement).level));
-  const described = (check: RecordedCheck): string =>
-    check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check, exchanges);
+  const several = judged.length > 1;
+  const checksWhere = (keep: (check: RecordedCheck) => boolean): { of: JudgedInTest; check: RecordedCheck }[] =>
+    judged.flatMap((of) => of.checks.filter(keep).map((check) => ({ of, check })));
+  const failing = checksWhere((check) => check.verdict === 'error' || (check.verdict === 'fail' && failsTest(check, strict)));
+  const warnings = checksWhere((check) => check.verdict === 'fail' && !strict && STRICT_LEVELS.has(requirement(check.requirement).level));
+  const described = ({ of, check }: { of: JudgedInTest; check: RecordedCheck }): string => {
+    const text =
+      check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check, of.exchanges);
+    return several ? `${of.name}\n${text}` : text;
+  };
   if (failing.length > 0) {
     const failure = new Error([...failing, ...warnings].map(described).join('\n\n'));
-    if (failing.every((check) => check.verdict === 'fail')) failure.name = 'AssertionError';
+    if (failing.every(({ check }) => check.verdict === 'fail')) failure.name = 'AssertionError';
     throw failure;
   }
   if (warnings.length > 0) {
     vitestContext.skip(`warning, a failure only with --strict (CONFORMANCE_STRICT=1): ${warnings.map(described).join('\n\n')}`);
   }
-  if (skippedBecause !== undefined) vitestContext.skip(skippedBecause);
+  if (judged.every(({ skippedBecause }) => skippedBecause !== undefined)) {
+    vitestContext.skip(judged.map(({ name, skippedBecause }) => (several ? `${name}: ${skippedBecause}` : skippedBecause)).join('\n'));
+  }
 }
 
 function failsTest(check: RecordedCheck, strict: boolean): boolean {

@@ -85,23 +85,25 @@ async function judge({ specRunId, targets, timeoutMs, live }: JudgeQuestion): Pr
   const post = (answer: ThreadAnswer): void => port?.postMessage(answer);
   const errors: RunError[] = [];
   const judged: ScenarioResult[] = [];
-  provideSpecRun({ specRunId, targets });
+  provideSpecRun({ specRunId, targets, testPerScenario: true });
   const runner: VitestRunner = {
     config: runnerConfig(timeoutMs),
     importFile: (path) => registerSpecFile(path),
     // Called once per test (no retry, no repeat), passed, failed or skipped alike.
     onTaskFinished(test) {
-      const result = test.meta.conformance;
-      if (!result && test.result?.state === 'fail') {
+      const results = test.meta.conformance;
+      if (!results && test.result?.state === 'fail') {
         // A scenario that ended before it recorded anything (its time-out, a crash of the harness around it).
         errors.push(suiteError(`${test.name} ended without a result: ${firstLine(test.result.errors?.[0]?.message)}`));
       }
-      try {
-        if (result && live) post({ type: SCENARIO, specRunId, result });
-        else if (result) judged.push(result);
-      } catch (error) {
-        // A result that cannot cross to the main thread is the suite's fault, never a verdict left out in silence.
-        errors.push(suiteFailure(`handing over scenario ${result?.id ?? test.name}`, error));
+      for (const result of results ?? []) {
+        try {
+          if (live) post({ type: SCENARIO, specRunId, result });
+          else judged.push(result);
+        } catch (error) {
+          // A result that cannot cross to the main thread is the suite's fault, never a verdict left out in silence.
+          errors.push(suiteFailure(`handing over scenario ${result.id}`, error));
+        }
       }
     },
   };
