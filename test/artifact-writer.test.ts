@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { expect, test } from 'vitest';
 import { artifactScanner, clearOwnOutputs, writeArtifacts, MANIFEST } from '../src/files/artifacts.js';
@@ -96,6 +96,38 @@ test('a text cleared by one scanner is written without a second read, and read a
   const knowing = await writeArtifacts(out, [{ name: 'other.json', content: cleared }], artifactScanner([TOKEN]));
   expect(knowing.refused.map((error) => error.message)).toEqual(['other.json would have contained the API token, so it was not written']);
   expect(clearedText(text, artifactScanner([TOKEN]))).toEqual({ secret: 'the API token' });
+});
+
+test('a folder the command makes is written and listed whole, each file only created: never through a link or over a file', async () => {
+  const out = join(await folder(), 'targets', 'new');
+  const files = [
+    { name: 'report.json', content: '{"ok":true}\n' },
+    { name: 'nested/deeper/page.html', content: '<p>fine</p>' },
+    { name: 'nested/badge.svg', content: Buffer.from('<svg/>') },
+  ];
+  const { written, refused } = await writeArtifacts(out, files, artifactScanner([TOKEN]), { newFolder: true });
+  expect({ refused, written: written.map((path) => relative(out, path)) }).toEqual({
+    refused: [],
+    written: ['report.json', join('nested', 'deeper', 'page.html'), join('nested', 'badge.svg')],
+  });
+  expect(await readFile(join(out, 'nested', 'badge.svg'), 'utf8')).toBe('<svg/>');
+  const manifest = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as { files: string[]; folders: string[] };
+  expect(manifest).toEqual({ files: files.map(({ name }) => name), folders: ['nested', 'nested/deeper'] });
+  await clearOwnOutputs(out);
+  expect(await readdir(out)).toEqual([]);
+
+  // A folder wrongly taken for new: what is already there is neither followed nor replaced, and the writing fails.
+  const elsewhere = join(await folder(), 'elsewhere.json');
+  await writeFile(elsewhere, 'theirs');
+  const planted = await folder();
+  await symlink(elsewhere, join(planted, 'report.json'));
+  await expect(writeArtifacts(planted, files.slice(0, 1), artifactScanner([]), { newFolder: true })).rejects.toThrow(/EEXIST/);
+  await mkdir(join(planted, 'other'));
+  await writeFile(join(planted, 'other', 'report.json'), 'theirs');
+  await expect(writeArtifacts(join(planted, 'other'), files.slice(0, 1), artifactScanner([]), { newFolder: true })).rejects.toThrow(
+    /EEXIST/,
+  );
+  expect([await readFile(elsewhere, 'utf8'), await readFile(join(planted, 'other', 'report.json'), 'utf8')]).toEqual(['theirs', 'theirs']);
 });
 
 // Names of Node's calls that put bytes in a file; a module that imports or calls one writes files.

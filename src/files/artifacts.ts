@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, mkdirSync, writeFileSync } from 'node:fs';
 import { appendFile, lstat, mkdir, open, readFile, realpath, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { createSecretScanner, isClearedBy, type ClearedText, type SecretScanner } from '../secrets/scanner.js';
@@ -82,25 +82,20 @@ async function readManifest(folder: string): Promise<Manifest> {
   }
 }
 
-/**
- * Adds files and folders (paths relative to the folder) to the folder's list, so the next run removes exactly those. A
- * new folder has no list to add to.
- */
-async function recordOwnOutputs(
-  folder: string,
-  files: readonly string[],
-  folders: readonly string[] = [],
-  newFolder = false,
-): Promise<void> {
-  const manifest = newFolder ? { files: [], folders: [] } : await readManifest(folder);
-  const list: Manifest = {
+/** The list's text; null when nothing is on it, so a folder the suite left empty stays empty. */
+function manifestText(list: Manifest): string | null {
+  return list.files.length === 0 && list.folders.length === 0 ? null : `${JSON.stringify(list, null, 2)}\n`;
+}
+
+/** Adds files and folders (paths relative to the folder) to the folder's list, so the next run removes exactly those. */
+async function recordOwnOutputs(folder: string, files: readonly string[], folders: readonly string[] = []): Promise<void> {
+  const manifest = await readManifest(folder);
+  const text = manifestText({
     files: [...new Set([...manifest.files, ...files])],
     folders: [...new Set([...manifest.folders, ...folders])],
-  };
-  // Nothing written, nothing to list: a folder the suite left empty stays empty.
-  if (list.files.length === 0 && list.folders.length === 0) return;
+  });
   // The list holds only the names of files the writer itself put there.
-  await writeFile(join(folder, MANIFEST), `${JSON.stringify(list, null, 2)}\n`);
+  if (text !== null) await writeFile(join(folder, MANIFEST), text);
 }
 
 /**
@@ -174,7 +169,10 @@ export interface PutOptions {
    * reports; false for history.html, which a later run into the same folder leaves alone).
    */
   listed?: boolean;
-  /** The folder is new to this command and nothing was put in it yet: there is no list to read, only one to write. */
+  /**
+   * The folder is new to this command and nothing was put in it yet: there is no list to read, only one to write, and
+   * each file is created, never written over or through what is there.
+   */
   newFolder?: boolean;
 }
 
@@ -206,6 +204,22 @@ async function eachAtOnce<T>(items: readonly T[], job: (item: T, index: number) 
   if (failed) throw failed.reason;
 }
 
+/** The subfolders the files' names hold ("/" between segments), each once. */
+function subfolders(files: readonly ScreenedArtifact[]): string[] {
+  return [...new Set(files.map(({ name }) => dirname(name)))].filter((parent) => parent !== '.');
+}
+
+/**
+ * The subfolders mkdir made on the way to parent, from the first it made (what a recursive mkdir returns) down: each is
+ * listed, so the next run removes it once empty; one that was there stays.
+ */
+function foldersMade(folder: string, parent: string, firstMade: string | undefined): string[] {
+  if (firstMade === undefined) return [];
+  const segments = parent.split('/');
+  const above = relative(folder, firstMade).split(sep).length - 1;
+  return segments.slice(above).map((_, index) => segments.slice(0, above + index + 1).join('/'));
+}
+
 /**
  * Writes files that passed the screen into the folder (made if missing, with any subfolder a name holds) and adds them
  * to the folder's list. Returns the paths written, in order.
@@ -215,21 +229,37 @@ export async function putArtifacts(
   files: readonly ScreenedArtifact[],
   { listed = true, newFolder = false }: PutOptions = {},
 ): Promise<string[]> {
+  if (newFolder) return putInNewFolder(folder, files, listed);
   await mkdir(folder, { recursive: true });
-  const made = new Set<string>();
-  for (const parent of new Set(files.map(({ name }) => dirname(name)))) {
-    // A subfolder the suite made is listed, so the next run removes it once empty; one that was there stays.
-    if (parent !== '.' && (await mkdir(join(folder, parent), { recursive: true }))) made.add(parent);
-  }
+  const made: string[] = [];
+  for (const parent of subfolders(files)) made.push(...foldersMade(folder, parent, await mkdir(join(folder, parent), { recursive: true })));
   const written = files.map(({ name }) => join(folder, ...name.split('/')));
   await eachAtOnce(files, (file, index) => writeFile(written[index] ?? '', file.content));
   if (listed)
     await recordOwnOutputs(
       folder,
       files.map((file) => file.name),
-      [...made],
-      newFolder,
+      made,
     );
+  return written;
+}
+
+/**
+ * Writes files into a folder the command makes, and its list, one after another with the calls that wait: each file is
+ * created where nothing is (so never through a link, into a pipe or over a file), which takes no time worth handing to
+ * the thread pool, whose round trips and promises cost a fleet's busy thread more than the writing itself.
+ */
+function putInNewFolder(folder: string, files: readonly ScreenedArtifact[], listed: boolean): string[] {
+  mkdirSync(folder, { recursive: true });
+  const made: string[] = [];
+  for (const parent of subfolders(files)) made.push(...foldersMade(folder, parent, mkdirSync(join(folder, parent), { recursive: true })));
+  const written = files.map(({ name, content }) => {
+    const path = join(folder, ...name.split('/'));
+    writeFileSync(path, content, { flag: 'wx' });
+    return path;
+  });
+  const text = listed ? manifestText({ files: files.map(({ name }) => name), folders: made }) : null;
+  if (text !== null) writeFileSync(join(folder, MANIFEST), text, { flag: 'wx' });
   return written;
 }
 
