@@ -1,15 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { classifyAnswer } from '../src/classify/classify.js';
-import { frontAnsweredSome } from '../src/diagnosis/fronts.js';
-import { diagnoseStack } from '../src/diagnosis/rules.js';
 import { HarnessError } from '../src/errors.js';
 import { STATUS_PATH } from '../src/exchange/exchange.js';
 import { loadConfig } from '../src/config/load.js';
 import { HttpClient } from '../src/http/client.js';
 import { askedWaitMs, MAX_RETRIES_PER_REQUEST, Pacer, RetryAfterPause } from '../src/http/rate-limit.js';
 import { targetSettings } from '../src/pipeline/pipeline.js';
-import { answer, APACHE_503_PAGE, served } from './doctor/recorded.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import { expectSettledRun } from './helpers/expect-run.js';
 import { forward, serveHttp } from './helpers/loopback-server.js';
@@ -120,103 +116,6 @@ describe.concurrent('a deployment that limits how fast it may be asked', () => {
     await expectSettledRun(run, { exit: 1, token: TOKEN, servers: target.servers });
     expect(target.refused()).toBe(0);
     expect(run.report?.requirements.find((requirement) => requirement.id === 'STATUS-COLOUR')?.verdict).toBe('fail');
-  });
-});
-
-/** Who each shape of refusal is named after, when its answer tells. */
-const THROTTLERS: Record<RefusalName, string | undefined> = {
-  'nginx limit_req (503 page)': 'nginx (limit_req)',
-  'an application throttle (429, Retry-After in seconds)': undefined,
-  'HAProxy (429, Retry-After as an HTTP date)': undefined,
-  'Kong (429 JSON, no Retry-After)': 'Kong',
-  'AWS API Gateway (429 JSON, no Retry-After)': 'AWS API Gateway',
-  'Cloudflare (429, error 1015)': 'Cloudflare',
-  'a throttle asking for an hour (429, Retry-After: 3600)': undefined,
-};
-
-const throttled = (name: RefusalName) => {
-  const { status, body, headers } = REFUSALS[name];
-  return answer(status, body, headers());
-};
-
-describe('how a throttled answer is read', () => {
-  test.each(Object.keys(REFUSALS) as RefusalName[])('%s: a rate limit, its vendor named when it shows', (name) => {
-    const { status, body, headers } = throttled(name);
-    const { origin, meaning } = classifyAnswer({ apiPath: STATUS_PATH(1), status, headers, bodyText: body });
-    expect(origin).toMatchObject({ kind: 'front', front: 'rate-limiter' });
-    expect(origin.kind === 'front' ? origin.vendor : 'not a front').toBe(THROTTLERS[name]);
-    expect(meaning.kind).toBe('error-page');
-  });
-
-  test.each(Object.keys(REFUSALS) as RefusalName[])(
-    '%s on every request: no verdict, and the fix is a slower suite or an allowance',
-    (name) => {
-      const seen = throttled(name);
-      const [diagnosis, ...others] = diagnoseStack({ valid: seen, noHeader: seen, wrongToken: seen });
-      expect(others).toEqual([]);
-      expect(diagnosis).toMatchObject({ id: 'rate-limited', party: 'environment', inconclusive: true });
-      expect(diagnosis?.summary).toMatch(
-        new RegExp(
-          `^${THROTTLERS[name] ?? 'a rate limit of the deployment'} refused the suite's requests for asking too fast`.replace(
-            /[()]/g,
-            '\\$&',
-          ),
-        ),
-      );
-      expect(diagnosis?.advice[0]).toMatch(/^Slow the suite down below the limit: --rate-limit \d+\/s \(CONFORMANCE_RATE_LIMIT=/);
-      expect(JSON.stringify(diagnosis)).not.toMatch(/pm\.max_children|--concurrency|PHP-FPM/);
-    },
-  );
-
-  test("Kong's own headers give the rate to keep to; nginx's fix carries the lines of an exemption", () => {
-    const kong = throttled('Kong (429 JSON, no Retry-After)');
-    expect(diagnoseStack({ valid: kong })[0]?.advice[0]).toMatch(/--rate-limit 3\/s/);
-    const [nginx] = diagnoseStack({ valid: throttled('nginx limit_req (503 page)') });
-    expect(nginx?.advice[1]).toMatch(/limit_req does not count.*burst= and nodelay.*ngx_http_limit_req_module/);
-    expect(nginx?.snippets?.[0]?.lines.join('\n')).toMatch(/geo \$limited[\s\S]*limit_req_zone \$limit_key/);
-    const [aws] = diagnoseStack({ valid: throttled('AWS API Gateway (429 JSON, no Retry-After)') });
-    expect(aws?.advice[1]).toMatch(/usage plan/);
-  });
-
-  test('some requests throttled while the others were served: named as rate limiting, not as a pool too small', () => {
-    const blocked = [
-      {
-        requirement: 'AUTH-PASSWORD-IGNORED',
-        credentials: 'valid token, 256-character password',
-        withToken: true,
-        answer: throttled('nginx limit_req (503 page)'),
-      },
-    ];
-    const diagnosis = frontAnsweredSome(blocked, false);
-    expect(diagnosis).toMatchObject({ id: 'rate-limited', party: 'environment', confidence: 'high' });
-    expect(diagnosis?.summary).toMatch(
-      /^nginx \(limit_req\) refused some of the suite's requests for asking too fast .* while it served the others: AUTH-PASSWORD-IGNORED could not be judged/,
-    );
-    expect(JSON.stringify(diagnosis)).not.toMatch(/pm\.max_children|--concurrency/);
-  });
-
-  test.each([
-    ["Apache's own 503 page: PHP-FPM unreachable", answer(503, APACHE_503_PAGE, { 'content-type': 'text/html' }), 'web-server'],
-    ['an empty 503', answer(503, '', {}), 'web-server'],
-    [
-      "nginx's 502 page: PHP behind it failed",
-      answer(
-        502,
-        '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
-        { 'content-type': 'text/html' },
-      ),
-      'web-server',
-    ],
-    [
-      "nginx's 503 page with Retry-After: a maintenance window",
-      answer(503, '<hr><center>nginx</center>', { 'retry-after': '120' }),
-      'maintenance',
-    ],
-  ])('%s is no rate limit', (_name, seen, front) => {
-    expect(
-      classifyAnswer({ apiPath: STATUS_PATH(1), status: seen.status, headers: seen.headers, bodyText: seen.body }).origin,
-    ).toMatchObject({ front });
-    expect(diagnoseStack({ valid: served, noHeader: seen }).map((diagnosis) => diagnosis.id)).not.toContain('rate-limited');
   });
 });
 

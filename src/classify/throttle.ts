@@ -1,4 +1,4 @@
-import { NGINX_PAGE, vendorOf, type AnswerText } from './signatures.js';
+import { NGINX_PAGE, vendorPage, type AnswerText } from './signatures.js';
 
 /**
  * Answers that limit how fast a client may ask, whoever in the deployment gives them: they say nothing of the API's
@@ -11,21 +11,17 @@ export interface Throttle {
   evidence: string;
 }
 
-/** Kong's rate-limiting plugin: its own JSON, and its latency header without the upstream's (no service was asked). */
-const kong = (answer: AnswerText): boolean =>
-  ('x-kong-response-latency' in answer.headers && !('x-kong-upstream-latency' in answer.headers)) ||
-  /"message"\s*:\s*"API rate limit exceeded"/.test(answer.body);
+/** Kong's rate-limiting plugin words its refusal so, whatever headers reach the suite. */
+const KONG_RATE_LIMIT = /"message"\s*:\s*"API rate limit exceeded"/;
 
-/** AWS API Gateway's throttling: its error type header, or its request ids beside its JSON message. */
-const awsApiGateway = (answer: AnswerText): boolean =>
-  'x-amzn-errortype' in answer.headers || 'x-amz-apigw-id' in answer.headers || 'x-amzn-requestid' in answer.headers;
-
-/** Who throttled a 429, from its headers and page; undefined when nothing names it (the application's own throttle). */
+/**
+ * Who throttled a 429, from its own answer; undefined when nothing names it (the application's own throttle). A
+ * vendor's headers ride on the application's 429 passed through it too, so they never name the throttler alone.
+ */
 function throttlerOf(answer: AnswerText): string | undefined {
-  if (kong(answer)) return 'Kong';
-  if (awsApiGateway(answer)) return 'AWS API Gateway';
+  if (KONG_RATE_LIMIT.test(answer.body)) return 'Kong';
   if (NGINX_PAGE.test(answer.body)) return 'nginx (limit_req)';
-  return vendorOf(answer)?.name;
+  return vendorPage(answer)?.name;
 }
 
 /**
