@@ -44,6 +44,33 @@ test('a terminal line keeps every other character, and shows each hidden one by 
   expect(terminalLines(['one\rtwo', 'three'])).toBe('one\\rtwo\nthree');
 });
 
+test.each([
+  ['a page', escapeHtml, '\n\r\t', /&(?:amp|lt|gt|quot|#39);/g],
+  ['XML', escapeXml, '\n\t', /&(?:amp|lt|gt|quot|apos);/g],
+] as const)(
+  '%s shows every hidden code unit by its code, in a text of any length, and keeps only its own layout',
+  (_name, escape, kept, entity) => {
+    // Alone, and inside a longer text: a text with no hidden character is returned as it came, so each must be found.
+    for (const around of [
+      ['', ''],
+      ['plain text before ', ' and after'],
+    ]) {
+      const [before = '', after = ''] = around;
+      const changed = EVERY_CODE_UNIT.filter(
+        (unit) => escape(`${before}${unit}${after}`).replace(entity, 'x') !== `${before}${unit}${after}`,
+      );
+      const expected = EVERY_CODE_UNIT.filter((unit) => (HIDDEN.test(unit) && !kept.includes(unit)) || '&<>"\''.includes(unit));
+      expect(changed).toEqual(expected);
+    }
+    expect(
+      EVERY_CODE_UNIT.filter((unit) => !kept.includes(unit))
+        .map((unit) => escape(`x${unit}`))
+        .join(''),
+    ).not.toMatch(HIDDEN);
+    expect(escape('\ud83c\udf89 paired, \ud800 lone')).toBe('\ud83c\udf89 paired, \\u{d800} lone');
+  },
+);
+
 // Raw HTML on, as GitHub renders it.
 const md = new MarkdownIt({ html: true });
 type Token = ReturnType<MarkdownIt['parse']>[number];

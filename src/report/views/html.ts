@@ -1,4 +1,4 @@
-import type { RecordedCheck } from '../../judge/scenario-result.js';
+import type { JudgedExchange, RecordedCheck } from '../../judge/scenario-result.js';
 import { groupByExchange, requestText, responseText, type ExchangeGroup } from './exchange-text.js';
 import { htmlPage, markup, type Html } from './escape/html.js';
 import { outcomeLine, profileHeading, splitByProfile } from './failure-text.js';
@@ -46,12 +46,28 @@ export function headline(report: Report): string {
 const badge = (verdict: Verdict): Html =>
   markup`<span class="badge b-${verdict} ${toneClass(VERDICT_WORDS[verdict].tone)}">${VERDICT_WORDS[verdict].label}</span>`;
 
-/** Gives each copyable block an id unique in the page. */
-class Ids {
+/**
+ * What one page's rendering keeps: the ids it gave out, unique in the page, and the text of each exchange, escaped once
+ * however many requirements show it.
+ */
+class Page {
   private next = 0;
+  private readonly exchanges = new Map<JudgedExchange, { http: Html; repro: Html }>();
   take(prefix: string): string {
     this.next += 1;
     return `${prefix}-${this.next}`;
+  }
+  exchangeText(exchange: JudgedExchange): { http: Html; repro: Html } {
+    let text = this.exchanges.get(exchange);
+    if (!text) {
+      const { request, response, repro } = exchange;
+      text = {
+        http: markup`<dt>Request</dt><dd><pre>${requestText(request)}</pre></dd><dt>Response (secrets redacted)</dt><dd><pre>${responseText(response)}</pre></dd>`,
+        repro: markup`${repro}`,
+      };
+      this.exchanges.set(exchange, text);
+    }
+    return text;
   }
 }
 
@@ -75,31 +91,26 @@ function checkItem(check: RecordedCheck): Html {
 }
 
 /** A block of text with a Copy button (shown once the script runs, so a page without it shows no dead button). */
-function copyableBlock(text: string, ids: Ids, kind: string): Html {
-  const code = ids.take(kind);
-  const status = ids.take('copied');
+function copyableBlock(text: string | Html, page: Page, kind: string): Html {
+  const code = page.take(kind);
+  const status = page.take('copied');
   return markup`<div class="repro"><pre id="${code}"><code>${text}</code></pre><button type="button" class="copy" data-copy="${code}" aria-describedby="${status}" hidden>Copy</button><span class="copied" id="${status}" role="status"></span></div>`;
 }
 
-function exchangeBlock(group: ExchangeGroup, ids: Ids): Html {
-  const http: Html[] = [];
+function exchangeBlock(group: ExchangeGroup, page: Page): Html {
+  let exchange: Html | undefined;
   if (group.exchange) {
-    const { request, response, repro } = group.exchange;
-    http.push(
-      markup`<dt>Request</dt><dd><pre>${requestText(request)}</pre></dd>`,
-      markup`<dt>Response (secrets redacted)</dt><dd><pre>${responseText(response)}</pre></dd>`,
-      markup`<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(repro, ids, 'repro')}</dd>`,
-    );
+    const { http, repro } = page.exchangeText(group.exchange);
+    exchange = markup`<dl class="http">${http}<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(repro, page, 'repro')}</dd></dl>`;
   }
-  const exchange = http.length > 0 ? markup`<dl class="http">${http}</dl>` : undefined;
   return markup`<div class="exchange"><ul class="checks">${group.checks.map(checkItem)}</ul>${exchange}</div>`;
 }
 
-function requirementDetails(report: Report, result: RequirementResult, idPrefix: string, ids: Ids): Html {
+function requirementDetails(report: Report, result: RequirementResult, idPrefix: string, page: Page): Html {
   const attention = (verdict: string): number => (['fail', 'flaky', 'error'].includes(verdict) ? 0 : 1);
   const ordered = [...result.checks].sort((a, b) => attention(a.verdict) - attention(b.verdict));
   const party = result.party ? markup`<p>Most likely at fault: ${PARTY_TEXT[result.party]}.</p>\n` : undefined;
-  const exchanges = groupByExchange(report, ordered).map((group) => markup`${exchangeBlock(group, ids)}\n`);
+  const exchanges = groupByExchange(report, ordered).map((group) => markup`${exchangeBlock(group, page)}\n`);
   return markup`<details class="req" id="${idPrefix}-${result.id}">
 <summary>${badge(result.verdict)} <span class="level">${result.level}</span> <code class="rid">${result.id}</code> <span>${result.title}</span></summary>
 <div class="req-body">
@@ -165,7 +176,7 @@ function slicesSection(report: Report): Html | undefined {
 `;
 }
 
-function diagnosisSection(report: Report, ids: Ids): Html | undefined {
+function diagnosisSection(report: Report, page: Page): Html | undefined {
   if (report.diagnoses.length === 0) return undefined;
   const items = report.diagnoses.map((diagnosis) => {
     const advice =
@@ -174,10 +185,10 @@ function diagnosisSection(report: Report, ids: Ids): Html | undefined {
         : undefined;
     const snippets = (diagnosis.snippets ?? []).map(
       (snippet) =>
-        markup`<div class="snippet"><p class="snippet-where">${snippet.label}:</p>${copyableBlock(snippet.lines.join('\n'), ids, 'config')}</div>\n`,
+        markup`<div class="snippet"><p class="snippet-where">${snippet.label}:</p>${copyableBlock(snippet.lines.join('\n'), page, 'config')}</div>\n`,
     );
     return markup`<div class="diagnosis">
-${requestPath(diagnosis, ids.take('path'))}
+${requestPath(diagnosis, page.take('path'))}
 <p class="evidence">Evidence: ${diagnosis.evidence}</p>
 ${advice}${snippets}</div>
 `;
@@ -209,7 +220,7 @@ function attentionTitle(needing: { outcome: Outcome }[]): string {
   return [`Failures (${count('failed')})`, ...extras].join(extras.length > 1 ? ', ' : ' and ');
 }
 
-function attentionSection(report: Report, ids: Ids): Html {
+function attentionSection(report: Report, page: Page): Html {
   const { document, profile } = splitByProfile(report);
   // The profile's requirements have a section of their own; one that fails the run (--strict) is a failure here too.
   const needing = [
@@ -221,14 +232,14 @@ function attentionSection(report: Report, ids: Ids): Html {
     failing.length === 0
       ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
       : markup`<p class="plain">Open a requirement for the document’s words, what was expected and what came back, and a curl command to reproduce it.</p>
-${failing.map((result) => requirementDetails(report, result, 'failure', ids))}`;
+${failing.map((result) => requirementDetails(report, result, 'failure', page))}`;
   return markup`<section aria-labelledby="attention">
 <h2 id="attention">${attentionTitle(needing)}</h2>
 ${body}</section>
 `;
 }
 
-function familiesSection(report: Report, ids: Ids): Html {
+function familiesSection(report: Report, page: Page): Html {
   const { document } = splitByProfile(report);
   const families = [...new Set(document.map((result) => result.family))];
   const blocks = families.map((family) => {
@@ -240,7 +251,7 @@ function familiesSection(report: Report, ids: Ids): Html {
     return markup`<section aria-labelledby="family-${family}">
 <h3 id="family-${family}">${FAMILY_TITLE[family] ?? family}</h3>
 <p class="plain">${counts}</p>
-${members.map((result) => requirementDetails(report, result, 'requirement', ids))}</section>
+${members.map((result) => requirementDetails(report, result, 'requirement', page))}</section>
 `;
   });
   return markup`<section aria-labelledby="families">
@@ -250,7 +261,7 @@ ${blocks}</section>
 }
 
 /** The profile's requirements on their own: what the vendor's client would make of the server, failures open first. */
-function profileSection(report: Report, ids: Ids): Html | undefined {
+function profileSection(report: Report, page: Page): Html | undefined {
   if (!report.profile) return undefined;
   const { profile } = splitByProfile(report);
   const ordered = attentionFirst(report, profile).map(({ result }) => result);
@@ -258,7 +269,7 @@ function profileSection(report: Report, ids: Ids): Html | undefined {
 <h2 id="official-client">${profileHeading(report.profile)}</h2>
 <p class="verdict ${toneClass(PROFILE_TONES[report.profile.outcome])}">${report.profile.summary}</p>
 <p class="plain">These checks follow the client's own code, quoted with each; they fail the run only with --strict.</p>
-${ordered.map((result) => requirementDetails(report, result, 'client', ids))}</section>
+${ordered.map((result) => requirementDetails(report, result, 'client', page))}</section>
 `;
 }
 
@@ -274,7 +285,7 @@ function footer(report: Report): Html {
 
 /** report.html: one self-contained page rendered from the report, for people who want a page and one sentence. */
 export function renderHtml(report: Report): string {
-  const ids = new Ids();
+  const page = new Page();
   const host = URL.canParse(report.target.baseUrl) ? new URL(report.target.baseUrl).host : report.target.baseUrl;
   return htmlPage({
     title: `${sentenceCase(RUN_VERDICT_WORDS[report.verdict].label)}: ${host} - ticketing API conformance`,
@@ -282,7 +293,7 @@ export function renderHtml(report: Report): string {
     script: SCRIPT,
     body: markup`<a class="skip" href="#main">Skip to the results</a>
 ${header(report)}<main id="main" class="wrap">
-${totalsSection(report)}${slicesSection(report)}${diagnosisSection(report, ids)}${errorsSection(report)}${attentionSection(report, ids)}${familiesSection(report, ids)}${profileSection(report, ids)}</main>
+${totalsSection(report)}${slicesSection(report)}${diagnosisSection(report, page)}${errorsSection(report)}${attentionSection(report, page)}${familiesSection(report, page)}${profileSection(report, page)}</main>
 ${footer(report)}`,
   });
 }

@@ -6,6 +6,23 @@
 const HIDDEN =
   /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+type Kept = '' | '\n\t' | '\n\r\t';
+
+/**
+ * For each set of characters a format keeps: one class of every character that may need showing (any surrogate, paired
+ * or not), so that most texts, which hold none, are read once and returned as they came.
+ */
+const MAY_HOLD_HIDDEN: Record<Kept, RegExp> = Object.fromEntries(
+  (['', '\n\t', '\n\r\t'] as const).map((keep) => {
+    const controls = Array.from({ length: 0x20 }, (_, unit) => String.fromCharCode(unit)).filter((char) => !keep.includes(char));
+    const units = controls.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    return [
+      keep,
+      new RegExp(`[${units}\\u007F-\\u009F\\u061C\\u200E\\u200F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069\\uFFFE\\uFFFF\\uD800-\\uDFFF]`),
+    ];
+  }),
+) as Record<Kept, RegExp>;
+
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** The code of a hidden character, as text anyone can read: \n, \r, \t, or \u{001b}. */
@@ -15,6 +32,7 @@ const code = (char: string): string => NAMED[char] ?? `\\u{${(char.codePointAt(0
  * Shows every hidden character as its code; `keep` lists those a format lays out itself (a page keeps the line breaks
  * of a body; a terminal line keeps none). The one character policy under every view's escaper.
  */
-export function showHidden(text: string, keep: '' | '\n\t' | '\n\r\t' = ''): string {
+export function showHidden(text: string, keep: Kept = ''): string {
+  if (!MAY_HOLD_HIDDEN[keep].test(text)) return text;
   return text.replace(HIDDEN, (char) => (keep.includes(char) ? char : code(char)));
 }

@@ -12,14 +12,14 @@ export class Html {
 
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
 
+/** The characters of markup; most texts hold none and are returned as they came. */
+const MARKUP_CHARACTER = /[&<>"']/;
+
 /** Text for a page, in an element or a quoted attribute: markup escaped, hidden characters shown as codes. */
 export function escapeHtml(text: string): string {
-  return showHidden(text, '\n\r\t')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  const shown = showHidden(text, '\n\r\t');
+  if (!MARKUP_CHARACTER.test(shown)) return shown;
+  return shown.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 /** An attribute that makes the browser follow or fetch a URL, right before the interpolated value. */
@@ -27,7 +27,12 @@ const URL_ATTRIBUTE = /\s(?:href|src|srcset|action|formaction|poster|cite|data|x
 
 function insert(value: HtmlValue, linkAttribute: boolean): string {
   if (value instanceof Html) return value.toString();
-  if (Array.isArray(value)) return value.map((item: HtmlValue) => insert(item, linkAttribute)).join('');
+  if (Array.isArray(value)) {
+    // Joined by concatenation, which links the parts, not by join(), which copies them at every level of the page.
+    let text = '';
+    for (const item of value as readonly HtmlValue[]) text += insert(item, linkAttribute);
+    return text;
+  }
   if (value === null || value === undefined || value === false || value === true) return '';
   const text = String(value as string | number);
   // A link to anything but a relative path or http(s) (javascript:, data:) is dropped, whatever put it there.
@@ -39,11 +44,23 @@ function insert(value: HtmlValue, linkAttribute: boolean): string {
  * escape cannot happen; a value in a URL attribute must also be a relative or http(s) link.
  */
 export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
+  const links = linkAttributes(strings);
   let text = strings[0] ?? '';
   values.forEach((value, index) => {
-    text += insert(value, URL_ATTRIBUTE.test(strings[index] ?? '')) + (strings[index + 1] ?? '');
+    text += insert(value, links[index] ?? false) + (strings[index + 1] ?? '');
   });
   return new Html(text);
+}
+
+/** Which values of a template go into a URL attribute, found once for each template of the code (its strings are one object). */
+const LINK_ATTRIBUTES = new WeakMap<TemplateStringsArray, boolean[]>();
+function linkAttributes(strings: TemplateStringsArray): boolean[] {
+  let links = LINK_ATTRIBUTES.get(strings);
+  if (!links) {
+    links = strings.slice(0, -1).map((before) => URL_ATTRIBUTE.test(before));
+    LINK_ATTRIBUTES.set(strings, links);
+  }
+  return links;
 }
 
 /** The page's own style, script or policy, written by the suite: inserted as it is. */
