@@ -11,6 +11,9 @@ import { execCli } from './helpers/run-cli.js';
 import { startListeningCli } from './helpers/serve-cli.js';
 import type { RunningExporter } from '../src/exporter/server.js';
 import { removeFolder } from './helpers/safety-net.js';
+import { sampleReport } from './helpers/sample-report.js';
+import { probeMetrics } from '../src/exporter/probe-metrics.js';
+import type { RunError } from '../src/errors.js';
 import { cli } from '../src/cli/cli.js';
 import { processIo, type CommandIo } from '../src/cli/io.js';
 
@@ -235,6 +238,21 @@ describe('GET /probe', () => {
     expect(answer.text).not.toContain(TOKEN);
     expect(answer.text).not.toContain(Buffer.from(`${TOKEN}:x`).toString('base64'));
     expect((await scrape(`${exporter.url}/metrics`)).text).not.toContain(TOKEN);
+  });
+});
+
+describe('the text of a probe answer', () => {
+  test('a label value with a quote, a backslash or a line break is escaped, and every line is a comment or one sample', () => {
+    const report = sampleReport();
+    // Codes are a closed set: the cast stands for whatever a label may one day hold.
+    const odd = { code: 'CODE "quoted" \\ back\nslash', message: 'm', hint: 'h', party: 'suite' } as unknown as RunError;
+    const text = probeMetrics({ report: { ...report, errors: [...report.errors, odd] }, reused: false });
+    expect(text).toContain('ticketing_conformance_run_error{code="CODE \\"quoted\\" \\\\ back\\nslash",party="suite"} 1\n');
+    const sample = /^ticketing_conformance_[a-z_]+(\{([a-z_]+="([^"\\\n]|\\["\\n])*",?)+\})? -?\d+(\.\d+)?$/;
+    const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('# HELP ') && !line.startsWith('# TYPE '));
+    expect(lines.length).toBeGreaterThan(40);
+    expect(lines.filter((line) => !sample.test(line))).toEqual([]);
+    expect(text.endsWith('ticketing_conformance_run_reused 0\n')).toBe(true);
   });
 });
 

@@ -1,4 +1,3 @@
-import { Gauge, Registry } from 'prom-client';
 import type { Report, RunVerdict } from '../report/model/types.js';
 import { VERDICTS } from '../report/model/types.js';
 import { OUTCOMES, outcomeCounts, outcomesOf } from '../report/model/outcomes.js';
@@ -21,59 +20,90 @@ export function runErrors(report: Report): { code: string; party: string }[] {
   return [...kinds.values()];
 }
 
-function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
-  return new Gauge({ name: `${PREFIX}${name}`, help, labelNames, registers: [registry] });
+type Labels = Readonly<Record<string, string>>;
+
+/** Label values and help text escaped as the Prometheus text format asks: backslash and newline, and quotes in values. */
+const escaped = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+const escapedValue = (text: string): string => escaped(text).replace(/"/g, '\\"');
+
+/**
+ * One gauge of the Prometheus text format (0.0.4), its help, its type and a line per series, as prom-client writes it.
+ * Written by hand since a probe answers once with series it already holds: a registry of gauges per probe was most of
+ * an answer's cost.
+ */
+function gauge(name: string, help: string, series: readonly (readonly [Labels, number])[]): string {
+  const lines = [`# HELP ${PREFIX}${name} ${escaped(help)}`, `# TYPE ${PREFIX}${name} gauge`];
+  for (const [labels, value] of series) {
+    const pairs = Object.entries(labels).map(([label, text]) => `${label}="${escapedValue(text)}"`);
+    lines.push(`${PREFIX}${name}${pairs.length > 0 ? `{${pairs.join(',')}}` : ''} ${value}`);
+  }
+  return lines.join('\n');
 }
+
+/** A gauge of one series without labels. */
+const single = (name: string, help: string, value: number): string => gauge(name, help, [[{}, value]]);
+
+/** The text of the series, one gauge after another, as a scrape reads it. */
+const text = (gauges: string[]): string => `${gauges.join('\n\n')}\n`;
 
 /**
  * The Prometheus text of one probe. Labels are bounded sets (requirement IDs, levels, verdicts, diagnosis IDs, error
  * codes, parties): never a URL, a message or anything the target wrote, so no series multiplies and nothing secret shows.
  */
-export async function probeMetrics({ report, reused }: ProbeOutcome): Promise<string> {
-  const registry = new Registry();
-  const finished = gauge(registry, 'run_finished', '1 if a finished run answers this probe; 0 if the scrape timed out first');
-  const judged = gauge(registry, 'judged', '1 if the run could judge the target (conformant or not), 0 if it could not');
-  finished.set(report ? 1 : 0);
-  judged.set(report && report.verdict !== 'inconclusive' ? 1 : 0);
-  if (!report) return registry.metrics();
-
-  const verdict = gauge(registry, 'verdict', 'The run verdict, one series per possible verdict, 1 for the one reached', ['verdict']);
-  for (const name of RUN_VERDICTS) verdict.set({ verdict: name }, report.verdict === name ? 1 : 0);
-  gauge(registry, 'exit_code', 'The exit code the command line would give: 0 conformant, 1 not conformant, 2 could not judge').set(
-    report.exitCode,
-  );
-  const requirement = gauge(
-    registry,
-    'requirement',
-    'One series per requirement of the catalog, labelled with its level, verdict and outcome (failed only if it fails the run)',
-    ['requirement', 'level', 'verdict', 'outcome'],
-  );
-  for (const { result, outcome } of outcomesOf(report)) {
-    requirement.set({ requirement: result.id, level: result.level, verdict: result.verdict, outcome }, 1);
-  }
-  const totals = gauge(registry, 'requirements', 'Requirements per verdict (a SHOULD not met is warn, with --strict too)', ['verdict']);
-  for (const name of VERDICTS) totals.set({ verdict: name }, report.totals[name]);
-  const outcomes = gauge(registry, 'outcomes', 'Requirements per outcome, as the exit code counts them: failed fails the run', ['outcome']);
+export function probeMetrics({ report, reused }: ProbeOutcome): string {
+  const head = [
+    single('run_finished', '1 if a finished run answers this probe; 0 if the scrape timed out first', report ? 1 : 0),
+    single(
+      'judged',
+      '1 if the run could judge the target (conformant or not), 0 if it could not',
+      report && report.verdict !== 'inconclusive' ? 1 : 0,
+    ),
+  ];
+  if (!report) return text(head);
   const counts = outcomeCounts(report);
-  for (const name of OUTCOMES) outcomes.set({ outcome: name }, counts[name]);
-  const diagnosis = gauge(registry, 'diagnosis', 'One series per diagnosis of the hosting stack, with the party at fault', [
-    'diagnosis',
-    'party',
-    'confidence',
+  return text([
+    ...head,
+    gauge(
+      'verdict',
+      'The run verdict, one series per possible verdict, 1 for the one reached',
+      RUN_VERDICTS.map((name) => [{ verdict: name }, report.verdict === name ? 1 : 0]),
+    ),
+    single('exit_code', 'The exit code the command line would give: 0 conformant, 1 not conformant, 2 could not judge', report.exitCode),
+    gauge(
+      'requirement',
+      'One series per requirement of the catalog, labelled with its level, verdict and outcome (failed only if it fails the run)',
+      outcomesOf(report).map(({ result, outcome }) => [
+        { requirement: result.id, level: result.level, verdict: result.verdict, outcome },
+        1,
+      ]),
+    ),
+    gauge(
+      'requirements',
+      'Requirements per verdict (a SHOULD not met is warn, with --strict too)',
+      VERDICTS.map((name) => [{ verdict: name }, report.totals[name]]),
+    ),
+    gauge(
+      'outcomes',
+      'Requirements per outcome, as the exit code counts them: failed fails the run',
+      OUTCOMES.map((name) => [{ outcome: name }, counts[name]]),
+    ),
+    gauge(
+      'diagnosis',
+      'One series per diagnosis of the hosting stack, with the party at fault',
+      report.diagnoses.map((found) => [{ diagnosis: found.id, party: found.party, confidence: found.confidence }, 1]),
+    ),
+    gauge(
+      'run_error',
+      'One series per kind of error that kept the run from judging everything',
+      runErrors(report).map((error) => [error, 1]),
+    ),
+    single('run_duration_seconds', 'How long the run took', report.durationMs / 1000),
+    single('run_requests', 'Requests the run sent to the target', report.requests.sent),
+    single('run_timestamp_seconds', 'When the run started, in seconds since the epoch', Date.parse(report.startedAt) / 1000),
+    single(
+      'run_reused',
+      '1 if this answer reused a run another probe started or one that finished less than --min-interval ago',
+      reused ? 1 : 0,
+    ),
   ]);
-  for (const found of report.diagnoses) diagnosis.set({ diagnosis: found.id, party: found.party, confidence: found.confidence }, 1);
-  const runError = gauge(registry, 'run_error', 'One series per kind of error that kept the run from judging everything', [
-    'code',
-    'party',
-  ]);
-  for (const error of runErrors(report)) runError.set(error, 1);
-  gauge(registry, 'run_duration_seconds', 'How long the run took').set(report.durationMs / 1000);
-  gauge(registry, 'run_requests', 'Requests the run sent to the target').set(report.requests.sent);
-  gauge(registry, 'run_timestamp_seconds', 'When the run started, in seconds since the epoch').set(Date.parse(report.startedAt) / 1000);
-  gauge(
-    registry,
-    'run_reused',
-    '1 if this answer reused a run another probe started or one that finished less than --min-interval ago',
-  ).set(reused ? 1 : 0);
-  return registry.metrics();
 }
