@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { REDACTED } from '../src/exchange/credential-fields.js';
+import { REDACTED, redactedJson } from '../src/exchange/credential-fields.js';
 import { isOrdinaryWord } from '../src/secrets/forms.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
 
@@ -196,6 +196,36 @@ describe('a value given under the name of a credential is redacted, whatever it 
       '{"password":null,"token":false}',
     ])
       expect(scanner.redact(text)).toBe(text);
+  });
+});
+
+describe('a parsed JSON body is kept with its secrets redacted, and as the same value when it holds none', () => {
+  const kept = (value: unknown): unknown => redactedJson(value, scanner.redact);
+
+  test.each([
+    ['an envelope', { status: 'success', data: [{ id: 1, name: 'Open', translations: { fr: 'Ouvert' } }], message: null }],
+    ['names of other things', { token_type: 'Bearer', tokens: 3, password: null, expires_in: 3600, nested: [[true, false, 0]] }],
+    ['scalars', 'plain text'],
+    ['an empty object and array', { empty: {}, none: [] }],
+  ])('%s: nothing to redact, the same value back', (_name, value) => {
+    expect(kept(value)).toBe(value);
+  });
+
+  test.each([
+    [
+      'the token deep in an array',
+      { data: [{ id: 1 }, { echo: ['x', `Bearer ${TOKEN}`] }] },
+      { data: [{ id: 1 }, { echo: ['x', `Bearer ${REDACTED}`] }] },
+    ],
+    ['the token as a key', { [TOKEN]: 1, kept: 2 }, { [REDACTED]: 1, kept: 2 }],
+    ['a number under the name of a credential', { api_key: 12345678, n: 1 }, { api_key: REDACTED, n: 1 }],
+    ['a value under the name of a credential', { meta: { accessToken: 'a1' } }, { meta: { accessToken: REDACTED } }],
+  ])('%s: a new value, redacted, and the one given unchanged', (_name, value, redacted) => {
+    const before = structuredClone(value);
+    const result = kept(value);
+    expect(result).not.toBe(value);
+    expect(result).toEqual(redacted);
+    expect(value).toEqual(before);
   });
 });
 

@@ -68,19 +68,25 @@ export function redactedCredential(name: string, value: string): string {
 
 /**
  * A parsed JSON value as it is kept: under a key that names a credential (authorization, PHP_AUTH_PW, api_key, in
- * any depth) every string and number is redacted by that name; every other key and string passes through redact.
+ * any depth) every string and number is redacted by that name; every other key and string passes through redact. A
+ * value with nothing to redact comes back as the same value, so that a caller tells by identity that nothing changed.
  */
 export function redactedJson(value: unknown, redact: (text: string) => string, credentialName?: string): unknown {
   if (typeof value === 'string') return redact(credentialName === undefined ? value : redactedCredential(credentialName, value));
   if (typeof value === 'number' && credentialName !== undefined) return REDACTED;
-  if (Array.isArray(value)) return value.map((item) => redactedJson(item, redact, credentialName));
+  if (Array.isArray(value)) {
+    const items = value.map((item) => redactedJson(item, redact, credentialName));
+    return items.every((item, index) => item === value[index]) ? value : items;
+  }
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [
-        redact(key),
-        redactedJson(item, redact, credentialName ?? (isCredentialName(key) ? key : undefined)),
-      ]),
-    );
+    const entries = Object.entries(value);
+    const kept = entries.map(([key, item]) => [
+      redact(key),
+      redactedJson(item, redact, credentialName ?? (isCredentialName(key) ? key : undefined)),
+    ]);
+    return kept.every(([key, item], index) => key === entries[index]?.[0] && item === entries[index]?.[1])
+      ? value
+      : Object.fromEntries(kept);
   }
   return value;
 }

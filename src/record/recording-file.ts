@@ -31,9 +31,12 @@ export type RecordingRun = Omit<RecordingFileTypes.Run, 'exchanges'> & { exchang
 /** recording.json: everything a run learned from the target, enough to judge it again without sending a request. */
 export type RecordingFile = Omit<RecordingFileTypes.TicketingConformanceRecording, 'runs'> & { runs: RecordingRun[] };
 
-/** What the current catalog says of each requirement, hashed, to compare with a recording's. */
+let currentCatalogEntries: RecordingFile['requirements'] | undefined;
+
+/** What the current catalog says of each requirement, hashed, to compare with a recording's: made once, as the catalog. */
 export function catalogEntries(): RecordingFile['requirements'] {
-  return catalog.map((requirement) => ({ id: requirement.id, level: requirement.level, hash: sha256(requirement) }));
+  currentCatalogEntries ??= catalog.map((requirement) => ({ id: requirement.id, level: requirement.level, hash: sha256(requirement) }));
+  return currentCatalogEntries;
 }
 
 /**
@@ -62,7 +65,7 @@ function recordedEntry(key: string, exchange: Exchange, redact: (text: string) =
   const parsed = json.ok ? json.value : embedded?.value;
   if (parsed === undefined) return { key, request: described, response };
   const value = redactedJson(parsed, redact);
-  if (JSON.stringify(value) === JSON.stringify(parsed)) return { key, request: described, response };
+  if (value === parsed) return { key, request: described, response };
   const redacted: ParsedBody = json.ok || !embedded ? { ok: true, value } : { ...json, embedded: { ...embedded, value } };
   return { key, request: described, response: { ...response, json: redacted }, tokenRedacted: true };
 }
