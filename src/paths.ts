@@ -17,7 +17,7 @@ export const specsDir = resolve(codeRoot, 'specs');
 const sourceDir = resolve(codeRoot, 'src');
 /** The entry of the judging thread: plain JavaScript, the same file from source and compiled. */
 export const judgingThreadEntry = resolve(sourceDir, 'judge', 'judging-thread.js');
-/** What the judging thread runs once started: the spec run of each batch. */
-export const specEngine = resolve(sourceDir, 'judge', compiled ? 'spec-engine.js' : 'spec-engine.ts');
+/** What the judging thread runs once started: the spec run of each batch, then what a matrix asks of its targets. */
+export const judgingThreadWork = resolve(sourceDir, 'pipeline', compiled ? 'in-judging-thread.js' : 'in-judging-thread.ts');
 /** How the spec files' names end: TypeScript from source, JavaScript once compiled. */
 export const specSuffix = compiled ? '.spec.js' : '.spec.ts';

@@ -47,8 +47,8 @@ function filesUnder(folder: string): string[] {
 
 /**
  * The package as it runs, laid out as installed: package.json, schemas/, the bundled command line in dist/cli/, and
- * the judging thread with the spec engine and the specs bundled into dist/src/ and dist/specs/, the shared modules in
- * chunks one level under dist/ where paths.js expects itself.
+ * the judging thread with its work (the spec engine, a matrix's reports) and the specs bundled into dist/src/ and
+ * dist/specs/, the shared modules in chunks one level under dist/ where paths.js expects itself.
  */
 async function stageApp(): Promise<void> {
   rmSync(STAGE, { recursive: true, force: true });
@@ -64,7 +64,7 @@ async function stageApp(): Promise<void> {
     .filter((name) => name.endsWith('.spec.js'))
     .map((name) => join(dist, 'specs', name));
   await build({
-    entryPoints: [join(dist, 'src', 'judge', 'spec-engine.js'), ...specs],
+    entryPoints: [join(dist, 'src', 'pipeline', 'in-judging-thread.js'), ...specs],
     outbase: dist,
     outdir: join(APP, 'dist'),
     bundle: true,

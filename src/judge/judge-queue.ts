@@ -14,10 +14,14 @@ const COLLECT_EVERY_MS = 30_000;
 /** The judging thread answers between two spec runs; /metrics does not wait longer than this for it. */
 const HEAP_ANSWER_MS = 2000;
 
-/** One target's scenarios, and the errors of the spec run that judged it. */
+/**
+ * One target's scenarios, and the errors of the spec run that judged it; or, when the judging thread finished the target
+ * as its input asked, what that gave (its scenarios then stay in the thread).
+ */
 export interface TargetJudged {
   scenarios: ScenarioResult[];
   errors: RunError[];
+  finished?: unknown;
 }
 
 /** What every command judges through: one target at a time, batched with whatever else waits. */
@@ -69,7 +73,14 @@ export class JudgeQueue implements Judge {
         try {
           const runner = await this.started();
           const judged = await runner.judge(batch.map((item) => item.input));
-          batch.forEach((item, index) => item.resolve({ scenarios: judged.scenarios[index] ?? [], errors: judged.errors }));
+          batch.forEach((item, index) => {
+            const finished = judged.finished?.[index];
+            item.resolve({
+              scenarios: judged.scenarios[index] ?? [],
+              errors: judged.errors,
+              ...(finished === undefined ? {} : { finished }),
+            });
+          });
           const broken = judged.errors.find((error) => error.party === 'suite');
           if (broken) await this.replace(runner, broken.message);
           if (Date.now() - this.collectedAt > COLLECT_EVERY_MS) {

@@ -6,4 +6,4 @@ if (workerData?.typescript) {
   const { register } = await import('tsx/esm/api');
   register();
 }
-await import(workerData.engine);
+await import(workerData.work);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { compiled, judgingThreadEntry, specEngine } from '../paths.js';
+import { compiled, judgingThreadEntry, judgingThreadWork } from '../paths.js';
 import { HEAP_SNAPSHOT, HEAP_USED, isThreadMessage, type ThreadAnswer, type ThreadQuestion } from './thread-messages.js';
 
 /** The profilers' flags that take a value, which may follow as the next argument instead of after "=". */
@@ -32,10 +32,10 @@ export function profilerFlags(execArgv: readonly string[]): string[] {
   return kept;
 }
 
-/** The spec engine's thread, from our plain-JavaScript entry (which registers the TypeScript loader from source). */
+/** The judging thread, from our plain-JavaScript entry (which registers the TypeScript loader from source). */
 function startThread(): Worker {
   const execArgv = profilerFlags(process.execArgv);
-  return new Worker(judgingThreadEntry, { execArgv, workerData: { engine: specEngine, typescript: !compiled } });
+  return new Worker(judgingThreadEntry, { execArgv, workerData: { work: judgingThreadWork, typescript: !compiled } });
 }
 
 /** A judging thread started ahead of any spec runner, for the first lasting thread to take. */

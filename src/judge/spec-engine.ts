@@ -81,7 +81,38 @@ const escape = (error: unknown): void => {
 process.on('unhandledRejection', escape);
 process.on('uncaughtException', escape);
 
-async function judge({ specRunId, targets, timeoutMs, live }: JudgeQuestion): Promise<void> {
+/**
+ * What the thread does with each target of a run once judged, when the question asks it to (a matrix's reports,
+ * diagnosed, built and written beside the thread that records): registered by the thread's entry. It gives each target
+ * its outcome, or undefined for one it could not finish, whose scenarios then cross as they would without it.
+ */
+type FinishJudged = (finish: readonly unknown[], scenarios: ScenarioResult[][], errors: readonly RunError[]) => Promise<unknown[]>;
+let finishing: FinishJudged | undefined;
+
+export function finishJudgedTargets(step: FinishJudged): void {
+  finishing = step;
+}
+
+/** The run's scenarios that cross to the main thread, and what finishing the targets that asked for it gave. */
+async function finishedOrJudged(
+  { targets, finish, live }: JudgeQuestion,
+  judged: ScenarioResult[],
+  errors: readonly RunError[],
+): Promise<{ scenarios?: ScenarioResult[]; finished?: unknown[] }> {
+  const crossing = (scenarios: ScenarioResult[]): { scenarios?: ScenarioResult[] } => (live ? {} : { scenarios });
+  if (!finish || !finishing) return crossing(judged);
+  const ofEach = targets.map((_, index) => judged.filter((scenario) => (scenario.targetIndex ?? 0) === index));
+  try {
+    const finished = await finishing(finish, ofEach, errors);
+    return { ...crossing(ofEach.flatMap((scenarios, index) => (finished[index] === undefined ? scenarios : []))), finished };
+  } catch {
+    // Nothing finished here is finished by the main thread, as it would be without the step.
+    return crossing(judged);
+  }
+}
+
+async function judge(question: JudgeQuestion): Promise<void> {
+  const { specRunId, targets, timeoutMs, live } = question;
   const post = (answer: ThreadAnswer): void => port?.postMessage(answer);
   const errors: RunError[] = [];
   const judged: ScenarioResult[] = [];
@@ -123,7 +154,7 @@ async function judge({ specRunId, targets, timeoutMs, live }: JudgeQuestion): Pr
     errors.push(suiteFailure('the spec runner', error));
   }
   errors.push(...escaped.splice(0));
-  post({ type: JUDGED, specRunId, errors, ...(live ? {} : { scenarios: judged }) });
+  post({ type: JUDGED, specRunId, errors, ...(await finishedOrJudged(question, judged, errors)) });
 }
 
 /**

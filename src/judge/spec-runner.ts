@@ -17,16 +17,22 @@ export interface SpecRunnerOptions {
 
 /**
  * One target to judge: what its requests chose, its label when a spec run judges several, and its recording, or why
- * there is none (its scenarios then say that nothing could be judged, and why).
+ * there is none (its scenarios then say that nothing could be judged, and why). `finish` is what the judging thread
+ * is to do with the target once judged, for the step its entry registered (finishJudgedTargets): the judge carries it
+ * across and never reads it.
  */
-export type JudgeInput = { settings: RequestChoices; label?: string } & (
+export type JudgeInput = { settings: RequestChoices; label?: string; finish?: unknown } & (
   { recording: Recording; classification: Classification } | { failure: string }
 );
 
-/** What one spec run found: the scenarios of each target, in the order of the batch, and errors that hit them all. */
+/**
+ * What one spec run found: the scenarios of each target, in the order of the batch, and errors that hit them all; for
+ * a target the thread finished, what finishing it gave instead of its scenarios.
+ */
 export interface Judged {
   scenarios: ScenarioResult[][];
   errors: RunError[];
+  finished?: unknown[];
 }
 
 /**
@@ -53,14 +59,16 @@ export class SpecRunner {
       if ('recording' in input) return providedTarget(settings, input.recording, input.classification, input.label);
       return { settings, failure: input.failure, ...(input.label === undefined ? {} : { label: input.label }) };
     });
+    const finish = batch.some((input) => input.finish !== undefined) ? { finish: batch.map((input) => input.finish) } : {};
     const specRunId = randomUUID();
     const scenarios: ScenarioResult[] = [];
     const { onScenario } = this.options;
     return new Promise((resolve) => {
-      const done = (errors: RunError[]): void => {
+      const done = (errors: RunError[], finished?: unknown[]): void => {
         stopListening();
         stopWaiting();
-        resolve({ scenarios: batch.map((_, index) => scenarios.filter((scenario) => (scenario.targetIndex ?? 0) === index)), errors });
+        const ofEach = batch.map((_, index) => scenarios.filter((scenario) => (scenario.targetIndex ?? 0) === index));
+        resolve({ scenarios: ofEach, errors, ...(finished ? { finished } : {}) });
       };
       const stopListening = this.thread.listen((answer) => {
         if (answer.type === SCENARIO && answer.specRunId === specRunId) {
@@ -68,12 +76,12 @@ export class SpecRunner {
           onScenario?.(answer.result, scenarios.length);
         } else if (answer.type === JUDGED && answer.specRunId === specRunId) {
           scenarios.push(...(answer.scenarios ?? []));
-          done(answer.errors);
+          done(answer.errors, answer.finished);
         }
       });
       const stopWaiting = this.thread.onceEnded((cause) => done([suiteError(cause)]));
       // Each scenario crosses on its own only for someone who follows them live; otherwise the run's all cross at once.
-      this.thread.post({ type: JUDGE, specRunId, targets, timeoutMs: this.options.timeoutMs, live: onScenario !== undefined });
+      this.thread.post({ type: JUDGE, specRunId, targets, ...finish, timeoutMs: this.options.timeoutMs, live: onScenario !== undefined });
     });
   }
 

@@ -13,13 +13,15 @@ export const HEAP_SNAPSHOT = 'ticketing-conformance:heap-snapshot';
 export const HEAP_USED = 'ticketing-conformance:heap-used';
 
 /**
- * One spec run: the batch's targets, how long one scenario may take (a bound against a spec that hangs), and whether
- * each scenario is told as it is judged (for a live progress line) or all of them with the run's end.
+ * One spec run: the batch's targets, what to do with each once judged (see finishJudgedTargets), how long one scenario
+ * may take (a bound against a spec that hangs), and whether each scenario is told as it is judged (for a live progress
+ * line) or all of them with the run's end.
  */
 export interface JudgeQuestion {
   type: typeof JUDGE;
   specRunId: string;
   targets: ProvidedTarget[];
+  finish?: unknown[];
   timeoutMs: number;
   live: boolean;
 }
@@ -28,11 +30,12 @@ export type ThreadQuestion = JudgeQuestion | { type: typeof HEAP_SNAPSHOT; path:
 
 /**
  * Each scenario as soon as it is judged (for a live progress line), then the run's end with the errors that kept a
- * spec from running and, when not told live, its scenarios; a heap snapshot written to `path`, or the V8 heap in use, in bytes.
+ * spec from running and, when not told live, its scenarios, but for the targets the thread finished, whose outcomes
+ * come in their place; a heap snapshot written to `path`, or the V8 heap in use, in bytes.
  */
 export type ThreadAnswer =
   | { type: typeof SCENARIO; specRunId: string; result: ScenarioResult }
-  | { type: typeof JUDGED; specRunId: string; errors: RunError[]; scenarios?: ScenarioResult[] }
+  | { type: typeof JUDGED; specRunId: string; errors: RunError[]; scenarios?: ScenarioResult[]; finished?: unknown[] }
   | { type: typeof HEAP_SNAPSHOT; path: string }
   | { type: typeof HEAP_USED; bytes: number };
 

@@ -1,4 +1,5 @@
-import { join, relative, sep } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
@@ -7,16 +8,16 @@ import { clearOwnOutputs, isAbsent } from '../files/artifacts.js';
 import { SharedConnections } from '../http/shared-connections.js';
 import { collectGarbageWhenGrown } from '../judge/memory.js';
 import { MAX_BATCH, type Judge } from '../judge/judge-queue.js';
-import { buildMatrix, matrixRow } from '../report/matrix/build.js';
+import { buildMatrix } from '../report/matrix/build.js';
 import type { Matrix, MatrixTarget } from '../report/matrix/types.js';
-import type { DiagnosedPass } from '../report/model/types.js';
 import { writeMatrix } from '../report/write.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
-import { judgeFor, judgeTimeoutMs, runPass, writeRun, type Pass, type PlannedTarget } from './pipeline.js';
+import { judgeFor, judgePass, judgeTimeoutMs, passFacts, recordPass, type Pass, type PlannedTarget } from './pipeline.js';
 import { shardOf } from './shard.js';
+import { TARGETS_DIR, writeTargetReports, type FleetReports, type FleetSecrets, type TargetReports } from './target-reports.js';
 
-export const TARGETS_DIR = 'targets';
+export { TARGETS_DIR } from './target-reports.js';
 
 export interface MatrixHooks {
   /** Told as each target's reports are written, for a progress line. */
@@ -90,17 +91,18 @@ export async function runMatrix(
   );
   // Every token and password this run sends, for every target and the matrix: a front that several targets share (a CDN,
   // a debugging proxy) can show one target's token in another's answers. Built once, it serves every client and every artifact.
-  const scanner = createSecretScanner(
-    selected.map((entry) => entry.token),
-    selected.map((entry) => entry.options.password),
-    selected.flatMap((entry) => clientKeySecrets(entry.options)),
-  );
+  const secrets: FleetSecrets = {
+    tokens: selected.map((entry) => entry.token),
+    passwords: selected.map((entry) => entry.options.password),
+    clientKeys: selected.flatMap((entry) => clientKeySecrets(entry.options)),
+  };
+  const scanner = createSecretScanner(secrets.tokens, secrets.passwords, secrets.clientKeys);
   await prepareOutDir(config.out);
   await clearOwnOutputs(config.out);
   // Without a targets folder before the run, each target's folder is new: nothing of an earlier run to clear in it.
   const newFolders = await isAbsent(join(config.out, TARGETS_DIR));
   const rows =
-    selected.length === 0 ? [] : await testAndWriteEach(selected, { config, baseline, hooks, surroundings, scanner, newFolders });
+    selected.length === 0 ? [] : await testAndWriteEach(selected, { config, baseline, hooks, surroundings, scanner, secrets, newFolders });
   // The run finished once every target's reports are written.
   const finishedAt = new Date();
   const matrix = buildMatrix(
@@ -127,15 +129,41 @@ interface Fleet {
   hooks: MatrixHooks;
   surroundings: MatrixSurroundings;
   scanner: SecretScanner;
+  secrets: FleetSecrets;
   newFolders: boolean;
 }
 
-/** Each target through the pipeline and its reports written, in the order they are written. */
+/** What the fleet's targets are written with, wherever they are written. */
+function fleetReports({ config, baseline, secrets, newFolders }: Fleet): FleetReports {
+  return {
+    id: randomUUID(),
+    out: config.out,
+    reports: config.reports.filter((kind) => kind !== 'allure'),
+    ...(baseline ? { baseline } : {}),
+    newFolders,
+    secrets,
+  };
+}
+
+/**
+ * What the judging thread gives for a target it wrote (see in-judging-thread.ts): its row of the matrix. Nothing when it
+ * could not write it, or was not asked.
+ */
+function writtenRow(finished: unknown): MatrixTarget | undefined {
+  return finished as MatrixTarget | undefined;
+}
+
+/**
+ * Each target through the pipeline and its reports written, in the order they are written. The judging thread, which
+ * holds a target's recording, classification and scenarios, diagnoses, builds and writes its reports there and hands
+ * back its row, while this thread records the next targets; a target it could not write is written here.
+ */
 async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): Promise<MatrixTarget[]> {
-  const { config, baseline, hooks, surroundings, scanner, newFolders } = fleet;
+  const { config, hooks, surroundings, scanner } = fleet;
   const rows: MatrixTarget[] = [];
   const { judge, own } = judgeFor(surroundings.judge, { timeoutMs: judgeTimeoutMs(selected) });
-  // One target's reports are written at a time, on this thread, while the judge's thread judges the next batch.
+  const fleetOrder = fleetReports(fleet);
+  // Rows are taken one at a time, in the order the targets' reports are written.
   let writing = Promise.resolve();
   const recordingTurn = slots(config.targetConcurrency);
   // A target's connections serve the next target on the same host once it is recorded.
@@ -144,13 +172,11 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
     const target: PlannedTarget = { ...entry, embeddedReference: false };
     const { interruption } = surroundings;
     // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
-    const { pass, diagnosed } = await runPass(target, judge, scanner, {
-      recordingTurn,
-      connections,
-      ...(interruption ? { interruption } : {}),
-    });
+    const pass = await recordingTurn(() => recordPass(target, scanner, { connections, ...(interruption ? { interruption } : {}) }));
+    const order = targetReports(fleetOrder, entry, pass);
+    const { judged } = await judgePass(pass, judge, order);
     const written = writing.then(async () => {
-      const row = await writeTarget(config, entry, { diagnosed, pass, baseline, newFolders }, scanner);
+      const row = writtenRow(judged.finished) ?? (await writeTargetReports(order, judged, scanner));
       rows.push(row);
       hooks.onTarget?.(row, rows.length, selected.length);
       // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
@@ -167,27 +193,13 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
   return rows;
 }
 
-/** What a target's reports are written from, and whether its folder is new. */
-interface TargetOutcome {
-  diagnosed: DiagnosedPass;
-  pass: Pass;
-  baseline: LoadedBaseline | undefined;
-  newFolders: boolean;
-}
-
-async function writeTarget(
-  config: Config,
-  entry: Positioned,
-  { diagnosed, pass, baseline, newFolders }: TargetOutcome,
-  scanner: SecretScanner,
-): Promise<MatrixTarget> {
-  const dir = join(config.out, TARGETS_DIR, entry.name);
-  if (!newFolders) await clearOwnOutputs(dir);
-  // The matrix summary, not each target's, belongs in a CI job summary.
-  const { report } = await writeRun([diagnosed], [pass], dir, scanner, {
-    ...(baseline ? { baseline: { baseline, targetName: entry.name } } : {}),
-    reports: config.reports.filter((kind) => kind !== 'allure'),
-    newFolder: newFolders,
-  });
-  return matrixRow(report, entry.name, entry.position, relative(config.out, dir).split(sep).join('/'));
+/** One target's reports to write: where it is in the targets file, and what its pass recorded. */
+function targetReports(fleet: FleetReports, entry: Positioned, pass: Pass): TargetReports {
+  return {
+    fleet,
+    name: entry.name,
+    position: entry.position,
+    facts: passFacts(pass),
+    ...(pass.recording ? { recording: pass.recording } : {}),
+  };
 }

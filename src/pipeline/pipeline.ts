@@ -1,27 +1,19 @@
-import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
 import type { TargetOptions } from '../config/targets.js';
-import { apiPathOf, classifyAnswer } from '../classify/classify.js';
 import { classifyRecording } from '../classify/recording.js';
-import { diagnose } from '../diagnosis/diagnose.js';
-import type { StackSetup } from '../diagnosis/answers.js';
-import type { Diagnosis, ClassifiedExchanges, JudgedRequirement } from '../diagnosis/types.js';
 import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
 import { Pacer } from '../http/rate-limit.js';
 import type { SharedConnections } from '../http/shared-connections.js';
 import { JudgeQueue, type Judge, type JudgeQueueOptions, type TargetJudged } from '../judge/judge-queue.js';
-import type { JudgedExchange, ScenarioResult } from '../judge/scenario-result.js';
 import { recordTarget, type TargetSettings } from '../record/recorder.js';
 import type { Plan } from '../record/plan.js';
 import type { Recording } from '../record/recording.js';
 import { requestChoices, toWrittenChoices, type RequestChoices } from '../record/settings.js';
-import { writeRecording } from '../record/write-recording.js';
-import type { BaselineInput } from '../report/model/baseline.js';
-import { buildReport, assembleDiagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
-import type { DiagnosedPass, Report, RunWarning } from '../report/model/types.js';
-import { stepSummaryProblem, writeReports } from '../report/write.js';
+import { buildReport } from '../report/model/build.js';
+import type { DiagnosedPass, Report } from '../report/model/types.js';
 import type { SecretScanner } from '../secrets/scanner.js';
 import { suiteVersion } from '../version.js';
+import { diagnoseJudged, type PassFacts } from './reporting.js';
 
 /**
  * The one pipeline every command drives: record → classify → judge → diagnose → build → write. A run, its --repeat
@@ -32,6 +24,8 @@ import { suiteVersion } from '../version.js';
 export type { Judge, JudgeQueue } from '../judge/judge-queue.js';
 /** Build: a report from its passes, once; a command that writes its reports builds through writeRun. */
 export { buildReport } from '../report/model/build.js';
+/** Diagnose, build and write: the stages after judging, in a module the judging thread loads too. */
+export { classifiedExchanges, diagnoseFacts, diagnosisOf, writeRun } from './reporting.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Time the judge gets past the deadline to record what the deadline cut short. */
@@ -168,97 +162,22 @@ export async function recordPass(
  * Classify and judge: every answer of the pass classified once, then its scenarios judged from that classification by
  * the judge the command shares among its passes.
  */
-export async function judgePass(pass: Pass, judge: Judge): Promise<JudgedPass> {
+export async function judgePass(pass: Pass, judge: Judge, finish?: unknown): Promise<JudgedPass> {
   const { recording, choices } = pass;
   const label = pass.target.name === undefined ? {} : { label: pass.target.name };
+  const then = finish === undefined ? {} : { finish };
   const judged = recording
-    ? await judge.judge({ settings: choices, ...label, recording, classification: classifyRecording(recording, choices.statusId) })
-    : await judge.judge({ settings: choices, ...label, failure: pass.failure?.message ?? 'nothing was recorded' });
-  return { pass, judged: pass.failure ? { ...judged, errors: [...judged.errors, pass.failure] } : judged };
+    ? await judge.judge({ settings: choices, ...label, ...then, recording, classification: classifyRecording(recording, choices.statusId) })
+    : await judge.judge({ settings: choices, ...label, ...then, failure: pass.failure?.message ?? 'nothing was recorded' });
+  return { pass, judged };
 }
 
-function deadlinePassed({ deadlineMs, rateLimit }: TargetOptions, scenarios: ScenarioResult[]): RunError | undefined {
-  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
-  if (!cut) return undefined;
-  return {
-    code: 'HARNESS_DEADLINE',
-    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
-    hint: rateLimit
-      ? `Raise --deadline-ms to fit every request at --rate-limit ${rateLimit.text} (one each ${rateLimit.intervalMs} ms), or allow a faster rate`
-      : 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
-    party: 'environment',
-  };
-}
-
-/** The run error of a pass that Ctrl-C or SIGTERM stopped before every request was answered. */
-function interrupted(scenarios: ScenarioResult[]): RunError | undefined {
-  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_INTERRUPTED'));
-  if (!cut) return undefined;
-  return {
-    code: 'HARNESS_INTERRUPTED',
-    message: 'the run was interrupted (Ctrl-C or SIGTERM) before every request was answered; the report holds what was recorded until then',
-    hint: 'Run it again and let it finish for a verdict',
-    party: 'environment',
-  };
-}
-
-/**
- * Classify, for the diagnosis: each judged exchange with the classification its pass's answers were given before they
- * were judged. Scenario results built by code rather than judged from a pass may hold an exchange without one: it is
- * classified here, alone, so the diagnosis only ever reads a classification.
- */
-export function classifiedExchanges(exchanges: Readonly<Record<string, JudgedExchange>>): ClassifiedExchanges {
-  return Object.fromEntries(
-    Object.entries(exchanges).map(([key, exchange]) => {
-      const { request, response } = exchange;
-      const classification =
-        exchange.classification ??
-        classifyAnswer({
-          apiPath: apiPathOf(new URL(request.url).pathname),
-          status: response.status,
-          headers: response.headers,
-          bodyText: response.body,
-        });
-      return [key, { ...exchange, classification }];
-    }),
-  );
-}
-
-/**
- * Diagnose: the causes named from the classified answers and what the judge found of them (nothing, for the doctor),
- * for the statuses asked for. A run's report and the doctor both take their causes from here.
- */
-export function diagnosisOf(
-  requirements: JudgedRequirement[],
-  exchanges: ClassifiedExchanges,
-  baseUrl: string,
-  choices: Pick<RequestChoices, 'statusId'>,
-  run: Pick<StackSetup, 'askedToWait'> = {},
-): Diagnosis[] {
-  const [statusId, ...otherStatusIds] = choices.statusId;
-  return diagnose(requirements, exchanges, { baseUrl, statusId, otherStatusIds, ...run });
-}
-
-/**
- * Diagnose what a pass's report is built from: its scenarios folded per requirement (the requirements of the pass's
- * profile among them), and the causes named from the classified answers for the statuses the pass asked for.
- */
-export function diagnoseFacts(input: ReportInput, choices: Pick<RequestChoices, 'statusId' | 'profile'>): DiagnosedPass {
-  const judged = judgedRun(input.scenarios, input.complete, choices.profile);
-  // Each scenario holds the count of the run so far: the largest is the run's.
-  const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
-  const diagnoses = diagnosisOf(judged.requirements, classifiedExchanges(judged.exchanges), input.target.baseUrl, choices, { askedToWait });
-  return assembleDiagnosedPass(input, judged, diagnoses);
-}
-
-/** Diagnose: what the judge found of a pass and what cut it short, with the choices the pass itself made. */
-export function diagnosePass({ pass, judged }: JudgedPass): DiagnosedPass {
-  const { target, startedAt, runId, choices } = pass;
+/** What a pass's report says of it besides what the judge found, from the pass's target and the choices it made. */
+export function passFacts(pass: Pass): PassFacts {
+  const { target, startedAt, runId, choices, finishedAt, failure } = pass;
   const { options } = target;
-  const cutShort = [deadlinePassed(options, judged.scenarios), interrupted(judged.scenarios)].filter((error) => error !== undefined);
-  const errors = [...judged.errors, ...cutShort];
-  return diagnoseFacts(
-    {
+  return {
+    described: {
       suite: { name: 'ticketing-conformance', version: suiteVersion },
       ...(runId ? { runId } : {}),
       target: { baseUrl: target.baseUrl, embeddedReference: target.embeddedReference === true },
@@ -278,13 +197,17 @@ export function diagnosePass({ pass, judged }: JudgedPass): DiagnosedPass {
         ...(options.cert ? { cert: options.cert.path } : {}),
       },
       startedAt,
-      finishedAt: pass.finishedAt ?? new Date(),
-      complete: judged.scenarios.length > 0 && errors.length === 0,
-      scenarios: judged.scenarios,
-      errors,
     },
+    ...(finishedAt ? { finishedAt } : {}),
+    limits: { deadlineMs: options.deadlineMs, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
     choices,
-  );
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/** Diagnose: what the judge found of a pass and what cut it short, with the choices the pass itself made. */
+export function diagnosePass({ pass, judged }: JudgedPass): DiagnosedPass {
+  return diagnoseJudged(passFacts(pass), judged);
 }
 
 /** Record, classify, judge, diagnose: one pass over a target and what it found, nothing built or written. */
@@ -308,70 +231,4 @@ export async function onePassReport(
 ): Promise<Report> {
   const { diagnosed } = await runPass(target, judge, scanner, options);
   return buildReport({ passes: [diagnosed], scanner, written: false });
-}
-
-export interface WriteRunOptions {
-  /** Warnings of the surroundings (an insecure setting, a plain-HTTP address), for every view to show. */
-  warnings?: RunWarning[];
-  /** The known failures the run is judged against. */
-  baseline?: BaselineInput;
-  /** A file the Markdown view is appended to (GitHub Actions' GITHUB_STEP_SUMMARY). */
-  stepSummary?: string;
-  /** The reports to write (--reports), recording.json and .har among them; every one unless told. */
-  reports?: readonly ReportKind[];
-  /** The CI's variables, for the job Allure's executor links to. */
-  env?: Record<string, string | undefined>;
-  /** The folder is new to this command, with nothing put in it yet: nothing to clear, no list to read. */
-  newFolder?: boolean;
-}
-
-/**
- * Build and write: the record stage writes what the passes recorded (recording.json and .har), the report is built
- * once with what that and the job summary met (a recording file refused for a secret, a summary that cannot be
- * appended to), and every view is written from it.
- */
-export async function writeRun(
-  diagnosed: readonly DiagnosedPass[],
-  passes: readonly Pick<Pass, 'startedAt' | 'recording'>[],
-  folder: string,
-  scanner: SecretScanner,
-  { warnings = [], baseline, stepSummary, newFolder = false, ...options }: WriteRunOptions = {},
-): Promise<{ report: Report; writtenFiles: string[] }> {
-  const [first] = diagnosed;
-  const last = diagnosed[diagnosed.length - 1];
-  if (!first || !last) throw new Error('no pass to write');
-  const recordingChosen = (options.reports ?? REPORT_KINDS).includes('recording');
-  const recorded = recordingChosen
-    ? passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []))
-    : [];
-  const recording = await writeRecording(
-    folder,
-    {
-      suite: first.suite,
-      ...(first.runId === undefined ? {} : { runId: first.runId }),
-      target: { baseUrl: first.target.baseUrl, embeddedReference: first.target.embeddedReference },
-      options: first.options,
-      startedAt: first.startedAt,
-      finishedAt: last.finishedAt,
-      runs: recorded,
-    },
-    scanner,
-    { newFolder },
-  );
-  // The job summary is probed first: what it meets is something every view must show.
-  const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
-  const report = buildReport({
-    passes: diagnosed,
-    ...(baseline ? { baseline } : {}),
-    errors: recording.refused,
-    warnings: summaryProblem ? [...warnings, summaryProblem] : warnings,
-    scanner,
-  });
-  const written = await writeReports(report, folder, scanner, {
-    ...options,
-    // The recording's files, if written, started the folder's list.
-    newFolder: newFolder && recording.written.length === 0,
-    ...(stepSummary && !summaryProblem ? { stepSummary } : {}),
-  });
-  return { report, writtenFiles: [...written, ...recording.written] };
 }

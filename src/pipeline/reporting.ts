@@ -1,0 +1,195 @@
+import { REPORT_KINDS, type ReportKind } from '../config/reports.js';
+import type { TargetOptions } from '../config/targets.js';
+import { apiPathOf, classifyAnswer } from '../classify/classify.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import type { StackSetup } from '../diagnosis/answers.js';
+import type { Diagnosis, ClassifiedExchanges, JudgedRequirement } from '../diagnosis/types.js';
+import type { RunError } from '../errors.js';
+import type { TargetJudged } from '../judge/judge-queue.js';
+import type { JudgedExchange, ScenarioResult } from '../judge/scenario-result.js';
+import type { Recording } from '../record/recording.js';
+import type { RequestChoices } from '../record/settings.js';
+import { writeRecording } from '../record/write-recording.js';
+import type { BaselineInput } from '../report/model/baseline.js';
+import { buildReport, assembleDiagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
+import type { DiagnosedPass, Report, RunWarning } from '../report/model/types.js';
+import { stepSummaryProblem, writeReports } from '../report/write.js';
+import type { SecretScanner } from '../secrets/scanner.js';
+
+/**
+ * The stages after judging: diagnose, build, write. They load neither the HTTP client nor the judge, so the thread that
+ * judged a matrix's targets builds and writes their reports through them too (see in-judging-thread.ts).
+ */
+
+/** The bounds that can cut a pass short, which its report names when they did. */
+type PassLimits = Pick<TargetOptions, 'deadlineMs' | 'rateLimit'>;
+
+/**
+ * What a pass's report says of it besides what the judge found, as plain data: the thread that judged the pass can be
+ * handed it, and no token or key is in it.
+ */
+export interface PassFacts {
+  described: Omit<ReportInput, 'finishedAt' | 'complete' | 'scenarios' | 'errors'>;
+  /** When the answers were in; when the pass is diagnosed, unless told. */
+  finishedAt?: Date;
+  limits: PassLimits;
+  choices: Pick<RequestChoices, 'statusId' | 'profile'>;
+  /** Why nothing could be recorded, if so. */
+  failure?: RunError;
+}
+
+function deadlinePassed({ deadlineMs, rateLimit }: PassLimits, scenarios: ScenarioResult[]): RunError | undefined {
+  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_DEADLINE'));
+  if (!cut) return undefined;
+  return {
+    code: 'HARNESS_DEADLINE',
+    message: `the run deadline of ${deadlineMs} ms passed before every scenario finished; the report holds what was learned until then`,
+    hint: rateLimit
+      ? `Raise --deadline-ms to fit every request at --rate-limit ${rateLimit.text} (one each ${rateLimit.intervalMs} ms), or allow a faster rate`
+      : 'Raise --deadline-ms, or find out why the target is slow (see the time-outs in the report)',
+    party: 'environment',
+  };
+}
+
+/** The run error of a pass that Ctrl-C or SIGTERM stopped before every request was answered. */
+function interrupted(scenarios: ScenarioResult[]): RunError | undefined {
+  const cut = scenarios.some((scenario) => scenario.checks.some((check) => check.error?.code === 'HARNESS_INTERRUPTED'));
+  if (!cut) return undefined;
+  return {
+    code: 'HARNESS_INTERRUPTED',
+    message: 'the run was interrupted (Ctrl-C or SIGTERM) before every request was answered; the report holds what was recorded until then',
+    hint: 'Run it again and let it finish for a verdict',
+    party: 'environment',
+  };
+}
+
+/**
+ * Classify, for the diagnosis: each judged exchange with the classification its pass's answers were given before they
+ * were judged. Scenario results built by code rather than judged from a pass may hold an exchange without one: it is
+ * classified here, alone, so the diagnosis only ever reads a classification.
+ */
+export function classifiedExchanges(exchanges: Readonly<Record<string, JudgedExchange>>): ClassifiedExchanges {
+  return Object.fromEntries(
+    Object.entries(exchanges).map(([key, exchange]) => {
+      const { request, response } = exchange;
+      const classification =
+        exchange.classification ??
+        classifyAnswer({
+          apiPath: apiPathOf(new URL(request.url).pathname),
+          status: response.status,
+          headers: response.headers,
+          bodyText: response.body,
+        });
+      return [key, { ...exchange, classification }];
+    }),
+  );
+}
+
+/**
+ * Diagnose: the causes named from the classified answers and what the judge found of them (nothing, for the doctor),
+ * for the statuses asked for. A run's report and the doctor both take their causes from here.
+ */
+export function diagnosisOf(
+  requirements: JudgedRequirement[],
+  exchanges: ClassifiedExchanges,
+  baseUrl: string,
+  choices: Pick<RequestChoices, 'statusId'>,
+  run: Pick<StackSetup, 'askedToWait'> = {},
+): Diagnosis[] {
+  const [statusId, ...otherStatusIds] = choices.statusId;
+  return diagnose(requirements, exchanges, { baseUrl, statusId, otherStatusIds, ...run });
+}
+
+/**
+ * Diagnose what a pass's report is built from: its scenarios folded per requirement (the requirements of the pass's
+ * profile among them), and the causes named from the classified answers for the statuses the pass asked for.
+ */
+export function diagnoseFacts(input: ReportInput, choices: Pick<RequestChoices, 'statusId' | 'profile'>): DiagnosedPass {
+  const judged = judgedRun(input.scenarios, input.complete, choices.profile);
+  // Each scenario holds the count of the run so far: the largest is the run's.
+  const askedToWait = Math.max(0, ...input.scenarios.map((scenario) => scenario.rateLimited ?? 0));
+  const diagnoses = diagnosisOf(judged.requirements, classifiedExchanges(judged.exchanges), input.target.baseUrl, choices, { askedToWait });
+  return assembleDiagnosedPass(input, judged, diagnoses);
+}
+
+/** Diagnose: what the judge found of a pass, what kept it from being recorded and what cut it short. */
+export function diagnoseJudged({ described, finishedAt, limits, choices, failure }: PassFacts, judged: TargetJudged): DiagnosedPass {
+  const cutShort = [deadlinePassed(limits, judged.scenarios), interrupted(judged.scenarios)].filter((error) => error !== undefined);
+  const errors = [...judged.errors, ...(failure ? [failure] : []), ...cutShort];
+  return diagnoseFacts(
+    {
+      ...described,
+      finishedAt: finishedAt ?? new Date(),
+      complete: judged.scenarios.length > 0 && errors.length === 0,
+      scenarios: judged.scenarios,
+      errors,
+    },
+    choices,
+  );
+}
+
+export interface WriteRunOptions {
+  /** Warnings of the surroundings (an insecure setting, a plain-HTTP address), for every view to show. */
+  warnings?: RunWarning[];
+  /** The known failures the run is judged against. */
+  baseline?: BaselineInput;
+  /** A file the Markdown view is appended to (GitHub Actions' GITHUB_STEP_SUMMARY). */
+  stepSummary?: string;
+  /** The reports to write (--reports), recording.json and .har among them; every one unless told. */
+  reports?: readonly ReportKind[];
+  /** The CI's variables, for the job Allure's executor links to. */
+  env?: Record<string, string | undefined>;
+  /** The folder is new to this command, with nothing put in it yet: nothing to clear, no list to read. */
+  newFolder?: boolean;
+}
+
+/**
+ * Build and write: the record stage writes what the passes recorded (recording.json and .har), the report is built
+ * once with what that and the job summary met (a recording file refused for a secret, a summary that cannot be
+ * appended to), and every view is written from it.
+ */
+export async function writeRun(
+  diagnosed: readonly DiagnosedPass[],
+  passes: readonly { startedAt: Date; recording?: Recording | undefined }[],
+  folder: string,
+  scanner: SecretScanner,
+  { warnings = [], baseline, stepSummary, newFolder = false, ...options }: WriteRunOptions = {},
+): Promise<{ report: Report; writtenFiles: string[] }> {
+  const [first] = diagnosed;
+  const last = diagnosed[diagnosed.length - 1];
+  if (!first || !last) throw new Error('no pass to write');
+  const recordingChosen = (options.reports ?? REPORT_KINDS).includes('recording');
+  const recorded = recordingChosen
+    ? passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []))
+    : [];
+  const recording = await writeRecording(
+    folder,
+    {
+      suite: first.suite,
+      ...(first.runId === undefined ? {} : { runId: first.runId }),
+      target: { baseUrl: first.target.baseUrl, embeddedReference: first.target.embeddedReference },
+      options: first.options,
+      startedAt: first.startedAt,
+      finishedAt: last.finishedAt,
+      runs: recorded,
+    },
+    scanner,
+    { newFolder },
+  );
+  // The job summary is probed first: what it meets is something every view must show.
+  const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
+  const report = buildReport({
+    passes: diagnosed,
+    ...(baseline ? { baseline } : {}),
+    errors: recording.refused,
+    warnings: summaryProblem ? [...warnings, summaryProblem] : warnings,
+    scanner,
+  });
+  const written = await writeReports(report, folder, scanner, {
+    ...options,
+    // The recording's files, if written, started the folder's list.
+    newFolder: newFolder && recording.written.length === 0,
+    ...(stepSummary && !summaryProblem ? { stepSummary } : {}),
+  });
+  return { report, writtenFiles: [...written, ...recording.written] };
+}
