@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { apiPathOf, classifyAnswer, type ClassifiedInput } from '../src/classify/classify.js';
+import { servedOnPath, tokenServedTo } from '../src/classify/reach.js';
+import type { Reach } from '../src/classify/types.js';
 import { classifyRecording } from '../src/classify/recording.js';
 import type { Recording } from '../src/record/recording.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
@@ -445,6 +447,28 @@ describe('what the run shows as a whole', () => {
         ];
       }),
     ),
+  });
+
+  test("a refusal's positive control is what its own path was served to: the listing's, a listed status's, nothing elsewhere", () => {
+    const copy: Reach = {
+      apiAnswered: true,
+      servedStatusTo: { 1: ['valid'], 12: ['valid', 'token-case-flipped'] },
+      servedListingTo: ['no-header'],
+    };
+    expect(servedOnPath(copy, '/api/selfservice/type')).toEqual(['no-header']);
+    expect(servedOnPath(copy, '/api/ticket/status/12')).toEqual(['valid', 'token-case-flipped']);
+    expect(servedOnPath(copy, '/api/ticket/status/2')).toEqual([]);
+    expect(servedOnPath(copy, '/api/ticket/status/12/extra')).toEqual([]);
+    expect(servedOnPath(copy, '/v2/api/ticket/status/1')).toEqual([]);
+    expect(servedOnPath(copy, '/api/ticket/status/')).toEqual([]);
+    expect(servedOnPath(copy, '/api/ticket')).toEqual([]);
+    // The token served anywhere, once each, and never the request that carried none.
+    expect(tokenServedTo(copy)).toEqual(['valid', 'token-case-flipped']);
+    expect(tokenServedTo({ ...copy, servedListingTo: ['token-truncated', 'valid'] })).toEqual([
+      'valid',
+      'token-case-flipped',
+      'token-truncated',
+    ]);
   });
 
   test('the reference server: the API answered, and only the valid token was served', () => {

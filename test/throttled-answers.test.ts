@@ -154,6 +154,11 @@ describe('who throttled: named from its own answer only, never from headers it a
       'AWS API Gateway',
     ],
     [
+      "Traefik's RateLimit middleware: Go's plain text, marked nosniff",
+      answer(429, 'Too Many Requests\n', { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }),
+      'Traefik',
+    ],
+    [
       "nginx's limit_req with limit_req_status 429: its own page",
       answer(
         429,

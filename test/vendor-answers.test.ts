@@ -114,6 +114,16 @@ const VENDOR_CASES: [string, VendorCase][] = [
     },
   ],
   [
+    "Traefik's IPAllowList middleware: Go's plain Forbidden",
+    {
+      vendor: 'Traefik',
+      seen: answer(403, 'Forbidden\n', GO_TEXT),
+      cause: 'front-blocked',
+      fix: /^A middleware of the Traefik router refused these requests \(IPAllowList, BasicAuth, ForwardAuth\)/,
+      docs: 'https://doc.traefik.io/traefik/routing/routers/',
+    },
+  ],
+  [
     "Envoy's no healthy upstream",
     {
       vendor: 'Envoy',

@@ -150,11 +150,12 @@ const VENDORS: VendorSignature[] = [
   {
     name: 'Traefik',
     kind: 'proxy',
-    // Traefik answers in Go's plain text, marked nosniff: "404 page not found" where no router matches, the status's words where the service fails.
+    // Traefik answers in Go's plain text, marked nosniff: "404 page not found" where no router matches, the status's
+    // words where the service fails or a middleware refuses (IPAllowList's Forbidden, RateLimit's Too Many Requests).
     wrote: (a) =>
       plainText(a) &&
       header(a, 'x-content-type-options') === 'nosniff' &&
-      /^(404 page not found|Bad Gateway|Service Unavailable|Gateway Timeout)$/.test(a.body.trim()),
+      /^(404 page not found|Bad Gateway|Service Unavailable|Gateway Timeout|Forbidden|Too Many Requests)$/.test(a.body.trim()),
   },
   {
     name: 'Envoy',

@@ -95,8 +95,6 @@ const VENDOR_FIXES: Partial<Record<VendorName, VendorFix>> = {
     fixes: {
       'sign-in':
         'The NetScaler\'s authentication (AAA, nFactor) sends these requests to its sign-in page (/logon/LogonPoint/): take the API paths out of it, with an authentication policy for HTTP.REQ.URL.PATH.STARTSWITH("/api/") bound to a no-authentication action, or a load balancing virtual server for /api/ without an authentication virtual server, so that the API itself reads the token.',
-      unreachable:
-        "The NetScaler's load balancing virtual server has no service up for these requests: check the state of its services (show lb vserver) and their monitors.",
     },
   },
   Kong: {
@@ -126,8 +124,6 @@ const VENDOR_FIXES: Partial<Record<VendorName, VendorFix>> = {
     fixes: {
       refused:
         'The BIG-IP\'s security policy (ASM / Advanced WAF) rejected these requests ("The requested URL was rejected", with a support ID): look the support ID up in Security > Event Logs > Application > Requests, which names the violation (an attack signature, a header, a method, a URL), and make it a learning suggestion to accept or an exception for the API paths (/api/...).',
-      unreachable:
-        "The BIG-IP's virtual server has no pool member up for these requests: check the pool members' state and their health monitors.",
     },
   },
   Akamai: {
