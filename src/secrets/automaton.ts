@@ -57,6 +57,9 @@ class EdgeTable {
   }
 }
 
+/** A table's entry for a character the CanonicalReader must read (an escape, or a character beyond ASCII): no state's complement. */
+const ESCAPE = -0x40000000;
+
 /** Of two entries of FormAutomaton.screened, the one the screen names: the secret first in SECRET_NAMES. */
 const firstNamed = (a: number, b: number): number => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
 
@@ -74,14 +77,31 @@ export class FormAutomaton {
   private states = 1;
   readonly maxLength: number;
   /**
-   * The whole automaton as a table, when it is small enough (one token's is): the state after each state and byte
-   * class, failure links already followed, so a step is one lookup. Bytes that no form holds share class 0.
+   * The whole automaton as a table, when it is small enough (one token's is): for each state's row and byte class, the
+   * row of the state after it, failure links already followed, so a step is one lookup with no multiplication. Bytes
+   * that no form holds share class 0. A row of a state some form ends in is written as its complement (negative), so a
+   * step that reaches none costs one comparison; the last column, ESCAPE, is where a character of text must go through
+   * the CanonicalReader (see classOfChar).
    */
   private table?: Int32Array;
   private readonly classOf = new Uint16Array(256);
   private classes = 1;
+  /** Each ASCII character's column as it stands in a text: its byte's class, upper case folded; a backslash, % and & go to ESCAPE. */
+  private readonly classOfChar = new Uint16Array(0x80);
+  /**
+   * The ASCII characters no screened form can hold a unit of: punctuation, spaces and controls of which no screened
+   * form holds the byte, and that start no escape and sit inside none except as what a backslash escapes (`"`, not ; or #).
+   */
+  private readonly breaks = new Uint8Array(0x80);
+  /**
+   * How many characters a screened form takes at least: its length in bytes, when every screened form is ASCII, since
+   * a unit of text that gives one ASCII byte is at least one character long. 0 when some form is not ASCII (a
+   * character beyond ASCII gives up to 3 bytes): the screen then skips nothing.
+   */
+  private readonly screenedWindow: number;
 
-  constructor(forms: SecretForm[]) {
+  /** maxTableEntries: the largest table built (see MAX_TABLE_ENTRIES); 0 steps through the trie, reading every unit. */
+  constructor(forms: SecretForm[], maxTableEntries = MAX_TABLE_ENTRIES) {
     const ends: { state: number; form: SecretForm }[] = [];
     for (const form of forms) {
       let state = 0;
@@ -112,11 +132,23 @@ export class FormAutomaton {
       if (form.kind === 'base64') this.base64[state] = 1;
     }
     this.maxLength = maxLength;
-    this.link();
+    this.screenedWindow = this.markBreaks(forms.filter((form) => form.screened));
+    this.link(maxTableEntries);
+  }
+
+  /** Fills breaks from the screened forms' bytes; returns screenedWindow. */
+  private markBreaks(screened: SecretForm[]): number {
+    const held = new Uint8Array(256);
+    for (const form of screened) for (const byte of form.bytes) held[byte] = 1;
+    if (screened.length === 0 || held.subarray(0x80).includes(1)) return 0;
+    for (let char = 0; char < 0x80; char += 1) {
+      this.breaks[char] = held[char] === 0 && !/[\\%&#;A-Za-z0-9]/.test(String.fromCharCode(char)) ? 1 : 0;
+    }
+    return Math.min(...screened.map((form) => form.bytes.length));
   }
 
   /** Breadth-first failure links, each state's outputs merged with those of its failure state, and the table if it fits. */
-  private link(): void {
+  private link(maxTableEntries: number): void {
     this.fail = new Int32Array(this.states);
     // Each state's children, one run of two typed arrays per state (firstChild[state] up to firstChild[state + 1]).
     const firstChild = new Int32Array(this.states + 1);
@@ -134,9 +166,9 @@ export class FormAutomaton {
     const childrenOf = function* (state: number): Generator<[number, number]> {
       for (let at = firstChild[state] ?? 0; at < (firstChild[state + 1] ?? 0); at += 1) yield [childByte[at] ?? 0, childState[at] ?? 0];
     };
-    const width = this.classes;
+    const width = this.classes + 1;
     // Class 0 (a byte no form holds) stays 0 in every row: back to the root.
-    const table = this.states * width <= MAX_TABLE_ENTRIES ? new Int32Array(this.states * width) : undefined;
+    const table = this.states * width <= maxTableEntries ? new Int32Array(this.states * width) : undefined;
     const queue: number[] = [];
     for (const [byte, child] of childrenOf(0)) {
       if (table) table[this.classOf[byte] ?? 0] = child;
@@ -162,6 +194,19 @@ export class FormAutomaton {
         for (const [byte, child] of childrenOf(state)) table[state * width + (this.classOf[byte] ?? 0)] = child;
       }
     }
+    if (table) this.markTable(table, width);
+  }
+
+  /** Complements the entries that reach a state some form ends in, fills the ESCAPE column and each character's column. */
+  private markTable(table: Int32Array, width: number): void {
+    const { longest } = this;
+    for (let at = 0; at < table.length; at += 1) {
+      const target = table[at] ?? 0;
+      table[at] = (at + 1) % width === 0 ? ESCAPE : (longest[target] ?? 0) > 0 ? ~(target * width) : target * width;
+    }
+    for (let char = 0; char < 0x80; char += 1) {
+      this.classOfChar[char] = isPlainAscii(char) ? (this.classOf[char >= 0x41 && char <= 0x5a ? char + 0x20 : char] ?? 0) : width - 1;
+    }
     this.table = table;
   }
 
@@ -170,28 +215,82 @@ export class FormAutomaton {
    * file the suite writes, so it walks the text alone, with no note of where each byte began (redacting needs that).
    */
   firstScreened(text: string, reader: CanonicalReader): number {
-    return this.firstMarked(text, reader, this.screened);
+    return this.firstMarked(text, reader, this.screened, this.screenedWindow);
   }
 
   /** Whether the text holds any form at all: most texts hold none, and need no redacting pass that notes where each byte began. */
   holdsForm(text: string, reader: CanonicalReader): boolean {
-    return this.firstMarked(text, reader, this.longest) !== 0;
+    return this.firstMarked(text, reader, this.longest, 0) !== 0;
   }
 
-  /** The mark of the first state reached that has one, or 0. */
-  private firstMarked(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array): number {
-    const { table, classOf, classes } = this;
+  /**
+   * The mark of the first state reached that has one, or 0. With a window (the fewest characters any marked form takes),
+   * it skips what no marked form can start in: from the root, where the next window's characters hold one that breaks
+   * every form, none starts before it.
+   */
+  private firstMarked(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array, window: number): number {
+    const { table, classOfChar, classOf } = this;
+    if (table === undefined) return this.firstMarkedByUnit(text, reader, marks);
+    const width = this.classes + 1;
+    const { bytes } = reader;
+    let row = 0;
+    // Up to where the last window looked and found nothing that breaks a form.
+    let unbroken = 0;
+    for (let index = 0; index < text.length;) {
+      if (row === 0 && window > 0 && index >= unbroken) {
+        const after = this.afterBreak(text, index, window);
+        if (after !== index) {
+          index = after;
+          continue;
+        }
+        unbroken = index + window;
+      }
+      const char = text.charCodeAt(index);
+      // Most of a file is plain ASCII that ends no form: one lookup and one comparison a character.
+      const next = char < 0x80 ? (table[row + (classOfChar[char] ?? 0)] ?? 0) : ESCAPE;
+      if (next >= 0) {
+        row = next;
+        index += 1;
+        continue;
+      }
+      if (next !== ESCAPE) {
+        row = ~next;
+        index += 1;
+        const mark = marks[row / width] ?? 0;
+        if (mark !== 0) return mark;
+        continue;
+      }
+      index = reader.read(text, index);
+      for (let unit = 0; unit < reader.count; unit += 1) {
+        const reached = table[row + (classOf[bytes[unit] ?? 0] ?? 0)] ?? 0;
+        row = reached < 0 ? ~reached : reached;
+        const mark = marks[row / width] ?? 0;
+        if (mark !== 0) return mark;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Where a screen at the root goes on from index: just past the last character of the next window that breaks every
+   * form, since none that starts before it can end before it; the end of the text when no window fits; index when
+   * nothing in the window breaks a form.
+   */
+  private afterBreak(text: string, index: number, window: number): number {
+    const last = index + window - 1;
+    if (last >= text.length) return text.length;
+    for (let at = last; at >= index; at -= 1) {
+      const char = text.charCodeAt(at);
+      if (char < 0x80 && this.breaks[char] === 1) return at + 1;
+    }
+    return index;
+  }
+
+  /** firstMarked for an automaton too large for a table: every unit of the text read, and stepped through the trie. */
+  private firstMarkedByUnit(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array): number {
     const { bytes } = reader;
     let state = 0;
     for (let index = 0; index < text.length;) {
-      const char = text.charCodeAt(index);
-      // Most of a file is plain ASCII, stepped here through the table without a call.
-      if (table !== undefined && isPlainAscii(char)) {
-        index += 1;
-        state = table[state * classes + (classOf[char >= 0x41 && char <= 0x5a ? char + 0x20 : char] ?? 0)] ?? 0;
-        if (marks[state] !== 0) return marks[state] ?? 0;
-        continue;
-      }
       index = reader.read(text, index);
       for (let unit = 0; unit < reader.count; unit += 1) {
         state = this.step(state, bytes[unit] ?? 0);
@@ -202,7 +301,11 @@ export class FormAutomaton {
   }
 
   step(state: number, byte: number): number {
-    if (this.table) return this.table[state * this.classes + (this.classOf[byte] ?? 0)] ?? 0;
+    if (this.table) {
+      const width = this.classes + 1;
+      const reached = this.table[state * width + (this.classOf[byte] ?? 0)] ?? 0;
+      return (reached < 0 ? ~reached : reached) / width;
+    }
     for (let current = state; ; current = this.fail[current] ?? 0) {
       const target = this.next.get(current, byte);
       if (target !== undefined) return target;

@@ -61,7 +61,9 @@ const NAMED_ENTITIES = new Map<string, number>([
   ...ASCII_ENTITIES.split(' ').map((entry): [string, number] => [entry.slice(0, -2), entry.charCodeAt(entry.length - 1)]),
   ...LATIN1_ENTITY_NAMES.split(' ').map((name, offset): [string, number] => [name, 0xa0 + offset]),
 ]);
-const JSON_ESCAPES: Record<string, number> = { b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+/** What JSON's \b \f \n \r \t stand for, by the letter's code; -1 for any other. */
+const JSON_ESCAPES = new Int8Array(0x80).fill(-1);
+for (const [letter, char] of Object.entries({ b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 })) JSON_ESCAPES[letter.charCodeAt(0)] = char;
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,15}));/y;
 
 /** The code point an HTML or XML character reference stands for; undefined for a name it does not know. */
@@ -157,8 +159,8 @@ export class CanonicalReader {
           return end;
         }
       }
-      const escaped = JSON_ESCAPES[String.fromCharCode(next)];
-      if (escaped !== undefined) {
+      const escaped = next < 0x80 ? (JSON_ESCAPES[next] ?? -1) : -1;
+      if (escaped >= 0) {
         this.codePoint(escaped);
         return index + 2;
       }
