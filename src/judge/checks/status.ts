@@ -116,14 +116,17 @@ function canonicalBody(exchange: StatusAnswer['exchange']): string {
 }
 
 export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
-  const seen = new Set<string>();
+  // The bodies seen for each requested id: each text is kept once per exchange, so it is looked up, never built again.
+  const seen = new Map<number, Set<string>>();
   return answers.filter(({ requestedId, exchange, classified }) => {
     const { status } = exchange.response;
     if (classified.meaning.kind !== 'served-status' || !isSuccessCode(status)) return false;
     // Bodies that differ only in the order of keys or of list entries (the translations) are the same status.
-    const key = `${requestedId} ${canonicalBody(exchange)}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const body = canonicalBody(exchange);
+    const bodies = seen.get(requestedId) ?? new Set<string>();
+    seen.set(requestedId, bodies);
+    if (bodies.has(body)) return false;
+    bodies.add(body);
     return true;
   });
 }
