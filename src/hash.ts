@@ -30,7 +30,26 @@ export function canonicalJson(value: unknown, options: CanonicalOptions = {}): s
  * orders as a number, before the others, or __proto__, which sets the copy's prototype.
  */
 const UNORDERED = Symbol('a key a copy cannot order');
-const UNORDERED_KEY = /^(?:\d+|__proto__)$/;
+const NUMBER_KEY = /^\d+$/;
+const isUnorderedKey = (key: string): boolean => {
+  const first = key.charCodeAt(0);
+  return key === '__proto__' || (first >= 0x30 && first <= 0x39 && NUMBER_KEY.test(key));
+};
+
+/** Sorted by insertion up to this many keys: fewer comparisons than sort's own, which costs a report more than its copy. */
+const FEW_KEYS = 32;
+
+/** The keys in code-unit order, sort's own (a string's < compares code units too), sorted in place. */
+function inCodeUnitOrder(keys: string[]): string[] {
+  if (keys.length > FEW_KEYS) return keys.sort();
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    let at = index;
+    for (; at > 0 && (keys[at - 1] as string) > key; at -= 1) keys[at] = keys[at - 1] as string;
+    keys[at] = key;
+  }
+  return keys;
+}
 
 /** The value with each object's keys set in code-unit order, which JSON.stringify keeps; undefined entries of arrays null. */
 function orderedCopy(value: unknown): unknown {
@@ -45,8 +64,8 @@ function orderedCopy(value: unknown): unknown {
   }
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      if (UNORDERED_KEY.test(key)) return UNORDERED;
+    for (const key of inCodeUnitOrder(Object.keys(value))) {
+      if (isUnorderedKey(key)) return UNORDERED;
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined) continue;
       const ordered = orderedCopy(item);

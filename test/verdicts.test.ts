@@ -16,6 +16,7 @@ import { failsRun, outcomeOf, waivedRequirements } from '../src/report/model/out
 import { documentCatalog as catalog, requirement } from '../src/requirements/catalog.js';
 import type { Level } from '../src/requirements/types.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
+import { unfrozenPaths } from './helpers/frozen.js';
 
 const BASE_URL = 'http://127.0.0.1:44187/';
 const MUST = catalog.filter((entry) => entry.level === 'MUST');
@@ -600,6 +601,7 @@ describe('a report from the checks of a run', () => {
     const report = reportOf(colourMissing());
     const check = resultOf(report, 'STATUS-COLOUR').checks[0];
     expect([report, report.requirements, check, report.exchanges, report.target.fingerprint].every(Object.isFrozen)).toBe(true);
+    expect(unfrozenPaths(report)).toEqual([]);
     expect(() => {
       (report as { verdict: string }).verdict = 'conformant';
     }).toThrow(TypeError);

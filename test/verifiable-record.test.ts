@@ -6,7 +6,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../src/refere
 import { configurationHash, contentHash } from '../src/report/model/integrity.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
-import { runCli, type CliRun } from './helpers/run-cli.js';
+import { repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront } from './helpers/tls-front.js';
 import { canonicalJson, catalogHash, textSha256 } from '../src/hash.js';
 
@@ -162,6 +162,51 @@ describe.skipIf(opensslMissing !== undefined)(
     });
   },
 );
+
+/** Canonical JSON as its definition reads, built the plain way, to hold the suite's faster one to. */
+function plainCanonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item: unknown) => plainCanonicalJson(item ?? null)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+    const sorted = entries.map(([key]) => key).sort();
+    return `{${sorted.map((key) => `${JSON.stringify(key)}:${plainCanonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The value with each object's keys in an order of its own: reversed, or turned by a step that differs per object. */
+function shuffled(value: unknown, turn = 0): unknown {
+  if (Array.isArray(value)) return value.map((item: unknown, index) => shuffled(item, turn + index));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  const step = entries.length === 0 ? 0 : turn % entries.length;
+  const order = turn % 2 === 0 ? [...entries].reverse() : [...entries.slice(step), ...entries.slice(0, step)];
+  return Object.fromEntries(order.map(([key, item], index) => [key, shuffled(item, turn + index + 1)]));
+}
+
+test('canonical JSON of real reports, their keys in any order, is the plain sorted text, and the text report.json holds', async () => {
+  const reports = [await readFile(written().path, 'utf8')];
+  for (const name of ['reference', 'colour-missing', 'authorization-stripped']) {
+    const out = join(workDir, `canonical-${name}`);
+    await inProcess.exec(['judge', join(repoRoot, `test/fixtures/recordings/${name}.recording.json`), '--out', out, '--quiet']);
+    reports.push(await readFile(join(out, 'report.json'), 'utf8'));
+  }
+  for (const text of reports) {
+    const report = JSON.parse(text) as unknown;
+    for (const turn of [0, 1, 2, 5]) {
+      const laidOut = shuffled(report, turn);
+      expect(canonicalJson(laidOut)).toBe(plainCanonicalJson(laidOut));
+      expect(`${canonicalJson(laidOut)}\n`).toBe(text);
+    }
+  }
+  // Keys past the few sorted by insertion, and keys whose code units order them apart from their code points.
+  const many = Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`k${(index * 37) % 80}\u{1F600}`, index]));
+  const units = { '\uFFFF': 1, '\u{1F600}': 2, é: 3, e: 4, E: 5, '': 6, ' ': 7 };
+  for (const value of [many, units, { nested: [units, { many }] }]) {
+    expect(canonicalJson(shuffled(value, 3))).toBe(plainCanonicalJson(value));
+  }
+  expect(canonicalJson(units)).toBe('{"":6," ":7,"E":5,"e":4,"é":3,"\u{1F600}":2,"\uFFFF":1}');
+});
 
 test('canonical JSON orders keys by code unit, numeric-looking ones too, and leaves out what JSON leaves out', () => {
   const value = { b: 1, '10': [undefined, 'x', { z: null, a: undefined }], '9': true, A: 'é"\n', a: { y: 2, x: [] } };
