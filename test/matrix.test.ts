@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
@@ -6,6 +6,11 @@ import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
 import { mergeMatrices } from '../src/pipeline/merge.js';
 import { MANIFEST } from '../src/files/artifacts.js';
+import { loadConfig } from '../src/config/load.js';
+import { loadTargets } from '../src/config/targets.js';
+import { runMatrix } from '../src/pipeline/matrix.js';
+import { startJudge, type Judge } from '../src/pipeline/pipeline.js';
+import { SAFETY_NET_MS } from './helpers/safety-net.js';
 import { fileResources } from './helpers/file-resources.js';
 import { unfrozenPaths } from './helpers/frozen.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
@@ -115,6 +120,29 @@ describe('a matrix of targets', () => {
     expect((await readdir(target)).sort()).toEqual([MANIFEST, 'recording.har', 'recording.json', 'report.json', 'report.md']);
     expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
     expect((await readdir(target)).sort()).toEqual([MANIFEST, 'report.json']);
+  });
+
+  test('a target its judging thread began to write but did not finish is written whole by the main thread', async () => {
+    const { entries, env } = await serve([{ name: 'begun', faults: [] }]);
+    const dir = await tempFolder('conformance-matrix-begun-');
+    await writeFile(join(dir, 'targets.json'), JSON.stringify(entries));
+    const out = join(dir, 'out');
+    const config = loadConfig(['--targets', join(dir, 'targets.json'), '--out', out, '--reports', 'json'], env, join(dir, '.env'));
+    const inner = startJudge({ timeoutMs: SAFETY_NET_MS });
+    cleanUpAfterAll(() => inner.close());
+    // A thread that wrote part of the target's files and then failed: it hands back the scenarios, not the row.
+    const begun: Judge = {
+      async judge({ finish, ...input }) {
+        expect(finish).toBeDefined();
+        await mkdir(join(out, 'targets', 'begun'), { recursive: true });
+        await writeFile(join(out, 'targets', 'begun', 'report.json'), '{"cut":');
+        return inner.judge(input);
+      },
+    };
+    const { matrix } = await runMatrix(config, loadTargets(config, env, join(dir, '.env')), undefined, {}, { judge: begun });
+    expect(matrix.targets.map((target) => [target.name, target.exitCode])).toEqual([['begun', 0]]);
+    const report = JSON.parse(await readFile(join(out, 'targets', 'begun', 'report.json'), 'utf8')) as { verdict: string };
+    expect(report.verdict).toBe('conformant');
   });
 
   test('a target that cannot be reached makes the matrix exit 2, above a failing one', async () => {

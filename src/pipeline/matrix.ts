@@ -176,7 +176,10 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
     const order = targetReports(fleetOrder, entry, pass);
     const { judged } = await judgePass(pass, judge, order);
     const written = writing.then(async () => {
-      const row = writtenRow(judged.finished) ?? (await writeTargetReports(order, judged, scanner));
+      // A target the judging thread did not write may have been begun there: its folder is new no more.
+      const row =
+        writtenRow(judged.finished) ??
+        (await writeTargetReports({ ...order, fleet: { ...order.fleet, newFolders: false } }, judged, scanner));
       rows.push(row);
       hooks.onTarget?.(row, rows.length, selected.length);
       // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
