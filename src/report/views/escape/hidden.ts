@@ -36,3 +36,6 @@ export function showHidden(text: string, keep: Kept = ''): string {
   if (!MAY_HOLD_HIDDEN[keep].test(text)) return text;
   return text.replace(HIDDEN, (char) => (keep.includes(char) ? char : code(char)));
 }
+
+/** The characters HTML and XML escape: a text holding none needs no escaping beyond its hidden characters. */
+export const MARKUP_CHARACTER = /[&<>"']/;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { showHidden } from './hidden.js';
+import { MARKUP_CHARACTER, showHidden } from './hidden.js';
 import { safeLink } from './link.js';
 
 /** Markup the suite wrote itself: the only thing a markup`` template inserts as it is. */
@@ -11,9 +11,6 @@ export class Html {
 }
 
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
-
-/** The characters of markup; most texts hold none and are returned as they came. */
-const MARKUP_CHARACTER = /[&<>"']/;
 
 /** Text for a page, in an element or a quoted attribute: markup escaped, hidden characters shown as codes. */
 export function escapeHtml(text: string): string {

@@ -1,4 +1,4 @@
-import { showHidden } from './hidden.js';
+import { MARKUP_CHARACTER, showHidden } from './hidden.js';
 
 /**
  * Text for any XML file, in an element or an attribute: the markup characters escaped, and every character XML 1.0
@@ -6,12 +6,9 @@ import { showHidden } from './hidden.js';
  * Carriage returns are shown too: a parser would turn them into line breaks.
  */
 export function escapeXml(text: string): string {
-  return showHidden(text, '\n\t')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
+  const shown = showHidden(text, '\n\t');
+  if (!MARKUP_CHARACTER.test(shown)) return shown;
+  return shown.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
 }
 
 /** XML the suite wrote itself: the only thing an xml`` template inserts as it is. */
@@ -24,8 +21,14 @@ export class Xml {
 
 export type XmlValue = Xml | string | number | readonly XmlValue[];
 
-const insert = (value: XmlValue): string =>
-  value instanceof Xml ? value.toString() : Array.isArray(value) ? value.map(insert).join('') : escapeXml(String(value as string | number));
+function insert(value: XmlValue): string {
+  if (value instanceof Xml) return value.toString();
+  if (!Array.isArray(value)) return escapeXml(String(value as string | number));
+  // Joined by concatenation, which links the parts, not by join(), which copies them at every level of the file.
+  let text = '';
+  for (const item of value as readonly XmlValue[]) text += insert(item);
+  return text;
+}
 
 /** The one way an XML file is written (JUnit, the badge): every interpolated value is escaped unless it is Xml the suite made. */
 export function xml(strings: TemplateStringsArray, ...values: XmlValue[]): Xml {
