@@ -4,6 +4,8 @@ import { beforeAll, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { MOST_LANGS, MOST_STATUSES, SETTINGS } from '../src/config/settings.js';
 import { CONNECTION_LIMITS } from '../src/exporter/server.js';
+import { SCHEDULE } from '../src/exporter/schedule.js';
+import { MAX_BATCH } from '../src/judge/judge-queue.js';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../src/exchange/body-text.js';
 import { MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_HEADER_NAME_CHARS } from '../src/exchange/header-bounds.js';
 import { BODY_ALLOWANCE_BYTES, SHARED_BODY_BYTES, TARGET_JSON_VALUES } from '../src/http/body-budget.js';
@@ -170,6 +172,18 @@ test("the bounds the docs state are the code's: the exporter's connection limits
       /a connection with more than (\d+) requests sent and not answered is closed, and one that does not take in an answer within (\d+) s/,
     ),
   ).toEqual([String(limits.maxUnansweredRequests), seconds(limits.answerTimeoutMs)]);
+  expect(
+    await figuresOn(
+      'docs/exporter.md',
+      /last two intervals agree \(within (\d+) %\), the exporter foresees its next probe and starts that run (\d+) to (\d+) s before it/,
+    ),
+  ).toEqual([String(SCHEDULE.tolerance * 100), seconds(SCHEDULE.leadMs), seconds(SCHEDULE.leadMs + SCHEDULE.windowMs)]);
+  expect(await figuresOn('docs/exporter.md', /foreseen in the same second, at most (\d+) \(a batch of the judging thread/)).toEqual([
+    String(MAX_BATCH),
+  ]);
+  expect(await figuresOn('docs/exporter.md', /Runs ahead need `--min-interval` above (\d+) s/)).toEqual([
+    seconds(SCHEDULE.leadMs + 2 * SCHEDULE.windowMs),
+  ]);
   expect(await figuresOn('docs/safety.md', /At most ([\d,]+) connections at once; one more/)).toEqual([
     limits.maxConnections.toLocaleString('en-US'),
   ]);

@@ -3,16 +3,16 @@ import { mkdtemp } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { exporterFor, rawConnection, rawRequest, samples, scrape, statusOf, trickle, writeTargets } from './helpers/exporter.js';
 import { serveHttp, type LoopbackServer } from './helpers/loopback-server.js';
 import { execCli } from './helpers/run-cli.js';
 import { startListeningCli } from './helpers/serve-cli.js';
 import type { RunningExporter } from '../src/exporter/server.js';
-import { removeFolder } from './helpers/safety-net.js';
+import { removeFolder, SAFETY_NET_MS } from './helpers/safety-net.js';
 import { sampleReport } from './helpers/sample-report.js';
-import { probeMetrics } from '../src/exporter/probe-metrics.js';
+import { probeMetrics, runSeries } from '../src/exporter/probe-metrics.js';
 import type { RunError } from '../src/errors.js';
 import { cli } from '../src/cli/cli.js';
 import { processIo, type CommandIo } from '../src/cli/io.js';
@@ -163,6 +163,38 @@ describe('GET /probe', () => {
     expect(own.get('ticketing_conformance_exporter_judging_thread_heap_used_bytes')).toBeGreaterThan(1_000_000);
   });
 
+  test('a target probed at a steady pace gets its run ahead of its next probe, which takes it as its own run', async () => {
+    const target = await countedReference();
+    const schedule = { leadMs: 400, windowMs: 400, tolerance: 0.5 };
+    const exporter = track(await exporterFor([{ name: 'steady', baseUrl: target.url, token: TOKEN }], { minIntervalMs: 2000, schedule }));
+    const periodMs = 3500;
+    const own = async () => samples((await scrape(`${exporter.url}/metrics`)).text);
+    const started = Date.now();
+    for (const slot of [0, 1, 2]) {
+      await new Promise((resolve) => setTimeout(resolve, started + slot * periodMs - Date.now()));
+      expect((await probe(exporter, 'steady')).status).toBe(200);
+    }
+    // The third probe made the pace steady: the fourth is foreseen, and its run starts before it is sent.
+    await vi.waitFor(
+      async () => {
+        const metrics = await own();
+        expect(metrics.get('ticketing_conformance_exporter_runs_ahead_total')).toBe(1);
+        expect(metrics.get('ticketing_conformance_exporter_runs_in_flight')).toBe(0);
+      },
+      { timeout: SAFETY_NET_MS, interval: 50 },
+    );
+    const sentAt = Date.now();
+    const fourth = samples((await probe(exporter, 'steady')).text);
+    expect(fourth.get('ticketing_conformance_judged')).toBe(1);
+    expect(fourth.get('ticketing_conformance_run_reused')).toBe(0);
+    expect((fourth.get('ticketing_conformance_run_timestamp_seconds') ?? Infinity) * 1000).toBeLessThan(sentAt);
+    // No run was made twice: the target saw the requests of the runs started, the one ahead among them.
+    const metrics = await own();
+    const runs = metrics.get('ticketing_conformance_exporter_runs_started_total') ?? 0;
+    expect(target.requests.length).toBe(runs * (fourth.get('ticketing_conformance_run_requests') ?? 0));
+    expect(metrics.get('ticketing_conformance_exporter_runs_reused_total')).toBe(4 - runs);
+  });
+
   test('with --min-interval 0 each probe is a new run, and every request is a GET within the budget', async () => {
     const target = await countedReference();
     const exporter = track(await exporterFor([{ name: 'fresh', baseUrl: target.url, token: TOKEN, maxRequests: 6 }]));
@@ -246,7 +278,7 @@ describe('the text of a probe answer', () => {
     const report = sampleReport();
     // Codes are a closed set: the cast stands for whatever a label may one day hold.
     const odd = { code: 'CODE "quoted" \\ back\nslash', message: 'm', hint: 'h', party: 'suite' } as unknown as RunError;
-    const text = probeMetrics({ report: { ...report, errors: [...report.errors, odd] }, reused: false });
+    const text = probeMetrics({ series: runSeries({ ...report, errors: [...report.errors, odd] }), reused: false });
     expect(text).toContain('ticketing_conformance_run_error{code="CODE \\"quoted\\" \\\\ back\\nslash",party="suite"} 1\n');
     const sample = /^ticketing_conformance_[a-z_]+(\{([a-z_]+="([^"\\\n]|\\["\\n])*",?)+\})? -?\d+(\.\d+)?$/;
     const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('# HELP ') && !line.startsWith('# TYPE '));

@@ -20,6 +20,11 @@ export class OwnMetrics {
     help: 'Probes answered with a run already under way or one that finished less than --min-interval ago',
     registers: [this.registry],
   });
+  readonly runsAhead = new Counter({
+    name: `${OWN}runs_ahead_total`,
+    help: "Runs started shortly before a probe foreseen on its target's steady schedule, to be judged with the others due then",
+    registers: [this.registry],
+  });
   readonly runErrors = new Counter({
     name: `${OWN}run_errors_total`,
     help: "Runs that met an error (theirs or a check's) which kept them from judging everything",

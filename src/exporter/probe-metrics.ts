@@ -6,9 +6,12 @@ import { OUTCOMES, outcomeCounts, outcomesOf } from '../report/model/outcomes.js
 export const PREFIX = 'ticketing_conformance_';
 const RUN_VERDICTS: readonly RunVerdict[] = ['conformant', 'not-conformant', 'inconclusive'];
 
-/** What a probe answers with: the run it was given (finished or reused), or none when the scrape's time ran out first. */
+/**
+ * What a probe answers with: the series of the run it was given (finished or reused), as runSeries wrote them once
+ * the run finished, or none when the scrape's time ran out first.
+ */
 export interface ProbeOutcome {
-  report?: Report;
+  series?: string;
   /** The answer came from a run another probe started, or from one that finished less than --min-interval ago. */
   reused: boolean;
 }
@@ -46,23 +49,21 @@ const single = (name: string, help: string, value: number): string => gauge(name
 /** The text of the series, one gauge after another, as a scrape reads it. */
 const text = (gauges: string[]): string => `${gauges.join('\n\n')}\n`;
 
+const finished = (value: number): string =>
+  single('run_finished', '1 if a finished run answers this probe; 0 if the scrape timed out first', value);
+const judged = (value: number): string =>
+  single('judged', '1 if the run could judge the target (conformant or not), 0 if it could not', value);
+
 /**
- * The Prometheus text of one probe. Labels are bounded sets (requirement IDs, levels, verdicts, diagnosis IDs, error
- * codes, parties): never a URL, a message or anything the target wrote, so no series multiplies and nothing secret shows.
+ * The series of a finished run, written once as it finishes: each probe it answers adds only whether it reused the run.
+ * Labels are bounded sets (requirement IDs, levels, verdicts, diagnosis IDs, error codes, parties): never a URL, a
+ * message or anything the target wrote, so no series multiplies and nothing secret shows.
  */
-export function probeMetrics({ report, reused }: ProbeOutcome): string {
-  const head = [
-    single('run_finished', '1 if a finished run answers this probe; 0 if the scrape timed out first', report ? 1 : 0),
-    single(
-      'judged',
-      '1 if the run could judge the target (conformant or not), 0 if it could not',
-      report && report.verdict !== 'inconclusive' ? 1 : 0,
-    ),
-  ];
-  if (!report) return text(head);
+export function runSeries(report: Report): string {
   const counts = outcomeCounts(report);
-  return text([
-    ...head,
+  return [
+    finished(1),
+    judged(report.verdict !== 'inconclusive' ? 1 : 0),
     gauge(
       'verdict',
       'The run verdict, one series per possible verdict, 1 for the one reached',
@@ -100,6 +101,14 @@ export function probeMetrics({ report, reused }: ProbeOutcome): string {
     single('run_duration_seconds', 'How long the run took', report.durationMs / 1000),
     single('run_requests', 'Requests the run sent to the target', report.requests.sent),
     single('run_timestamp_seconds', 'When the run started, in seconds since the epoch', Date.parse(report.startedAt) / 1000),
+  ].join('\n\n');
+}
+
+/** The Prometheus text of one probe: its run's series and whether it reused the run, or that no run finished in time. */
+export function probeMetrics({ series, reused }: ProbeOutcome): string {
+  if (series === undefined) return text([finished(0), judged(0)]);
+  return text([
+    series,
     single(
       'run_reused',
       '1 if this answer reused a run another probe started or one that finished less than --min-interval ago',

@@ -1,9 +1,9 @@
 import type { TargetEntry } from '../config/targets.js';
-import type { Report } from '../report/model/types.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
-import { judgeTimeoutMs, onePassReport, startJudge, type JudgeQueue } from '../pipeline/pipeline.js';
+import { judgeTimeoutMs, MAX_BATCH, onePassReport, startJudge, type JudgeQueue } from '../pipeline/pipeline.js';
 import type { OwnMetrics } from './own-metrics.js';
-import { runErrors, type ProbeOutcome } from './probe-metrics.js';
+import { runErrors, runSeries, type ProbeOutcome } from './probe-metrics.js';
+import { ProbeSchedule, SCHEDULE, type ForeseenProbe, type ScheduleSettings } from './schedule.js';
 
 export interface RunsOptions {
   /**
@@ -12,6 +12,8 @@ export interface RunsOptions {
    */
   minIntervalMs: number;
   metrics: OwnMetrics;
+  /** Only the self-tests change it, to see runs ahead without waiting for Prometheus' pace. */
+  schedule?: ScheduleSettings;
 }
 
 interface Watched {
@@ -19,8 +21,9 @@ interface Watched {
   scanner: SecretScanner;
 }
 
+/** A finished run as its probes show it: its report is not kept, only the series written from it. */
 interface Finished {
-  report: Report;
+  series: string;
   finishedAt: number;
 }
 
@@ -28,13 +31,23 @@ interface Finished {
  * The runs of the exporter, one target at a time: a probe joins the run already under way for its target, or takes
  * a result younger than --min-interval, so however many scrapers ask, a target sees at most one run per interval.
  * Targets never wait for one another: each records on its own, and only the judging (CPU) is shared.
+ *
+ * A target probed at a steady pace has its next probe foreseen, and its run starts shortly before the probe comes,
+ * together with the runs of every probe foreseen in the same window: their recordings are judged as one batch (a
+ * spec run each probe cost alone), and the probe takes a run already done or under way.
  */
 export class Runs {
   /** Each target with its secrets made into a scanner once, as its probes all screen for the same ones. */
   private readonly targets: Map<string, Watched>;
-  private readonly underWay = new Map<string, Promise<Report>>();
+  private readonly underWay = new Map<string, Promise<string>>();
   private readonly finished = new Map<string, Finished>();
   private readonly judge: JudgeQueue;
+  private readonly schedule: ProbeSchedule;
+  /** Targets whose latest run started ahead of a foreseen probe that has not come yet: that probe takes it as its own. */
+  private readonly ahead = new Set<string>();
+  private readonly aheadTimer?: NodeJS.Timeout;
+  /** The end of the last window whose foreseen probes got their runs. */
+  private foreseenUntil = Date.now();
 
   constructor(
     targets: TargetEntry[],
@@ -53,6 +66,12 @@ export class Runs {
     });
     // Vitest starts ahead of the first probe, so that probe's run is not cut short by the start-up.
     this.judge.warmUp();
+    const schedule = options.schedule ?? SCHEDULE;
+    this.schedule = new ProbeSchedule(schedule);
+    // A run ahead must still be fresh when its probe comes, or the probe would start another.
+    if (schedule.leadMs + 2 * schedule.windowMs < options.minIntervalMs) {
+      this.aheadTimer = setInterval(() => this.startRunsAhead(schedule), schedule.windowMs).unref();
+    }
   }
 
   has(name: string): boolean {
@@ -66,15 +85,18 @@ export class Runs {
   async probe(name: string, answerBy: number): Promise<ProbeOutcome> {
     const watched = this.targets.get(name);
     if (!watched) throw new Error(`unknown target ${name}`);
+    this.schedule.arrived(name, Date.now(), answerBy - Date.now());
+    // The first probe to come after a run ahead of it takes that run as its own.
+    const own = this.ahead.delete(name);
     const fresh = this.finished.get(name);
     if (fresh && Date.now() - fresh.finishedAt < this.options.minIntervalMs) {
-      this.options.metrics.runsReused.inc();
-      return { report: fresh.report, reused: true };
+      if (!own) this.options.metrics.runsReused.inc();
+      return { series: fresh.series, reused: !own };
     }
     let running = this.underWay.get(name);
-    const reused = running !== undefined;
+    const reused = running !== undefined && !own;
     if (running) {
-      this.options.metrics.runsReused.inc();
+      if (reused) this.options.metrics.runsReused.inc();
     } else {
       running = this.start(watched, answerBy);
       this.underWay.set(name, running);
@@ -82,14 +104,14 @@ export class Runs {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, answerBy - Date.now()))));
     try {
-      const report = await Promise.race([running, late]);
-      return { report, reused };
+      const series = await Promise.race([running, late]);
+      return series === undefined ? { reused } : { series, reused };
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private start({ entry, scanner }: Watched, answerBy: number): Promise<Report> {
+  private start({ entry, scanner }: Watched, answerBy: number): Promise<string> {
     const { metrics } = this.options;
     metrics.runsStarted.inc();
     metrics.runsInFlight.inc();
@@ -100,9 +122,10 @@ export class Runs {
     const options = { ...entry.options, deadlineMs };
     return onePassReport({ ...entry, options }, this.judge, scanner, { startedAt })
       .then((report) => {
-        this.finished.set(entry.name, { report, finishedAt: Date.now() });
+        const series = runSeries(report);
+        this.finished.set(entry.name, { series, finishedAt: Date.now() });
         if (runErrors(report).length > 0) metrics.runErrors.inc();
-        return report;
+        return series;
       })
       .finally(() => {
         this.underWay.delete(entry.name);
@@ -111,11 +134,39 @@ export class Runs {
       });
   }
 
+  /**
+   * Starts the runs of the probes foreseen in the next window, a lead before they come, unless their target has a run
+   * under way or one that will still be fresh then. At most a judging batch of them: a window of a large fleet does
+   * not open every target's connections at once, and the probes of the others start their runs as they come.
+   */
+  private startRunsAhead({ leadMs, windowMs }: ScheduleSettings): void {
+    const until = Date.now() + leadMs + windowMs;
+    const foreseen = this.schedule.foreseenBetween(Math.max(this.foreseenUntil, Date.now()), until);
+    this.foreseenUntil = until;
+    let started = 0;
+    for (const probe of foreseen) if (started < MAX_BATCH && this.startAhead(probe)) started += 1;
+  }
+
+  /** Starts the run of a foreseen probe, unless its target has a run under way or one that is still fresh then. */
+  private startAhead({ name, at, timeoutMs }: ForeseenProbe): boolean {
+    const watched = this.targets.get(name);
+    const fresh = this.finished.get(name);
+    if (!watched || this.underWay.has(name) || (fresh && at - fresh.finishedAt < this.options.minIntervalMs)) return false;
+    this.options.metrics.runsAhead.inc();
+    this.ahead.add(name);
+    const running = this.start(watched, at + timeoutMs);
+    this.underWay.set(name, running);
+    // A probe gives up on a run at its time-out; a run nobody waits for yet must not reject unheard.
+    running.catch(() => undefined);
+    return true;
+  }
+
   judgingHeapUsedBytes(): Promise<number | undefined> {
     return this.judge.judgingHeapUsedBytes();
   }
 
   async close(): Promise<void> {
+    clearInterval(this.aheadTimer);
     await Promise.allSettled(this.underWay.values());
     await this.judge.close();
   }

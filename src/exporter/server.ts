@@ -5,6 +5,7 @@ import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../se
 import { OwnMetrics } from './own-metrics.js';
 import { probeMetrics } from './probe-metrics.js';
 import { Runs } from './runs.js';
+import type { ScheduleSettings } from './schedule.js';
 
 export interface ExporterOptions {
   targets: TargetEntry[];
@@ -15,6 +16,7 @@ export interface ExporterOptions {
   defaultProbeTimeoutMs: number;
   /** Only the self-tests change these, to see the limits act without waiting for them. */
   limits?: Partial<ConnectionLimits>;
+  schedule?: ScheduleSettings;
 }
 
 /** What clients may hold of the exporter, so that idle, slow or too many connections cannot take it from Prometheus. */
@@ -149,7 +151,11 @@ interface Exporter {
 
 function createExporter(options: ExporterOptions): Exporter {
   const metrics: OwnMetrics = new OwnMetrics(options.targets.length, (): Promise<number | undefined> => runs.judgingHeapUsedBytes());
-  const runs: Runs = new Runs(options.targets, { minIntervalMs: options.minIntervalMs, metrics });
+  const runs: Runs = new Runs(options.targets, {
+    minIntervalMs: options.minIntervalMs,
+    metrics,
+    ...(options.schedule ? { schedule: options.schedule } : {}),
+  });
   const scanner = createSecretScanner(
     options.targets.map((entry) => entry.token),
     options.targets.map((entry) => entry.options.password),
@@ -179,7 +185,7 @@ async function answerProbe(exporter: Exporter, request: IncomingMessage, respons
   const text = probeMetrics(outcome);
   // The series carry only bounded names, never a message or a body; this guards that rule, not a known way in.
   if (scanner.find(text) !== undefined) throw new Error('a probe answer would have shown a token');
-  metrics.probes.inc({ result: outcome.report ? 'answered' : 'timed_out' });
+  metrics.probes.inc({ result: outcome.series === undefined ? 'timed_out' : 'answered' });
   stopTimer();
   reply(response, 200, TEXT_FORMAT, text);
 }

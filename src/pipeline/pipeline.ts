@@ -22,6 +22,8 @@ import { diagnoseJudged, type PassFacts } from './reporting.js';
  */
 
 export type { Judge, JudgeQueue } from '../judge/judge-queue.js';
+/** The most recordings one spec run judges. */
+export { MAX_BATCH } from '../judge/judge-queue.js';
 /** Build: a report from its passes, once; a command that writes its reports builds through writeRun. */
 export { buildReport } from '../report/model/build.js';
 /** Diagnose, build and write: the stages after judging, in a module the judging thread loads too. */

@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import { loadTargets } from '../../src/config/targets.js';
 import { startExporter, type ConnectionLimits, type RunningExporter } from '../../src/exporter/server.js';
+import type { ScheduleSettings } from '../../src/exporter/schedule.js';
 import { SAFETY_NET_MS, removeFolder } from './safety-net.js';
 
 export interface ExporterTarget {
@@ -43,11 +44,13 @@ export async function exporterFor(
     minIntervalMs = 0,
     defaultProbeTimeoutMs = SAFETY_NET_MS,
     limits,
+    schedule,
     runOptions = [],
   }: {
     minIntervalMs?: number;
     defaultProbeTimeoutMs?: number;
     limits?: Partial<ConnectionLimits>;
+    schedule?: ScheduleSettings;
     /** Run options given to the exporter, such as --strict. */
     runOptions?: string[];
   } = {},
@@ -56,7 +59,15 @@ export async function exporterFor(
   try {
     const { file, env } = await writeTargets(dir, targets);
     const entries = loadTargets(loadConfig(['--targets', file, ...runOptions], env, join(dir, '.env')), env, join(dir, '.env'));
-    return await startExporter({ targets: entries, host: '127.0.0.1', port: 0, minIntervalMs, defaultProbeTimeoutMs, limits });
+    return await startExporter({
+      targets: entries,
+      host: '127.0.0.1',
+      port: 0,
+      minIntervalMs,
+      defaultProbeTimeoutMs,
+      limits,
+      ...(schedule ? { schedule } : {}),
+    });
   } finally {
     await removeFolder(dir);
   }
