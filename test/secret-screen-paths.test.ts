@@ -4,8 +4,9 @@ import { CanonicalReader, SECRET_NAMES, secretForms, type SecretForm, type Secre
 
 /**
  * The screen steps plain ASCII through its table, hands escapes and characters beyond ASCII to the CanonicalReader, and
- * skips what no screened form can start in; an automaton built with no table reads every unit through the reader. Both
- * must find the same thing in any text, whatever secrets they look for.
+ * skips what no form it looks for can start in; an automaton too large for a table reads every unit through the reader
+ * and skips alike. Both must find what reading every unit and stepping through the trie finds, in any text, whatever
+ * secrets they look for.
  */
 const TOKEN = 'Sup3r/Secret+Token-93f1c2';
 const ASCII_SECRETS: [string, SecretName][] = [
@@ -71,6 +72,20 @@ interface Screens {
   screenedWriters: string[];
   stepped: FormAutomaton;
   readByUnit: FormAutomaton;
+}
+
+/** The mark of the first state that has one, every unit of the text read and stepped through the trie: nothing skipped. */
+function firstMarkOfEveryUnit(automaton: FormAutomaton, text: string, marks: Uint8Array | Int32Array): number {
+  const reader = new CanonicalReader();
+  let state = 0;
+  for (let index = 0; index < text.length;) {
+    index = reader.read(text, index);
+    for (const byte of reader.bytes.subarray(0, reader.count)) {
+      state = automaton.step(state, byte);
+      if (marks[state] !== 0) return marks[state] ?? 0;
+    }
+  }
+  return 0;
 }
 
 function screens(secrets: [string, SecretName][], alsoLookedFor: [string, SecretName][] = [], screenedWriters?: string[]): Screens {
@@ -194,17 +209,20 @@ describe.each(Object.keys(SCREENS))('looking for %s', (screen) => {
   const screens = SCREENS[screen] as Screens;
   const { secrets, screenedWriters, stepped, readByUnit } = screens;
 
-  test('the table and the reader alone agree on thousands of generated texts, and both find every whole secret written', () => {
+  test('the table, the trie and every unit stepped agree on thousands of generated texts, and find every whole secret written', () => {
     let holding = 0;
     for (let seed = 1; seed <= 3000; seed += 1) {
       const { text, holdsSecret } = generated(seed, screens);
-      const found = stepped.firstScreened(text, new CanonicalReader());
-      expect({ seed, text, found }).toEqual({ seed, text, found: readByUnit.firstScreened(text, new CanonicalReader()) });
-      expect({ seed, text, holds: stepped.holdsForm(text, new CanonicalReader()) }).toEqual({
+      const found = firstMarkOfEveryUnit(readByUnit, text, readByUnit.screened);
+      const holds = firstMarkOfEveryUnit(readByUnit, text, readByUnit.longest) > 0;
+      const screen = (automaton: FormAutomaton): unknown => ({
         seed,
         text,
-        holds: readByUnit.holdsForm(text, new CanonicalReader()),
+        found: automaton.firstScreened(text, new CanonicalReader()),
+        holds: automaton.holdsForm(text, new CanonicalReader()),
       });
+      expect(screen(stepped)).toEqual({ seed, text, found, holds });
+      expect(screen(readByUnit)).toEqual({ seed, text, found, holds });
       if (holdsSecret) {
         holding += 1;
         expect({ seed, text, found: found > 0 }).toEqual({ seed, text, found: true });
@@ -214,13 +232,20 @@ describe.each(Object.keys(SCREENS))('looking for %s', (screen) => {
     expect(holding).toBeGreaterThan(1000);
   });
 
-  test.each(screenedWriters)('a secret written as %s is found by the table, at any place', (writer) => {
+  test.each(screenedWriters)('a secret written as %s is found by the table and by the trie, at any place', (writer) => {
     const next = random(7);
     for (const [secret, name] of secrets) {
       const written = writers[writer]?.(secret, next) ?? '';
       for (const text of [written, `{"echo":"${written}"}`, `\\"${written}%`, `&amp;${written}\\u00`, `é%25${written}😀\\`]) {
-        const found = SECRET_NAMES[stepped.firstScreened(text, new CanonicalReader()) - 1];
-        expect({ writer, text, found }).toEqual({ writer, text, found: name });
+        for (const automaton of [stepped, readByUnit]) {
+          const found = SECRET_NAMES[automaton.firstScreened(text, new CanonicalReader()) - 1];
+          expect({ writer, text, found, holds: automaton.holdsForm(text, new CanonicalReader()) }).toEqual({
+            writer,
+            text,
+            found: name,
+            holds: true,
+          });
+        }
       }
     }
   });

@@ -60,6 +60,68 @@ class EdgeTable {
 /** A table's entry for a character the CanonicalReader must read (an escape, or a character beyond ASCII): no state's complement. */
 const ESCAPE = -0x40000000;
 
+/**
+ * What a walk of the automaton from its root may skip of a text, for a set of forms: a window is the fewest characters
+ * any of them takes, and a character that breaks every form (see breaks) ends any that starts before it in the window.
+ */
+class Skips {
+  /**
+   * The ASCII characters none of the forms can hold a unit of: punctuation, spaces and controls of which no form holds
+   * the byte, and that start no escape and sit inside none except as what a backslash escapes (`"`, not ; or #).
+   */
+  private readonly breaks = new Uint8Array(0x80);
+  /**
+   * The fewest bytes a form has, when every form is ASCII, since a unit of text that gives one ASCII byte is at least
+   * one character long. 0 when some form is not ASCII (a character beyond ASCII gives up to 3 bytes): nothing is skipped.
+   */
+  readonly window: number;
+
+  constructor(forms: SecretForm[]) {
+    const held = new Uint8Array(256);
+    for (const form of forms) for (const byte of form.bytes) held[byte] = 1;
+    const fewest = forms.reduce((least, form) => Math.min(least, form.bytes.length), Infinity);
+    this.window = forms.length === 0 || held.subarray(0x80).includes(1) ? 0 : fewest;
+    for (let char = 0; char < 0x80; char += 1) {
+      this.breaks[char] = held[char] === 0 && !/[\\%&#;A-Za-z0-9]/.test(String.fromCharCode(char)) ? 1 : 0;
+    }
+  }
+
+  /**
+   * Where a walk at the root goes on from index: just past the last character of the next window that breaks every
+   * form, since none that starts before it can end before it; the end of the text when no window fits; index when
+   * nothing in the window breaks a form.
+   */
+  after(text: string, index: number): number {
+    const last = index + this.window - 1;
+    if (last >= text.length) return text.length;
+    for (let at = last; at >= index; at -= 1) {
+      const char = text.charCodeAt(at);
+      if (char < 0x80 && this.breaks[char] === 1) return at + 1;
+    }
+    return index;
+  }
+}
+
+/** One walk's use of Skips over a text. */
+class SkipAhead {
+  /** Up to where the last window looked and found nothing that breaks a form. */
+  unbroken: number;
+
+  constructor(
+    private readonly skips: Skips,
+    private readonly text: string,
+  ) {
+    this.unbroken = skips.window > 0 ? 0 : text.length;
+  }
+
+  /** Where a walk at the root goes on from index: past a break (see Skips.after), or index itself. */
+  from(index: number): number {
+    const after = this.skips.after(this.text, index);
+    if (after === index) this.unbroken = index + this.skips.window;
+    return after;
+  }
+}
+
 /** Of two entries of FormAutomaton.screened, the one the screen names: the secret first in SECRET_NAMES. */
 const firstNamed = (a: number, b: number): number => (a === 0 ? b : b === 0 ? a : Math.min(a, b));
 
@@ -88,17 +150,9 @@ export class FormAutomaton {
   private classes = 1;
   /** Each ASCII character's column as it stands in a text: its byte's class, upper case folded; a backslash, % and & go to ESCAPE. */
   private readonly classOfChar = new Uint16Array(0x80);
-  /**
-   * The ASCII characters no screened form can hold a unit of: punctuation, spaces and controls of which no screened
-   * form holds the byte, and that start no escape and sit inside none except as what a backslash escapes (`"`, not ; or #).
-   */
-  private readonly breaks = new Uint8Array(0x80);
-  /**
-   * How many characters a screened form takes at least: its length in bytes, when every screened form is ASCII, since
-   * a unit of text that gives one ASCII byte is at least one character long. 0 when some form is not ASCII (a
-   * character beyond ASCII gives up to 3 bytes): the screen then skips nothing.
-   */
-  private readonly screenedWindow: number;
+  /** What the screen may skip, looking for screened forms; and what the search for any form may skip. */
+  private readonly screenedSkips: Skips;
+  private readonly formSkips: Skips;
 
   /** maxTableEntries: the largest table built (see MAX_TABLE_ENTRIES); 0 steps through the trie, reading every unit. */
   constructor(forms: SecretForm[], maxTableEntries = MAX_TABLE_ENTRIES) {
@@ -132,19 +186,9 @@ export class FormAutomaton {
       if (form.kind === 'base64') this.base64[state] = 1;
     }
     this.maxLength = maxLength;
-    this.screenedWindow = this.markBreaks(forms.filter((form) => form.screened));
+    this.screenedSkips = new Skips(forms.filter((form) => form.screened));
+    this.formSkips = new Skips(forms);
     this.link(maxTableEntries);
-  }
-
-  /** Fills breaks from the screened forms' bytes; returns screenedWindow. */
-  private markBreaks(screened: SecretForm[]): number {
-    const held = new Uint8Array(256);
-    for (const form of screened) for (const byte of form.bytes) held[byte] = 1;
-    if (screened.length === 0 || held.subarray(0x80).includes(1)) return 0;
-    for (let char = 0; char < 0x80; char += 1) {
-      this.breaks[char] = held[char] === 0 && !/[\\%&#;A-Za-z0-9]/.test(String.fromCharCode(char)) ? 1 : 0;
-    }
-    return Math.min(...screened.map((form) => form.bytes.length));
   }
 
   /** Breadth-first failure links, each state's outputs merged with those of its failure state, and the table if it fits. */
@@ -215,35 +259,27 @@ export class FormAutomaton {
    * file the suite writes, so it walks the text alone, with no note of where each byte began (redacting needs that).
    */
   firstScreened(text: string, reader: CanonicalReader): number {
-    return this.firstMarked(text, reader, this.screened, this.screenedWindow);
+    return this.firstMarked(text, reader, this.screened, this.screenedSkips);
   }
 
   /** Whether the text holds any form at all: most texts hold none, and need no redacting pass that notes where each byte began. */
   holdsForm(text: string, reader: CanonicalReader): boolean {
-    return this.firstMarked(text, reader, this.longest, 0) !== 0;
+    return this.firstMarked(text, reader, this.longest, this.formSkips) !== 0;
   }
 
-  /**
-   * The mark of the first state reached that has one, or 0. With a window (the fewest characters any marked form takes),
-   * it skips what no marked form can start in: from the root, where the next window's characters hold one that breaks
-   * every form, none starts before it.
-   */
-  private firstMarked(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array, window: number): number {
+  /** The mark of the first state reached that has one, or 0; from the root, what skips says no marked form starts in is skipped. */
+  private firstMarked(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array, skips: Skips): number {
     const { table, classOfChar, classOf } = this;
-    if (table === undefined) return this.firstMarkedByUnit(text, reader, marks);
+    if (table === undefined) return this.firstMarkedByUnit(text, reader, marks, skips);
     const width = this.classes + 1;
     const { bytes } = reader;
     let row = 0;
-    // Up to where the last window looked and found nothing that breaks a form.
-    let unbroken = 0;
+    const ahead = new SkipAhead(skips, text);
     for (let index = 0; index < text.length;) {
-      if (row === 0 && window > 0 && index >= unbroken) {
-        const after = this.afterBreak(text, index, window);
-        if (after !== index) {
-          index = after;
-          continue;
-        }
-        unbroken = index + window;
+      const from = row === 0 && index >= ahead.unbroken ? ahead.from(index) : index;
+      if (from !== index) {
+        index = from;
+        continue;
       }
       const char = text.charCodeAt(index);
       // Most of a file is plain ASCII that ends no form: one lookup and one comparison a character.
@@ -271,26 +307,14 @@ export class FormAutomaton {
     return 0;
   }
 
-  /**
-   * Where a screen at the root goes on from index: just past the last character of the next window that breaks every
-   * form, since none that starts before it can end before it; the end of the text when no window fits; index when
-   * nothing in the window breaks a form.
-   */
-  private afterBreak(text: string, index: number, window: number): number {
-    const last = index + window - 1;
-    if (last >= text.length) return text.length;
-    for (let at = last; at >= index; at -= 1) {
-      const char = text.charCodeAt(at);
-      if (char < 0x80 && this.breaks[char] === 1) return at + 1;
-    }
-    return index;
-  }
-
   /** firstMarked for an automaton too large for a table: every unit of the text read, and stepped through the trie. */
-  private firstMarkedByUnit(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array): number {
+  private firstMarkedByUnit(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array, skips: Skips): number {
     const { bytes } = reader;
     let state = 0;
+    const ahead = new SkipAhead(skips, text);
     for (let index = 0; index < text.length;) {
+      if (state === 0 && index >= ahead.unbroken) index = ahead.from(index);
+      if (index === text.length) break;
       index = reader.read(text, index);
       for (let unit = 0; unit < reader.count; unit += 1) {
         state = this.step(state, bytes[unit] ?? 0);
