@@ -105,9 +105,14 @@ export function sha256(value: unknown): string {
   return textSha256(canonicalJson(value));
 }
 
-/** The hash of a text already canonical, so a text written is not serialised again to be hashed. */
-export function textSha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+/**
+ * The hash of a text already canonical, so a text written is not serialised again to be hashed; given in pieces, the
+ * hash of the pieces joined, without the joined text made.
+ */
+export function textSha256(text: string | readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const piece of typeof text === 'string' ? [text] : text) hash.update(piece);
+  return `sha256:${hash.digest('hex')}`;
 }
 
 export const catalogHash: string = sha256(catalog);

@@ -31,18 +31,22 @@ export interface SealedReport {
 export function sealed(report: Report & Required<Pick<Report, 'integrity'>>): SealedReport {
   const { catalog, configuration } = report.integrity;
   const hashes = { catalog, configuration };
-  const entries: string[] = [];
+  // The text in pieces, each value's canonical JSON apart, so the hash reads them without their being joined first.
+  const pieces = ['{'];
   let sealAt = -1;
   for (const key of Object.keys(report).sort()) {
     const value = (report as unknown as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    if (key === 'integrity') sealAt = entries.length;
-    entries.push(`${JSON.stringify(key)}:${canonicalJson(key === 'integrity' ? hashes : value)}`);
+    pieces.push(`${pieces.length === 1 ? '' : ','}${JSON.stringify(key)}:`);
+    if (key === 'integrity') sealAt = pieces.length;
+    pieces.push(canonicalJson(key === 'integrity' ? hashes : value));
   }
-  const content = textSha256(`{${entries.join(',')}}`);
+  pieces.push('}');
+  const content = textSha256(pieces);
   const integrity = { ...hashes, content };
-  entries[sealAt] = `"integrity":${canonicalJson(integrity)}`;
-  return { report: { ...report, integrity }, text: `{${entries.join(',')}}\n` };
+  pieces[sealAt] = canonicalJson(integrity);
+  pieces.push('\n');
+  return { report: { ...report, integrity }, text: pieces.join('') };
 }
 
 /** Each built report's report.json, cleared by the build's screen when nothing was found in it. */
