@@ -111,8 +111,10 @@ test('a folder the command makes is written and listed whole, each file only cre
     written: ['report.json', join('nested', 'deeper', 'page.html'), join('nested', 'badge.svg')],
   });
   expect(await readFile(join(out, 'nested', 'badge.svg'), 'utf8')).toBe('<svg/>');
+  // A second put into the folder it made (a run's reports after its recording) keeps the first one's files listed.
+  await writeArtifacts(out, [{ name: 'later.md', content: '# later' }], artifactScanner([TOKEN]), { newFolder: true });
   const manifest = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as { files: string[]; folders: string[] };
-  expect(manifest).toEqual({ files: files.map(({ name }) => name), folders: ['nested', 'nested/deeper'] });
+  expect(manifest).toEqual({ files: [...files.map(({ name }) => name), 'later.md'], folders: ['nested', 'nested/deeper'] });
   await clearOwnOutputs(out);
   expect(await readdir(out)).toEqual([]);
 

@@ -1,4 +1,4 @@
-import { constants, mkdirSync, writeFileSync } from 'node:fs';
+import { constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { appendFile, lstat, mkdir, open, readFile, realpath, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { createSecretScanner, isClearedBy, type ClearedText, type SecretScanner } from '../secrets/scanner.js';
@@ -71,9 +71,10 @@ interface Manifest {
   folders: string[];
 }
 
-async function readManifest(folder: string): Promise<Manifest> {
+/** The list's entries, from its text if there is one. */
+function manifestOf(text: string | undefined): Manifest {
   try {
-    const parsed = JSON.parse(await readFile(join(folder, MANIFEST), 'utf8')) as Partial<Manifest>;
+    const parsed = JSON.parse(text ?? '') as Partial<Manifest>;
     const paths = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
     return { files: paths(parsed.files), folders: paths(parsed.folders) };
   } catch {
@@ -82,19 +83,26 @@ async function readManifest(folder: string): Promise<Manifest> {
   }
 }
 
-/** The list's text; null when nothing is on it, so a folder the suite left empty stays empty. */
-function manifestText(list: Manifest): string | null {
+async function readManifest(folder: string): Promise<Manifest> {
+  return manifestOf(await readFile(join(folder, MANIFEST), 'utf8').catch(() => undefined));
+}
+
+/**
+ * The text of the list with files and folders (paths relative to the folder) added, so the next run removes exactly
+ * those; null when nothing is on it, so a folder the suite left empty stays empty. It holds only the names of files
+ * the writer itself put there.
+ */
+function listText(earlier: Manifest, files: readonly string[], folders: readonly string[]): string | null {
+  const list: Manifest = {
+    files: [...new Set([...earlier.files, ...files])],
+    folders: [...new Set([...earlier.folders, ...folders])],
+  };
   return list.files.length === 0 && list.folders.length === 0 ? null : `${JSON.stringify(list, null, 2)}\n`;
 }
 
-/** Adds files and folders (paths relative to the folder) to the folder's list, so the next run removes exactly those. */
+/** Adds files and folders to the folder's list. */
 async function recordOwnOutputs(folder: string, files: readonly string[], folders: readonly string[] = []): Promise<void> {
-  const manifest = await readManifest(folder);
-  const text = manifestText({
-    files: [...new Set([...manifest.files, ...files])],
-    folders: [...new Set([...manifest.folders, ...folders])],
-  });
-  // The list holds only the names of files the writer itself put there.
+  const text = listText(await readManifest(folder), files, folders);
   if (text !== null) await writeFile(join(folder, MANIFEST), text);
 }
 
@@ -170,7 +178,7 @@ export interface PutOptions {
    */
   listed?: boolean;
   /**
-   * The folder is new to this command and nothing was put in it yet: there is no list to read, only one to write, and
+   * The folder was made by this command, and holds only what the command put there and listed: nothing to clear, and
    * each file is created, never written over or through what is there.
    */
   newFolder?: boolean;
@@ -245,9 +253,10 @@ export async function putArtifacts(
 }
 
 /**
- * Writes files into a folder the command makes, and its list, one after another with the calls that wait: each file is
+ * Writes files into a folder the command made, and its list, one after another with the calls that wait: each file is
  * created where nothing is (so never through a link, into a pipe or over a file), which takes no time worth handing to
- * the thread pool, whose round trips and promises cost a fleet's busy thread more than the writing itself.
+ * the thread pool, whose round trips and promises cost a fleet's busy thread more than the writing itself. What the
+ * command put there before (a run's recording, written before its reports) stays on the list.
  */
 function putInNewFolder(folder: string, files: readonly ScreenedArtifact[], listed: boolean): string[] {
   mkdirSync(folder, { recursive: true });
@@ -258,9 +267,25 @@ function putInNewFolder(folder: string, files: readonly ScreenedArtifact[], list
     writeFileSync(path, content, { flag: 'wx' });
     return path;
   });
-  const text = listed ? manifestText({ files: files.map(({ name }) => name), folders: made }) : null;
-  if (text !== null) writeFileSync(join(folder, MANIFEST), text, { flag: 'wx' });
+  if (!listed) return written;
+  const listPath = join(folder, MANIFEST);
+  const earlier = ownListText(listPath);
+  const text = listText(
+    manifestOf(earlier),
+    files.map(({ name }) => name),
+    made,
+  );
+  if (text !== null) writeFileSync(listPath, text, { flag: earlier === undefined ? 'wx' : 'w' });
   return written;
+}
+
+/** The list the command wrote in a folder it made, if it wrote one yet. */
+function ownListText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Screens the files, writes those that pass, and names those refused: the whole job for a command with one pass. */

@@ -139,7 +139,7 @@ export interface WriteRunOptions {
   reports?: readonly ReportKind[];
   /** The CI's variables, for the job Allure's executor links to. */
   env?: Record<string, string | undefined>;
-  /** The folder is new to this command, with nothing put in it yet: nothing to clear, no list to read. */
+  /** The folder was made by this command, with nothing put in it yet: nothing to clear (see PutOptions). */
   newFolder?: boolean;
 }
 
@@ -187,8 +187,7 @@ export async function writeRun(
   });
   const written = await writeReports(report, folder, scanner, {
     ...options,
-    // The recording's files, if written, started the folder's list.
-    newFolder: newFolder && recording.written.length === 0,
+    newFolder,
     ...(stepSummary && !summaryProblem ? { stepSummary } : {}),
   });
   return { report, writtenFiles: [...written, ...recording.written] };

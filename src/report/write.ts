@@ -50,7 +50,7 @@ export interface WriteOptions {
   reports?: readonly ReportKind[];
   /** The CI's variables, for the job Allure's executor links to. */
   env?: Record<string, string | undefined>;
-  /** The folder is new to this command, with nothing put in it yet (see PutOptions). */
+  /** The folder was made by this command, and holds only what it put there and listed (see PutOptions). */
   newFolder?: boolean;
 }
 
