@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { classifyAnswer } from '../src/classify/classify.js';
+import { diagnose } from '../src/diagnosis/diagnose.js';
 import { frontAnsweredSome } from '../src/diagnosis/fronts.js';
 import { diagnoseStack } from '../src/diagnosis/rules.js';
+import type { ClassifiedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
 import { STATUS_PATH } from '../src/exchange/exchange.js';
 import { answer, APACHE_503_PAGE, served } from './doctor/recorded.js';
 import { REFUSALS, type RefusalName } from './helpers/throttling-targets.js';
@@ -254,5 +256,64 @@ describe('what a throttled run tells the user', () => {
     );
     expect(diagnosis?.advice[0]).toMatch(/--rate-limit 4\/s/);
     expect(diagnosis).not.toHaveProperty('snippets');
+  });
+});
+
+describe('a target that asked the suite to wait until a cap of its own stopped it', () => {
+  type CapCode = 'HARNESS_RATE_LIMITED' | 'HARNESS_REQUEST_BUDGET' | 'HARNESS_DEADLINE';
+  const stoppedBy = (id: string, code: CapCode, message: string): JudgedRequirement => ({
+    id,
+    verdict: 'error',
+    checks: [
+      { requirement: id, scenario: 's', verdict: 'pass', description: 'judged before the cap' },
+      {
+        requirement: id,
+        scenario: 's',
+        verdict: 'error',
+        description: 'd',
+        error: { code, message, hint: 'h', party: code === 'HARNESS_RATE_LIMITED' ? 'environment' : 'suite' },
+      },
+    ],
+  });
+  const RESULTS = [
+    stoppedBy('AUTH-TOKEN-ACCEPTED', 'HARNESS_DEADLINE', 'the run reached its deadline'),
+    stoppedBy('LANG-FR', 'HARNESS_REQUEST_BUDGET', 'the run used all of its 40 requests'),
+    stoppedBy('STATUS-COLOUR', 'HARNESS_RATE_LIMITED', 'answered HTTP 429 with Retry-After: 3600'),
+  ];
+
+  test('both are named: the rate limit as the cause, the cap as what stopped the run, with the requirements it left', () => {
+    expect(diagnose(RESULTS, {}, { askedToWait: 3 })).toEqual([
+      {
+        id: 'rate-limited',
+        party: 'environment',
+        confidence: 'high',
+        summary:
+          'the target asked the suite to wait 3 time(s) for asking too fast (HTTP 429, or 503 with Retry-After), and the suite stopped on a cap of its own before LANG-FR, STATUS-COLOUR could be judged: the deployment limits how fast a client may ask',
+        evidence: 'the run used all of its 40 requests',
+        advice: [
+          'Slow the suite down below the limit: --rate-limit 2/s (CONFORMANCE_RATE_LIMIT=2/s, or rateLimit: 2/s for this target in a targets file) sends its requests one at a time, spaced evenly.',
+          'Or let the tester through the rate limit: an exception to the rule for the address the suite runs from, or for its User-Agent "ticketing-conformance", on the API paths (/api/...).',
+        ],
+      },
+    ]);
+  });
+
+  test('a cap reached without the target asking to wait is the cap alone; a run already named as throttled is not named twice', () => {
+    expect(diagnose(RESULTS, {}, {})).toEqual([]);
+    expect(diagnose(RESULTS, {}, { askedToWait: 0 })).toEqual([]);
+    expect(diagnose([RESULTS[0] as JudgedRequirement], {}, { askedToWait: 2 })).toEqual([]);
+    const seen = throttled('Kong (429 JSON, no Retry-After)');
+    const key = 'valid /api/ticket/status/1?';
+    const exchanges: ClassifiedExchanges = {
+      [key]: {
+        request: { method: 'GET', url: seen.url, credentials: 'valid token', headers: {} },
+        response: { status: seen.status, headers: seen.headers, body: seen.body, bodyTruncated: false },
+        repro: '',
+        classification: seen.classified,
+      },
+    };
+    expect(
+      diagnose(RESULTS, exchanges, { askedToWait: 3 }).map((diagnosis) => [diagnosis.id, diagnosis.summary.split(' for ')[0]]),
+    ).toEqual([['rate-limited', "Kong refused the suite's requests"]]);
   });
 });
