@@ -959,3 +959,145 @@ describe("what the API's own answer holds, read exactly", () => {
     expect(memberText('{"data":"Open"}', ['data', 0])).toBeUndefined();
   });
 });
+
+describe("the application failing, in PHP's or its framework's own words, quoted by the line that says so", () => {
+  const TEXT_TYPE = { 'content-type': 'text/plain' };
+  test.each([
+    [
+      'WordPress without its database',
+      'Error establishing a database connection',
+      'database-down',
+      'Error establishing a database connection',
+    ],
+    ["PDO's refusal by MySQL", 'could not connect to mysql server', 'database-down', 'could not connect to mysql'],
+    ['PostgreSQL refusing the connection', 'pgsql: Connection refused', 'database-down', 'pgsql: Connection refused'],
+    [
+      'the connection refused before naming the database',
+      'Connection refused (database at db:5432)',
+      'database-down',
+      'Connection refused (database',
+    ],
+    ["MySQL's connection limit", 'SQLSTATE[08004] [1040] Too many connections', 'database-down', 'SQLSTATE['],
+    [
+      'a PHP fatal error without its bold tags',
+      'PHP Fatal error:  Uncaught TypeError in /var/www/app.php:7',
+      'fatal-error',
+      'PHP Fatal error:',
+    ],
+    [
+      'a parse error',
+      '<b>Parse error</b>: syntax error, unexpected token "}" in /var/www/index.php',
+      'fatal-error',
+      'Parse error</b>: syntax error',
+    ],
+    [
+      'memory exhausted',
+      'Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes)',
+      'fatal-error',
+      'Allowed memory size of 134217728 bytes exhausted',
+    ],
+    [
+      'an uncaught exception of a namespace',
+      'Uncaught App\\Exceptions\\StatusException: missing',
+      'uncaught-exception',
+      'Uncaught App\\Exceptions\\StatusException',
+    ],
+    [
+      "Laravel's Whoops page",
+      '<h1>Whoops, looks like something went wrong.</h1>',
+      'uncaught-exception',
+      'Whoops, looks like something went wrong',
+    ],
+    [
+      "Symfony's exception page",
+      '<div class="trace">Symfony\\Component\\HttpKernel\\Exception\\NotFoundHttpException</div>',
+      'uncaught-exception',
+      'Symfony\\Component\\',
+    ],
+    ["Symfony's production error page", '<h1>Oops! An Error Occurred</h1>', 'uncaught-exception', 'Oops! An Error Occurred'],
+    [
+      "Laravel 11's error page",
+      '<div class="ml-4 text-lg text-gray-500 uppercase tracking-wider">  Server Error  </div>',
+      'uncaught-exception',
+      'tracking-wider">  Server Error  <',
+    ],
+    [
+      "PHP's stack trace as HTML",
+      'Exception: no status in /var/www/app.php:9 Stack trace:<br />#0 {main}',
+      'uncaught-exception',
+      'Stack trace:<br',
+    ],
+    [
+      "Python's traceback",
+      'Traceback (most recent call last):\n  File "app.py", line 3',
+      'uncaught-exception',
+      'Traceback (most recent call last)',
+    ],
+    [
+      "Node's stack, a method of a class",
+      'TypeError: x\n    at Status.<anonymous> (/app/status.js:12:20)\n',
+      'uncaught-exception',
+      'at Status.<anonymous> (/app/status.js:12:20)',
+    ],
+  ] as const)('%s', (_name, body, what, line) => {
+    expect(classifyAnswer(answer(500, body, TEXT_TYPE)).meaning).toEqual({
+      kind: 'application-error',
+      what,
+      evidence: `HTTP 500 with "${line}"`,
+    });
+  });
+
+  test.each([
+    ['a connection refused far from any database', `Connection refused${' '.repeat(81)}by the mysql host`],
+    ['a sentence about the database that does not fail', 'could not connect to the printer'],
+    ['memory exhausted without its size', 'Allowed memory size of many bytes exhausted'],
+    ['a stack trace line without a column', 'Error\n    at getStatus (/app/src/status.js:12)\n'],
+    ['a parse error of something else', 'Parse error: unexpected input'],
+  ])('%s is no failure of the application', (_name, body) => {
+    expect(classifyAnswer(answer(500, body, TEXT_TYPE)).meaning.kind).toBe('undecodable');
+  });
+});
+
+describe('a sign-in page or a captive portal, by the words and addresses of each', () => {
+  test.each([
+    ['Keycloak', 'https://id.example.com/realms/help/protocol/openid-connect/auth?client_id=help'],
+    ['Auth0', 'https://example.auth0.com/authorize?client_id=abc'],
+    ['Shibboleth', 'https://idp.example.edu/idp/profile/SAML2/Redirect/SSO?shibboleth=1'],
+    ['CAS', 'https://cas.example.edu/cas/login?service=https%3A%2F%2Fhelp.example.edu'],
+    ['an OAuth 2 proxy', 'http://help.example.com/oauth2/start?rd=%2Fapi'],
+  ])("a redirect to %s's sign-in is a single sign-on front", (_name, location) => {
+    expect(classifyAnswer(answer(302, '', { location })).origin).toEqual({
+      kind: 'front',
+      front: 'sso',
+      evidence: `a redirect to a single sign-on page (${location})`,
+    });
+  });
+
+  test('a sign-in path of the application itself, without scheme and host, is the application redirecting', () => {
+    expect(classifyAnswer(answer(302, '', { location: '/oauth2/login' })).origin.kind).toBe('unknown');
+  });
+
+  test.each([
+    ['a password field quoted with single quotes', "<form><input name='p' type='password'></form>"],
+    ['an OpenID sign-in', '<html><a href="/openid/start">Sign in with OpenID</a></html>'],
+  ])('a sign-in page with %s', (_name, page) => {
+    expect(classifyAnswer(answer(200, page, HTML_TYPE)).origin).toMatchObject({ kind: 'front', front: 'sso' });
+  });
+
+  test.each([
+    ['a captive portal by name', '<p>This captive portal needs you to sign in.</p>'],
+    ['a Wi-Fi sign-in', '<p>Sign in to this Wi-Fi to continue.</p>'],
+    ['a network sign-in', '<p>Sign in to the network</p>'],
+    ['terms to accept to access', '<p>Accept the terms of service to access the Internet</p>'],
+  ])('%s', (_name, page) => {
+    expect(classifyAnswer(answer(200, page, HTML_TYPE)).origin).toMatchObject({ kind: 'front', front: 'captive-portal' });
+  });
+
+  test.each([
+    ['a challenge page asking for JavaScript and cookies', '<noscript>Enable JavaScript and cookies to continue</noscript>'],
+    ['a captcha', '<div class="g-recaptcha" data-sitekey="x">captcha</div>'],
+    ['a check of the browser', '<h1>Checking your browser before accessing help.example.com</h1>'],
+  ])('%s is a firewall challenge', (_name, page) => {
+    expect(classifyAnswer(answer(403, page, HTML_TYPE)).origin).toMatchObject({ kind: 'front', front: 'waf' });
+  });
+});

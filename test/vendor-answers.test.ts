@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { vendorOf, vendorPage, type AnswerText } from '../src/classify/signatures.js';
 import type { ObservedAnswer, StackObservations } from '../src/diagnosis/answers.js';
 import { diagnoseStack } from '../src/diagnosis/rules.js';
 import type { Diagnosis } from '../src/diagnosis/types.js';
@@ -352,5 +353,135 @@ describe("a named front's own answer to every request: the front named, its own 
     expect(diagnosis).toMatchObject({ id: 'front-blocked', confidence: 'high' });
     expect(diagnosis.advice[0]).toMatch(/^Let the suite's requests through Sucuri: /);
     expect(diagnosis.advice.join(' ')).not.toMatch(/documentation/);
+  });
+});
+
+describe("a vendor's signature, clause by clause: its own answer, or only the headers it adds to what it passes on", () => {
+  const PLAIN = { 'content-type': 'text/plain' };
+  const at = (status: number, body: string, headers: Record<string, string> = {}): AnswerText => ({ status, headers, body });
+  const KONG_LATENCY = { 'x-kong-response-latency': '2' };
+  const AWS_ID = { 'x-amzn-requestid': '5f1a6b7c-0d2e-4f3a-9b8c-7d6e5f4a3b2c' };
+
+  /** [what, the answer, the vendor whose own answer it is, the vendor whose headers it carries]. */
+  test.each([
+    [
+      "Cloudflare's challenge platform script",
+      at(403, '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1?ray=8a1b"></script><div id="cf-chl-widget"></div>'),
+      'Cloudflare',
+      'Cloudflare',
+    ],
+    [
+      "Fastly's node passing Varnish's own page on",
+      at(503, '<p>Guru Meditation:</p><p>XID: 1</p>', { 'x-served-by': 'cache-ams21080-AMS' }),
+      'Fastly',
+      'Fastly',
+    ],
+    ["Varnish's page by its last line alone", at(503, '<hr><p>Varnish cache server</p>'), 'Varnish', 'Varnish'],
+    ['Varnish by its header on an answer it passes', at(200, '{}', { 'x-varnish': '32770' }), undefined, 'Varnish'],
+    ['Varnish named in Via', at(200, '{}', { via: '1.1 varnish (Varnish/7.1)' }), undefined, 'Varnish'],
+    [
+      "HAProxy's 502: a server's answer it could not read",
+      at(502, '<h1>502 Bad Gateway</h1>\nThe server returned an invalid or incomplete response.\n'),
+      'HAProxy',
+      'HAProxy',
+    ],
+    ["HAProxy's 504", at(504, "<h1>504 Gateway Time-out</h1>\nThe server didn't respond in time.\n"), 'HAProxy', 'HAProxy'],
+    ["Go's words without nosniff are not Traefik's", at(502, 'Bad Gateway', PLAIN), undefined, undefined],
+    [
+      "Go's words as HTML are not Traefik's",
+      at(502, 'Bad Gateway', { 'content-type': 'text/html', 'x-content-type-options': 'nosniff' }),
+      undefined,
+      undefined,
+    ],
+    ["Traefik's Gateway Timeout", at(504, 'Gateway Timeout\n', { ...PLAIN, 'x-content-type-options': 'nosniff' }), 'Traefik', 'Traefik'],
+    [
+      "Envoy's upstream connect error",
+      at(503, 'upstream connect error or disconnect/reset before headers. reset reason: connection failure', PLAIN),
+      'Envoy',
+      'Envoy',
+    ],
+    ["Envoy's JWT filter", at(401, 'Jwt is missing', PLAIN), 'Envoy', 'Envoy'],
+    ["Envoy's empty 400 of its own", at(400, ' ', { server: 'envoy' }), 'Envoy', 'Envoy'],
+    ["an empty 399 through Envoy is not Envoy's refusal", at(399, '', { server: 'envoy' }), undefined, 'Envoy'],
+    [
+      "an empty 403 from upstream through Envoy is the upstream's",
+      at(403, '', { server: 'envoy', 'x-envoy-upstream-service-time': '3' }),
+      undefined,
+      'Envoy',
+    ],
+    ["Envoy's empty 403 under Istio's name", at(403, '', { server: 'istio-envoy' }), 'Envoy', 'Envoy'],
+    ['a text from upstream through Envoy', at(403, 'Forbidden by policy', { server: 'envoy' }), undefined, 'Envoy'],
+    ['an Envoy header alone', at(200, '{}', { 'x-envoy-decorator-operation': 'api' }), undefined, 'Envoy'],
+    [
+      "Heroku's maintenance page is a maintenance window, not the router's",
+      at(503, '<iframe src="//www.herokucdn.com/error-pages/maintenance-mode.html"></iframe>'),
+      undefined,
+      undefined,
+    ],
+    ["Heroku's router named in Via", at(200, '{}', { via: '1.1 heroku-router' }), undefined, "Heroku's router"],
+    ["Google's error page in plain quotes", at(500, "<p><b>500.</b> That's an error.</p>"), 'Google Front End', 'Google Front End'],
+    ["Google's title alone", at(404, '<title>Error 404 (Not Found)!!1</title>'), 'Google Front End', 'Google Front End'],
+    ["Google's front end by its server's name", at(200, '{}', { server: 'gws' }), undefined, 'Google Front End'],
+    ['a server merely mentioning GFE later is not Google', at(200, '{}', { server: 'nginx (GFE)' }), undefined, undefined],
+    ['Google named in Via', at(200, '{}', { via: '1.1 google' }), undefined, 'Google Front End'],
+    [
+      "a Via naming googlebot's host is not Google's front end",
+      at(200, '{}', { via: '1.1 googleusercontent-proxy' }),
+      undefined,
+      undefined,
+    ],
+    [
+      "NetScaler's VPN sign-in page in the body",
+      at(200, '<script>location="/vpn/index.html"</script>'),
+      'Citrix NetScaler',
+      'Citrix NetScaler',
+    ],
+    ["NetScaler's traffic management login", at(302, '', { location: '/cgi/tmlogin' }), 'Citrix NetScaler', 'Citrix NetScaler'],
+    [
+      "NetScaler's cookie after another",
+      at(200, '{}', { 'set-cookie': 'session=1; Path=/, NSC_ESNS=abc;Path=/' }),
+      undefined,
+      'Citrix NetScaler',
+    ],
+    ['a cookie whose name only ends in NSC_', at(200, '{}', { 'set-cookie': 'XNSC_ESNS=abc;Path=/' }), undefined, undefined],
+    ["NetScaler's scrambled Connection header", at(200, '{}', { cneonction: 'close' }), undefined, 'Citrix NetScaler'],
+    ['the other scrambling of it', at(200, '{}', { nncoection: 'close' }), undefined, 'Citrix NetScaler'],
+    ["Kong's own message, its name in Server", at(401, '{"message":"Unauthorized"}', { server: 'kong/3.4.2' }), 'Kong', 'Kong'],
+    ["Kong's own message, its name in Via", at(401, '{"message":"Unauthorized"}', { via: '1.1 kong/3.4.2' }), 'Kong', 'Kong'],
+    [
+      "the API's envelope through Kong is no answer of Kong's",
+      at(401, '{"status":"error","message":"Unauthenticated.","data":[]}', { via: 'kong/3.4.2' }),
+      undefined,
+      'Kong',
+    ],
+    [
+      "an upstream's answer through Kong, both latencies on it",
+      at(401, '{"message":"Unauthorized"}', { ...KONG_LATENCY, 'x-kong-upstream-latency': '9' }),
+      undefined,
+      'Kong',
+    ],
+    ["Kong's upstream latency alone", at(200, '{}', { 'x-kong-upstream-latency': '9' }), undefined, 'Kong'],
+    [
+      "AWS API Gateway's message beside its request id",
+      at(403, '{"message":"User is not authorized to access this resource with an explicit deny"}', AWS_ID),
+      'AWS API Gateway',
+      undefined,
+    ],
+    [
+      "AWS API Gateway's message with its request id field",
+      at(403, '{"message":"Forbidden","request_id":"5f1a"}', { 'x-amz-apigw-id': 'Ab1=' }),
+      'AWS API Gateway',
+      'AWS API Gateway',
+    ],
+    ["an application's own message behind API Gateway", at(403, '{"message":"Forbidden for this user"}', AWS_ID), undefined, undefined],
+    ['a message beside other fields behind API Gateway', at(403, '{"message":"Forbidden","code":7}', AWS_ID), undefined, undefined],
+    ['a message that is no text', at(403, '{"message":["Forbidden"]}', AWS_ID), undefined, undefined],
+    ['a JSON list', at(403, '["Forbidden"]', AWS_ID), undefined, undefined],
+    ['JSON null', at(403, 'null', AWS_ID), undefined, undefined],
+    ['no JSON at all', at(403, 'Forbidden', AWS_ID), undefined, undefined],
+    ["API Gateway's stage id alone", at(200, '{}', { 'x-amz-apigw-id': 'Ab1=' }), undefined, 'AWS API Gateway'],
+  ] as const)('%s', (_what, seen, own, carried) => {
+    expect(vendorPage(seen)?.name).toBe(own);
+    expect(vendorOf(seen)?.name).toBe(carried ?? own);
   });
 });
