@@ -5,7 +5,7 @@ import { frontAnsweredSome } from '../src/diagnosis/fronts.js';
 import { diagnoseStack } from '../src/diagnosis/rules.js';
 import type { ClassifiedExchanges, JudgedRequirement } from '../src/diagnosis/types.js';
 import { STATUS_PATH } from '../src/exchange/exchange.js';
-import { answer, APACHE_503_PAGE, served } from './doctor/recorded.js';
+import { answer, APACHE_503_PAGE, classifiedAlone, served } from './doctor/recorded.js';
 import { REFUSALS, type RefusalName } from './helpers/throttling-targets.js';
 
 /**
@@ -116,7 +116,8 @@ describe('who throttled: named from its own answer only, never from headers it a
   const LARAVEL_429 = JSON.stringify({ message: 'Too Many Attempts.' });
   const JSON_TYPE = { 'content-type': 'application/json' };
   const throttlerOf = (seen: ReturnType<typeof answer>) => {
-    const { origin } = seen.classified;
+    // Classified again inside the test, where the mutation run sees what code the test reaches.
+    const { origin } = classifiedAlone(seen).classified;
     expect(origin).toMatchObject({ kind: 'front', front: 'rate-limiter' });
     return origin.kind === 'front' ? origin.vendor : 'not a front';
   };

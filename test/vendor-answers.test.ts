@@ -3,7 +3,7 @@ import { vendorOf, vendorPage, type AnswerText } from '../src/classify/signature
 import type { ObservedAnswer, StackObservations } from '../src/diagnosis/answers.js';
 import { diagnoseStack } from '../src/diagnosis/rules.js';
 import type { Diagnosis } from '../src/diagnosis/types.js';
-import { answer } from './doctor/recorded.js';
+import { answer, classifiedAlone } from './doctor/recorded.js';
 
 /**
  * Each named front's own answers, as its documentation and its users' reports show them, read in-process: who the
@@ -324,7 +324,9 @@ const VENDOR_CASES: [string, VendorCase][] = [
 ];
 
 describe("a named front's own answer to every request: the front named, its own fix and its documentation", () => {
-  test.each(VENDOR_CASES)('%s', (_name, { vendor, seen, cause, fix, docs }) => {
+  test.each(VENDOR_CASES)('%s', (_name, { vendor, seen: made, cause, fix, docs }) => {
+    // Classified again here, inside the test, where the mutation run sees what code the test reaches.
+    const seen = classifiedAlone(made);
     expect(seen.classified.origin).toMatchObject({ kind: 'front', vendor });
     const diagnosis = onlyDiagnosis(seen);
     expect(diagnosis).toMatchObject({ id: cause, party: 'environment', inconclusive: true });
@@ -370,6 +372,16 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
       'Cloudflare',
       'Cloudflare',
     ],
+    ["Akamai's reference number, written plainly", at(403, '<p>Reference #18.2f3e4d5c.1700000000.1a2b3c</p>'), 'Akamai', 'Akamai'],
+    ["Fastly's details line alone", at(503, '<p>Details: cache-ams21080-AMS 1700000000 1234567</p>'), 'Fastly', 'Fastly'],
+    ['a cache named in other words is not Fastly', at(503, '<p>Details: cache-db1 is down</p>'), undefined, undefined],
+    [
+      "Varnish's own page under a cache node that is no Fastly's",
+      at(503, '<p>Guru Meditation:</p><p>XID: 1</p>', { 'x-served-by': 'cache-fra1-Primary' }),
+      'Varnish',
+      'Varnish',
+    ],
+    ['ModSecurity named without its underscore', at(403, '<h1>Forbidden</h1>', { server: 'ModSecurity' }), undefined, 'ModSecurity'],
     [
       "Fastly's node passing Varnish's own page on",
       at(503, '<p>Guru Meditation:</p><p>XID: 1</p>', { 'x-served-by': 'cache-ams21080-AMS' }),
@@ -399,6 +411,12 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
       at(503, 'upstream connect error or disconnect/reset before headers. reset reason: connection failure', PLAIN),
       'Envoy',
       'Envoy',
+    ],
+    [
+      "Envoy's words quoted inside another page are not Envoy's answer",
+      at(503, '<p>The status page says: no healthy upstream</p>'),
+      undefined,
+      undefined,
     ],
     ["Envoy's JWT filter", at(401, 'Jwt is missing', PLAIN), 'Envoy', 'Envoy'],
     ["Envoy's empty 400 of its own", at(400, ' ', { server: 'envoy' }), 'Envoy', 'Envoy'],
@@ -437,6 +455,7 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
       'Citrix NetScaler',
     ],
     ["NetScaler's traffic management login", at(302, '', { location: '/cgi/tmlogin' }), 'Citrix NetScaler', 'Citrix NetScaler'],
+    ["NetScaler's cookie alone", at(200, '{}', { 'set-cookie': 'NSC_ESNS=abc;Path=/' }), undefined, 'Citrix NetScaler'],
     [
       "NetScaler's cookie after another",
       at(200, '{}', { 'set-cookie': 'session=1; Path=/, NSC_ESNS=abc;Path=/' }),
@@ -476,6 +495,7 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
     ["an application's own message behind API Gateway", at(403, '{"message":"Forbidden for this user"}', AWS_ID), undefined, undefined],
     ['a message beside other fields behind API Gateway', at(403, '{"message":"Forbidden","code":7}', AWS_ID), undefined, undefined],
     ['a message that is no text', at(403, '{"message":["Forbidden"]}', AWS_ID), undefined, undefined],
+    ['a JSON text', at(403, '"Forbidden"', AWS_ID), undefined, undefined],
     ['a JSON list', at(403, '["Forbidden"]', AWS_ID), undefined, undefined],
     ['JSON null', at(403, 'null', AWS_ID), undefined, undefined],
     ['no JSON at all', at(403, 'Forbidden', AWS_ID), undefined, undefined],

@@ -163,7 +163,7 @@ const VENDORS: VendorSignature[] = [
     // Envoy's local replies; its answers from upstream carry x-envoy-upstream-service-time, its own never do.
     wrote: (a) =>
       /^(no healthy upstream|upstream connect error or disconnect\/reset before headers|upstream request timeout|RBAC: access denied|Jwt is missing|Jwt verification fails)/.test(
-        a.body.trim(),
+        a.body,
       ) ||
       (/envoy/i.test(header(a, 'server')) && !('x-envoy-upstream-service-time' in a.headers) && a.status >= 400 && a.body.trim() === ''),
     marks: (a) => /envoy/i.test(header(a, 'server')) || Object.keys(a.headers).some((name) => name.startsWith('x-envoy-')),
