@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
@@ -116,6 +117,26 @@ test('the deadline stops a request in flight and refuses the next', async () => 
   const seenAtDeadline = target.seen.length;
   expect((await harnessError(limited.get({ path: '/next', credentials: 'valid' }))).code).toBe('HARNESS_DEADLINE');
   expect(target.seen).toHaveLength(seenAtDeadline);
+});
+
+test("an interruption stops a request in flight, and a closed client leaves no listener on the run's signal", async () => {
+  const target = await serve((request, response) => {
+    if (request.url !== '/hangs') response.end('{}');
+  });
+  // The same signal serves every target of a matrix: a client that kept listening to it would be kept alive by it.
+  const interruption = new AbortController();
+  const interrupted = client(target.url, { timeoutMs: SAFETY_NET_MS, interruption: interruption.signal });
+  await Promise.all(['/a', '/b', '/c'].map((path) => interrupted.get({ path, credentials: 'valid' })));
+  const hanging = harnessError(interrupted.get({ path: '/hangs', credentials: 'valid' }));
+  while (!target.seen.some((request) => request.url === '/hangs')) await new Promise((resolve) => setTimeout(resolve, 5));
+  interruption.abort('SIGTERM');
+  expect((await hanging).code).toBe('HARNESS_INTERRUPTED');
+  await interrupted.close();
+  const finished = new AbortController();
+  const closed = client(target.url, { timeoutMs: SAFETY_NET_MS, interruption: finished.signal });
+  await Promise.all(['/a', '/b', '/c'].map((path) => closed.get({ path, credentials: 'valid' })));
+  await closed.close();
+  expect(getEventListeners(finished.signal, 'abort')).toEqual([]);
 });
 
 test('Retry-After is read as seconds or as an HTTP date', () => {

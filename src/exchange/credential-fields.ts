@@ -16,12 +16,17 @@ export function redactedScheme(authorization: string): string {
 const CREDENTIAL_WORD =
   /(?:^|_)(?:authorization|cookies?|(?:csrf|xsrf)?token|api_?key|secret|password|passwd|php_auth_(?:user|pw|digest)|phpsessid|session_?id)$/;
 
-/** The name as CREDENTIAL_WORD reads it: camelCase split (apiKey, accessToken), lower case, - and . read as _. */
+/**
+ * The name as CREDENTIAL_WORD reads it: camelCase split (apiKey, accessToken), lower case, - and . read as _. Most
+ * names (status, message, content-type once lower case) are already so, and are returned as they are.
+ */
 const normalizedName = (name: string): string =>
-  name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .toLowerCase()
-    .replace(/[-.]/g, '_');
+  /[^a-z0-9_]/.test(name)
+    ? name
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .toLowerCase()
+        .replace(/[-.]/g, '_')
+    : name;
 
 /**
  * Whether a text may hold a name isCredentialName accepts, or an Authorization value: each holds one of these words in

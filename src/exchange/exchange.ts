@@ -60,8 +60,8 @@ export const THROUGH_FRONT_CONTROLLER = (path: string): string => `/index.php${p
  * Where a path of the API is at a base URL: the base's own path (/support) kept as a prefix. The path is added as text
  * after the origin, never resolved against it, so a path starting with // cannot name another host.
  */
-export function urlAt(baseUrl: string, path: string): URL {
-  const base = new URL(baseUrl);
+export function urlAt(baseUrl: string | URL, path: string): URL {
+  const base = typeof baseUrl === 'string' ? new URL(baseUrl) : baseUrl;
   return new URL(`${base.origin}${base.pathname.replace(/\/+$/, '')}${path}`);
 }
 

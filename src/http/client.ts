@@ -91,6 +91,14 @@ export class HttpClient {
   /** What the deadline signal follows: the deadline's timer and the interruption, held here, since AbortSignal.any holds them weakly. */
   private readonly stops: AbortSignal[];
   private readonly runId: string;
+  /** The base URL, parsed once: every request's URL is made from it. */
+  private readonly base: URL;
+  /** The requests in flight's rejections, made with the deadline's reason as it passes (see withinDeadline). */
+  private readonly inFlight = new Set<(reason: unknown) => void>();
+  private readonly onDeadline = (): void => {
+    if (this.inFlight.size > 0) this.abandoned = true;
+    for (const reject of this.inFlight) reject(this.deadline?.reason);
+  };
   private sent = 0;
   /** Set when a request was left pending at the deadline, so closing does not wait for it. */
   private abandoned = false;
@@ -138,9 +146,13 @@ export class HttpClient {
     ];
     const [only, ...more] = this.stops;
     this.deadline = only && more.length === 0 ? only : only ? AbortSignal.any(this.stops) : undefined;
-    // Every request of the plan listens to it while it waits, queues and runs, whatever the budget lets through, and
-    // lets go when done: many listeners are expected, not a leak, and Node's warning about them would alarm a user.
-    if (this.deadline) setMaxListeners(0, this.deadline);
+    // Every request of the plan listens to it while it waits and queues, whatever the budget lets through, and lets
+    // go when done: many listeners are expected, not a leak, and Node's warning about them would alarm a user.
+    if (this.deadline) {
+      setMaxListeners(0, this.deadline);
+      this.deadline.addEventListener('abort', this.onDeadline, { once: true });
+    }
+    this.base = new URL(options.baseUrl);
   }
 
   get traffic(): TrafficCounts {
@@ -153,8 +165,8 @@ export class HttpClient {
   }
 
   urlFor(path: string, query: Record<string, string> = {}): URL {
-    const base = new URL(this.options.baseUrl);
-    const url = urlAt(this.options.baseUrl, path);
+    const { base } = this;
+    const url = urlAt(base, path);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     if (url.origin !== base.origin) {
       throw new ConfigError(
@@ -190,13 +202,14 @@ export class HttpClient {
       traceparent: traceparent(this.runId),
     };
     if (authorization !== undefined) headers.authorization = authorization;
+    const href = url.toString();
     const recorded: RecordedRequest = {
       method: 'GET',
-      url: url.toString(),
+      url: href,
       path: `${url.pathname}${url.search}`,
       credentials: options.credentials,
       headers: { ...headers, ...(authorization === undefined ? {} : { authorization: redactedScheme(authorization) }) },
-      curl: curlCommand(options.credentials, this.options.password, url.toString()),
+      curl: curlCommand(options.credentials, this.options.password, href),
     };
 
     for (let retries = 0; ; retries += 1) {
@@ -340,7 +353,7 @@ export class HttpClient {
       request: recorded,
       response: {
         status: response.statusCode,
-        headers: this.recordedHeaders(response.headers),
+        headers: this.recordedHeaders(response.headers, responseHeaders),
         bodyText: excerpt(redacted),
         bodyTruncated: redacted.length > REPORTED_BODY_CHARS,
         bytes: raw.byteLength,
@@ -363,50 +376,61 @@ export class HttpClient {
   /**
    * Response headers as recorded, names in lower case: the secrets removed from names and values, and the value of a
    * header named as a credential (Set-Cookie, X-Api-Key, any *-Authorization) redacted by its name, each of a
-   * repeated header on its own before they are joined (a cookie's Expires holds a comma).
+   * repeated header on its own before they are joined (a cookie's Expires holds a comma). `flat` is the headers as
+   * flattenHeaders joins them, kept as they are when nothing needs redacting.
    */
-  private recordedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-    const recorded: Record<string, string> = {};
+  private recordedHeaders(headers: Record<string, string | string[] | undefined>, flat: Record<string, string>): Record<string, string> {
     // Most answers' headers hold no secret and no credential's name: one pass over all of them, a line each, tells so.
-    const lines = Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [name.toLowerCase(), value].flat()));
-    const asTheyCame = this.scanner.holdsNothing(lines.join('\n'));
+    // Lines, not the joined values: a value that ends in a backslash reads as one escape with the comma after it.
+    let lines = '';
+    for (const [name, value] of Object.entries(headers)) {
+      if (value !== undefined) lines += `${name.toLowerCase()}\n${typeof value === 'string' ? value : value.join('\n')}\n`;
+    }
+    if (this.scanner.holdsNothing(lines)) return flat;
+    const recorded: Record<string, string> = {};
     for (const [rawName, value] of Object.entries(headers)) {
       if (value === undefined) continue;
       const name = rawName.toLowerCase();
-      const values = [value].flat();
-      const shownName = asTheyCame ? name : this.scanner.redact(name);
-      const shownValues = asTheyCame
+      const values = typeof value === 'string' ? [value] : value;
+      const asItCame = this.scanner.holdsNothing(`${name}\n${values.join('\n')}`);
+      const shownName = asItCame ? name : this.scanner.redact(name);
+      const shownValues = asItCame
         ? values
         : values.map((item) => this.scanner.redact(isCredentialName(name) ? redactedCredential(name, item) : item));
-      recorded[shownName] = [...(recorded[shownName] === undefined ? [] : [recorded[shownName]]), ...shownValues].join(', ');
+      const earlier = recorded[shownName];
+      recorded[shownName] = (earlier === undefined ? shownValues : [earlier, ...shownValues]).join(', ');
     }
     return recorded;
   }
 
   /**
    * Whatever the transport does, nothing outlives the deadline: a request still pending then (a proxy that never
-   * answers CONNECT ignores the abort signal) is abandoned here, and its connection destroyed on close.
+   * answers CONNECT ignores the abort signal) is abandoned here, and its connection destroyed on close. The client's
+   * one listener on the deadline rejects every request in flight (see onDeadline).
    */
-  private async withinDeadline<T>(work: () => Promise<T>): Promise<T> {
+  private withinDeadline<T>(work: () => Promise<T>): Promise<T> {
     const deadline = this.deadline;
     if (!deadline) return work();
-    const running = work();
-    running.catch(() => undefined);
-    let onAbort = (): void => undefined;
-    const passed = new Promise<never>((_resolve, reject) => {
-      onAbort = () => {
+    return new Promise<T>((resolve, reject) => {
+      const running = work();
+      if (deadline.aborted) {
+        running.catch(() => undefined);
         this.abandoned = true;
-        reject(deadline.reason as Error);
-      };
-      if (deadline.aborted) onAbort();
-      else deadline.addEventListener('abort', onAbort, { once: true });
+        reject(deadline.reason);
+        return;
+      }
+      this.inFlight.add(reject);
+      running.then(
+        (value) => {
+          this.inFlight.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.inFlight.delete(reject);
+          reject(error);
+        },
+      );
     });
-    passed.catch(() => undefined);
-    try {
-      return await Promise.race([running, passed]);
-    } finally {
-      deadline.removeEventListener('abort', onAbort);
-    }
   }
 
   private deadlinePassed(path: string): HarnessError {
@@ -419,6 +443,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    this.deadline?.removeEventListener('abort', this.onDeadline);
     // Shared connections stay open for the next target; their owner ends them.
     if (this.options.connections) {
       this.host.onReached.delete(this.reachedHost);
@@ -440,10 +465,15 @@ function interrupted(path: string, signal: unknown): HarnessError {
   );
 }
 
+/** The headers, names in lower case, the values of a repeated header joined by commas. */
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [rawName, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const name = rawName.toLowerCase();
+    const joined = Array.isArray(value) ? value.join(', ') : value;
+    const earlier = flat[name];
+    flat[name] = earlier === undefined ? joined : `${earlier}, ${joined}`;
   }
   return flat;
 }

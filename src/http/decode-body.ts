@@ -10,6 +10,8 @@ export interface DecodedBody {
 
 /** Undo Content-Encoding within the target's byte budget, like the wire, so a small compressed bomb cannot exhaust memory. */
 export function decodeBody(raw: Buffer, encoding: string | undefined, budget: BodyBudget, path: string): DecodedBody {
+  // Most answers name no encoding.
+  if (encoding === undefined) return { body: raw };
   const maxBytes = budget.limit();
   const codings = (encoding ?? '')
     .split(',')
