@@ -145,6 +145,21 @@ describe('a matrix of targets', () => {
     expect(report.verdict).toBe('conformant');
   });
 
+  test('each target has its progress line once, in the order written, before the matrix is summed up', async () => {
+    const { entries, env } = await serve([
+      { name: 'first', faults: [] },
+      { name: 'second', faults: ['colour-missing'] },
+      { name: 'third', faults: [] },
+    ]);
+    const run = await runWithFile('targets.json', JSON.stringify(entries), env);
+    const lines = run.stdout.split('\n');
+    const progress = lines.filter((line) => /^\[\d\/3\] /.test(line));
+    expect(progress.map((line) => line.slice(0, 5))).toEqual(['[1/3]', '[2/3]', '[3/3]']);
+    expect(progress.map((line) => /\] (\w+):/.exec(line)?.[1]).sort()).toEqual(['first', 'second', 'third']);
+    expect(progress.find((line) => line.includes('] second:'))).toMatch(/: not-conformant, exit 1 \(.*\) -> targets\/second$/);
+    expect(lines.findIndex((line) => line.startsWith('Matrix: '))).toBeGreaterThan(lines.indexOf(progress[2] ?? ''));
+  });
+
   test('a target that cannot be reached makes the matrix exit 2, above a failing one', async () => {
     const { entries, env } = await serve([{ name: 'broken', faults: ['colour-missing'] }]);
     const closed = await startReferenceServer({ token: 'unused' });

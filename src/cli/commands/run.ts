@@ -97,6 +97,27 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
   return config.targets === undefined ? runOneTarget(config, baseline, io) : runTargets(config, targets, baseline, io);
 }
 
+/**
+ * Lines told in one turn of the event loop (a matrix's targets come back from the judging thread a batch at a time),
+ * written together once it ends: one write to stdout for the batch, not a system call for each line.
+ */
+function linesTogether(log: (text: string) => void): { add(line: string): void; flush(): void } {
+  let waiting: string[] = [];
+  const flush = (): void => {
+    if (waiting.length === 0) return;
+    const text = waiting.join('\n');
+    waiting = [];
+    log(text);
+  };
+  return {
+    add(line) {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push(line);
+    },
+    flush,
+  };
+}
+
 /** A matrix of the targets of --targets: a line per target as it is judged, then the matrix. */
 async function runTargets(config: Config, targets: TargetEntry[], baseline: LoadedBaseline | undefined, io: CommandIo): Promise<number> {
   io.beforeLongRun?.();
@@ -105,13 +126,17 @@ async function runTargets(config: Config, targets: TargetEntry[], baseline: Load
     import('../../report/matrix/terminal.js'),
   ]);
   const interruption = io.interruptible?.();
+  const lines = linesTogether(io.log);
   const { matrix, writtenFiles } = await runMatrix(
     config,
     targets,
     baseline,
-    { onTarget: (row, done, total) => io.log(progressLine(row, done, total)), startedAt: io.startedAt },
+    { onTarget: (row, done, total) => lines.add(progressLine(row, done, total)), startedAt: io.startedAt },
     { judge: io.judge, ...(interruption ? { interruption: interruption.signal } : {}) },
-  ).finally(() => interruption?.stop());
+  ).finally(() => {
+    lines.flush();
+    interruption?.stop();
+  });
   io.log(renderMatrixTerminal(matrix, writtenFiles));
   if (interruption?.signal.aborted) {
     const signal = String(interruption.signal.reason);
