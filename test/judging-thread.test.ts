@@ -70,6 +70,24 @@ test('the same spec files judge every batch: each run registers every scenario a
   expect(second.scenarios[1]?.every((scenario) => scenario.targetIndex === 1)).toBe(true);
 });
 
+test("the scenarios of a target hand back each exchange they name as one object, which crosses once; another target's is its own", async () => {
+  const target = await recordedReference();
+  const runner = await SpecRunner.start({ timeoutMs: SAFETY_NET_MS });
+  cleanUpAfterAll(() => runner.close());
+  const { scenarios, errors } = await runner.judge([target, target]);
+  expect(errors).toEqual([]);
+  const namings = (index: number) =>
+    (scenarios[index] ?? [])
+      .flatMap((scenario) => Object.entries(scenario.exchanges))
+      .filter(([key]) => key === 'valid /api/ticket/status/1?');
+  const [first, second] = [namings(0), namings(1)];
+  expect(first.length).toBeGreaterThan(3);
+  expect(new Set(first.map(([, exchange]) => exchange)).size).toBe(1);
+  expect(new Set(second.map(([, exchange]) => exchange)).size).toBe(1);
+  expect(second[0]?.[1]).not.toBe(first[0]?.[1]);
+  expect(second[0]?.[1]).toEqual(first[0]?.[1]);
+});
+
 test('a runner closed while it judges answers the batch with a suite error; the queue judges the next batch afresh', async () => {
   const target = await recordedReference();
   const runner = await SpecRunner.start({ timeoutMs: SAFETY_NET_MS });

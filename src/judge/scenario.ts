@@ -224,6 +224,12 @@ function sliceMark(
   return lang === undefined ? { statusId: slice.statusId } : { statusId: slice.statusId, lang };
 }
 
+/**
+ * Each exchange as the report keeps it, made once however many scenarios name it: each answer of a target is one
+ * object, classified once, and the scenarios hand back the same copy of it, which crosses to the main thread once.
+ */
+const judgedExchanges = new WeakMap<Exchange, JudgedExchange>();
+
 /** Why a scenario ended unjudged, and the exchange that shows it. */
 interface Skipped {
   reason: string;
@@ -255,7 +261,12 @@ class ScenarioJudging<R extends RequirementId> {
   exchangeDetails(exchange: Exchange | undefined): Pick<RecordedCheck, 'exchange'> {
     if (!exchange) return {};
     if (exchange.key === undefined) throw new Error(`scenario ${this.definition.id} judged an exchange that no Target answered`);
-    this.exchanges[exchange.key] ??= judgedExchange(exchange, this.classification?.answers[exchange.key]);
+    let judged = judgedExchanges.get(exchange);
+    if (!judged) {
+      judged = judgedExchange(exchange, this.classification?.answers[exchange.key]);
+      judgedExchanges.set(exchange, judged);
+    }
+    this.exchanges[exchange.key] ??= judged;
     return { exchange: exchange.key };
   }
 
