@@ -12,14 +12,17 @@ export interface ProvidedTarget {
   failure?: string;
 }
 
-/** A recorded target as the spec run is handed it: the recording, and its classification (the stage between). */
+/**
+ * A recorded target as the spec run is handed it: the recording, and its classification (the stage between), unless the
+ * judging thread is to classify it.
+ */
 export function providedTarget(
   settings: RequestChoices,
   recording: Recording,
-  classification: Classification,
+  classification: Classification | undefined,
   label?: string,
 ): ProvidedTarget {
-  return { settings, recording, classification, ...(label === undefined ? {} : { label }) };
+  return { settings, recording, ...(classification ? { classification } : {}), ...(label === undefined ? {} : { label }) };
 }
 
 /** What the specs are handed: one spec run's targets and their recordings. */

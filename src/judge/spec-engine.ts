@@ -7,6 +7,7 @@ import { suiteError, suiteFailure, type RunError } from '../errors.js';
 import { packageRoot, specSuffix, specsDir } from '../paths.js';
 import { requirementTags } from '../requirements/tags.js';
 import { provideSpecRun } from './context.js';
+import type { ProvidedTarget } from './provided.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { registerSpecFile } from './scenario.js';
 import {
@@ -82,15 +83,20 @@ process.on('unhandledRejection', escape);
 process.on('uncaughtException', escape);
 
 /**
- * What the thread does with each target of a run once judged, when the question asks it to (a matrix's reports,
- * diagnosed, built and written beside the thread that records): registered by the thread's entry. It gives each target
- * its outcome, or undefined for one it could not finish, whose scenarios then cross as they would without it.
+ * The stages on either side of judging that run in this thread, where the recordings are, registered by the thread's
+ * entry (the pipeline's): classifying a recorded target handed in without its classification, and what to do with each
+ * target once judged when the question asks it (a matrix's reports, diagnosed, built and written beside the thread that
+ * records). Finishing gives each target its outcome, or undefined for one it could not finish, whose scenarios then
+ * cross as they would without it.
  */
-type FinishJudged = (finish: readonly unknown[], scenarios: ScenarioResult[][], errors: readonly RunError[]) => Promise<unknown[]>;
-let finishing: FinishJudged | undefined;
+interface AroundJudging {
+  classify(target: ProvidedTarget): ProvidedTarget;
+  finish(finish: readonly unknown[], scenarios: ScenarioResult[][], errors: readonly RunError[]): Promise<unknown[]>;
+}
+let around: AroundJudging | undefined;
 
-export function finishJudgedTargets(step: FinishJudged): void {
-  finishing = step;
+export function judgeWithin(stages: AroundJudging): void {
+  around = stages;
 }
 
 /** The run's scenarios that cross to the main thread, and what finishing the targets that asked for it gave. */
@@ -100,10 +106,10 @@ async function finishedOrJudged(
   errors: readonly RunError[],
 ): Promise<{ scenarios?: ScenarioResult[]; finished?: unknown[] }> {
   const crossing = (scenarios: ScenarioResult[]): { scenarios?: ScenarioResult[] } => (live ? {} : { scenarios });
-  if (!finish || !finishing) return crossing(judged);
+  if (!finish || !around) return crossing(judged);
   const ofEach = targets.map((_, index) => judged.filter((scenario) => (scenario.targetIndex ?? 0) === index));
   try {
-    const finished = await finishing(finish, ofEach, errors);
+    const finished = await around.finish(finish, ofEach, errors);
     return { ...crossing(ofEach.flatMap((scenarios, index) => (finished[index] === undefined ? scenarios : []))), finished };
   } catch {
     // Nothing finished here is finished by the main thread, as it would be without the step.
@@ -116,7 +122,8 @@ async function judge(question: JudgeQuestion): Promise<void> {
   const post = (answer: ThreadAnswer): void => port?.postMessage(answer);
   const errors: RunError[] = [];
   const judged: ScenarioResult[] = [];
-  provideSpecRun({ specRunId, targets, testPerScenario: true });
+  const stages = around;
+  provideSpecRun({ specRunId, targets: stages ? targets.map((target) => stages.classify(target)) : targets, testPerScenario: true });
   const runner: VitestRunner = {
     config: runnerConfig(timeoutMs),
     importFile: (path) => registerSpecFile(path),

@@ -22,7 +22,7 @@ export interface SpecRunnerOptions {
  * across and never reads it.
  */
 export type JudgeInput = { settings: RequestChoices; label?: string; finish?: unknown } & (
-  { recording: Recording; classification: Classification } | { failure: string }
+  { recording: Recording; classification?: Classification } | { failure: string }
 );
 
 /**
@@ -37,7 +37,7 @@ export interface Judged {
 
 /**
  * Judges batches of recorded targets in one lasting thread, where Vitest's runner runs the specs (spec-engine.ts).
- * This thread hands each recording over with its classification; it never loads Vitest itself.
+ * This thread hands each recording over, to be classified there unless it comes classified; it never loads Vitest itself.
  */
 export class SpecRunner {
   private readonly thread = new LastingThread();

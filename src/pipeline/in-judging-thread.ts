@@ -1,16 +1,18 @@
+import { classifyRecording } from '../classify/recording.js';
 import { collectGarbageWhenGrown } from '../judge/memory.js';
+import type { ProvidedTarget } from '../judge/provided.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
-import { finishJudgedTargets } from '../judge/spec-engine.js';
+import { judgeWithin } from '../judge/spec-engine.js';
 import type { RunError } from '../errors.js';
 import type { MatrixTarget } from '../report/matrix/types.js';
 import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import type { FleetReports, TargetReports } from './target-reports.js';
 
 /**
- * The judging thread's entry: the spec engine judges each batch, and a matrix's targets are then diagnosed, built and
- * written here, where their recordings, classifications and scenarios already are, through the functions the main
- * thread would use (target-reports.ts); only each target's row of the matrix crosses back. The main thread meanwhile
- * records the next targets.
+ * The judging thread's entry: each recording is classified here, the spec engine judges each batch from that
+ * classification, and a matrix's targets are then diagnosed, built and written here, where their recordings,
+ * classifications and scenarios already are, through the functions the main thread would use (target-reports.ts); only
+ * each target's row of the matrix crosses back. The main thread meanwhile records the next targets.
  */
 
 /** The scanner of the latest fleet, made once from its secrets: a thread serves one matrix at a time. */
@@ -39,11 +41,20 @@ async function finishTarget(
   }
 }
 
-finishJudgedTargets(async (finish, scenarios, errors) => {
+/** Classify: every answer of a recorded target, once, before any check reads it. */
+function classified(target: ProvidedTarget): ProvidedTarget {
+  const { recording, classification, settings } = target;
+  if (!recording || classification) return target;
+  return { ...target, classification: classifyRecording(recording, settings.statusId) };
+}
+
+async function finishEach(finish: readonly unknown[], scenarios: ScenarioResult[][], errors: readonly RunError[]): Promise<unknown[]> {
   const finished: (MatrixTarget | undefined)[] = [];
   // One target at a time, as the main thread would: the memory of a batch holds one report being built.
   for (const [index, order] of finish.entries()) {
     finished.push(order === undefined ? undefined : await finishTarget(order as TargetReports, scenarios[index] ?? [], errors));
   }
   return finished;
-});
+}
+
+judgeWithin({ classify: classified, finish: finishEach });

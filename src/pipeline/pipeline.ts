@@ -1,5 +1,4 @@
 import type { TargetOptions } from '../config/targets.js';
-import { classifyRecording } from '../classify/recording.js';
 import { suiteFailure, type RunError } from '../errors.js';
 import { newRunId } from '../exchange/trace-context.js';
 import { Pacer } from '../http/rate-limit.js';
@@ -162,14 +161,15 @@ export async function recordPass(
 
 /**
  * Classify and judge: every answer of the pass classified once, then its scenarios judged from that classification by
- * the judge the command shares among its passes.
+ * the judge the command shares among its passes. Both run in the judging thread (in-judging-thread.ts), where the
+ * recording goes anyway; `finish` is what that thread is to do with the pass once judged (a matrix's reports).
  */
 export async function judgePass(pass: Pass, judge: Judge, finish?: unknown): Promise<JudgedPass> {
   const { recording, choices } = pass;
   const label = pass.target.name === undefined ? {} : { label: pass.target.name };
   const then = finish === undefined ? {} : { finish };
   const judged = recording
-    ? await judge.judge({ settings: choices, ...label, ...then, recording, classification: classifyRecording(recording, choices.statusId) })
+    ? await judge.judge({ settings: choices, ...label, ...then, recording })
     : await judge.judge({ settings: choices, ...label, ...then, failure: pass.failure?.message ?? 'nothing was recorded' });
   return { pass, judged };
 }
