@@ -63,6 +63,9 @@ describe('how a throttled answer is read', () => {
     expect(diagnoseStack({ valid: kong })[0]?.advice[0]).toMatch(/--rate-limit 3\/s/);
     const [nginx] = diagnoseStack({ valid: throttled('nginx limit_req (503 page)') });
     expect(nginx?.advice[1]).toMatch(/limit_req does not count.*burst= and nodelay.*ngx_http_limit_req_module/);
+    expect(nginx?.advice[1]).toMatch(
+      /ngx_http_geo_module\.html#geo, https:\/\/nginx\.org\/en\/docs\/http\/ngx_http_map_module\.html#map\)\.$/,
+    );
     expect(nginx?.snippets?.[0]?.lines.join('\n')).toMatch(/geo \$limited[\s\S]*limit_req_zone \$limit_key/);
     const [aws] = diagnoseStack({ valid: throttled('AWS API Gateway (429 JSON, no Retry-After)') });
     expect(aws?.advice[1]).toMatch(/usage plan/);
@@ -82,6 +85,8 @@ describe('how a throttled answer is read', () => {
     expect(diagnosis?.summary).toMatch(
       /^nginx \(limit_req\) refused some of the suite's requests for asking too fast .* while it served the others: AUTH-PASSWORD-IGNORED could not be judged/,
     );
+    expect(diagnosis?.summary).toMatch(/could not be judged on its answers$/);
+    expect(diagnosis?.snippets?.[0]?.lines.join('\n')).toMatch(/limit_req_zone \$limit_key/);
     expect(JSON.stringify(diagnosis)).not.toMatch(/pm\.max_children|--concurrency/);
   });
 
@@ -225,7 +230,10 @@ describe('what a throttled run tells the user', () => {
       ],
     });
     const nginx = onEveryRequest(throttled('nginx limit_req (503 page)'));
-    expect(nginx).toMatchObject({ confidence: 'medium', evidence: expect.not.stringMatching(/Retry-After/) });
+    expect(nginx).toMatchObject({
+      confidence: 'medium',
+      evidence: 'GET /api/ticket/status/1 answered HTTP 503 (text/html) page "503 Service Temporarily Unavailable"',
+    });
   });
 
   test("Cloudflare's own rate limiting: the exception is asked of Cloudflare; Kong's of Kong's consumer", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { vendorOf, vendorPage, type AnswerText } from '../src/classify/signatures.js';
 import type { ObservedAnswer, StackObservations } from '../src/diagnosis/answers.js';
+import { frontAnsweredSome } from '../src/diagnosis/fronts.js';
 import { diagnoseStack } from '../src/diagnosis/rules.js';
 import type { Diagnosis } from '../src/diagnosis/types.js';
 import { answer, classifiedAlone } from './doctor/recorded.js';
@@ -349,6 +350,26 @@ describe("a named front's own answer to every request: the front named, its own 
     ]);
   });
 
+  test("Varnish's own 404 from its VCL: no fix of Varnish's for a missing route, so the general one, with no documentation line", () => {
+    const diagnosis = onlyDiagnosis(varnishPage(404, 'Not Found'));
+    expect(diagnosis).toMatchObject({ id: 'front-no-route', confidence: 'high' });
+    expect(diagnosis.advice).toEqual([
+      'Give Varnish a route for the API paths (/api/...) to the web server of the service.',
+      'If the service lives under a path (https://example.com/support), --base-url must include it: a missing prefix matches no route either.',
+    ]);
+  });
+
+  test.each([
+    ["NetScaler's redirect to its sign-in page", () => answer(302, '', NETSCALER_LOGIN)],
+    ["NetScaler's VPN sign-in page served in place of the answer", () => answer(200, '<script>location="/vpn/index.html"</script>', HTML)],
+  ])('%s on the requests without credentials only: its own sign-in fix', (_name, seen) => {
+    const blocked = [{ requirement: 'AUTH-MISSING-REFUSED', credentials: 'no Authorization header', withToken: false, answer: seen() }];
+    expect(frontAnsweredSome(blocked, false)?.advice).toEqual([
+      expect.stringMatching(/^The NetScaler's authentication \(AAA, nFactor\) sends these requests to its sign-in page/),
+      "Citrix NetScaler's documentation: https://docs.netscaler.com/en-us/citrix-adc/current-release/aaa-tm.html",
+    ]);
+  });
+
   test('a front without a fix of its own gets the general one, with no documentation line', () => {
     const sucuri = answer(403, '<title>Sucuri WebSite Firewall - Access Denied</title>', HTML);
     const diagnosis = onlyDiagnosis(sucuri);
@@ -402,6 +423,18 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
     [
       "Go's words as HTML are not Traefik's",
       at(502, 'Bad Gateway', { 'content-type': 'text/html', 'x-content-type-options': 'nosniff' }),
+      undefined,
+      undefined,
+    ],
+    [
+      "an application's plain text that ends in Go's words is not Traefik's",
+      at(502, 'Upstream said: Bad Gateway', { ...PLAIN, 'x-content-type-options': 'nosniff' }),
+      undefined,
+      undefined,
+    ],
+    [
+      "an application's plain text that opens with Go's words is not Traefik's",
+      at(403, 'Forbidden: this help desk is closed', { ...PLAIN, 'x-content-type-options': 'nosniff' }),
       undefined,
       undefined,
     ],
@@ -467,6 +500,12 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
     ['the other scrambling of it', at(200, '{}', { nncoection: 'close' }), undefined, 'Citrix NetScaler'],
     ["Kong's own message, its name in Server", at(401, '{"message":"Unauthorized"}', { server: 'kong/3.4.2' }), 'Kong', 'Kong'],
     ["Kong's own message, its name in Via", at(401, '{"message":"Unauthorized"}', { via: '1.1 kong/3.4.2' }), 'Kong', 'Kong'],
+    [
+      "Kong named in Server on the API's envelope",
+      at(401, '{"status":"error","message":"Unauthenticated.","data":[]}', { server: 'kong/3.4.2' }),
+      undefined,
+      'Kong',
+    ],
     [
       "the API's envelope through Kong is no answer of Kong's",
       at(401, '{"status":"error","message":"Unauthenticated.","data":[]}', { via: 'kong/3.4.2' }),
