@@ -370,6 +370,19 @@ describe("a named front's own answer to every request: the front named, its own 
     ]);
   });
 
+  test("Kong's own redirect of plain HTTP to HTTPS on some requests is no plugin of Kong's refusing them", () => {
+    const redirect = answer(301, JSON.stringify({ message: 'Please use HTTPS protocol' }), {
+      ...JSON_TYPE,
+      ...KONG_OWN,
+      location: 'https://help.example.com/api/ticket/status/1?lang=fr',
+    });
+    expect(redirect.classified).toMatchObject({ origin: { front: 'gateway', vendor: 'Kong' }, meaning: { kind: 'redirect' } });
+    const blocked = [{ requirement: 'LANG-FR', credentials: 'valid token', withToken: true, answer: redirect }];
+    expect(frontAnsweredSome(blocked, false)?.advice).toEqual([
+      expect.stringMatching(/^Let these requests through Kong: its log names the rule/),
+    ]);
+  });
+
   test('a front without a fix of its own gets the general one, with no documentation line', () => {
     const sucuri = answer(403, '<title>Sucuri WebSite Firewall - Access Denied</title>', HTML);
     const diagnosis = onlyDiagnosis(sucuri);

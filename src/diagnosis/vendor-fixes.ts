@@ -8,13 +8,13 @@ import type { Classified, FrontOrigin } from '../classify/types.js';
  */
 export type FrontFailure = 'unreachable' | 'no-route' | 'sign-in' | 'refused';
 
-/** The words gateways and proxies answer with when no route of theirs matches, whatever HTTP code they send it with. */
-const NO_ROUTE = /no Route matched with those values|Missing Authentication Token|^404 page not found$/;
+/** The words gateways answer with when no route of theirs matches, whatever HTTP code they send it with (AWS API Gateway's 403). */
+const NO_ROUTE = /no Route matched with those values|Missing Authentication Token/;
 
 export function frontFailure({ origin, meaning }: Classified & { origin: FrontOrigin }, status: number, body: string): FrontFailure {
   if (meaning.kind === 'redirect' || origin.front === 'sso') return 'sign-in';
   if (status >= 500) return 'unreachable';
-  if (status === 404 || NO_ROUTE.test(body.trim())) return 'no-route';
+  if (status === 404 || NO_ROUTE.test(body)) return 'no-route';
   return 'refused';
 }
 
