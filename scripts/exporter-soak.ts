@@ -86,13 +86,20 @@ function distribution(ms: number[]): Record<string, number> {
   };
 }
 
-/** Resident memory (MB) and CPU time (s) of the process, from /proc: the exporter's own view is not trusted for this. */
-function usage(pid: number): { rssMb: number; cpuS: number } {
-  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU time (s) in a /proc stat file, user and system: the fields after the command's name in parentheses. */
+function cpuSeconds(statFile: string): number {
+  const stat = readFileSync(statFile, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssMb: Number(rss) / 1024, cpuS: ticks / TICKS_PER_SECOND };
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * Resident memory (MB) and CPU time (s) of the process, and of its main thread alone, from /proc: the exporter's own
+ * view is not trusted for this. The rest is the judging thread's and V8's helpers' (collection, compilation).
+ */
+function usage(pid: number): { rssMb: number; cpuS: number; mainThreadCpuS: number } {
+  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return { rssMb: Number(rss) / 1024, cpuS: cpuSeconds(`/proc/${pid}/stat`), mainThreadCpuS: cpuSeconds(`/proc/${pid}/task/${pid}/stat`) };
 }
 
 function tally(codes: string[]): Record<string, number> {
@@ -283,6 +290,8 @@ async function summary(url: string, pid: number, probes: Probe[], curve: Point[]
   const own = await (await fetch(`${url}/metrics`)).text();
   const counter = (name: string): number => Number(new RegExp(`^ticketing_conformance_exporter_${name} (\\S+)$`, 'm').exec(own)?.[1]);
   const latencies = probes.map((probe) => probe.ms);
+  const cpu = usage(pid);
+  const runs = Math.max(1, counter('runs_started_total'));
   const [rss, heap, judgingHeap] = [
     seriesOf(curve, (point) => point.rssMb),
     seriesOf(curve, (point) => point.heapMb),
@@ -319,7 +328,8 @@ async function summary(url: string, pid: number, probes: Probe[], curve: Point[]
     judgingHeapSlopeMbPerMin: judgingHeap.slope,
     cpuPercentMean: round(curve.reduce((sum, point) => sum + point.cpuPercent, 0) / Math.max(1, curve.length), 1),
     // The exporter's whole CPU (its start-up included) over the runs it started: what one run for a probe costs.
-    cpuMsPerRun: round((1000 * usage(pid).cpuS) / Math.max(1, counter('runs_started_total'))),
+    cpuMsPerRun: round((1000 * cpu.cpuS) / runs),
+    mainThreadCpuMsPerRun: round((1000 * cpu.mainThreadCpuS) / runs),
     curve,
   };
 }
@@ -343,7 +353,7 @@ function printSummary(result: Awaited<ReturnType<typeof summary>>): void {
   console.log(memory('Main-thread heap', result.heapMb, result.heapSlopeMbPerMin));
   console.log(memory('Judging-thread heap', result.judgingHeapMb, result.judgingHeapSlopeMbPerMin));
   console.log(
-    `Mean CPU ${result.cpuPercentMean} % of one core, ${result.cpuMsPerRun} ms of CPU per run started; load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,
+    `Mean CPU ${result.cpuPercentMean} % of one core, ${result.cpuMsPerRun} ms of CPU per run started (${result.mainThreadCpuMsPerRun} on the main thread, the rest on the judging thread and V8's helpers); load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end`,
   );
 }
 
