@@ -111,10 +111,12 @@ function requirementDetails(report: Report, result: RequirementResult, idPrefix:
   const ordered = [...result.checks].sort((a, b) => attention(a.verdict) - attention(b.verdict));
   const party = result.party ? markup`<p>Most likely at fault: ${PARTY_TEXT[result.party]}.</p>\n` : undefined;
   const exchanges = groupByExchange(report, ordered).map((group) => markup`${exchangeBlock(group, page)}\n`);
+  // The page's own curly quotes are character references, so that a page whose text is all Latin-1 stays a one-byte
+  // string: a single character beyond Latin-1 makes the whole page two bytes a character to build, screen and write.
   return markup`<details class="req" id="${idPrefix}-${result.id}">
 <summary>${badge(result.verdict)} <span class="level">${result.level}</span> <code class="rid">${result.id}</code> <span>${result.title}</span></summary>
 <div class="req-body">
-<blockquote><p>“${result.quote}”</p></blockquote>
+<blockquote><p>&ldquo;${result.quote}&rdquo;</p></blockquote>
 <p class="source">${result.level === 'CLIENT' ? 'Client code' : 'API document'}, ${result.section}</p>
 ${party}${exchanges}</div>
 </details>
@@ -231,7 +233,7 @@ function attentionSection(report: Report, page: Page): Html {
   const body =
     failing.length === 0
       ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
-      : markup`<p class="plain">Open a requirement for the document’s words, what was expected and what came back, and a curl command to reproduce it.</p>
+      : markup`<p class="plain">Open a requirement for the document&rsquo;s words, what was expected and what came back, and a curl command to reproduce it.</p>
 ${failing.map((result) => requirementDetails(report, result, 'failure', page))}`;
   return markup`<section aria-labelledby="attention">
 <h2 id="attention">${attentionTitle(needing)}</h2>
