@@ -110,6 +110,8 @@ const SCREENS: Record<string, Screens> = {
   'ASCII secrets': screens(ASCII_SECRETS, [[ESCAPES_SPELLED, 'the password']]),
   // Characters of two and three bytes: such a token's forms take fewer characters than bytes.
   'a token beyond ASCII': screens([['Schlüssel-鍵-ñ-9f3a-ωmega', 'the API token']]),
+  // Capitals beyond ASCII: percent-encoded, their bytes are not folded as the characters are (Ω is %CE%A9, ω %CF%89).
+  'a token with capitals beyond ASCII': screens([['ΩMEGA-Schlüssel-Ü-9f3a', 'the API token']]),
   'secrets beyond ASCII too': screens([...ASCII_SECRETS, ['Schlüssel-ñ-9f3a-ωmega', 'the API token']], [[ESCAPES_SPELLED, 'the password']]),
 };
 

@@ -204,6 +204,12 @@ function canonicalBytes(text: string): number[] {
   return bytes;
 }
 
+/**
+ * UTF-8 bytes with ASCII letters folded alone: what a percent-encoded echo spells, whose bytes the reader folds no
+ * further (Ω written %CE%A9 is not read as ω).
+ */
+const asciiFoldedBytes = (utf8: Buffer): number[] => [...utf8].map((byte) => (byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte));
+
 function foldedBytes(text: string): number[] {
   const scratch = new Uint8Array(4);
   const bytes: number[] = [];
@@ -238,6 +244,7 @@ export function secretForms(secret: string, name: SecretName): SecretForm[] {
     // The secret as written, and the secret its escapes spell, for one that holds % \ or &.
     { bytes: canonicalBytes(secret), kind: 'plain', screened: plain },
     { bytes: foldedBytes(secret), kind: 'plain', screened: plain },
+    { bytes: asciiFoldedBytes(utf8), kind: 'plain', screened: plain },
     // Its UTF-8 bytes taken one a character (a header value, a server that decodes credentials as Latin-1), and its
     // UTF-16 bytes in either order as a body read a byte a character holds them: no words of the suite's look so.
     { bytes: foldedBytes(utf8.toString('latin1')), kind: 'plain', screened: plain },
