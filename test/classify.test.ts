@@ -242,6 +242,7 @@ describe('answers fronts give of their own accord', () => {
     expect(cacheMark({ headers: { age: '0' } })).toBeUndefined();
     expect(cacheMark({ headers: { 'x-cache': 'Hit from cloudfront' } })).toBe('x-cache: Hit from cloudfront');
     expect(cacheMark({ headers: { 'x-litespeed-cache': 'hit' } })).toBe('x-litespeed-cache: hit');
+    expect(cacheMark({ headers: { 'x-proxy-cache': 'HIT' } })).toBe('x-proxy-cache: HIT');
     expect(cacheMark({ headers: { 'x-cache-status': 'STALE-HIT' } })).toBe('x-cache-status: STALE-HIT');
     expect(cacheMark({ headers: { 'x-proxy-cache': 'MISS', 'x-cache': 'MISS, MISS' } })).toBeUndefined();
     expect(cacheMark({ headers: { 'x-cache': 'WHITELISTED' } })).toBeUndefined();

@@ -147,6 +147,11 @@ describe('who throttled: named from its own answer only, never from headers it a
       'Kong',
     ],
     [
+      "Kong's message as Kong sends it, without any header of Kong's",
+      answer(429, '{"message":"API rate limit exceeded"}', JSON_TYPE),
+      'Kong',
+    ],
+    [
       "Kong's own 429 in other words, known by its latency header without the upstream's",
       answer(429, JSON.stringify({ message: 'Too many requests' }), { ...JSON_TYPE, 'x-kong-response-latency': '1' }),
       'Kong',

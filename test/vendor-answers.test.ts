@@ -544,6 +544,20 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
       'AWS API Gateway',
       'AWS API Gateway',
     ],
+    [
+      'AWS API Gateway refusing a Basic token where it expects a signature',
+      at(
+        403,
+        JSON.stringify({
+          message:
+            "Invalid key=value pair (missing equal-sign) in Authorization header (hashed with SHA-256 and encoded with Base64): 'Zm9vOmJhcg=='.",
+        }),
+        AWS_ID,
+      ),
+      'AWS API Gateway',
+      undefined,
+    ],
+    ["an application's own not-found behind API Gateway", at(404, '{"message":"Status Not Found"}', AWS_ID), undefined, undefined],
     ["an application's own message behind API Gateway", at(403, '{"message":"Forbidden for this user"}', AWS_ID), undefined, undefined],
     ['a message beside other fields behind API Gateway', at(403, '{"message":"Forbidden","code":7}', AWS_ID), undefined, undefined],
     ['a message that is no text', at(403, '{"message":["Forbidden"]}', AWS_ID), undefined, undefined],
