@@ -7,9 +7,24 @@ import type { ScenarioContext } from './scenario.js';
 /**
  * Every status answer of the view's status that got through, the lang ones included, each with its classification;
  * failed requests are left out. The run's own status has the credential probes and the other ids besides, every other
- * status the refusals it is asked.
+ * status the refusals it is asked. Made once per status of a target, however many scenarios read them: the requests
+ * depend on the status alone, and each answer's classification on the target's recording alone.
  */
-export async function everyStatusAnswer({ target, answer }: Pick<ScenarioContext, 'target' | 'answer'>): Promise<StatusAnswer[]> {
+export async function everyStatusAnswer({ target, answer }: Pick<ScenarioContext, 'target' | 'answer'>): Promise<readonly StatusAnswer[]> {
+  // The view's own answer is one object per target and status, whichever scenario's view asks.
+  const plain = await target.status().catch(() => undefined);
+  if (!plain) return statusAnswers({ target, answer });
+  let answers = statusAnswersOf.get(plain);
+  if (!answers) {
+    answers = statusAnswers({ target, answer });
+    statusAnswersOf.set(plain, answers);
+  }
+  return answers;
+}
+
+const statusAnswersOf = new WeakMap<Exchange, Promise<readonly StatusAnswer[]>>();
+
+async function statusAnswers({ target, answer }: Pick<ScenarioContext, 'target' | 'answer'>): Promise<StatusAnswer[]> {
   const requests = [...ownStatusRequests(target), ...(await langRequests(target))];
   const answers = await Promise.all(
     requests.map(async (request) => {

@@ -115,7 +115,7 @@ function canonicalBody(exchange: StatusAnswer['exchange']): string {
   return text;
 }
 
-export function distinctServed(answers: StatusAnswer[]): StatusAnswer[] {
+export function distinctServed(answers: readonly StatusAnswer[]): StatusAnswer[] {
   // The bodies seen for each requested id: each text is kept once per exchange, so it is looked up, never built again.
   const seen = new Map<number, Set<string>>();
   return answers.filter(({ requestedId, exchange, classified }) => {

@@ -132,8 +132,12 @@ export interface JudgedRun {
 /** Folds the scenarios' checks into one result per requirement the run judges (the profile's too); one not judged says why. */
 export function judgedRun(scenarios: ScenarioResult[], complete: boolean, profile?: Profile): JudgedRun {
   const checksByRequirement = new Map<string, RecordedCheck[]>();
-  for (const check of scenarios.flatMap((scenario) => scenario.checks)) {
-    checksByRequirement.set(check.requirement, [...(checksByRequirement.get(check.requirement) ?? []), check]);
+  for (const scenario of scenarios) {
+    for (const check of scenario.checks) {
+      const checks = checksByRequirement.get(check.requirement);
+      if (checks) checks.push(check);
+      else checksByRequirement.set(check.requirement, [check]);
+    }
   }
   const unjudged = complete ? 'not run' : 'not run: the run stopped early';
   const requirements = judgedCatalog(profile).map((requirement) => {
