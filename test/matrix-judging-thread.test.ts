@@ -3,7 +3,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
-import { judgePass, passFacts, recordPass, startJudge, type Pass } from '../src/pipeline/pipeline.js';
+import { loadTargets } from '../src/config/targets.js';
+import { MAX_BATCH } from '../src/judge/judge-queue.js';
+import type { JudgeInput } from '../src/judge/spec-runner.js';
+import { runMatrix } from '../src/pipeline/matrix.js';
+import { judgePass, passFacts, recordPass, startJudge, type Judge, type Pass } from '../src/pipeline/pipeline.js';
 import { TARGETS_DIR, writeTargetReports, type FleetReports, type TargetReports } from '../src/pipeline/target-reports.js';
 import type { MatrixTarget } from '../src/report/matrix/types.js';
 import type { Report } from '../src/report/model/types.js';
@@ -22,10 +26,12 @@ const scanner = createSecretScanner([TOKEN]);
 const judge = startJudge({ timeoutMs: SAFETY_NET_MS });
 cleanUpAfterAll(() => judge.close());
 let pass: Pass;
+let echoingUrl = '';
 
 beforeAll(async () => {
   const echoing = await echoTarget(TOKEN, 'base64 one byte in');
   cleanUpAfterAll(echoing.close);
+  echoingUrl = echoing.url;
   const options = loadConfig([], {}, join(repoRoot, 'no-such.env'));
   // Recorded by a scanner that does not know the token: the echo is still in the recording, for the report's build to screen.
   pass = await recordPass({ name: 'echoing', baseUrl: echoing.url, token: TOKEN, options }, createSecretScanner([]));
@@ -97,4 +103,37 @@ test('a target the thread cannot write comes back judged, and writing it on the 
   // The thread still writes the next target it is given.
   const next = await judgePass(pass, judge, orderFor(out, 'next'));
   expect(next.judged.finished).toEqual(expect.objectContaining({ name: 'next' }));
+});
+
+test('while a whole batch waits to be judged, the matrix writes the next targets on the main thread, and only while it does', async () => {
+  const dir = await tempFolder('thread-behind-');
+  const names = ['first', 'second', 'third'];
+  await writeFile(
+    join(dir, 'targets.json'),
+    JSON.stringify(names.map((name) => ({ name, baseUrl: echoingUrl, tokenEnv: 'BEHIND_TOKEN' }))),
+  );
+  const out = join(dir, 'out');
+  const env = { BEHIND_TOKEN: TOKEN };
+  const config = loadConfig(
+    ['--targets', join(dir, 'targets.json'), '--out', out, '--reports', 'json', '--target-concurrency', '1'],
+    env,
+    join(dir, '.env'),
+  );
+  // A judge that says a batch waits for the first two targets it is handed, and none for the third.
+  const handed: JudgeInput[] = [];
+  const behind: Judge = {
+    judge: (input) => {
+      handed.push(input);
+      return judge.judge(input);
+    },
+    waitingTargets: () => (handed.length < 2 ? MAX_BATCH : 0),
+  };
+  const { matrix } = await runMatrix(config, loadTargets(config, env, join(dir, '.env')), undefined, {}, { judge: behind });
+  expect(handed.map((input) => input.finish !== undefined)).toEqual([false, false, true]);
+  expect(matrix.targets.map((target) => target.name)).toEqual(names);
+  for (const name of names) {
+    const report = JSON.parse(await readFile(join(out, TARGETS_DIR, name, 'report.json'), 'utf8')) as Report;
+    expect(validator('report')(report)).toBe(true);
+    expect(matrix.targets.find((target) => target.name === name)?.verdict).toBe(report.verdict);
+  }
 });

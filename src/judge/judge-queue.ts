@@ -27,6 +27,8 @@ export interface TargetJudged {
 /** What every command judges through: one target at a time, batched with whatever else waits. */
 export interface Judge {
   judge(input: JudgeInput): Promise<TargetJudged>;
+  /** How many targets wait for a spec run, besides the batch being judged: whether the judging thread is behind. */
+  waitingTargets?(): number;
 }
 
 export interface JudgeQueueOptions {
@@ -56,6 +58,10 @@ export class JudgeQueue implements Judge {
   private collectedAt = Date.now();
 
   constructor(private readonly options: JudgeQueueOptions) {}
+
+  waitingTargets(): number {
+    return this.waiting.length;
+  }
 
   judge(input: JudgeInput): Promise<TargetJudged> {
     return new Promise((resolve) => {

@@ -174,12 +174,14 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
     // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
     const pass = await recordingTurn(() => recordPass(target, scanner, { connections, ...(interruption ? { interruption } : {}) }));
     const order = targetReports(fleetOrder, entry, pass);
-    const { judged } = await judgePass(pass, judge, order);
+    // While a whole batch already waits to be judged, the judging thread is the busier one: this thread writes the target.
+    const inThread = (judge.waitingTargets?.() ?? 0) < MAX_BATCH;
+    const { judged } = await judgePass(pass, judge, inThread ? order : undefined);
     const written = writing.then(async () => {
       // A target the judging thread did not write may have been begun there: its folder is new no more.
       const row =
         writtenRow(judged.finished) ??
-        (await writeTargetReports({ ...order, fleet: { ...order.fleet, newFolders: false } }, judged, scanner));
+        (await writeTargetReports(inThread ? { ...order, fleet: { ...order.fleet, newFolders: false } } : order, judged, scanner));
       rows.push(row);
       hooks.onTarget?.(row, rows.length, selected.length);
       // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
