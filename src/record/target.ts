@@ -200,19 +200,20 @@ export class Target {
 
   /** Every answer so far, once all requests in flight have settled. */
   async recorded(): Promise<Recording> {
-    let settled = 0;
+    let keys: string[] = [];
+    let outcomes: PromiseSettledResult<Exchange>[] = [];
     // A request may be started while earlier ones settle (the translated locale waits on the status).
     const { memo } = this.wire;
-    while (settled < memo.size) {
-      settled = memo.size;
-      await Promise.allSettled(memo.values());
+    while (keys.length < memo.size) {
+      keys = [...memo.keys()];
+      outcomes = await Promise.allSettled(memo.values());
     }
     const answers: Record<string, RecordedAnswer> = {};
-    for (const [key, pending] of memo) {
-      answers[key] = await pending.then(
-        (exchange) => ({ exchange }),
-        (error: unknown) => ({ failure: asFailure(error) }),
-      );
+    // Each answer read from the outcomes already settled, not awaited again.
+    for (let index = 0; index < keys.length; index += 1) {
+      const outcome = outcomes[index] as PromiseSettledResult<Exchange>;
+      answers[keys[index] as string] =
+        outcome.status === 'fulfilled' ? { exchange: outcome.value } : { failure: asFailure(outcome.reason) };
     }
     return { traffic: this.traffic, tlsCertificates: this.tlsCertificates, answers };
   }
