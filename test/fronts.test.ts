@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ObservedAnswer, StackObservations, StackSetup } from '../src/diagnosis/answers.js';
 import { diagnose } from '../src/diagnosis/diagnose.js';
+import { frontAnsweredSome } from '../src/diagnosis/fronts.js';
 import { diagnoseStack as stackRules } from '../src/diagnosis/rules.js';
 import type { Diagnosis, JudgedRequirement } from '../src/diagnosis/types.js';
 import { variantLabel, type CredentialVariant } from '../src/exchange/credentials.js';
@@ -15,6 +16,7 @@ import {
   missingCredentials,
   served,
   wrongTokenRefused,
+  MISSING_CREDENTIALS_BODY as MISSING_CREDENTIALS,
 } from './doctor/recorded.js';
 
 /** Pages and answers as fronts send them of their own accord, each in front of an API that never saw the request. */
@@ -460,5 +462,76 @@ describe('what a front answered, told from what the API failed on its own', () =
     const partly = { ...colour, result: { ...colour.result, checks } };
     const [diagnosis] = diagnoseAll(failedOn('AUTH-PASSWORD-IGNORED', blockPage, 'password-long', true), partly);
     expect(diagnosis?.summary).toMatch(/; the API failed other requirements on its own answers$/);
+  });
+});
+
+describe("what the web server's own 403 page, php-cgi and a redirect nobody can place tell the user, read whole", () => {
+  const NGINX_403_PAGE =
+    '<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
+  const APACHE_403_PAGE =
+    '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>403 Forbidden</title>\n</head><body>\n<h1>Forbidden</h1>\n<p>You don\'t have permission to access this resource.</p>\n<hr>\n<address>Apache/2.4.62 (Debian) Server at help.example.com Port 443</address>\n</body></html>\n';
+  const LAST_ADVICE = 'The API authenticates its clients with its own token: no access rule of the web server may refuse them first.';
+
+  test("nginx's own 403 page on every request: its deny rules, with nginx's documentation", () => {
+    const page = answer(403, NGINX_403_PAGE, { ...HTML, server: 'nginx/1.22.1' });
+    expect(only(everyProbe(page))).toEqual({
+      id: 'web-server-forbidden',
+      confidence: 'high',
+      summary:
+        "nginx refuses the request with its own HTTP 403 page before the application sees it: an access rule stands in front of the API's paths, so no request reached the API",
+      evidence: 'GET /api/ticket/status/1 answered HTTP 403 (text/html; charset=UTF-8) page "403 Forbidden"',
+      advice: [
+        'Its error log names the rule that refused the request: look for a "deny" or "allow" line, a "return 403" or a module of its own in the location or server block that covers /api/ (nginx\'s documentation: https://nginx.org/en/docs/http/ngx_http_access_module.html#deny), and let the API\'s paths (/api/... and the front controller they are rewritten to) through to the application, from the addresses the suite runs on.',
+        LAST_ADVICE,
+      ],
+      party: 'environment',
+      inconclusive: true,
+    });
+  });
+
+  test("Apache's own 403 page while the front controller reached the application: Apache's Require rules, and what got through", () => {
+    const page = answer(403, APACHE_403_PAGE, { ...HTML, server: 'Apache/2.4.62 (Debian)' });
+    const frontController = fromApache(401, MISSING_CREDENTIALS, 'application/json', '/index.php/api/ticket/status/1');
+    const diagnosis = only({ ...everyProbe(page), frontController });
+    expect(diagnosis.summary).toBe(
+      "Apache refuses the request with its own HTTP 403 page before the application sees it: an access rule stands in front of the API's paths, so no request on them reached the API",
+    );
+    expect(diagnosis.evidence).toBe(
+      `GET /api/ticket/status/1 answered HTTP 403 (text/html; charset=UTF-8) page "403 Forbidden", while GET /index.php/api/ticket/status/1 reached the application: HTTP 401 (application/json) ${MISSING_CREDENTIALS}`,
+    );
+    expect(diagnosis.advice).toEqual([
+      'Its error log names the rule that refused the request: look for a "Require" line (Require all denied, Require ip), a <Files> or <Location> block, or a module such as ModSecurity, in the site, the <Directory> block of the application or an access file in its folder, and let the API\'s paths (/api/... and the front controller they are rewritten to) through to the application, from the addresses the suite runs on.',
+      LAST_ADVICE,
+    ]);
+  });
+
+  test("php-cgi's No input file specified.: the CGI handler the document rules out, and the document root", () => {
+    const diagnosis = only(everyProbe(answer(404, 'No input file specified.\n', HTML)));
+    expect(diagnosis).toMatchObject({ id: 'php-cgi-no-input-file', confidence: 'high', inconclusive: true });
+    expect(diagnosis.evidence).toBe('GET /api/ticket/status/1 answered HTTP 404 (text/html; charset=UTF-8) No input file specified. ');
+    expect(diagnosis.advice).toEqual([
+      'Replace the CGI handler by PHP-FPM or SuPHP, as the document asks (Authentication 5) and as below: remove the Action and AddHandler lines that send .php files to /cgi-bin/php.',
+      "Then check the DocumentRoot (or Alias) of the site: it must be the folder the application's index.php is in, the path PHP is handed the script by.",
+    ]);
+  });
+
+  test('a redirect nobody can place on some requests: where they were sent, and that a redirect is no refusal of the API', () => {
+    const redirect = {
+      ...answer(302, '', { location: '/login' }, '/api/ticket/status/1?lang=fr'),
+      key: 'valid /api/ticket/status/1?lang=fr',
+    };
+    const blocked = [{ requirement: 'LANG-FR', credentials: 'valid token', withToken: true, answer: redirect }];
+    expect(frontAnsweredSome(blocked, false)).toEqual({
+      id: 'front-blocked-some-requests',
+      party: 'environment',
+      confidence: 'medium',
+      summary:
+        'a redirect nobody can place answered some requests instead of the API (HTTP 302, a redirect to /login), while the plain request reached it: LANG-FR could not be judged on its answers',
+      evidence: 'GET /api/ticket/status/1?lang=fr (valid token) answered HTTP 302 (no Content-Type) ',
+      advice: [
+        "These requests were sent elsewhere (Location: /login) instead of answered: the API refuses in its own words, never by a redirect, so they say nothing of its authentication. Find what redirects them (a sign-in front, a load balancer's authentication, a rewrite rule) and exempt the API paths (/api/...).",
+      ],
+      cites: ['valid /api/ticket/status/1?lang=fr'],
+    });
   });
 });
