@@ -645,6 +645,22 @@ describe('the set-up points at nothing', () => {
       'Pass --base-url https://example.com/support',
     ]);
     expect(diagnoseStack({ valid: notFound }, { baseUrl: 'https://example.com/apis' })).toEqual([]);
+    const versioned = only({ valid: notFound }, { baseUrl: 'https://example.com/support/api/v10//' });
+    expect(versioned.summary).toMatch(/^--base-url ends in \/api\/v10, so every request asks for \/api\/v10\/api\/\.\.\.:/);
+    expect(versioned.advice).toEqual(['Pass --base-url https://example.com/support']);
+  });
+
+  test('every API path answering 404 under a base URL that repeats a segment: the base URL with it once', () => {
+    const listingNotFound = { ...notFound, url: `http://127.0.0.1:8080${LISTING}` };
+    const advice = (baseUrl: string) => only({ valid: notFound, selfservice: listingNotFound }, { baseUrl }).advice;
+    expect(advice('https://example.com/support/support')).toEqual([
+      '--base-url has /support twice: pass --base-url https://example.com/support',
+    ]);
+    expect(advice('https://example.com/index.php/index.php/index.php/')).toEqual([
+      '--base-url has /index.php twice: pass --base-url https://example.com/index.php',
+    ]);
+    expect(advice('https://example.com/helpdesk/help')[0]).toMatch(/^If the service lives under a path/);
+    expect(advice('https://example.com/a/a')).toEqual(['--base-url has /a twice: pass --base-url https://example.com/a']);
   });
 
   test('every API path answering 404 from the application', () => {
