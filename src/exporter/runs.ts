@@ -47,7 +47,9 @@ export class Runs {
   private readonly ahead = new Set<string>();
   private readonly aheadTimer?: NodeJS.Timeout;
   /** The end of the last window whose foreseen probes got their runs. */
-  private foreseenUntil = Date.now();
+  private foreseenUntil: number;
+  /** The schedule's time: when probes come and runs finish, what is fresh and what is foreseen. */
+  private readonly now: () => number;
 
   constructor(
     targets: TargetEntry[],
@@ -67,6 +69,8 @@ export class Runs {
     // Vitest starts ahead of the first probe, so that probe's run is not cut short by the start-up.
     this.judge.warmUp();
     const schedule = options.schedule ?? SCHEDULE;
+    this.now = schedule.clock ?? Date.now;
+    this.foreseenUntil = this.now();
     this.schedule = new ProbeSchedule(schedule);
     // A run ahead must still be fresh when its probe comes, or the probe would start another.
     if (schedule.leadMs + 2 * schedule.windowMs < options.minIntervalMs) {
@@ -85,11 +89,11 @@ export class Runs {
   async probe(name: string, answerBy: number): Promise<ProbeOutcome> {
     const watched = this.targets.get(name);
     if (!watched) throw new Error(`unknown target ${name}`);
-    this.schedule.arrived(name, Date.now(), answerBy - Date.now());
+    this.schedule.arrived(name, this.now(), answerBy - Date.now());
     // The first probe to come after a run ahead of it takes that run as its own.
     const own = this.ahead.delete(name);
     const fresh = this.finished.get(name);
-    if (fresh && Date.now() - fresh.finishedAt < this.options.minIntervalMs) {
+    if (fresh && this.now() - fresh.finishedAt < this.options.minIntervalMs) {
       if (!own) this.options.metrics.runsReused.inc();
       return { series: fresh.series, reused: !own };
     }
@@ -123,7 +127,7 @@ export class Runs {
     return onePassReport({ ...entry, options }, this.judge, scanner, { startedAt })
       .then((report) => {
         const series = runSeries(report);
-        this.finished.set(entry.name, { series, finishedAt: Date.now() });
+        this.finished.set(entry.name, { series, finishedAt: this.now() });
         if (runErrors(report).length > 0) metrics.runErrors.inc();
         return series;
       })
@@ -140,8 +144,8 @@ export class Runs {
    * not open every target's connections at once, and the probes of the others start their runs as they come.
    */
   private startRunsAhead({ leadMs, windowMs }: ScheduleSettings): void {
-    const until = Date.now() + leadMs + windowMs;
-    const foreseen = this.schedule.foreseenBetween(Math.max(this.foreseenUntil, Date.now()), until);
+    const until = this.now() + leadMs + windowMs;
+    const foreseen = this.schedule.foreseenBetween(Math.max(this.foreseenUntil, this.now()), until);
     this.foreseenUntil = until;
     let started = 0;
     for (const probe of foreseen) if (started < MAX_BATCH && this.startAhead(probe)) started += 1;
@@ -154,7 +158,8 @@ export class Runs {
     if (!watched || this.underWay.has(name) || (fresh && at - fresh.finishedAt < this.options.minIntervalMs)) return false;
     this.options.metrics.runsAhead.inc();
     this.ahead.add(name);
-    const running = this.start(watched, at + timeoutMs);
+    // The probe's time-out counts from when it comes: that far ahead of now, on the clock the requests keep.
+    const running = this.start(watched, Date.now() + (at - this.now()) + timeoutMs);
     this.underWay.set(name, running);
     // A probe gives up on a run at its time-out; a run nobody waits for yet must not reject unheard.
     running.catch(() => undefined);

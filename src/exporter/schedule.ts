@@ -5,6 +5,8 @@ export interface ScheduleSettings {
   windowMs: number;
   /** How far two successive periods between a target's probes may differ, as a share of the period, for it to be steady. */
   tolerance: number;
+  /** The time (epoch ms) the schedule reads: when probes come, when runs finish. A self-test sets its own. */
+  clock?: () => number;
 }
 
 /** A run ahead starts 1 to 2 s before its probe: time for a run of a target that answers promptly to finish first. */
