@@ -105,6 +105,10 @@ describe('who answered: a front known by its own signature, JSON or not', () => 
       origin: { kind: 'unknown', evidence: 'a redirect to /login' },
       meaning: { kind: 'redirect', to: '/login' },
     });
+    expect(classifyAnswer(answer(302, '', { location: '' })).origin).toEqual({
+      kind: 'unknown',
+      evidence: 'a redirect with an empty Location header',
+    });
   });
 
   test("a refusal in the API's words behind a CDN's headers is the API's", () => {

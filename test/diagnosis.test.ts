@@ -657,8 +657,9 @@ describe('the set-up points at nothing', () => {
       '--base-url has /support twice: pass --base-url https://example.com/support',
     ]);
     expect(advice('https://example.com/index.php/index.php/index.php/')).toEqual([
-      '--base-url has /index.php twice: pass --base-url https://example.com/index.php',
+      '--base-url has /index.php three times: pass --base-url https://example.com/index.php',
     ]);
+    expect(advice('https://example.com/x/v1/v1/v1/v1')).toEqual(['--base-url has /v1 4 times: pass --base-url https://example.com/x/v1']);
     expect(advice('https://example.com/helpdesk/help')[0]).toMatch(/^If the service lives under a path/);
     expect(advice('https://example.com/a/a')).toEqual(['--base-url has /a twice: pass --base-url https://example.com/a']);
   });

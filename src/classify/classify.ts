@@ -79,7 +79,7 @@ function redirectOrigin(location: string, answer: AnswerText): Origin {
   if (signIn?.kind === 'sso') return front('sso', `a redirect by ${signIn.name} to ${location}, with its cookies`, signIn.name);
   if (CAPTIVE_PORTAL.test(location) || /captive|hotspot/i.test(location)) return front('captive-portal', `a redirect to ${location}`);
   if (/^https?:\/\//i.test(location) && SSO_PAGE.test(location)) return front('sso', `a redirect to a single sign-on page (${location})`);
-  return { kind: 'unknown', evidence: `a redirect to ${location}` };
+  return { kind: 'unknown', evidence: location.trim() === '' ? 'a redirect with an empty Location header' : `a redirect to ${location}` };
 }
 
 /** What a vendor's own answer is, in words, from its code: the evidence of its origin. */

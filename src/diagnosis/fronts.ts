@@ -136,14 +136,19 @@ function baseUrlEndsInApi(valid: ObservedAnswer, baseUrl: string): Diagnosis {
   });
 }
 
-/** The base URL with a segment its path repeats (/index.php/index.php, /support/support) written once, if it repeats one. */
-function withoutRepeatedSegment(baseUrl: string): { segment: string; once: string } | undefined {
+/**
+ * The base URL with a segment its path repeats (/index.php/index.php, /support/support) written once, if it repeats
+ * one, and how many times it was written.
+ */
+function withoutRepeatedSegment(baseUrl: string): { segment: string; times: number; once: string } | undefined {
   const url = new URL(baseUrl);
   const repeated = /(\/[^/]+)\1+(?=\/|$)/.exec(url.pathname);
   if (!repeated?.[1]) return undefined;
   url.pathname = url.pathname.replace(repeated[0], repeated[1]);
-  return { segment: repeated[1], once: url.href.replace(/\/+$/, '') };
+  return { segment: repeated[1], times: repeated[0].length / repeated[1].length, once: url.href.replace(/\/+$/, '') };
 }
+
+const TIMES = ['', 'once', 'twice', 'three times'];
 
 function pathsNotFound(valid: ObservedAnswer, selfservice: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
   const repeat = baseUrl === undefined ? undefined : withoutRepeatedSegment(baseUrl);
@@ -154,7 +159,7 @@ function pathsNotFound(valid: ObservedAnswer, selfservice: ObservedAnswer, baseU
       'every API path answers 404, the status and the selfservice listing alike: --base-url does not point at the service (a path prefix is missing, or it is another site)',
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}; GET ${pathOf(selfservice)} answered HTTP ${selfservice.status}`,
     advice: repeat
-      ? [`--base-url has ${repeat.segment} twice: pass --base-url ${repeat.once}`]
+      ? [`--base-url has ${repeat.segment} ${TIMES[repeat.times] ?? `${repeat.times} times`}: pass --base-url ${repeat.once}`]
       : [
           `If the service lives under a path (https://example.com/support), include it: --base-url ${baseUrl ? `${baseUrl.replace(/\/+$/, '')}/<path>` : 'https://example.com/support'}. The paths /api/... are added to it.`,
           'Open the address in a browser: it should show the help desk, not another site.',
