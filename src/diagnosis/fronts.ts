@@ -148,7 +148,8 @@ function withoutRepeatedSegment(baseUrl: string): { segment: string; times: numb
   return { segment: repeated[1], times: repeated[0].length / repeated[1].length, once: url.href.replace(/\/+$/, '') };
 }
 
-const TIMES = ['', 'once', 'twice', 'three times'];
+/** How many times a segment repeats, at least twice, in words. */
+const timesInWords = (times: number): string => (times === 2 ? 'twice' : times === 3 ? 'three times' : `${times} times`);
 
 function pathsNotFound(valid: ObservedAnswer, selfservice: ObservedAnswer, baseUrl: string | undefined): Diagnosis {
   const repeat = baseUrl === undefined ? undefined : withoutRepeatedSegment(baseUrl);
@@ -159,7 +160,7 @@ function pathsNotFound(valid: ObservedAnswer, selfservice: ObservedAnswer, baseU
       'every API path answers 404, the status and the selfservice listing alike: --base-url does not point at the service (a path prefix is missing, or it is another site)',
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}; GET ${pathOf(selfservice)} answered HTTP ${selfservice.status}`,
     advice: repeat
-      ? [`--base-url has ${repeat.segment} ${TIMES[repeat.times] ?? `${repeat.times} times`}: pass --base-url ${repeat.once}`]
+      ? [`--base-url has ${repeat.segment} ${timesInWords(repeat.times)}: pass --base-url ${repeat.once}`]
       : [
           `If the service lives under a path (https://example.com/support), include it: --base-url ${baseUrl ? `${baseUrl.replace(/\/+$/, '')}/<path>` : 'https://example.com/support'}. The paths /api/... are added to it.`,
           'Open the address in a browser: it should show the help desk, not another site.',
