@@ -9,7 +9,7 @@ import type { TargetJudged } from '../judge/judge-queue.js';
 import type { JudgedExchange, ScenarioResult } from '../judge/scenario-result.js';
 import type { Recording } from '../record/recording.js';
 import type { RequestChoices } from '../record/settings.js';
-import { writeRecording } from '../record/write-recording.js';
+import { screenedRecording } from '../record/write-recording.js';
 import type { BaselineInput } from '../report/model/baseline.js';
 import { buildReport, assembleDiagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
 import type { DiagnosedPass, Report, RunWarning } from '../report/model/types.js';
@@ -144,9 +144,9 @@ export interface WriteRunOptions {
 }
 
 /**
- * Build and write: the record stage writes what the passes recorded (recording.json and .har), the report is built
+ * Build and write: the record stage screens what the passes recorded (recording.json and .har), the report is built
  * once with what that and the job summary met (a recording file refused for a secret, a summary that cannot be
- * appended to), and every view is written from it.
+ * appended to), and every view is rendered from it and written with the recording, in one go.
  */
 export async function writeRun(
   diagnosed: readonly DiagnosedPass[],
@@ -162,8 +162,7 @@ export async function writeRun(
   const recorded = recordingChosen
     ? passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []))
     : [];
-  const recording = await writeRecording(
-    folder,
+  const recording = screenedRecording(
     {
       suite: first.suite,
       ...(first.runId === undefined ? {} : { runId: first.runId }),
@@ -174,7 +173,6 @@ export async function writeRun(
       runs: recorded,
     },
     scanner,
-    { newFolder },
   );
   // The job summary is probed first: what it meets is something every view must show.
   const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
@@ -188,7 +186,8 @@ export async function writeRun(
   const written = await writeReports(report, folder, scanner, {
     ...options,
     newFolder,
+    besides: recording.passed,
     ...(stepSummary && !summaryProblem ? { stepSummary } : {}),
   });
-  return { report, writtenFiles: [...written, ...recording.written] };
+  return { report, writtenFiles: written };
 }

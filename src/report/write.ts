@@ -10,6 +10,7 @@ import {
   putArtifacts,
   screenArtifacts,
   type Artifact,
+  type ScreenedArtifact,
   type View,
 } from '../files/artifacts.js';
 import { reportJson } from './model/integrity.js';
@@ -52,6 +53,8 @@ export interface WriteOptions {
   env?: Record<string, string | undefined>;
   /** The folder was made by this command, and holds only what it put there and listed (see PutOptions). */
   newFolder?: boolean;
+  /** Files screened already (the recording), written with the views: one folder made and one list written for all. */
+  besides?: readonly ScreenedArtifact[];
 }
 
 /**
@@ -95,22 +98,22 @@ export function loadViews(reports: readonly ReportKind[]): void {
 /**
  * Writes every view of the report through the artifact writer, changing nothing in it: each view is rendered once from
  * it and scanned once; the Markdown view is also appended to stepSummary, the file GitHub Actions shows on the job's
- * page. Returns the paths written.
+ * page. Returns the paths written, the views' first.
  */
 export async function writeReports(
   report: Report,
   outDir: string,
   scanner: SecretScanner,
-  { stepSummary, reports = REPORT_KINDS, env = {}, newFolder = false }: WriteOptions = {},
+  { stepSummary, reports = REPORT_KINDS, env = {}, newFolder = false, besides = [] }: WriteOptions = {},
 ): Promise<string[]> {
   // report.json is written whatever was chosen; the Markdown view is rendered for the job summary even when not written.
   const chosen = (kind: ReportKind): boolean => kind === 'json' || reports.includes(kind) || (kind === 'md' && stepSummary !== undefined);
-  const views = await Promise.all(
+  const renderers = await Promise.all(
     VIEWS.filter(([kind]) => chosen(kind)).map(async ([, name, load]): Promise<View<Report>> => [name, await load()]),
   );
   const allure = reports.includes('allure');
   const files = [
-    ...views.map(([name, render]) => ({ name, content: render(report) })),
+    ...renderers.map(([name, render]) => ({ name, content: render(report) })),
     ...(allure
       ? (await loadAllure()).allureFiles(report, env).map(({ name, content }) => ({ name: `${ALLURE_DIR}/${name}`, content }))
       : []),
@@ -119,15 +122,13 @@ export async function writeReports(
   const markdown = rendered.passed.find(({ name }) => name === 'report.md');
   if (stepSummary && markdown) await appendArtifact(stepSummary, markdown, '\n');
 
-  const written = await putArtifacts(
-    outDir,
-    rendered.passed.filter(({ name }) => name !== 'report.md' || reports.includes('md')),
-    { newFolder },
-  );
+  const views = rendered.passed.filter(({ name }) => name !== 'report.md' || reports.includes('md'));
+  const written = await putArtifacts(outDir, [...views, ...besides], { newFolder });
   endIfRefused(rendered.refused);
-  const shown = written.filter((path) => !path.startsWith(join(outDir, ALLURE_DIR, sep)));
+  const shown = written.slice(0, views.length).filter((path) => !path.startsWith(join(outDir, ALLURE_DIR, sep)));
   if (allure) shown.push(join(outDir, ALLURE_DIR));
   if (stepSummary && markdown) shown.push(stepSummary);
+  shown.push(...written.slice(views.length));
   return shown;
 }
 
