@@ -255,8 +255,8 @@ export async function putArtifacts(
 /**
  * Writes files into a folder the command made, and its list, one after another with the calls that wait: each file is
  * created where nothing is (so never through a link, into a pipe or over a file), which takes no time worth handing to
- * the thread pool, whose round trips and promises cost a fleet's busy thread more than the writing itself. What the
- * command put there before (a run's recording, written before its reports) stays on the list.
+ * the thread pool, whose round trips and promises cost a fleet's busy thread more than the writing itself. The list is
+ * created too; only if the command put files there before is it read and written again with them still on it.
  */
 function putInNewFolder(folder: string, files: readonly ScreenedArtifact[], listed: boolean): string[] {
   mkdirSync(folder, { recursive: true });
@@ -268,24 +268,17 @@ function putInNewFolder(folder: string, files: readonly ScreenedArtifact[], list
     return path;
   });
   if (!listed) return written;
+  const names = files.map(({ name }) => name);
   const listPath = join(folder, MANIFEST);
-  const earlier = ownListText(listPath);
-  const text = listText(
-    manifestOf(earlier),
-    files.map(({ name }) => name),
-    made,
-  );
-  if (text !== null) writeFileSync(listPath, text, { flag: earlier === undefined ? 'wx' : 'w' });
-  return written;
-}
-
-/** The list the command wrote in a folder it made, if it wrote one yet. */
-function ownListText(path: string): string | undefined {
+  const first = listText({ files: [], folders: [] }, names, made);
+  if (first === null) return written;
   try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
+    writeFileSync(listPath, first, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    writeFileSync(listPath, listText(manifestOf(readFileSync(listPath, 'utf8')), names, made) ?? first);
   }
+  return written;
 }
 
 /** Screens the files, writes those that pass, and names those refused: the whole job for a command with one pass. */
