@@ -23,6 +23,8 @@ const PARTY_TEXT = {
   environment: 'the environment (network, TLS, or the web server in front of the application)',
   suite: 'the suite itself',
 };
+/** The ids of the failures' details begin with it; a failure shows its exchanges in full. */
+const FAILURE_PREFIX = 'failure';
 /** What fails the run first, then what could not be judged, then what the gate lets through. */
 const NEEDS_ATTENTION: Outcome[] = ['failed', 'unjudged', 'warned', 'waived'];
 
@@ -46,13 +48,23 @@ export function headline(report: Report): string {
 const badge = (verdict: Verdict): Html =>
   markup`<span class="badge b-${verdict} ${toneClass(VERDICT_WORDS[verdict].tone)}">${VERDICT_WORDS[verdict].label}</span>`;
 
+/** Where an exchange is shown in full, once, for the requirements outside the failures to link to, and which link to it. */
+interface SharedExchange {
+  id: string;
+  exchange: JudgedExchange;
+  /** The requirements that link to it, in the page's order: each one's details' id and its own. */
+  linkedFrom: { anchor: string; requirement: string }[];
+}
+
 /**
- * What one page's rendering keeps: the ids it gave out, unique in the page, and the text of each exchange, escaped once
- * however many requirements show it.
+ * What one page's rendering keeps: the ids it gave out, unique in the page, the text of each exchange, escaped once
+ * however many requirements show it, and the exchanges the page's last section shows once for the requirements that
+ * link to them.
  */
 class Page {
   private next = 0;
   private readonly exchanges = new Map<JudgedExchange, { http: Html; repro: Html }>();
+  readonly shared = new Map<JudgedExchange, SharedExchange>();
   take(prefix: string): string {
     this.next += 1;
     return `${prefix}-${this.next}`;
@@ -68,6 +80,16 @@ class Page {
       this.exchanges.set(exchange, text);
     }
     return text;
+  }
+  /** The id of the exchange's one copy in the page's last section, noting the requirement that links to it. */
+  share(exchange: JudgedExchange, from: { anchor: string; requirement: string }): string {
+    let shared = this.shared.get(exchange);
+    if (!shared) {
+      shared = { id: this.take('exchange'), exchange, linkedFrom: [] };
+      this.shared.set(exchange, shared);
+    }
+    if (!shared.linkedFrom.some(({ anchor }) => anchor === from.anchor)) shared.linkedFrom.push(from);
+    return shared.id;
   }
 }
 
@@ -97,11 +119,22 @@ function copyableBlock(text: string | Html, page: Page, kind: string): Html {
   return markup`<div class="repro"><pre id="${code}"><code>${text}</code></pre><button type="button" class="copy" data-copy="${code}" aria-describedby="${status}" hidden>Copy</button><span class="copied" id="${status}" role="status"></span></div>`;
 }
 
-function exchangeBlock(group: ExchangeGroup, page: Page): Html {
+/** An exchange's request, answer and repro in full. */
+function exchangeDetails(exchange: JudgedExchange, page: Page): Html {
+  const { http, repro } = page.exchangeText(exchange);
+  return markup`<dl class="http">${http}<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(repro, page, 'repro')}</dd></dl>`;
+}
+
+/**
+ * The checks made on one exchange, and the exchange: in full under a failure, where a reader looks first; elsewhere a
+ * link to its one copy in the page's last section, since most exchanges are judged by several requirements.
+ */
+function exchangeBlock(group: ExchangeGroup, page: Page, from: { anchor: string; requirement: string }, inFull: boolean): Html {
   let exchange: Html | undefined;
-  if (group.exchange) {
-    const { http, repro } = page.exchangeText(group.exchange);
-    exchange = markup`<dl class="http">${http}<dt>Reproduce (put your token in place of &lt;API_TOKEN&gt;)</dt><dd>${copyableBlock(repro, page, 'repro')}</dd></dl>`;
+  if (group.exchange && inFull) exchange = exchangeDetails(group.exchange, page);
+  else if (group.exchange) {
+    const { request, response } = group.exchange;
+    exchange = markup`<p class="seen">Request, answer and repro: <a href="#${page.share(group.exchange, from)}">${request.method} ${request.url} &rarr; HTTP ${response.status}</a></p>`;
   }
   return markup`<div class="exchange"><ul class="checks">${group.checks.map(checkItem)}</ul>${exchange}</div>`;
 }
@@ -110,10 +143,13 @@ function requirementDetails(report: Report, result: RequirementResult, idPrefix:
   const attention = (verdict: string): number => (['fail', 'flaky', 'error'].includes(verdict) ? 0 : 1);
   const ordered = [...result.checks].sort((a, b) => attention(a.verdict) - attention(b.verdict));
   const party = result.party ? markup`<p>Most likely at fault: ${PARTY_TEXT[result.party]}.</p>\n` : undefined;
-  const exchanges = groupByExchange(report, ordered).map((group) => markup`${exchangeBlock(group, page)}\n`);
+  const anchor = `${idPrefix}-${result.id}`;
+  const exchanges = groupByExchange(report, ordered).map(
+    (group) => markup`${exchangeBlock(group, page, { anchor, requirement: result.id }, idPrefix === FAILURE_PREFIX)}\n`,
+  );
   // The page's own curly quotes are character references, so that a page whose text is all Latin-1 stays a one-byte
   // string: a single character beyond Latin-1 makes the whole page two bytes a character to build, screen and write.
-  return markup`<details class="req" id="${idPrefix}-${result.id}">
+  return markup`<details class="req" id="${anchor}">
 <summary>${badge(result.verdict)} <span class="level">${result.level}</span> <code class="rid">${result.id}</code> <span>${result.title}</span></summary>
 <div class="req-body">
 <blockquote><p>&ldquo;${result.quote}&rdquo;</p></blockquote>
@@ -123,7 +159,26 @@ ${party}${exchanges}</div>
 `;
 }
 
-function header(report: Report): Html {
+/** Each exchange the requirements outside the failures link to, once, with links back to them. */
+function exchangesSection(page: Page): Html | undefined {
+  if (page.shared.size === 0) return undefined;
+  const items = [...page.shared.values()].map(({ id, exchange, linkedFrom }) => {
+    const back = linkedFrom.map(
+      ({ anchor, requirement }, index) => markup`${index > 0 ? ', ' : ''}<a href="#${anchor}">${requirement}</a>`,
+    );
+    return markup`<div class="exchange-record" id="${id}">
+<p><code>${exchange.request.method} ${exchange.request.url}</code>, judged for ${back}</p>
+${exchangeDetails(exchange, page)}</div>
+`;
+  });
+  return markup`<section aria-labelledby="exchanges">
+<h2 id="exchanges">Requests and answers</h2>
+<p class="plain">Each request the requirements above link to, once: what went out, what came back (secrets redacted) and a curl command to reproduce it.</p>
+${items}</section>
+`;
+}
+
+function header(report: Report, exchanges: boolean): Html {
   const fingerprint = report.target.fingerprint;
   const rows: [string, string | undefined][] = [
     ['Target', `${report.target.baseUrl}${report.target.embeddedReference ? ' (embedded reference server)' : ''}`],
@@ -138,11 +193,12 @@ function header(report: Report): Html {
   const diagnosis = report.diagnoses.length > 0 ? markup`<li><a href="#diagnosis">Likely cause</a></li>` : undefined;
   const errors = report.errors.length > 0 ? markup`<li><a href="#run-errors">Run errors</a></li>` : undefined;
   const profile = report.profile ? markup`<li><a href="#official-client">Official client</a></li>` : undefined;
+  const shared = exchanges ? markup`<li><a href="#exchanges">Requests and answers</a></li>` : undefined;
   return markup`<header class="wrap">
 <h1>Ticketing API conformance report</h1>
 <p class="verdict ${toneClass(RUN_VERDICT_WORDS[report.verdict].tone)}" id="verdict">${headline(report)}</p>
 <dl class="meta">${meta}</dl>
-<nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>${diagnosis}${errors}<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li>${profile}</ul></nav>
+<nav aria-label="Sections"><ul><li><a href="#totals">Totals</a></li>${diagnosis}${errors}<li><a href="#attention">Failures</a></li><li><a href="#families">All requirements</a></li>${profile}${shared}</ul></nav>
 </header>
 `;
 }
@@ -234,7 +290,7 @@ function attentionSection(report: Report, page: Page): Html {
     failing.length === 0
       ? markup`<p>Nothing failed, and nothing was left unjudged by an error.</p>\n`
       : markup`<p class="plain">Open a requirement for the document&rsquo;s words, what was expected and what came back, and a curl command to reproduce it.</p>
-${failing.map((result) => requirementDetails(report, result, 'failure', page))}`;
+${failing.map((result) => requirementDetails(report, result, FAILURE_PREFIX, page))}`;
   return markup`<section aria-labelledby="attention">
 <h2 id="attention">${attentionTitle(needing)}</h2>
 ${body}</section>
@@ -289,13 +345,15 @@ function footer(report: Report): Html {
 export function renderHtml(report: Report): string {
   const page = new Page();
   const host = URL.canParse(report.target.baseUrl) ? new URL(report.target.baseUrl).host : report.target.baseUrl;
+  // In the page's order, so that the last section holds the exchanges the sections before it linked to.
+  const sections = markup`${totalsSection(report)}${slicesSection(report)}${diagnosisSection(report, page)}${errorsSection(report)}${attentionSection(report, page)}${familiesSection(report, page)}${profileSection(report, page)}`;
   return htmlPage({
     title: `${sentenceCase(RUN_VERDICT_WORDS[report.verdict].label)}: ${host} - ticketing API conformance`,
     style: stylesheet('report'),
     script: SCRIPT,
     body: markup`<a class="skip" href="#main">Skip to the results</a>
-${header(report)}<main id="main" class="wrap">
-${totalsSection(report)}${slicesSection(report)}${diagnosisSection(report, page)}${errorsSection(report)}${attentionSection(report, page)}${familiesSection(report, page)}${profileSection(report, page)}</main>
+${header(report, page.shared.size > 0)}<main id="main" class="wrap">
+${sections}${exchangesSection(page)}</main>
 ${footer(report)}`,
   });
 }

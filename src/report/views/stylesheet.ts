@@ -70,6 +70,8 @@ blockquote{margin:.75rem 0;padding:.1rem .75rem;border-left:.25rem solid var(--l
 blockquote p{margin:.25rem 0}
 .source{font-size:.85rem;color:var(--muted)}
 .exchange{border-top:1px dashed var(--line);padding-top:.5rem;margin-top:.5rem}
+.seen{margin:.25rem 0;font-size:.92rem;overflow-wrap:anywhere}
+.exchange-record{border-top:1px solid var(--line);padding:.5rem 0;overflow-wrap:anywhere}
 .checks{list-style:none;padding:0;margin:.25rem 0}
 .checks>li{margin:.35rem 0}
 .fields{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem .75rem;margin:.25rem 0 .25rem 1rem;font-size:.92rem}
