@@ -424,6 +424,13 @@ describe('a JSON text read as written', () => {
     ['{"data" 1}', ['data'], undefined],
     ['{data:1}', ['data'], undefined],
     ['"data"', ['data'], undefined],
+    // A key is compared as JSON.parse reads it: its escapes decoded, a control character in it no key at all.
+    ['{"d\\u0061ta":{"id":7}}', ['data', 'id'], '7'],
+    ['{"da\\"ta":1,"data":2}', ['data'], '2'],
+    ['{"data\n":1}', ['data\n'], undefined],
+    ['{"da\\"', ['data'], undefined],
+    // White space is \s's, beyond ASCII too.
+    ['{"data":{"id"\u2028:\u30003\u00a0}}', ['data', 'id'], '3'],
   ] as const)('%s at %j', (text, path, value) => {
     expect(memberText(text, path)).toBe(value);
   });

@@ -154,8 +154,11 @@ function apiMeaning(envelope: Record<string, unknown>, input: ClassifiedInput, e
   const status = carriedStatus(envelope);
   if (status) return { kind: 'served-status', id: idText(status.id, envelopeText) };
   const success = envelope.status === 'success';
-  // A message sent as a list of texts (NestJS sends one) is read as its texts joined; no failure's words read as null.
-  const failure = APPLICATION_FAILURES.find(({ pattern }) => pattern.test(String(envelope.message)));
+  // A message sent as a list of texts (NestJS sends one) is read as its texts joined; none (null) holds no failure's words.
+  const { message } = envelope;
+  const failure =
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: "null" and "undefined" hold no failure's words, read or not
+    message === null || message === undefined ? undefined : APPLICATION_FAILURES.find(({ pattern }) => pattern.test(String(message)));
   // A failure in the application's words is one under any code: frameworks send their errors with HTTP 200 too.
   if ((input.status >= 500 || failure !== undefined) && !success) {
     return { kind: 'application-error', what: failure?.what ?? 'server-error', evidence: `HTTP ${input.status} in the API's own envelope` };
@@ -236,7 +239,8 @@ export function classifyAnswer(input: ClassifiedInput): Classified {
 
 /** The API path a recorded request asked for: its path from /api/ on, without the base URL's path or the query. */
 export function apiPathOf(path: string): string {
-  const withoutQuery = path.split('?')[0] ?? path;
+  const query = path.indexOf('?');
+  const withoutQuery = query < 0 ? path : path.slice(0, query);
   const at = withoutQuery.lastIndexOf('/api/');
   // Stryker disable next-line EqualityOperator: a path that starts with /api/ is the same sliced from 0
   return at < 0 ? withoutQuery : withoutQuery.slice(at);

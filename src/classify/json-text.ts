@@ -4,11 +4,19 @@
  */
 
 const WHITESPACE = /\s/;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** White space as \s reads it (a byte order mark among it), told by its code: ASCII without a regular expression. */
+function isWhitespace(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return WHITESPACE.test(String.fromCharCode(code));
+}
 
 function skipWhitespace(text: string, at: number): number {
   let index = at;
-  // Past the end, charAt gives an empty text, which is no white space.
-  while (WHITESPACE.test(text.charAt(index))) index += 1;
+  // Past the end, charCodeAt gives NaN, which is no white space.
+  while (isWhitespace(text.charCodeAt(index))) index += 1;
   return index;
 }
 
@@ -16,23 +24,28 @@ function skipWhitespace(text: string, at: number): number {
 function endOfString(text: string, at: number): number {
   // Stryker disable next-line EqualityOperator: past the end there is no character to read
   for (let index = at + 1; index < text.length; index += 1) {
-    const char = text[index];
-    if (char === '\\') index += 1;
-    else if (char === '"') return index + 1;
+    const code = text.charCodeAt(index);
+    if (code === BACKSLASH) index += 1;
+    else if (code === QUOTE) return index + 1;
   }
   return text.length;
+}
+
+/** The end of a number, true, false or null: the next comma, closing bracket or white space. */
+function endOfLiteral(text: string, at: number): number {
+  let index = at;
+  for (; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 0x2c || code === 0x5d || code === 0x7d || isWhitespace(code)) break;
+  }
+  return index;
 }
 
 /** Where the value that starts at `at` ends. */
 function endOfValue(text: string, at: number): number {
   const first = text[at];
   if (first === '"') return endOfString(text, at);
-  if (first !== '{' && first !== '[') {
-    let index = at;
-    // Stryker disable next-line EqualityOperator: one past the end, the slice ends at the end all the same
-    while (index < text.length && !/[,\]}\s]/.test(text.charAt(index))) index += 1;
-    return index;
-  }
+  if (first !== '{' && first !== '[') return endOfLiteral(text, at);
   let depth = 0;
   // Stryker disable next-line EqualityOperator: past the end there is no character to read
   for (let index = at; index < text.length; index += 1) {
@@ -47,6 +60,26 @@ function endOfValue(text: string, at: number): number {
   return text.length;
 }
 
+/**
+ * The key of a member, from its opening quote to `end` (past its closing quote), or undefined where it is no JSON
+ * string. A key with neither escape nor control character is its text between the quotes; any other is left to JSON.parse.
+ */
+function keyText(text: string, at: number, end: number): string | undefined {
+  if (text.charCodeAt(at) === QUOTE && end - at >= 2 && text.charCodeAt(end - 1) === QUOTE) {
+    let plain = true;
+    for (let index = at + 1; index < end - 1 && plain; index += 1) {
+      const code = text.charCodeAt(index);
+      plain = code !== BACKSLASH && code >= 0x20;
+    }
+    if (plain) return text.slice(at + 1, end - 1);
+  }
+  try {
+    return JSON.parse(text.slice(at, end)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where the member `key` of the object opening at `at` starts, or -1. The last of duplicate keys wins, as in JSON.parse. */
 function memberOf(text: string, at: number, key: string | number): number {
   let found = -1;
@@ -55,11 +88,9 @@ function memberOf(text: string, at: number, key: string | number): number {
     let name: string | number = position;
     if (text[at] === '{') {
       const end = endOfString(text, index);
-      try {
-        name = JSON.parse(text.slice(index, end)) as string;
-      } catch {
-        return -1;
-      }
+      const parsed = keyText(text, index, end);
+      if (parsed === undefined) return -1;
+      name = parsed;
       index = skipWhitespace(text, end);
       if (text[index] !== ':') return -1;
       index = skipWhitespace(text, index + 1);

@@ -7,26 +7,27 @@ import type { Classification, Classified } from './types.js';
 
 /** One recorded answer and what it means, which the run as a whole may still change. */
 interface RecordedClassification {
-  key: string;
   exchange: Exchange;
   classified: Classified;
 }
+
+const SUITE_VARIANT_SET: ReadonlySet<CredentialVariant> = new Set(SUITE_VARIANTS);
 
 /**
  * The classification stage: every recorded answer classified once, then what the run shows as a whole. A listing
  * answered exactly as the status is answered without credentials (an API refusing with HTTP 200 and JSON) was refused.
  */
 export function classifyRecording(recording: Recording, statusIds: readonly number[]): Classification {
-  const entries: RecordedClassification[] = Object.entries(recording.answers).flatMap(([key, answer]) =>
-    'exchange' in answer ? [{ key, exchange: answer.exchange, classified: classifyExchange(answer.exchange) }] : [],
-  );
-  const find = (key: string): RecordedClassification | undefined => entries.find((entry) => entry.key === key);
+  const entries = new Map<string, RecordedClassification>();
+  for (const [key, answer] of Object.entries(recording.answers)) {
+    if ('exchange' in answer) entries.set(key, { exchange: answer.exchange, classified: classifyExchange(answer.exchange) });
+  }
   // The first status holds the run's own probes, the refusal without credentials among them.
   const [statusId] = statusIds;
-  const refusal = statusId === undefined ? undefined : find(exchangeKey(STATUS_PATH(statusId), {}, 'no-header'));
+  const refusal = statusId === undefined ? undefined : entries.get(exchangeKey(STATUS_PATH(statusId), {}, 'no-header'));
   if (refusal?.classified.meaning.kind === 'refused') {
     const { status, bodyText } = refusal.exchange.response;
-    for (const entry of entries) {
+    for (const entry of entries.values()) {
       const { response } = entry.exchange;
       if (entry.classified.meaning.kind === 'served-listing' && response.status === status && response.bodyText === bodyText) {
         entry.classified = { ...entry.classified, meaning: { kind: 'refused' } };
@@ -35,21 +36,22 @@ export function classifyRecording(recording: Recording, statusIds: readonly numb
   }
   // The listing the valid token got, handed to another request under any code and words, was handed out: under words
   // of refusal, in a redirect's body (PHP that sends Location and goes on), in an error's.
-  const validListing = find(exchangeKey(SELFSERVICE_PATH, {}, 'valid'));
+  const validListing = entries.get(exchangeKey(SELFSERVICE_PATH, {}, 'valid'));
   const served = validListing && listingContent(validListing.exchange);
   if (served !== undefined) {
-    for (const entry of entries) {
+    for (const entry of entries.values()) {
       const listingPath = apiPathOf(entry.exchange.request.path) === SELFSERVICE_PATH;
       if (listingPath && listingContent(entry.exchange) === served) {
         entry.classified = { ...entry.classified, meaning: { kind: 'served-listing' } };
       }
     }
   }
-  const answers = Object.fromEntries(entries.map(({ key, classified }) => [key, classified]));
-  const lookUp = (path: string, credentials: CredentialVariant): Classified | undefined => answers[exchangeKey(path, {}, credentials)];
+  const answers = Object.fromEntries(Array.from(entries, ([key, { classified }]) => [key, classified]));
   // What a named client's request (a --profile's) got says nothing the suite's own requests must not say alone.
-  const suiteAnswers = entries
-    .filter(({ exchange }) => SUITE_VARIANTS.includes(exchange.request.credentials))
-    .map(({ classified }) => classified);
+  const suiteAnswers: Classified[] = [];
+  for (const { exchange, classified } of entries.values()) {
+    if (SUITE_VARIANT_SET.has(exchange.request.credentials)) suiteAnswers.push(classified);
+  }
+  const lookUp = (path: string, credentials: CredentialVariant): Classified | undefined => answers[exchangeKey(path, {}, credentials)];
   return { answers, reach: deriveReach(suiteAnswers, lookUp, statusIds) };
 }

@@ -196,7 +196,7 @@ const VENDORS: VendorSignature[] = [
     // Kong's own answers carry X-Kong-Response-Latency and no upstream latency; the API behind it may carry Via: kong too.
     wrote: (a) =>
       !('x-kong-upstream-latency' in a.headers) &&
-      ('x-kong-response-latency' in a.headers || (messageOnly(a) && /kong/i.test(`${header(a, 'server')} ${header(a, 'via')}`))),
+      ('x-kong-response-latency' in a.headers || (/kong/i.test(`${header(a, 'server')} ${header(a, 'via')}`) && messageOnly(a))),
     marks: (a) => /kong/i.test(`${header(a, 'server')} ${header(a, 'via')}`) || 'x-kong-upstream-latency' in a.headers,
   },
   {

@@ -19,7 +19,11 @@ export interface ObservedAnswer {
 /** An exchange as the rules read it, with the classification the classification stage gave it. */
 export function observedOf({ request, response, classification }: ClassifiedExchange, key?: string): ObservedAnswer {
   const { status, headers, body } = response;
-  return { ...(key === undefined ? {} : { key }), url: request.url, status, headers, body, classified: classification };
+  const url = request.url;
+  // Two literals, not a spread followed by members, which V8 11 (Node 20) builds several times slower.
+  return key === undefined
+    ? { url, status, headers, body, classified: classification }
+    : { key, url, status, headers, body, classified: classification };
 }
 
 /**

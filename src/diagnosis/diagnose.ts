@@ -93,9 +93,8 @@ function failedAnswers(results: JudgedRequirement[], exchanges: ClassifiedExchan
 }
 
 /** The answers a front gave, or a redirect nobody can place, that checks could not judge, each with the requirement left unjudged. */
-function frontAnswers(results: JudgedRequirement[], exchanges: ClassifiedExchanges): FailedAnswer[] {
-  return results
-    .flatMap((result) => result.checks)
+function frontAnswers(checks: RecordedCheck[], exchanges: ClassifiedExchanges): FailedAnswer[] {
+  return checks
     .filter((check) => check.error?.code === 'HARNESS_NOT_THE_API')
     .map((check) => failedAnswerOf(check, exchanges))
     .filter((failed): failed is FailedAnswer => {
@@ -153,6 +152,7 @@ function rateLimitCapReached(results: JudgedRequirement[], setup: StackSetup): D
 /** Names the most likely cause of what failed, from what was observed over HTTP alone. */
 export function diagnose(results: JudgedRequirement[], exchanges: ClassifiedExchanges, setup: StackSetup = {}): Diagnosis[] {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
+  const checks = results.flatMap((result) => result.checks);
   const observations = observationsOf(results, exchanges, setup);
   const validKey = exchangeKey(STATUS_PATH(statusId), {}, 'valid');
   // The hosting-stack rules are drawn from the valid request's answer, unless a rule cites others of its own.
@@ -166,7 +166,7 @@ export function diagnose(results: JudgedRequirement[], exchanges: ClassifiedExch
   if (!diagnoses.some((diagnosis) => diagnosis.inconclusive)) {
     // The web server's own pages on the API paths are the routing named above, not a front answering some requests.
     const routing = diagnoses.some((diagnosis) => NOT_ROUTED.has(diagnosis.id));
-    const blocked = frontAnswers(results, exchanges).filter((failed) => !(routing && webServerPage(failed.answer)));
+    const blocked = frontAnswers(checks, exchanges).filter((failed) => !(routing && webServerPage(failed.answer)));
     const someBlocked = frontAnsweredSome(blocked, mustFailed(results));
     if (someBlocked) diagnoses.push(someBlocked);
     // The token served on the configured status, and other requests with it answered as if they carried no header.
@@ -184,9 +184,7 @@ export function diagnose(results: JudgedRequirement[], exchanges: ClassifiedExch
   if (throttledUntilCap && !diagnoses.some((diagnosis) => diagnosis.inconclusive || diagnosis.id === 'rate-limited'))
     diagnoses.unshift(throttledUntilCap);
 
-  const transportErrors = results
-    .flatMap((result) => result.checks)
-    .filter((check) => check.error?.party === 'environment' && !NOT_TRANSPORT.has(check.error.code));
+  const transportErrors = checks.filter((check) => check.error?.party === 'environment' && !NOT_TRANSPORT.has(check.error.code));
   const firstError = transportErrors[0]?.error;
   if (firstError) {
     diagnoses.push({

@@ -10,20 +10,27 @@ import type { ClassifiedExchange, Diagnosis, ClassifiedExchanges, JudgedRequirem
 const SHOWN_CHARS = 160;
 const briefly = (text: string): string => (text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text);
 
-/** The exchanges that failed checks of a requirement, each once. */
-function failedOn(results: JudgedRequirement[], id: string, exchanges: ClassifiedExchanges): [string, ClassifiedExchange][] {
-  const keys = new Set(
-    results
-      .filter((result) => result.id === id)
-      .flatMap((result) => result.checks)
-      .filter((check) => check.verdict === 'fail' && check.exchange !== undefined)
-      .map((check) => check.exchange ?? ''),
-  );
+/** The exchanges that failed checks of the requirements whose ids match, each once, in the order of their checks. */
+function failedOn(
+  results: JudgedRequirement[],
+  matches: (id: string) => boolean,
+  exchanges: ClassifiedExchanges,
+): [string, ClassifiedExchange][] {
+  const keys = new Set<string>();
+  for (const result of results) {
+    if (!matches(result.id)) continue;
+    for (const check of result.checks) if (check.verdict === 'fail' && check.exchange !== undefined) keys.add(check.exchange);
+  }
   return [...keys].flatMap((key) => {
     const exchange = exchanges[key];
     return exchange ? [[key, exchange] as [string, ClassifiedExchange]] : [];
   });
 }
+
+const requirement =
+  (wanted: string) =>
+  (id: string): boolean =>
+    id === wanted;
 
 /** PHP's warnings, notices or deprecations printed around the JSON (display_errors on). */
 function displayErrors(exchanges: ClassifiedExchanges): Diagnosis | undefined {
@@ -52,8 +59,8 @@ function displayErrors(exchanges: ClassifiedExchanges): Diagnosis | undefined {
 /** A near-miss token served: the comparison ignores case, or compares only a part of the token. */
 function looseComparison(results: JudgedRequirement[], exchanges: ClassifiedExchanges): Diagnosis[] {
   // Where a wrong token is served too, nothing is compared at all: authentication is not enforced.
-  if (failedOn(results, 'AUTH-WRONG-TOKEN-REFUSED', exchanges).length > 0) return [];
-  const served = failedOn(results, 'AUTH-NEAR-MISS-TOKEN-REFUSED', exchanges);
+  if (failedOn(results, requirement('AUTH-WRONG-TOKEN-REFUSED'), exchanges).length > 0) return [];
+  const served = failedOn(results, requirement('AUTH-NEAR-MISS-TOKEN-REFUSED'), exchanges);
   const byCase = served.filter(([key]) => key.startsWith('token-case-flipped '));
   const byPart = served.filter(([key]) => key.startsWith('token-truncated ') || key.startsWith('token-extended '));
   const diagnoses: Diagnosis[] = [];
@@ -96,12 +103,9 @@ function looseComparison(results: JudgedRequirement[], exchanges: ClassifiedExch
 function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: ClassifiedExchanges, statusId: number): Diagnosis | undefined {
   const plain = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
   const [key, cached] =
-    results
-      .filter((result) => result.id.startsWith('LANG-'))
-      .flatMap((result) => failedOn(results, result.id, exchanges))
-      .find(
-        ([, exchange]) => new URL(exchange.request.url).searchParams.has('lang') && cacheMark({ headers: exchange.response.headers }),
-      ) ?? [];
+    failedOn(results, (id) => id.startsWith('LANG-'), exchanges).find(
+      ([, exchange]) => new URL(exchange.request.url).searchParams.has('lang') && cacheMark({ headers: exchange.response.headers }),
+    ) ?? [];
   if (key === undefined || !cached) return undefined;
   // Stryker disable next-line StringLiteral: the answer was found by its cache mark
   const mark = cacheMark({ headers: cached.response.headers }) ?? '';

@@ -451,13 +451,13 @@ const isRefusalPage = (answer: ObservedAnswer): boolean => answer.status === 401
 export function diagnoseStack(observations: StackObservations, setup: StackSetup = {}): Diagnosis[] {
   const { valid, noHeader, wrongToken, invalidHeader } = observations;
   if (!valid) return [];
-  const server = serverKind(
-    Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object' && !Array.isArray(seen)),
-  );
   if (observations.validServed ?? succeeded(valid)) {
     const served = [noHeader, wrongToken].filter((answer): answer is ObservedAnswer => answer !== undefined && statusHandedOut(answer));
     return served.length > 0 ? [authenticationNotEnforced(served)] : [];
   }
+  const server = serverKind(
+    Object.values(observations).filter((seen): seen is ObservedAnswer => typeof seen === 'object' && !Array.isArray(seen)),
+  );
   const { classified } = valid;
   if (classified.meaning.kind === 'application-error') return [applicationFailed(valid, classified.meaning)];
   const elsewhere = fromApplication(valid) ? (observations.tokenElsewhere ?? []).filter(({ answer }) => succeeded(answer)) : [];

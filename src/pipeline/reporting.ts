@@ -3,7 +3,7 @@ import type { TargetOptions } from '../config/targets.js';
 import { apiPathOf, classifyAnswer } from '../classify/classify.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import type { StackSetup } from '../diagnosis/answers.js';
-import type { Diagnosis, ClassifiedExchanges, JudgedRequirement } from '../diagnosis/types.js';
+import type { ClassifiedExchange, ClassifiedExchanges, Diagnosis, JudgedRequirement } from '../diagnosis/types.js';
 import type { RunError } from '../errors.js';
 import type { TargetJudged } from '../judge/judge-queue.js';
 import type { JudgedExchange, ScenarioResult } from '../judge/scenario-result.js';
@@ -71,19 +71,21 @@ function interrupted(scenarios: ScenarioResult[]): RunError | undefined {
 export function classifiedExchanges(exchanges: Readonly<Record<string, JudgedExchange>>): ClassifiedExchanges {
   return Object.fromEntries(
     Object.entries(exchanges).map(([key, exchange]) => {
+      // An exchange judged from a pass holds its classification already: it is read as it is, not copied.
+      if (hasClassification(exchange)) return [key, exchange];
       const { request, response } = exchange;
-      const classification =
-        exchange.classification ??
-        classifyAnswer({
-          apiPath: apiPathOf(new URL(request.url).pathname),
-          status: response.status,
-          headers: response.headers,
-          bodyText: response.body,
-        });
+      const classification = classifyAnswer({
+        apiPath: apiPathOf(new URL(request.url).pathname),
+        status: response.status,
+        headers: response.headers,
+        bodyText: response.body,
+      });
       return [key, { ...exchange, classification }];
     }),
   );
 }
+
+const hasClassification = (exchange: JudgedExchange): exchange is ClassifiedExchange => exchange.classification !== undefined;
 
 /**
  * Diagnose: the causes named from the classified answers and what the judge found of them (nothing, for the doctor),

@@ -144,7 +144,8 @@ export function judgedRun(scenarios: ScenarioResult[], complete: boolean, profil
     const checks = checksByRequirement.get(requirement.id) ?? [
       { requirement: requirement.id, scenario: '-', verdict: 'skip' as const, description: unjudged },
     ];
-    return { ...requirement, verdict: requirementVerdict(requirement, checks), checks };
+    // Not a spread followed by members: V8 11 (Node 20) makes each such object several times slower to build.
+    return Object.assign({}, requirement, { verdict: requirementVerdict(requirement, checks), checks });
   });
   return { requirements, exchanges: exchangesOf(scenarios) };
 }
@@ -161,9 +162,10 @@ export function assembleDiagnosedPass(input: ReportInput, judged: JudgedRun, dia
   const slices = runSlices(input.options);
   const requirements: RequirementResult[] = judged.requirements.map((judgedResult) => {
     const asJudged = unjudgeable ? setAside(judgedResult, unjudgeable) : judgedResult;
-    const result = { ...asJudged, ...sliceVerdicts(asJudged, slices) };
+    // Object.assign rather than spreads: see judgedRun.
+    const result = Object.assign({}, asJudged, sliceVerdicts(asJudged, slices));
     const party = partyOf(result, exchanges, environmentAnswer);
-    return party ? { ...result, party } : result;
+    return party ? Object.assign(result, { party }) : result;
   });
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
