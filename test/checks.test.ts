@@ -410,6 +410,39 @@ describe('the ticket status fields', () => {
     expect(served.map(({ label }) => label)).toEqual(['plain', 'asked for 2', 'french']);
   });
 
+  test('served bodies are told apart however deep they differ, and every check of a status reads the one list', () => {
+    const entry = (label: string, exchange: Exchange) => ({ requestedId: 1, label, exchange, classified: classifyExchange(exchange) });
+    const translations = bodyOf(VALID).data.translations as Record<string, unknown>[];
+    const [first, ...others] = translations;
+    const answers = [
+      entry('plain', VALID),
+      entry('a translation named otherwise', withData({ translations: [first, ...others.map((t) => ({ ...t, name: 'Autre' }))] })),
+      entry('one more translation', withData({ translations: [...translations, { status_id: 1, name: 'Abierto', locale: 'es' }] })),
+      entry('one more key', withData({ extra: true })),
+      entry('translations as an object', withData({ translations: { ...translations } })),
+      entry('null in place of a value', withData({ colour: null })),
+      entry('again as sent', answeredWith(VALID, { body: JSON.stringify(bodyOf(VALID)) })),
+    ];
+    const served = distinctServed(answers);
+    expect(served.map(({ label }) => label)).toEqual([
+      'plain',
+      'a translation named otherwise',
+      'one more translation',
+      'one more key',
+      'translations as an object',
+      'null in place of a value',
+    ]);
+    expect(distinctServed(answers)).toBe(served);
+    expect(distinctServed([...answers].reverse()).map(({ label }) => label)).toEqual([
+      'again as sent',
+      'null in place of a value',
+      'translations as an object',
+      'one more key',
+      'one more translation',
+      'a translation named otherwise',
+    ]);
+  });
+
   test('an outcome about one of several answers names it', () => {
     const result = statusIdIs(VALID, 1);
     expect(about(result, undefined)).toBe(result);

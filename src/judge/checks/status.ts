@@ -99,11 +99,7 @@ export interface StatusAnswer {
   classified: Classified;
 }
 
-/**
- * The answers that served a status, each distinct body once per requested id: whatever request produced it, a status
- * handed out is judged by the same rules, and a served status must be the one asked for.
- */
-/** Each served body's canonical text, made once per exchange: the check of every field compares the same answers. */
+/** Each served body's canonical text, made once per exchange, and only for a body not alike as sent to one kept. */
 const canonicalBodies = new WeakMap<StatusAnswer['exchange'], string>();
 
 function canonicalBody(exchange: StatusAnswer['exchange']): string {
@@ -115,20 +111,43 @@ function canonicalBody(exchange: StatusAnswer['exchange']): string {
   return text;
 }
 
-export function distinctServed(answers: readonly StatusAnswer[]): StatusAnswer[] {
-  // The bodies seen for each requested id: each text is kept once per exchange, so it is looked up, never built again.
-  const seen = new Map<number, Set<string>>();
-  return answers.filter(({ requestedId, exchange, classified }) => {
+/** Two JSON values alike key for key and entry for entry, in order: then their canonical texts are alike too. */
+function alikeAsSent(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, index) => alikeAsSent(item, b[index]));
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  return keys.length === others.length && keys.every((key, index) => key === others[index] && alikeAsSent(a[key], b[key]));
+}
+
+/** The answers of a status kept distinct, by the status' answers: the checks of a target's status all read one list. */
+const distinctOf = new WeakMap<readonly StatusAnswer[], readonly StatusAnswer[]>();
+
+/**
+ * The answers that served a status, each distinct body once per requested id: whatever request produced it, a status
+ * handed out is judged by the same rules, and a served status must be the one asked for.
+ */
+export function distinctServed(answers: readonly StatusAnswer[]): readonly StatusAnswer[] {
+  let distinct = distinctOf.get(answers);
+  if (distinct) return distinct;
+  // The answers kept for each requested id.
+  const kept = new Map<number, Exchange[]>();
+  distinct = answers.filter(({ requestedId, exchange, classified }) => {
     const { status } = exchange.response;
     if (classified.meaning.kind !== 'served-status' || !isSuccessCode(status)) return false;
-    // Bodies that differ only in the order of keys or of list entries (the translations) are the same status.
-    const body = canonicalBody(exchange);
-    const bodies = seen.get(requestedId) ?? new Set<string>();
-    seen.set(requestedId, bodies);
-    if (bodies.has(body)) return false;
-    bodies.add(body);
+    const earlier = kept.get(requestedId) ?? [];
+    kept.set(requestedId, earlier);
+    // Bodies that differ only in the order of keys or of list entries (the translations) are the same status; most
+    // repeat one another as sent, which tells them alike without a canonical text.
+    const body = jsonBody(exchange);
+    if (earlier.some((other) => alikeAsSent(jsonBody(other), body))) return false;
+    if (earlier.some((other) => canonicalBody(other) === canonicalBody(exchange))) return false;
+    earlier.push(exchange);
     return true;
   });
+  distinctOf.set(answers, distinct);
+  return distinct;
 }
 
 /** The same outcome, its description naming which answer it is about. */
