@@ -1,6 +1,7 @@
 import type { TargetEntry } from '../config/targets.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { judgeTimeoutMs, MAX_BATCH, onePassReport, startJudge, type JudgeQueue } from '../pipeline/pipeline.js';
+import { KeptConnections } from './kept-connections.js';
 import type { OwnMetrics } from './own-metrics.js';
 import { runErrors, runSeries, type ProbeOutcome } from './probe-metrics.js';
 import { ProbeSchedule, SCHEDULE, type ForeseenProbe, type ScheduleSettings } from './schedule.js';
@@ -42,6 +43,7 @@ export class Runs {
   private readonly underWay = new Map<string, Promise<string>>();
   private readonly finished = new Map<string, Finished>();
   private readonly judge: JudgeQueue;
+  private readonly connections = new KeptConnections();
   private readonly schedule: ProbeSchedule;
   /** Targets whose latest run started ahead of a foreseen probe that has not come yet: that probe takes it as its own. */
   private readonly ahead = new Set<string>();
@@ -124,7 +126,13 @@ export class Runs {
     const budgetMs = answerBy - startedAt.getTime();
     const deadlineMs = Math.max(1, Math.min(entry.options.deadlineMs, budgetMs - judgingReserveMs(budgetMs)));
     const options = { ...entry.options, deadlineMs };
-    return onePassReport({ ...entry, options }, this.judge, scanner, { startedAt })
+    return this.connections
+      .forRun(entry)
+      .then((connections) =>
+        onePassReport({ ...entry, options }, this.judge, scanner, { startedAt, ...(connections ? { connections } : {}) }).finally(() =>
+          this.connections.afterRun(entry),
+        ),
+      )
       .then((report) => {
         const series = runSeries(report);
         this.finished.set(entry.name, { series, finishedAt: this.now() });
@@ -173,7 +181,7 @@ export class Runs {
   async close(): Promise<void> {
     clearInterval(this.aheadTimer);
     await Promise.allSettled(this.underWay.values());
-    await this.judge.close();
+    await Promise.all([this.connections.close(), this.judge.close()]);
   }
 }
 

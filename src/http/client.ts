@@ -33,7 +33,7 @@ export interface HttpClientOptions
   extends
     Required<Pick<Config, 'baseUrl' | 'token'>>,
     Pick<Config, 'password' | 'maxRequests'>,
-    Omit<TransportOptions, 'concurrency' | 'onTlsCertificate' | 'onTlsError' | 'onConnected'>,
+    Omit<TransportOptions, 'concurrency' | 'onTlsCertificate' | 'onTlsError' | 'onConnected' | 'keepIdleMs'>,
     Partial<Pick<TransportOptions, 'concurrency'>> {
   maxBodyBytes: number;
   userAgent: string;

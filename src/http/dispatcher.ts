@@ -14,6 +14,11 @@ export interface TransportOptions
   onTlsError?(error: Error, host: string): void;
   /** Told each time a direct connection to the target is made (its TLS handshake done, over https), and its host. */
   onConnected?(host: string): void;
+  /**
+   * How long an idle connection is kept when the target does not say (Keep-Alive: timeout=N), and the most it is kept
+   * when it does; a target's own word, less a margin, is kept to otherwise. undici's defaults (4 s) when not given.
+   */
+  keepIdleMs?: number;
 }
 
 /** The host a connection goes to, as the connector and a base URL both name it: name and port, the default port written. */
@@ -70,11 +75,42 @@ export function clientTlsOptions(options: Pick<TransportOptions, 'ca' | 'insecur
   };
 }
 
+/** HTTP/1.1 only, the protocol of the API document's requests; the bundled command line leaves undici's HTTP/2 out. */
+const tlsOf = (options: TransportOptions): ReturnType<typeof clientTlsOptions> & { allowH2: false } => ({
+  allowH2: false,
+  ...clientTlsOptions(options),
+});
+
+/** How a direct connection to the target is opened: its time-out, and the TLS trust and client certificate asked for. */
+const directConnector = (options: TransportOptions): buildConnector.connector =>
+  buildConnector({ timeout: options.timeoutMs, ...tlsOf(options) });
+
+/**
+ * Opens one direct connection to the origin as the dispatcher would, and closes it: the SHA-256 fingerprint of the
+ * certificate it presented over https, none over http. Rejects with what the connection met (refused, certificate).
+ */
+export function openConnection(options: TransportOptions, origin: URL): Promise<string | undefined> {
+  const connect = directConnector(options);
+  const hostname = origin.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const port = origin.port || (origin.protocol === 'https:' ? '443' : '80');
+    connect({ host: origin.host, hostname, protocol: origin.protocol, port }, (error, socket) => {
+      if (error || !socket) {
+        reject(error ?? new Error(`no connection to ${origin.host}`));
+        return;
+      }
+      const fingerprint = socket instanceof TLSSocket ? socket.getPeerCertificate().fingerprint256 : undefined;
+      socket.destroy();
+      resolve(fingerprint);
+    });
+  });
+}
+
 /**
  * Whether the environment names a proxy, as EnvHttpProxyAgent reads it when built: without one, it sends every request
  * directly, only after parsing each request's origin to decide so.
  */
-const proxyInEnvironment = (): boolean =>
+export const proxyInEnvironment = (): boolean =>
   [process.env.http_proxy, process.env.HTTP_PROXY, process.env.https_proxy, process.env.HTTPS_PROXY].some(Boolean);
 
 /**
@@ -82,15 +118,15 @@ const proxyInEnvironment = (): boolean =>
  * may ask for, and proxies from the environment.
  */
 export function createDispatcher(options: TransportOptions): Dispatcher {
-  // HTTP/1.1 only, the protocol of the API document's requests; the bundled command line leaves undici's HTTP/2 out.
-  const tls = { allowH2: false, ...clientTlsOptions(options) };
-  const direct = buildConnector({ timeout: options.timeoutMs, ...tls });
+  const tls = tlsOf(options);
+  const direct = directConnector(options);
   const agentOptions = {
     connect: options.onTlsCertificate || options.onTlsError || options.onConnected ? watching(direct, options) : direct,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: options.concurrency,
     maxHeaderSize: MAX_HEADER_BYTES,
+    ...(options.keepIdleMs === undefined ? {} : { keepAliveTimeout: options.keepIdleMs, keepAliveMaxTimeout: options.keepIdleMs }),
   };
   if (!options.proxyFromEnvironment || !proxyInEnvironment()) return new Agent(agentOptions);
   // Through a proxy, the connection to the target is built from requestTls, not from connect.

@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { clientTlsOptions, createDispatcher, type TransportOptions } from './dispatcher.js';
 
 /**
@@ -23,8 +23,14 @@ export class SharedConnections {
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly hosts = new Map<string, SharedHost>();
 
-  /** targetsAtOnce: how many targets may be in flight together, each with up to its concurrency of connections. */
-  constructor(private readonly targetsAtOnce: number) {}
+  /**
+   * targetsAtOnce: how many targets may be in flight together, each with up to its concurrency of connections;
+   * keepIdleMs: how long an idle connection is kept (see TransportOptions).
+   */
+  constructor(
+    private readonly targetsAtOnce: number,
+    private readonly keepIdleMs?: number,
+  ) {}
 
   /** What the connections to a host met, over every target that went there. */
   host(name: string): SharedHost {
@@ -43,6 +49,7 @@ export class SharedConnections {
       found = createDispatcher({
         ...options,
         concurrency: options.concurrency * this.targetsAtOnce,
+        ...(this.keepIdleMs === undefined ? {} : { keepIdleMs: this.keepIdleMs }),
         onTlsCertificate: (fingerprint, host) => this.host(host).certificates.add(fingerprint),
         onTlsError: (error, host) => (this.host(host).error = error),
         onConnected: (host) => {
@@ -55,6 +62,26 @@ export class SharedConnections {
       this.dispatchers.set(key, found);
     }
     return found;
+  }
+
+  /** How many connections are open, and how many requests are sent or waiting for one: from the pools of each origin. */
+  counts(): { connections: number; requests: number } {
+    let connections = 0;
+    let requests = 0;
+    for (const dispatcher of this.dispatchers.values()) {
+      // A proxy's agent keeps no pools of its own to count: its connections are never kept for another command.
+      if (!(dispatcher instanceof Agent)) continue;
+      for (const pool of Object.values(dispatcher.stats)) {
+        connections += Number(pool.connected);
+        requests += pool.pending + pool.running;
+      }
+    }
+    return { connections, requests };
+  }
+
+  /** Forgets what the hosts met, so that the next target to use the connections learns it for itself. */
+  forgetHosts(): void {
+    this.hosts.clear();
   }
 
   /** Ends every connection, a request abandoned at its target's deadline among them. */

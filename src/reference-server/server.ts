@@ -14,6 +14,8 @@ export interface ReferenceServerOptions {
   /** Serve the API under this path, as a deployment in a subfolder does (e.g. /support). */
   pathPrefix?: string;
   latencyMs?: number;
+  /** How long an idle connection is kept (announced in Keep-Alive: timeout=N); 5 s, Apache's default, when not given. */
+  keepAliveTimeoutMs?: number;
 }
 
 export interface RunningReferenceServer {
@@ -155,7 +157,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (api.style.delayMs > 0) setTimeout(reply, api.style.delayMs).unref();
     else reply();
   });
-  server.keepAliveTimeout = 5000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
