@@ -81,3 +81,54 @@ test('a precompiled validator says why data does not match', () => {
   expect(validate({ status: 7 })).toBe(false);
   expect(formatSchemaErrors(validate.errors)).toMatch(/\/status must /);
 });
+
+test('a oneOf told apart by its kind accepts and refuses what the published schema does, whatever the kind holds', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  addFormats(ajv);
+  for (const file of schemaFiles) ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object);
+  const published = ajv.getSchema('https://ticketing-conformance.example/schemas/report.schema.json');
+  const origins: unknown[] = [
+    { kind: 'api' },
+    { kind: 'front', front: 'waf', evidence: 'a block page', vendor: 'Cloudflare' },
+    { kind: 'front', front: 'waf' },
+    { kind: 'front', front: 'tarpit', evidence: 'x' },
+    { kind: 'unknown', evidence: 'x' },
+    { kind: 'api', evidence: 'x' },
+    { kind: 'API' },
+    { kind: 7 },
+    { kind: null },
+    { kind: ['api'] },
+    {},
+    ['api'],
+    'api',
+    null,
+  ];
+  const meanings: unknown[] = [
+    { kind: 'served-status', id: '1' },
+    { kind: 'served-status' },
+    { kind: 'refused' },
+    { kind: 'refused', id: '1' },
+    { kind: 'redirect', to: '/login' },
+    { kind: 'application-error', what: 'fatal-error', evidence: 'x' },
+    { kind: 'application-error', what: 'oops', evidence: 'x' },
+    { kind: 'undecodable', why: 'not-json', detail: 'x' },
+    { kind: 'served' },
+    { kind: 1 },
+    {},
+  ];
+  const report = sampleReport() as unknown as { exchanges: Record<string, object> };
+  const [key, exchange] = Object.entries(report.exchanges)[0] ?? [];
+  if (!key || !exchange) throw new Error('the sample report holds no exchange');
+  let refused = 0;
+  for (const origin of origins) {
+    for (const meaning of meanings) {
+      const sample = { ...report, exchanges: { [key]: { ...exchange, classification: { origin, meaning } } } };
+      const expected = published?.(sample);
+      if (!expected) refused += 1;
+      expect({ origin, meaning, ok: validator('report')(sample) }).toEqual({ origin, meaning, ok: expected });
+    }
+  }
+  // Both the accepted and the refused are among the samples.
+  expect(refused).toBeGreaterThan(0);
+  expect(refused).toBeLessThan(origins.length * meanings.length);
+});
