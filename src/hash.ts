@@ -106,10 +106,10 @@ export function sha256(value: unknown): string {
 }
 
 /**
- * The hash of a text already canonical, so a text written is not serialised again to be hashed; given in pieces, the
- * hash of the pieces joined, without the joined text made.
+ * The hash of a text already canonical, so a text written is not serialised again to be hashed; given in pieces (text
+ * or its UTF-8), the hash of the pieces joined, without the joined text made.
  */
-export function textSha256(text: string | readonly string[]): string {
+export function textSha256(text: string | readonly (string | Uint8Array)[]): string {
   const hash = createHash('sha256');
   for (const piece of typeof text === 'string' ? [text] : text) hash.update(piece);
   return `sha256:${hash.digest('hex')}`;

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { formatSchemaErrors, validator } from '../src/validators/schemas.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
-import { configurationHash, contentHash } from '../src/report/model/integrity.js';
+import { configurationHash, contentHash, reportJson } from '../src/report/model/integrity.js';
 import type { Report } from '../src/report/model/types.js';
 import { fileResources } from './helpers/file-resources.js';
 import { repoRoot, runCli, type CliRun } from './helpers/run-cli.js';
 import { opensslMissing, startTlsFront } from './helpers/tls-front.js';
 import { canonicalJson, catalogHash, textSha256 } from '../src/hash.js';
+import { sampleReport } from './helpers/sample-report.js';
 
 const TOKEN = 'record-token-0b9e21';
 const SERVER_HEADER = 'Apache/2.4.62 (Debian)';
@@ -59,6 +60,18 @@ test('report.json is the canonical JSON its content hash is taken over, with the
   expect(text).toBe(`${canonicalJson(report)}\n`);
   const { content, ...hashes } = report.integrity ?? {};
   expect(content).toBe(textSha256(canonicalJson({ ...report, integrity: hashes })));
+});
+
+test('report.json as written is the text screened, byte for byte, whatever characters a target put before and after the hash', () => {
+  // Characters of one, two, three and four UTF-8 bytes, and a lone surrogate JSON escapes, in a body, a header and a check.
+  for (const hostile of ['Unauthorized', 'Zugriff verweigert: Schlüssel ungültig', '認証が必要です \u{1F512}', 'half \uD800 pair']) {
+    const report = sampleReport(hostile);
+    const json = reportJson(report);
+    if (typeof json === 'string' || !json.bytes) throw new Error('the build kept no screened text with its bytes');
+    expect(Buffer.from(json.bytes).toString('utf8')).toBe(json.text);
+    expect(json.text).toBe(`${canonicalJson(report)}\n`);
+    expect(report.integrity?.content).toBe(contentHash(JSON.parse(json.text)));
+  }
 });
 
 test('the run prints the content hash; verify says intact (exit 0) untouched and edited (exit 1) after a hand edit', async () => {

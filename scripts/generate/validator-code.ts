@@ -26,7 +26,7 @@ function tagValues(branch: SchemaNode, property: string): string[] | undefined {
  * the oneOf does, without the error objects of every other branch Ajv makes and throws away on each valid object. The
  * published schema stays plain JSON Schema.
  */
-export function discriminated(node: unknown): unknown {
+function discriminated(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(discriminated);
   if (node === null || typeof node !== 'object') return node;
   const copy: SchemaNode = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, discriminated(value)]));

@@ -50,7 +50,7 @@ export function screenArtifacts(files: readonly Artifact[], scanner: SecretScann
   const passed: ScreenedArtifact[] = [];
   const refused: RunError[] = [];
   for (const { name, content } of files) {
-    const written = isClearedText(content) ? content.text : content;
+    const written = isClearedText(content) ? (content.bytes ?? content.text) : content;
     const secret =
       isClearedText(content) && isClearedBy(content, scanner)
         ? undefined
@@ -73,12 +73,14 @@ interface Manifest {
 
 /** The list's entries, from its text if there is one. */
 function manifestOf(text: string | undefined): Manifest {
+  // No list (a first run, or a folder written by an older suite): nothing is known to be ours, with no parse that throws.
+  if (text === undefined) return { files: [], folders: [] };
   try {
-    const parsed = JSON.parse(text ?? '') as Partial<Manifest>;
+    const parsed = JSON.parse(text) as Partial<Manifest>;
     const paths = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
     return { files: paths(parsed.files), folders: paths(parsed.folders) };
   } catch {
-    // No list (a first run, or a folder written by an older suite) or an unreadable one: nothing is known to be ours.
+    // An unreadable list: nothing is known to be ours.
     return { files: [], folders: [] };
   }
 }

@@ -171,15 +171,17 @@ function scanForms(automaton: FormAutomaton, text: string, onMatch: (match: Matc
  */
 export interface ClearedText {
   readonly text: string;
+  /** The text as UTF-8, when its maker had it encoded already: what a writer writes, not encoding it again. */
+  readonly bytes?: Uint8Array;
 }
 
 const clearers = new WeakMap<ClearedText, SecretScanner>();
 
-/** The text, cleared, or the name of the secret it holds (never the secret itself). */
-export function clearedText(text: string, scanner: SecretScanner): ClearedText | { secret: string } {
+/** The text, cleared (with its UTF-8, if given), or the name of the secret it holds (never the secret itself). */
+export function clearedText(text: string, scanner: SecretScanner, bytes?: Uint8Array): ClearedText | { secret: string } {
   const secret = scanner.find(text);
   if (secret) return { secret };
-  const cleared: ClearedText = Object.freeze({ text });
+  const cleared: ClearedText = Object.freeze(bytes ? { text, bytes } : { text });
   clearers.set(cleared, scanner);
   return cleared;
 }

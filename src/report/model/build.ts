@@ -217,10 +217,10 @@ export function buildReport({ passes, baseline, errors = [], warnings = [], scan
   };
   if (!written) return deepFreeze(checked(screenedFacts(facts, scanner)));
   const built = sealed(checked(facts));
-  const cleared = clearedText(built.text, scanner);
+  const cleared = clearedText(built.text, scanner, built.bytes);
   if ('text' in cleared) return kept(built.report, cleared);
   const rebuilt = sealed(checked(screenedFacts(facts, scanner)));
-  const screenedAgain = clearedText(rebuilt.text, scanner);
+  const screenedAgain = clearedText(rebuilt.text, scanner, rebuilt.bytes);
   // A text still holding a secret is not vouched for: the writer screens it and refuses it.
   return kept(rebuilt.report, 'text' in screenedAgain ? screenedAgain : rebuilt.text);
 }

@@ -16,37 +16,51 @@ export function contentHash(report: unknown): string {
   return sha256({ ...rest, integrity: hashes });
 }
 
-/** A report sealed, and the text of report.json: its canonical JSON, the text its content hash is taken over. */
+/** A report sealed, and report.json: its canonical JSON, the text its content hash is taken over, and that text's UTF-8. */
 export interface SealedReport {
   report: Report;
   text: string;
+  /** The text as UTF-8, encoded once: the bytes hashed (but integrity.content) and the bytes written. */
+  bytes: Buffer;
 }
 
+/** integrity.content as report.json holds it, after the configuration's hash (content sorts last in integrity). */
+const contentField = (content: string): string => `,"content":${JSON.stringify(content)}`;
+/** Every content hash is as long, so the field's place is left in the bytes before the hash is known. */
+const CONTENT_FIELD_LENGTH = contentField(textSha256('')).length;
+
 /**
- * The report with its content hash, the last thing the build adds, and report.json's text. The report is serialised
- * once: the hash is taken, as verify takes it, over the canonical JSON of everything but integrity.content, and the
- * text written is that same canonical JSON with the hash in its place (the last key of integrity, which sorts
- * catalog, configuration, content). Undefined fields are dropped, as JSON drops them.
+ * The report with its content hash, the last thing the build adds, and report.json. The report is serialised once:
+ * the hash is taken, as verify takes it, over the canonical JSON of everything but integrity.content, encoded to UTF-8
+ * once with room left for the field, which is then written there: the bytes are the text with the hash in its place.
+ * Undefined fields are dropped, as JSON drops them.
  */
 export function sealed(report: Report & Required<Pick<Report, 'integrity'>>): SealedReport {
   const { catalog, configuration } = report.integrity;
-  const hashes = { catalog, configuration };
-  // The text in pieces, each value's canonical JSON apart, so the hash reads them without their being joined first.
   const pieces = ['{'];
+  // Where integrity.content goes: before the closing brace of integrity.
   let sealAt = -1;
+  let length = 1;
   for (const key of Object.keys(report).sort()) {
     const value = (report as unknown as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    pieces.push(`${pieces.length === 1 ? '' : ','}${JSON.stringify(key)}:`);
-    if (key === 'integrity') sealAt = pieces.length;
-    pieces.push(canonicalJson(key === 'integrity' ? hashes : value));
+    const piece = `${pieces.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(key === 'integrity' ? { catalog, configuration } : value)}`;
+    pieces.push(piece);
+    length += piece.length;
+    if (key === 'integrity') sealAt = length - 1;
   }
   pieces.push('}');
-  const content = textSha256(pieces);
-  const integrity = { ...hashes, content };
-  pieces[sealAt] = canonicalJson(integrity);
-  pieces.push('\n');
-  return { report: { ...report, integrity }, text: pieces.join('') };
+  const unsealed = pieces.join('');
+  const [before, after] = [unsealed.slice(0, sealAt), unsealed.slice(sealAt)];
+  const bytes = Buffer.allocUnsafe(Buffer.byteLength(unsealed) + CONTENT_FIELD_LENGTH + 1);
+  const field = bytes.write(before);
+  const rest = field + CONTENT_FIELD_LENGTH;
+  const end = rest + bytes.write(after, rest);
+  const content = textSha256([bytes.subarray(0, field), bytes.subarray(rest, end)]);
+  const sealField = contentField(content);
+  bytes.write(sealField, field);
+  bytes[end] = 0x0a;
+  return { report: { ...report, integrity: { catalog, configuration, content } }, text: `${before}${sealField}${after}\n`, bytes };
 }
 
 /** Each built report's report.json, cleared by the build's screen when nothing was found in it. */
