@@ -48,15 +48,24 @@ export interface TargetSlot {
   recorded: boolean;
 }
 
+/** The slots of each spec run, made once for every scenario that registers its tests. */
+const slotsOf = new WeakMap<SpecRunContext, readonly TargetSlot[]>();
+
 /** The targets this spec run judges: one for a single run, several for a batch of a matrix. */
-export function targetSlots(): TargetSlot[] {
-  return specRun().targets.map((run, index) => ({
-    index,
-    choices: run.settings,
-    recorded: run.recording !== undefined,
-    ...(run.label === undefined ? {} : { label: run.label }),
-    ...(run.settings.profile === undefined ? {} : { profile: run.settings.profile }),
-  }));
+export function targetSlots(): readonly TargetSlot[] {
+  const run = specRun();
+  let slots = slotsOf.get(run);
+  if (!slots) {
+    slots = run.targets.map((target, index) => ({
+      index,
+      choices: target.settings,
+      recorded: target.recording !== undefined,
+      ...(target.label === undefined ? {} : { label: target.label }),
+      ...(target.settings.profile === undefined ? {} : { profile: target.settings.profile }),
+    }));
+    slotsOf.set(run, slots);
+  }
+  return slots;
 }
 
 /** One Target per target and spec run, answering from the recording provided to the run, shared by every spec file. */

@@ -19,6 +19,7 @@ import type { Exchange } from '../exchange/exchange.js';
 import { judgedExchange, type JudgedExchange, type RecordedCheck, type ScenarioResult } from './scenario-result.js';
 import { severalSlices, slicesOf, type Slice, type SliceScope, type Target } from '../record/target.js';
 import { STRICT_LEVELS, type Profile } from '../requirements/types.js';
+import type { CredentialVariant } from '../exchange/credentials.js';
 
 class SkipSignal extends Error {
   constructor(
@@ -192,19 +193,36 @@ function registerTests<const R extends RequirementId>(definition: ScenarioDefini
 }
 
 /**
- * The functions of ForEachListed, one per listed requirement. A spec in plain JavaScript that reaches for another ID
- * is told which, rather than finding undefined where a function should be.
+ * What a scenario's check and observe fall back on for a key they do not hold: a spec in plain JavaScript that reaches
+ * for an ID the scenario does not list is told which, rather than finding undefined where a function should be. One for
+ * each scenario, made once, for the prototype of the functions of every judgement of it.
  */
-function forEachListed<R extends RequirementId, F>(scenarioId: string, listed: readonly R[], make: (id: R) => F): ForEachListed<R, F> {
-  const functions: Record<string, F> = Object.fromEntries(listed.map((id) => [id, make(id)]));
-  return new Proxy(functions, {
-    get(target, key) {
-      if (typeof key === 'string' && !Object.hasOwn(target, key) && !(key in Object.prototype)) {
-        throw new Error(`scenario ${scenarioId} checks ${key} but does not list it in requirements`);
-      }
-      return Reflect.get(target, key) as unknown;
-    },
-  }) as ForEachListed<R, F>;
+const unlistedOf = new WeakMap<ScenarioDefinition<RequirementId>, object>();
+
+function unlisted(definition: ScenarioDefinition<RequirementId>): object {
+  let refusing = unlistedOf.get(definition);
+  if (!refusing) {
+    refusing = new Proxy(
+      {},
+      {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && !(key in Object.prototype)) {
+            throw new Error(`scenario ${definition.id} checks ${key} but does not list it in requirements`);
+          }
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      },
+    );
+    unlistedOf.set(definition, refusing);
+  }
+  return refusing;
+}
+
+/** The functions of ForEachListed, one per listed requirement, before the scenario's refusal of any other. */
+function forEachListed<R extends RequirementId, F>(definition: ScenarioDefinition<R>, make: (id: R) => F): ForEachListed<R, F> {
+  const functions = Object.create(unlisted(definition as ScenarioDefinition<RequirementId>)) as Record<string, F>;
+  for (const id of definition.requirements) functions[id] = make(id);
+  return functions as ForEachListed<R, F>;
 }
 
 /**
@@ -229,6 +247,14 @@ function sliceMark(
  * object, classified once, and the scenarios hand back the same copy of it, which crosses to the main thread once.
  */
 const judgedExchanges = new WeakMap<Exchange, JudgedExchange>();
+
+/** Each answer's path and the credential forms it was served to, with the reach of the run they were read from. */
+const servedOnPaths = new WeakMap<Exchange, { reach: Reach; variants: readonly CredentialVariant[] }>();
+
+/** Ends a scenario unjudged; the exchange that shows why is kept with the skip. */
+function skip(reason: string, exchange?: Exchange): never {
+  throw new SkipSignal(reason, exchange);
+}
 
 /** Why a scenario ended unjudged, and the exchange that shows it. */
 interface Skipped {
@@ -258,8 +284,7 @@ class ScenarioJudging<R extends RequirementId> {
   }
 
   /** The key a check names its exchange by, the exchange kept once for the report. */
-  exchangeDetails(exchange: Exchange | undefined): Pick<RecordedCheck, 'exchange'> {
-    if (!exchange) return {};
+  private named(exchange: Exchange): string {
     if (exchange.key === undefined) throw new Error(`scenario ${this.definition.id} judged an exchange that no Target answered`);
     let judged = judgedExchanges.get(exchange);
     if (!judged) {
@@ -267,20 +292,37 @@ class ScenarioJudging<R extends RequirementId> {
       judgedExchanges.set(exchange, judged);
     }
     this.exchanges[exchange.key] ??= judged;
-    return { exchange: exchange.key };
+    return exchange.key;
   }
 
-  /** A check of a slice says which status and language it was made for, in its words as in its fields. */
-  record(entry: Omit<RecordedCheck, 'scenario'>, exchange?: Exchange): void {
-    const mark = sliceMark(this.slice, this.scope, this.target.settings.lang, exchange);
-    const description =
-      mark.statusId === undefined ? entry.description : `${sliceLabel({ ...mark, statusId: mark.statusId })}: ${entry.description}`;
-    this.checks.push({ scenario: this.definition.id, ...entry, description, ...mark });
+  /**
+   * Records a check, naming the exchange it judged, kept for the report. A check of a slice says which status and
+   * language it was made for, in its words as in its fields.
+   */
+  record(entry: Omit<RecordedCheck, 'scenario' | 'exchange'>, exchange?: Exchange): void {
+    const check: RecordedCheck = { scenario: this.definition.id, ...entry };
+    if (exchange) check.exchange = this.named(exchange);
+    if (this.slice) {
+      const mark = sliceMark(this.slice, this.scope, this.target.settings.lang, exchange);
+      check.description = `${sliceLabel({ ...mark, statusId: this.slice.statusId })}: ${entry.description}`;
+      Object.assign(check, mark);
+    }
+    this.checks.push(check);
+  }
+
+  /** The credential forms an answer's path was served to in the run, read once per answer. */
+  private servedOnPathOf(exchange: Exchange): readonly CredentialVariant[] {
+    let served = servedOnPaths.get(exchange);
+    if (served?.reach !== this.reach) {
+      served = { reach: this.reach, variants: servedOnPath(this.reach, apiPathOf(exchange.request.path)) };
+      servedOnPaths.set(exchange, served);
+    }
+    return served.variants;
   }
 
   /** Records a check, judged only on an answer the API gave: what a front answered is not the API's pass or failure. */
   check(requirementId: R, result: CheckOutcome, exchange?: Exchange): boolean {
-    const served = exchange ? servedOnPath(this.reach, apiPathOf(exchange.request.path)) : [];
+    const served = exchange ? this.servedOnPathOf(exchange) : [];
     const notJudged = exchange && whyNotJudged(this.answer(exchange), exchange.response.status, this.reach, result, served);
     if (notJudged) {
       this.recordNotJudged(requirementId, result, notJudged, exchange);
@@ -295,7 +337,6 @@ class ScenarioJudging<R extends RequirementId> {
         description: result.description,
         expected: result.expected,
         actual: refusedBy ? `${result.actual}; ${refusedBy}` : result.actual,
-        ...this.exchangeDetails(exchange),
       },
       exchange,
     );
@@ -318,7 +359,6 @@ class ScenarioJudging<R extends RequirementId> {
         expected: result.expected,
         actual: result.actual,
         error: notJudged,
-        ...this.exchangeDetails(exchange),
       },
       exchange,
     );
@@ -332,20 +372,13 @@ class ScenarioJudging<R extends RequirementId> {
       answer: (exchange) => this.answer(exchange),
       reach: this.reach,
       check: forEachListed(
-        definition.id,
-        definition.requirements,
+        definition,
         (requirementId) => (result: CheckOutcome, exchange?: Exchange) => this.check(requirementId, result, exchange),
       ),
-      observe: forEachListed(
-        definition.id,
-        definition.requirements,
-        (requirementId) => (description: string, actual: string, exchange?: Exchange) => {
-          this.record({ requirement: requirementId, verdict: 'info', description, actual, ...this.exchangeDetails(exchange) }, exchange);
-        },
-      ),
-      skip(reason, exchange) {
-        throw new SkipSignal(reason, exchange);
-      },
+      observe: forEachListed(definition, (requirementId) => (description: string, actual: string, exchange?: Exchange) => {
+        this.record({ requirement: requirementId, verdict: 'info', description, actual }, exchange);
+      }),
+      skip,
     };
   }
 
@@ -375,12 +408,7 @@ class ScenarioJudging<R extends RequirementId> {
     for (const id of this.definition.requirements) {
       if (this.checks.some((check) => check.requirement === id)) continue;
       this.record(
-        {
-          requirement: id,
-          verdict: 'skip',
-          description: skipped?.reason ?? 'not judged in this scenario: see its other checks',
-          ...(skipped === undefined ? {} : this.exchangeDetails(skipped.exchange)),
-        },
+        { requirement: id, verdict: 'skip', description: skipped?.reason ?? 'not judged in this scenario: see its other checks' },
         skipped?.exchange,
       );
     }
@@ -388,15 +416,16 @@ class ScenarioJudging<R extends RequirementId> {
 
   result(targetIndex: number): ScenarioResult {
     const { definition, target } = this;
+    const { sent, rateLimited, waitedMs } = target.traffic;
     return {
       id: definition.id,
       title: definition.title,
       requirements: [...definition.requirements],
       checks: this.checks,
       exchanges: this.exchanges,
-      requestsSent: target.traffic.sent,
-      rateLimited: target.traffic.rateLimited,
-      waitedMs: target.traffic.waitedMs,
+      requestsSent: sent,
+      rateLimited,
+      waitedMs,
       tlsCertificates: target.tlsCertificates,
       targetIndex,
     };
@@ -451,10 +480,14 @@ async function judge<R extends RequirementId>(
 function settleTest(vitestContext: TestContext, judged: readonly JudgedInTest[]): void {
   const strict = specRunIsStrict();
   const several = judged.length > 1;
-  const checksWhere = (keep: (check: RecordedCheck) => boolean): { of: JudgedInTest; check: RecordedCheck }[] =>
-    judged.flatMap((of) => of.checks.filter(keep).map((check) => ({ of, check })));
-  const failing = checksWhere((check) => check.verdict === 'error' || (check.verdict === 'fail' && failsTest(check, strict)));
-  const warnings = checksWhere((check) => check.verdict === 'fail' && !strict && STRICT_LEVELS.has(requirement(check.requirement).level));
+  const failing: { of: JudgedInTest; check: RecordedCheck }[] = [];
+  const warnings: { of: JudgedInTest; check: RecordedCheck }[] = [];
+  for (const of of judged) {
+    for (const check of of.checks) {
+      if (check.verdict === 'error' || (check.verdict === 'fail' && failsTest(check, strict))) failing.push({ of, check });
+      if (check.verdict === 'fail' && !strict && STRICT_LEVELS.has(requirement(check.requirement).level)) warnings.push({ of, check });
+    }
+  }
   const described = ({ of, check }: { of: JudgedInTest; check: RecordedCheck }): string => {
     const text =
       check.verdict === 'error' ? `${check.requirement}: ${check.error?.code} ${check.description}` : formatFailure(check, of.exchanges);

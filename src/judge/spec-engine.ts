@@ -107,7 +107,8 @@ async function finishedOrJudged(
 ): Promise<{ scenarios?: ScenarioResult[]; finished?: unknown[] }> {
   const crossing = (scenarios: ScenarioResult[]): { scenarios?: ScenarioResult[] } => (live ? {} : { scenarios });
   if (!finish || !around) return crossing(judged);
-  const ofEach = targets.map((_, index) => judged.filter((scenario) => (scenario.targetIndex ?? 0) === index));
+  const ofEach = targets.map((): ScenarioResult[] => []);
+  for (const scenario of judged) ofEach[scenario.targetIndex ?? 0]?.push(scenario);
   try {
     const finished = await around.finish(finish, ofEach, errors);
     return { ...crossing(ofEach.flatMap((scenarios, index) => (finished[index] === undefined ? scenarios : []))), finished };

@@ -101,6 +101,8 @@ interface Wire {
  */
 export class Target {
   private readonly recording?: Recording;
+  /** The answers to this view's status, by the credentials they were asked with. */
+  private readonly ownStatus = new Map<CredentialVariant, Promise<Exchange>>();
 
   constructor(
     readonly settings: RequestChoices,
@@ -158,8 +160,14 @@ export class Target {
   }
 
   status(request: StatusRequest = {}): Promise<Exchange> {
-    const { lang, credentials = 'valid' } = request;
-    return this.once(statusPathOf(request, this.statusId), lang === undefined ? {} : { lang }, credentials);
+    const { id, lang, credentials = 'valid', frontController } = request;
+    // Most requests name the credentials alone: their answers are kept by this view, the key of each made once.
+    const own = id === undefined && lang === undefined && !frontController;
+    const kept = own ? this.ownStatus.get(credentials) : undefined;
+    if (kept) return kept;
+    const answer = this.once(statusPathOf(request, this.statusId), lang === undefined ? {} : { lang }, credentials);
+    if (own) this.ownStatus.set(credentials, answer);
+    return answer;
   }
 
   selfservice(credentials: CredentialVariant = 'valid'): Promise<Exchange> {

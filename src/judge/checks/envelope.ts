@@ -1,7 +1,6 @@
 import { BYTE_ORDER_MARK } from '../../exchange/body-text.js';
 import type { Exchange } from '../../exchange/exchange.js';
-import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
-import { schemaDescription, validator } from '../../validators/schemas.js';
+import { describeResponse, fieldRules, outcome, show, type CheckOutcome } from './outcome.js';
 import { isObject, jsonBody } from '../../exchange/json-body.js';
 
 export type EnvelopeField = 'status' | 'message' | 'data';
@@ -11,12 +10,18 @@ export function bodyIsJson(exchange: Exchange, description = 'the body is JSON')
   return outcome(json.ok, description, 'a body that parses as JSON', json.ok ? 'JSON' : `${describeResponse(exchange)} (${json.error})`);
 }
 
+const envelopeFieldRule = fieldRules<EnvelopeField>(
+  'envelope',
+  (field) => `/properties/${field}`,
+  (field) => field,
+);
+
 export function envelopeField(exchange: Exchange, field: EnvelopeField, description: string): CheckOutcome {
   const body = jsonBody(exchange);
-  const expected = `${field}: ${schemaDescription('envelope', `/properties/${field}`)}`;
+  const { expected, validate } = envelopeFieldRule(field);
   if (!isObject(body)) return outcome(false, description, expected, `not a JSON object: ${describeResponse(exchange)}`);
   const value = body[field];
-  const ok = field in body && validator('envelope', `/properties/${field}`)(value);
+  const ok = field in body && validate(value);
   return outcome(ok, description, expected, `${field}: ${show(value)}`);
 }
 

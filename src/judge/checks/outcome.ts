@@ -1,4 +1,5 @@
 import type { Exchange } from '../../exchange/exchange.js';
+import { schemaDescription, validator, type SchemaName, type Validator } from '../../validators/schemas.js';
 
 /** What one check found: the words of an h2spec failure, before the request is attached. */
 export interface CheckOutcome {
@@ -23,13 +24,47 @@ export function show(value: unknown): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }
 
+/** Each answer's words, made once: the checks of a target describe the same answers again and again. */
+const descriptions = new WeakMap<Exchange, string>();
+
 export function describeResponse(exchange: Exchange): string {
-  const { status, headers, bodyText } = exchange.response;
-  const type = headers['content-type'] ?? 'no Content-Type';
-  const body = bodyText.length > SHOWN_CHARS ? `${bodyText.slice(0, SHOWN_CHARS)}…` : bodyText;
-  return `HTTP ${status} (${type}) ${body || '<empty body>'}`;
+  let description = descriptions.get(exchange);
+  if (description === undefined) {
+    const { status, headers, bodyText } = exchange.response;
+    const type = headers['content-type'] ?? 'no Content-Type';
+    const body = bodyText.length > SHOWN_CHARS ? `${bodyText.slice(0, SHOWN_CHARS)}…` : bodyText;
+    description = `HTTP ${status} (${type}) ${body || '<empty body>'}`;
+    descriptions.set(exchange, description);
+  }
+  return description;
 }
 
 export function outcome(ok: boolean, description: string, expected: string, actual: string): CheckOutcome {
   return { ok, description, expected, actual };
+}
+
+/** What a check of one documented field expects, and the validator it judges the field's value with. */
+export interface FieldRule {
+  expected: string;
+  validate: Validator;
+}
+
+/**
+ * The rule of each field of a schema, made once a field: every answer's field is judged by the same words and the same
+ * validator. `pointer` names the field's place in the schema, `shownAs` the field in the Expected line.
+ */
+export function fieldRules<F extends string>(
+  schema: SchemaName,
+  pointer: (field: F) => string,
+  shownAs: (field: F) => string,
+): (field: F) => FieldRule {
+  const made = new Map<F, FieldRule>();
+  return (field) => {
+    let rule = made.get(field);
+    if (!rule) {
+      rule = { expected: `${shownAs(field)}: ${schemaDescription(schema, pointer(field))}`, validate: validator(schema, pointer(field)) };
+      made.set(field, rule);
+    }
+    return rule;
+  };
 }

@@ -2,8 +2,7 @@ import type { Exchange } from '../../exchange/exchange.js';
 import type { Classified } from '../../classify/types.js';
 import { canonicalJson } from '../../hash.js';
 import { isSuccessCode } from '../../classify/types.js';
-import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
-import { schemaDescription, validator } from '../../validators/schemas.js';
+import { describeResponse, fieldRules, outcome, show, type CheckOutcome } from './outcome.js';
 import { dataOf, isObject, jsonBody } from '../../exchange/json-body.js';
 
 export type StatusField = 'id' | 'name' | 'colour' | 'auto_close' | 'order' | 'created_at' | 'updated_at' | 'translations';
@@ -13,12 +12,23 @@ function noData(exchange: Exchange, description: string, expected: string): Chec
   return outcome(false, description, expected, `no data object: ${describeResponse(exchange)}`);
 }
 
+const statusFieldRule = fieldRules<StatusField>(
+  'ticket-status',
+  (field) => `/properties/${field}`,
+  (field) => `data.${field}`,
+);
+const translationFieldRule = fieldRules<TranslationField>(
+  'ticket-status',
+  (field) => `/$defs/translation/properties/${field}`,
+  (field) => `translations[].${field}`,
+);
+
 export function statusField(exchange: Exchange, field: StatusField): CheckOutcome {
   const description = `data.${field} has the documented type`;
-  const expected = `data.${field}: ${schemaDescription('ticket-status', `/properties/${field}`)}`;
+  const { expected, validate } = statusFieldRule(field);
   const data = dataOf(exchange);
   if (!data) return noData(exchange, description, expected);
-  const ok = field in data && validator('ticket-status', `/properties/${field}`)(data[field]);
+  const ok = field in data && validate(data[field]);
   return outcome(ok, description, expected, `data.${field}: ${show(data[field])}`);
 }
 
@@ -38,11 +48,10 @@ export function statusIdIs(exchange: Exchange, requestedId: number, classified?:
 
 export function translationField(exchange: Exchange, field: TranslationField): CheckOutcome {
   const description = `every translation's ${field} has the documented type`;
-  const expected = `translations[].${field}: ${schemaDescription('ticket-status', `/$defs/translation/properties/${field}`)}`;
+  const { expected, validate } = translationFieldRule(field);
   const data = dataOf(exchange);
   if (!data) return noData(exchange, description, expected);
   if (!Array.isArray(data.translations)) return outcome(false, description, expected, `translations: ${show(data.translations)}`);
-  const validate = validator('ticket-status', `/$defs/translation/properties/${field}`);
   const wrong = data.translations
     .map((entry: unknown, index) => ({ index, value: isObject(entry) ? entry[field] : undefined }))
     // An absent field reads as undefined, which no documented type admits.
