@@ -220,9 +220,10 @@ function unlisted(definition: ScenarioDefinition<RequirementId>): object {
 
 /** The functions of ForEachListed, one per listed requirement, before the scenario's refusal of any other. */
 function forEachListed<R extends RequirementId, F>(definition: ScenarioDefinition<R>, make: (id: R) => F): ForEachListed<R, F> {
-  const functions = Object.create(unlisted(definition as ScenarioDefinition<RequirementId>)) as Record<string, F>;
+  const functions: Record<string, F> = {};
   for (const id of definition.requirements) functions[id] = make(id);
-  return functions as ForEachListed<R, F>;
+  // Set once the functions are in: each is then its own property, which no assignment looks for on the prototype.
+  return Object.setPrototypeOf(functions, unlisted(definition as ScenarioDefinition<RequirementId>)) as ForEachListed<R, F>;
 }
 
 /**
@@ -300,11 +301,14 @@ class ScenarioJudging<R extends RequirementId> {
    * language it was made for, in its words as in its fields.
    */
   record(entry: Omit<RecordedCheck, 'scenario' | 'exchange'>, exchange?: Exchange): void {
-    const check: RecordedCheck = { scenario: this.definition.id, ...entry };
+    this.keep({ scenario: this.definition.id, ...entry }, exchange);
+  }
+
+  private keep(check: RecordedCheck, exchange: Exchange | undefined): void {
     if (exchange) check.exchange = this.named(exchange);
     if (this.slice) {
       const mark = sliceMark(this.slice, this.scope, this.target.settings.lang, exchange);
-      check.description = `${sliceLabel({ ...mark, statusId: this.slice.statusId })}: ${entry.description}`;
+      check.description = `${sliceLabel({ ...mark, statusId: this.slice.statusId })}: ${check.description}`;
       Object.assign(check, mark);
     }
     this.checks.push(check);
@@ -330,8 +334,9 @@ class ScenarioJudging<R extends RequirementId> {
     }
     // The web server's own refusal page stands for the deployment's refusal, and the check says so.
     const refusedBy = exchange && webServerRefusal(this.answer(exchange), exchange.response.status, result, served);
-    this.record(
+    this.keep(
       {
+        scenario: this.definition.id,
         requirement: requirementId,
         verdict: result.ok ? 'pass' : 'fail',
         description: result.description,

@@ -58,6 +58,9 @@ export interface StatusRequest {
   frontController?: boolean;
 }
 
+/** The request for the view's own status with the valid token. */
+const VIEWS_OWN: StatusRequest = Object.freeze({});
+
 /** The path a status request asks for: the document's path of the status (the slice's unless it names another). */
 export function statusPathOf({ id, frontController }: StatusRequest, statusId: number): string {
   const path = STATUS_PATH(id ?? statusId);
@@ -101,8 +104,8 @@ interface Wire {
  */
 export class Target {
   private readonly recording?: Recording;
-  /** The answers to this view's status, by the credentials they were asked with. */
-  private readonly ownStatus = new Map<CredentialVariant, Promise<Exchange>>();
+  /** The answers to this view's status, by the language and the credentials they were asked with. */
+  private readonly ownStatus = new Map<string | undefined, Map<CredentialVariant, Promise<Exchange>>>();
 
   constructor(
     readonly settings: RequestChoices,
@@ -159,15 +162,26 @@ export class Target {
     return [...new Set([...(this.recording?.tlsCertificates ?? []), ...(this.wire.client?.tlsCertificates ?? [])])];
   }
 
-  status(request: StatusRequest = {}): Promise<Exchange> {
+  status(request: StatusRequest = VIEWS_OWN): Promise<Exchange> {
     const { id, lang, credentials = 'valid', frontController } = request;
-    // Most requests name the credentials alone: their answers are kept by this view, the key of each made once.
-    const own = id === undefined && lang === undefined && !frontController;
-    const kept = own ? this.ownStatus.get(credentials) : undefined;
-    if (kept) return kept;
-    const answer = this.once(statusPathOf(request, this.statusId), lang === undefined ? {} : { lang }, credentials);
-    if (own) this.ownStatus.set(credentials, answer);
+    // Most requests name no other status: their answers are kept by this view, each key made once.
+    if (id !== undefined || frontController) return this.statusOnce(request);
+    let byCredentials = this.ownStatus.get(lang);
+    if (!byCredentials) {
+      byCredentials = new Map();
+      this.ownStatus.set(lang, byCredentials);
+    }
+    let answer = byCredentials.get(credentials);
+    if (!answer) {
+      answer = this.statusOnce(request);
+      byCredentials.set(credentials, answer);
+    }
     return answer;
+  }
+
+  private statusOnce(request: StatusRequest): Promise<Exchange> {
+    const { lang, credentials = 'valid' } = request;
+    return this.once(statusPathOf(request, this.statusId), lang === undefined ? {} : { lang }, credentials);
   }
 
   selfservice(credentials: CredentialVariant = 'valid'): Promise<Exchange> {
