@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { Classification } from '../src/classify/types.js';
 import { loadConfig } from '../src/config/load.js';
 import { loadTargets } from '../src/config/targets.js';
+import { MAX_BATCH } from '../src/judge/judge-queue.js';
 import type { ProvidedTarget } from '../src/judge/provided.js';
 import { JUDGE, JUDGED, type JudgeQuestion, type ThreadAnswer } from '../src/judge/thread-messages.js';
 import { recordPass, type Pass } from '../src/pipeline/pipeline.js';
@@ -16,17 +17,16 @@ import { createSecretScanner } from '../src/secrets/scanner.js';
 import { compile, root } from './bench/compile.js';
 
 /**
- * npm run bench:judging [-- --against CHECKOUT] [--series N] [--batches-per-series N]: the CPU (user and system of the
+ * npm run bench:judging [-- --against CHECKOUT] [--series N] [--batches-per-series N] [--batch-size N]: the CPU (user and system of the
  * whole process, process.cpuUsage, so the judging thread and the garbage collector's threads too) of judging a
  * matrix's batch of targets through Vitest's runner in the judging thread, a real recording of the reference server
  * classified beforehand, and the scenarios kept in the thread as a matrix's are, so that judging alone is measured.
  * The compiled code of this checkout, and with --against that of another (built with npm run build), each in a judging
  * thread of its own, in alternating series; medians printed, and whether both judged a batch alike, scenario by
- * scenario.
+ * scenario. A batch holds 32 targets by default, as many as the judge queue hands the thread at once (MAX_BATCH); the
+ * exporter's hold one or a few.
  */
 const TOKEN = 'bench-judging-token-7c2a';
-/** A matrix's batch: as many targets as the judge queue hands the thread at once (MAX_BATCH). */
-const BATCH = 32;
 /** Turns not counted: the first loads the specs, the others let V8 optimise the code that judges. */
 const WARM_UP_TURNS = 3;
 
@@ -92,10 +92,10 @@ async function recordedPass(): Promise<Pass> {
 }
 
 /** A batch of the same recording under the names a matrix gives its targets, classified beforehand. */
-function batchOf(side: Side, pass: Pass): ProvidedTarget[] {
+function batchOf(side: Side, pass: Pass, size: number): ProvidedTarget[] {
   const recording = pass.recording as Recording;
   const classification = side.classify(recording, pass.choices.statusId);
-  return Array.from({ length: BATCH }, (_, index) => ({ settings: pass.choices, label: `t-${index}`, recording, classification }));
+  return Array.from({ length: size }, (_, index) => ({ settings: pass.choices, label: `t-${index}`, recording, classification }));
 }
 
 /** One series: batches judged one after the other; CPU a target in ms. */
@@ -103,7 +103,7 @@ async function series(side: Side, batch: readonly ProvidedTarget[], batches: num
   const started = process.cpuUsage();
   for (let index = 0; index < batches; index += 1) await side.judge(batch, 'count');
   const used = process.cpuUsage(started);
-  return (used.user + used.system) / 1000 / (batches * BATCH);
+  return (used.user + used.system) / 1000 / (batches * batch.length);
 }
 
 async function bench(): Promise<void> {
@@ -112,12 +112,14 @@ async function bench(): Promise<void> {
       against: { type: 'string' },
       series: { type: 'string', default: '8' },
       'batches-per-series': { type: 'string', default: '10' },
+      'batch-size': { type: 'string', default: String(MAX_BATCH) },
     },
   });
   await compile();
   const pass = await recordedPass();
   const sides = [await sideOf(root, 'ours'), ...(values.against ? [await sideOf(resolve(values.against), 'against')] : [])];
-  const batches = new Map(sides.map((side) => [side.name, batchOf(side, pass)]));
+  const batchSize = Number(values['batch-size']);
+  const batches = new Map(sides.map((side) => [side.name, batchOf(side, pass, batchSize)]));
   const results = new Map<string, number[]>(sides.map((side) => [side.name, []]));
   const perSeries = Number(values['batches-per-series']);
   for (let turn = -WARM_UP_TURNS; turn < Number(values.series); turn += 1) {
@@ -129,7 +131,7 @@ async function bench(): Promise<void> {
   const median = (list: number[]): string => ([...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN).toFixed(3);
   for (const [name, list] of results) {
     console.log(
-      `${name}: ${median(list)} ms of CPU a target judged (median of ${list.length} series of ${perSeries} batches of ${BATCH}; each series: ${list.map((ms) => ms.toFixed(2)).join(', ')})`,
+      `${name}: ${median(list)} ms of CPU a target judged (median of ${list.length} series of ${perSeries} batches of ${batchSize}; each series: ${list.map((ms) => ms.toFixed(2)).join(', ')})`,
     );
   }
   const digests = await Promise.all(sides.map(async (side) => side.judge(batches.get(side.name) ?? [], 'digest')));
