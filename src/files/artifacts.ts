@@ -255,6 +255,12 @@ export async function putArtifacts(
 }
 
 /**
+ * Creates a file, never writing over or through what is there. The encoding named, Node writes a text from C++ as it
+ * encodes it; without one it first copies the text into a Buffer of its own, garbage as soon as it is written.
+ */
+const CREATE = { flag: 'wx', encoding: 'utf8' } as const;
+
+/**
  * Writes files into a folder the command made, and its list, one after another with the calls that wait: each file is
  * created where nothing is (so never through a link, into a pipe or over a file), which takes no time worth handing to
  * the thread pool, whose round trips and promises cost a fleet's busy thread more than the writing itself. The list is
@@ -266,7 +272,7 @@ function putInNewFolder(folder: string, files: readonly ScreenedArtifact[], list
   for (const parent of subfolders(files)) made.push(...foldersMade(folder, parent, mkdirSync(join(folder, parent), { recursive: true })));
   const written = files.map(({ name, content }) => {
     const path = join(folder, ...name.split('/'));
-    writeFileSync(path, content, { flag: 'wx' });
+    writeFileSync(path, content, CREATE);
     return path;
   });
   if (!listed) return written;
@@ -275,7 +281,7 @@ function putInNewFolder(folder: string, files: readonly ScreenedArtifact[], list
   const first = listText({ files: [], folders: [] }, names, made);
   if (first === null) return written;
   try {
-    writeFileSync(listPath, first, { flag: 'wx' });
+    writeFileSync(listPath, first, CREATE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     writeFileSync(listPath, listText(manifestOf(readFileSync(listPath, 'utf8')), names, made) ?? first);
