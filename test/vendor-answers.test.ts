@@ -566,6 +566,37 @@ describe("a vendor's signature, clause by clause: its own answer, or only the he
     ['JSON null', at(403, 'null', AWS_ID), undefined, undefined],
     ['no JSON at all', at(403, 'Forbidden', AWS_ID), undefined, undefined],
     ["API Gateway's stage id alone", at(200, '{}', { 'x-amz-apigw-id': 'Ab1=' }), undefined, 'AWS API Gateway'],
+    // Every page's words are searched at once first: case is kept where a vendor's own words keep it, and words
+    // anchored at the start stay so.
+    [
+      "HAProxy's words in other case",
+      at(503, '<html><body>no server is available to handle this request.</body></html>'),
+      undefined,
+      undefined,
+    ],
+    ["Envoy's words in capitals", at(503, 'NO HEALTHY UPSTREAM'), undefined, undefined],
+    ["Envoy's words after others", at(503, 'upstream: no healthy upstream'), undefined, undefined],
+    ["Google's page in capitals", at(502, "<p>THAT'S AN ERROR.</p>"), undefined, undefined],
+    [
+      "NetScaler's sign-in named by its redirect alone",
+      at(302, '', { location: '/logon/LogonPoint/tmindex.html' }),
+      'Citrix NetScaler',
+      'Citrix NetScaler',
+    ],
+    [
+      "NetScaler's sign-in named by its page alone",
+      at(200, '<a href="/vpn/index.html">Sign in</a>'),
+      'Citrix NetScaler',
+      'Citrix NetScaler',
+    ],
+    [
+      "a WAF's words inside the API's own JSON envelope",
+      at(403, '{"status":"error","message":"Request blocked by Sucuri WebSite Firewall","data":null}', {
+        'content-type': 'application/json',
+      }),
+      'Sucuri',
+      'Sucuri',
+    ],
   ] as const)('%s', (_what, seen, own, carried) => {
     expect(vendorPage(seen)?.name).toBe(own);
     expect(vendorOf(seen)?.name).toBe(carried ?? own);
