@@ -41,7 +41,7 @@ const base64 = (text: string): string => Buffer.from(text, 'utf8').toString('bas
 /** A header value carries bytes: a token outside ASCII goes as its UTF-8 bytes, as any HTTP client sends it. */
 const asHeaderBytes = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
 const basic = (user: string, password: string): string => `Basic ${base64(`${user}:${password}`)}`;
-const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+export const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 const curlUser = (password: string): string => `-u ${shellQuote(`<API_TOKEN>:${password}`)}`;
 
 const variants: Record<CredentialVariant, VariantSpec> = {
@@ -175,7 +175,13 @@ function curlCredentials(variant: CredentialVariant, password: string): string {
  * never taken from a file: a recording from elsewhere could otherwise hand its reader any shell command.
  */
 export function curlCommand(variant: CredentialVariant, password: string, url: string): string {
-  return ['curl', '-sS', curlCredentials(variant, password), shellQuote(url)].filter(Boolean).join(' ');
+  return `${curlUpToUrl(variant, password)} ${shellQuote(url)}`;
+}
+
+/** The curl command of a variant up to its URL: the same for every request with those credentials. */
+export function curlUpToUrl(variant: CredentialVariant, password: string): string {
+  const credentials = curlCredentials(variant, password);
+  return credentials === '' ? 'curl -sS' : `curl -sS ${credentials}`;
 }
 
 /** The headers of the client a variant stands for, sent instead of the suite's own; undefined for the suite's own requests. */

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { setMaxListeners } from 'node:events';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { SETTINGS, type Config } from '../config/settings.js';
 import { ConfigError, HarnessError } from '../errors.js';
 import { bodyText, parseJson } from '../exchange/body-text.js';
@@ -19,7 +19,7 @@ import {
 } from '../exchange/exchange.js';
 import type { CredentialVariant } from '../exchange/credentials.js';
 import type { Pacer } from './rate-limit.js';
-import { authorizationHeader, clientHeaders, curlCommand } from '../exchange/credentials.js';
+import { authorizationHeader, clientHeaders, curlUpToUrl, shellQuote } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { askedWaitMs, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
 import { abandonBody, readBody } from './read-body.js';
@@ -55,15 +55,42 @@ export interface GetOptions {
   path: string;
   query?: Record<string, string>;
   credentials: CredentialVariant;
+  /** How the recording names the exchange (see exchangeKey), set on it. */
+  key?: string;
 }
+
+/** A path and query of the API at the target: its URL, the path and query undici sends, the URL quoted for a shell. */
+interface RequestUrl {
+  href: string;
+  path: string;
+  quoted: string;
+}
+
+/** What every request with one credential variant sends and records, but its traceparent. */
+interface VariantRequest {
+  /** The headers before the traceparent, in the order they go. */
+  headers: Record<string, string>;
+  /** The Authorization sent, and as recorded: its scheme alone. */
+  authorization?: { sent: string; recorded: string };
+  /** The curl command up to the URL. */
+  curl: string;
+}
+
+/** One request on its way, as every attempt at it sends and records it. */
+interface Sending {
+  path: string;
+  headers: Record<string, string>;
+  recorded: RecordedRequest;
+  key?: string;
+}
+
+/** Connections a pool may hold idle that a server closed all at once: each resend may meet one more of them. */
+const RESENDS_ON_CLOSED_CONNECTION = 2;
 
 /**
  * The start of a body, as a string of its own. V8 makes a slice of a long string point into it, so the excerpt kept
  * for the reports would hold the whole body alive (a matrix holds every answer of its targets until their reports).
  */
-/** Connections a pool may hold idle that a server closed all at once: each resend may meet one more of them. */
-const RESENDS_ON_CLOSED_CONNECTION = 2;
-
 function excerpt(text: string): string {
   return text.length <= REPORTED_BODY_CHARS ? text : Buffer.from(text.slice(0, REPORTED_BODY_CHARS), 'utf16le').toString('utf16le');
 }
@@ -93,7 +120,11 @@ export class HttpClient {
   private readonly runId: string;
   /** The base URL, parsed once: every request's URL is made from it. */
   private readonly base: URL;
-  /** The requests in flight's rejections, made with the deadline's reason as it passes (see withinDeadline). */
+  /** Its origin, every request's (see urlFor). */
+  private readonly origin: string;
+  private readonly urls = new Map<string, RequestUrl>();
+  private readonly variants = new Map<CredentialVariant, VariantRequest>();
+  /** The requests in flight's failures, told the deadline's reason as it passes (see sendCounted). */
   private readonly inFlight = new Set<(reason: unknown) => void>();
   private readonly onDeadline = (): void => {
     if (this.inFlight.size > 0) this.abandoned = true;
@@ -153,6 +184,7 @@ export class HttpClient {
       this.deadline.addEventListener('abort', this.onDeadline, { once: true });
     }
     this.base = new URL(options.baseUrl);
+    this.origin = this.base.origin;
   }
 
   get traffic(): TrafficCounts {
@@ -178,7 +210,7 @@ export class HttpClient {
     return url;
   }
 
-  async get(options: GetOptions): Promise<Exchange> {
+  get(options: GetOptions): Promise<Exchange> {
     return this.send('GET', options);
   }
 
@@ -190,30 +222,27 @@ export class HttpClient {
         'Only GET requests may be made; change the scenario',
       );
     }
-    const url = this.urlFor(options.path, options.query);
-    const authorization = authorizationHeader(options.credentials, this.options.token, this.options.password);
-    // A named client's request goes as that client sends it; the traceparent still joins it to the run.
-    const headers: Record<string, string> = {
-      ...(clientHeaders(options.credentials) ?? {
-        accept: 'application/json',
-        'accept-encoding': 'gzip, deflate, br',
-        'user-agent': this.options.userAgent,
-      }),
-      traceparent: traceparent(this.runId),
-    };
-    if (authorization !== undefined) headers.authorization = authorization;
-    const href = url.toString();
+    const at = this.requestUrl(options.path, options.query);
+    const variant = this.variantRequest(options.credentials);
+    const headers: Record<string, string> = { ...variant.headers, traceparent: traceparent(this.runId) };
+    const recordedHeaders = { ...headers };
+    const { authorization } = variant;
+    if (authorization) {
+      headers.authorization = authorization.sent;
+      recordedHeaders.authorization = authorization.recorded;
+    }
     const recorded: RecordedRequest = {
       method: 'GET',
-      url: href,
-      path: `${url.pathname}${url.search}`,
+      url: at.href,
+      path: at.path,
       credentials: options.credentials,
-      headers: { ...headers, ...(authorization === undefined ? {} : { authorization: redactedScheme(authorization) }) },
-      curl: curlCommand(options.credentials, this.options.password, href),
+      headers: recordedHeaders,
+      curl: `${variant.curl} ${at.quoted}`,
     };
+    const sending: Sending = { path: at.path, headers, recorded, ...(options.key === undefined ? {} : { key: options.key }) };
 
     for (let retries = 0; ; retries += 1) {
-      const exchange = await this.attemptReconnecting(url, headers, recorded);
+      const exchange = await this.attemptReconnecting(sending);
       const { status, headers: answered } = exchange.response;
       const retryAfter = answered['retry-after'];
       const askedMs = askedWaitMs(status, retryAfter);
@@ -223,6 +252,40 @@ export class HttpClient {
       if (decision === 'keep-answer' || (decision === 'beyond-cap' && status !== 429)) return exchange;
       if (decision === 'beyond-cap') throw waitBeyondCap(recorded.path, status, retryAfter, this.waitCap, this.waitUntil - Date.now());
     }
+  }
+
+  /** Where a path and query of the API are at the target, made once per client: a target is asked each path several times. */
+  private requestUrl(path: string, query: Record<string, string> = {}): RequestUrl {
+    const key = Object.keys(query).length > 0 ? `${path}?${new URLSearchParams(query).toString()}` : path;
+    let found = this.urls.get(key);
+    if (!found) {
+      const url = this.urlFor(path, query);
+      const href = url.toString();
+      found = { href, path: `${url.pathname}${url.search}`, quoted: shellQuote(href) };
+      this.urls.set(key, found);
+    }
+    return found;
+  }
+
+  /** What every request with these credentials sends and records, but its traceparent: made once per client. */
+  private variantRequest(credentials: CredentialVariant): VariantRequest {
+    let found = this.variants.get(credentials);
+    if (!found) {
+      const { token, password, userAgent } = this.options;
+      const authorization = authorizationHeader(credentials, token, password);
+      found = {
+        // A named client's request goes as that client sends it; the traceparent still joins it to the run.
+        headers: clientHeaders(credentials) ?? {
+          accept: 'application/json',
+          'accept-encoding': 'gzip, deflate, br',
+          'user-agent': userAgent,
+        },
+        ...(authorization === undefined ? {} : { authorization: { sent: authorization, recorded: redactedScheme(authorization) } }),
+        curl: curlUpToUrl(credentials, password),
+      };
+      this.variants.set(credentials, found);
+    }
+    return found;
   }
 
   private get waitCap(): string {
@@ -235,11 +298,11 @@ export class HttpClient {
    * and browsers and curl send a GET again then. Each sending counts against the budget; a target that closes every
    * connection still fails with HARNESS_CONNECTION_RESET.
    */
-  private async attemptReconnecting(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+  private async attemptReconnecting(sending: Sending): Promise<Exchange> {
     let closedUnder: HarnessError | undefined;
     for (let resent = 0; ; resent += 1) {
       try {
-        return await this.attempt(url, headers, recorded);
+        return await this.attempt(sending);
       } catch (error) {
         // A resend the budget has no room for leaves the closed connection as the cause, not the budget.
         if (closedUnder && error instanceof HarnessError && error.code === 'HARNESS_REQUEST_BUDGET') throw closedUnder;
@@ -250,26 +313,60 @@ export class HttpClient {
     }
   }
 
-  private async attempt(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+  /** One sending after any pause an answer asked for, within the concurrency and the pace; awaits only what makes it wait. */
+  private async attempt(sending: Sending): Promise<Exchange> {
     try {
-      await this.pause.wait(this.deadline);
-      return await this.limiter.run(() => {
-        const send = async (): Promise<Exchange> => {
-          const first = this.sent === 0;
-          this.spend(recorded.path);
-          try {
-            return await this.withinDeadline(() => this.exchange(url, headers, recorded));
-          } catch (error) {
-            // Explained before the slot is freed, so a failed origin stops the next request from being sent.
-            throw this.explain(error, recorded.path, first);
-          }
-        };
+      const pausing = this.pause.wait(this.deadline);
+      if (pausing) await pausing;
+      const queued = this.limiter.acquire(this.deadline);
+      if (queued) await queued;
+      try {
         const { pacer } = this.options;
-        return pacer ? pacer.inTurn(recorded.path, this.waitUntil, this.waitCap, send, this.deadline) : send();
-      }, this.deadline);
+        return await (pacer
+          ? pacer.inTurn(sending.path, this.waitUntil, this.waitCap, () => this.sendCounted(sending), this.deadline)
+          : this.sendCounted(sending));
+      } finally {
+        this.limiter.release();
+      }
     } catch (error) {
-      throw this.explain(error, recorded.path);
+      throw this.explain(error, sending.path);
     }
+  }
+
+  /**
+   * Counts the request against the budget and sends it. Whatever the transport does, nothing outlives the deadline: a
+   * request still pending then (a proxy that never answers CONNECT ignores the abort signal) is abandoned here, and its
+   * connection destroyed on close; the client's one listener on the deadline fails every request in flight (see
+   * onDeadline). A failure is explained before the slot is freed, so a failed origin stops the next request from being sent.
+   */
+  private sendCounted(sending: Sending): Promise<Exchange> {
+    const first = this.sent === 0;
+    this.spend(sending.path);
+    const { deadline } = this;
+    const explained = (error: unknown): HarnessError => this.explain(error, sending.path, first);
+    if (!deadline) {
+      return this.exchange(sending).catch((error: unknown) => {
+        throw explained(error);
+      });
+    }
+    return new Promise<Exchange>((resolve, reject) => {
+      const fail = (error: unknown): void => {
+        this.inFlight.delete(fail);
+        reject(explained(error));
+      };
+      const running = this.exchange(sending);
+      if (deadline.aborted) {
+        running.catch(() => undefined);
+        this.abandoned = true;
+        fail(deadline.reason);
+        return;
+      }
+      this.inFlight.add(fail);
+      running.then((exchange) => {
+        this.inFlight.delete(fail);
+        resolve(exchange);
+      }, fail);
+    });
   }
 
   /** `first`: the run's first request, sent alone until the origin is reached. */
@@ -316,10 +413,11 @@ export class HttpClient {
     this.sent += 1;
   }
 
-  private async exchange(url: URL, headers: Record<string, string>, recorded: RecordedRequest): Promise<Exchange> {
+  private async exchange({ path, headers, recorded, key }: Sending): Promise<Exchange> {
     const startedAt = new Date().toISOString();
     const started = performance.now();
-    const response = await request(url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.deadline });
+    // What undici's request() makes of a URL, made once per path (see requestUrl), on an origin checked once.
+    const response = await this.dispatcher.request({ origin: this.origin, path, method: 'GET', headers, signal: this.deadline });
     this.answered = true;
     this.originReached();
     const responseHeaders = flattenHeaders(response.headers);
@@ -361,6 +459,7 @@ export class HttpClient {
         startedAt,
         durationMs: Math.round(performance.now() - started),
       },
+      ...(key === undefined ? {} : { key }),
     };
   }
 
@@ -374,19 +473,30 @@ export class HttpClient {
   }
 
   /**
+   * Whether the headers hold no secret and no credential's name, as most answers' do: each name and each value read on
+   * its own, not the joined values (a value that ends in a backslash reads as one escape with the comma after it).
+   */
+  private holdNothing(headers: Record<string, string | string[] | undefined>): boolean {
+    const { scanner } = this;
+    for (const name in headers) {
+      const value = headers[name];
+      if (value === undefined) continue;
+      if (!scanner.holdsNothing(name)) return false;
+      if (typeof value === 'string') {
+        if (!scanner.holdsNothing(value)) return false;
+      } else if (!value.every((item) => scanner.holdsNothing(item))) return false;
+    }
+    return true;
+  }
+
+  /**
    * Response headers as recorded, names in lower case: the secrets removed from names and values, and the value of a
    * header named as a credential (Set-Cookie, X-Api-Key, any *-Authorization) redacted by its name, each of a
    * repeated header on its own before they are joined (a cookie's Expires holds a comma). `flat` is the headers as
    * flattenHeaders joins them, kept as they are when nothing needs redacting.
    */
   private recordedHeaders(headers: Record<string, string | string[] | undefined>, flat: Record<string, string>): Record<string, string> {
-    // Most answers' headers hold no secret and no credential's name: one pass over all of them, a line each, tells so.
-    // Lines, not the joined values: a value that ends in a backslash reads as one escape with the comma after it.
-    let lines = '';
-    for (const [name, value] of Object.entries(headers)) {
-      if (value !== undefined) lines += `${name.toLowerCase()}\n${typeof value === 'string' ? value : value.join('\n')}\n`;
-    }
-    if (this.scanner.holdsNothing(lines)) return flat;
+    if (this.holdNothing(headers)) return flat;
     const recorded: Record<string, string> = {};
     for (const [rawName, value] of Object.entries(headers)) {
       if (value === undefined) continue;
@@ -401,36 +511,6 @@ export class HttpClient {
       recorded[shownName] = (earlier === undefined ? shownValues : [earlier, ...shownValues]).join(', ');
     }
     return recorded;
-  }
-
-  /**
-   * Whatever the transport does, nothing outlives the deadline: a request still pending then (a proxy that never
-   * answers CONNECT ignores the abort signal) is abandoned here, and its connection destroyed on close. The client's
-   * one listener on the deadline rejects every request in flight (see onDeadline).
-   */
-  private withinDeadline<T>(work: () => Promise<T>): Promise<T> {
-    const deadline = this.deadline;
-    if (!deadline) return work();
-    return new Promise<T>((resolve, reject) => {
-      const running = work();
-      if (deadline.aborted) {
-        running.catch(() => undefined);
-        this.abandoned = true;
-        reject(deadline.reason);
-        return;
-      }
-      this.inFlight.add(reject);
-      running.then(
-        (value) => {
-          this.inFlight.delete(reject);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.inFlight.delete(reject);
-          reject(error);
-        },
-      );
-    });
   }
 
   private deadlinePassed(path: string): HarnessError {
@@ -468,7 +548,8 @@ function interrupted(path: string, signal: unknown): HarnessError {
 /** The headers, names in lower case, the values of a repeated header joined by commas. */
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [rawName, value] of Object.entries(headers)) {
+  for (const rawName in headers) {
+    const value = headers[rawName];
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
     const joined = Array.isArray(value) ? value.join(', ') : value;

@@ -12,20 +12,15 @@ export class Limiter {
     while (this.active < this.limit && this.waiting.size > 0) this.startNext();
   }
 
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquire(signal);
-    try {
-      return await task();
-    } finally {
-      this.release();
-    }
-  }
-
-  private acquire(signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Takes a slot, to be given back by release: at once (undefined, nothing to await) when one is free, else once the
+   * tasks that asked before are started. Throws, or rejects, with the signal's reason once it is aborted.
+   */
+  acquire(signal?: AbortSignal): Promise<void> | undefined {
     signal?.throwIfAborted();
     if (this.active < this.limit) {
       this.active += 1;
-      return Promise.resolve();
+      return undefined;
     }
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
@@ -42,7 +37,7 @@ export class Limiter {
     });
   }
 
-  private release(): void {
+  release(): void {
     this.active -= 1;
     this.startNext();
   }

@@ -75,9 +75,10 @@ export class RetryAfterPause {
     return this.unavailableLasts;
   }
 
-  async wait(signal?: AbortSignal): Promise<void> {
+  /** The pause still to wait, or undefined when there is none: most requests have nothing to await. */
+  wait(signal?: AbortSignal): Promise<void> | undefined {
     const remaining = this.until - Date.now();
-    if (remaining > 0) await sleep(remaining, undefined, { signal });
+    return remaining > 0 ? sleep(remaining, undefined, { signal }) : undefined;
   }
 }
 

@@ -75,7 +75,8 @@ function statusKey(request: StatusRequest, statusId: number): string {
 
 /** What sends the requests of a recording: the HTTP client, which only the recorder loads. */
 export interface Sender {
-  get(request: { path: string; query: Record<string, string>; credentials: CredentialVariant }): Promise<Exchange>;
+  /** The exchange of one request, named by `key` (see exchangeKey). */
+  get(request: { path: string; query: Record<string, string>; credentials: CredentialVariant; key: string }): Promise<Exchange>;
   readonly traffic: TrafficCounts;
   readonly tlsCertificates: string[];
   close(): Promise<void>;
@@ -259,13 +260,16 @@ export class Target {
     let pending = this.wire.memo.get(key);
     if (!pending) {
       const answer = this.recording?.answers[key];
-      const answering = answer
-        ? replay(answer)
-        : this.source.connect
-          ? this.live().then((client) => client.get({ path, query, credentials }))
-          : Promise.reject(notRecorded(path, query, credentials));
       // The key goes with the exchange, so a check names the answer it judged and the report stores each answer once.
-      pending = answering.then((exchange) => ({ ...exchange, key }));
+      const request = { path, query, credentials, key };
+      const { client } = this.wire;
+      pending = answer
+        ? replay(answer).then((exchange) => ({ ...exchange, key }))
+        : client
+          ? client.get(request)
+          : this.source.connect
+            ? this.live().then((started) => started.get(request))
+            : Promise.reject(notRecorded(path, query, credentials));
       // Scenarios await these later; an early rejection must not count as unhandled meanwhile.
       pending.catch(() => undefined);
       this.wire.memo.set(key, pending);

@@ -69,10 +69,12 @@ export function createSecretScanner(
   clientKeys: readonly string[] = [],
 ): SecretScanner {
   const automaton = automatonOfSecrets(tokens, passwords, clientKeys);
-  const holdsForm = (text: string): boolean => automaton.maxLength > 0 && automaton.holdsForm(text, new CanonicalReader());
+  // One reader for every search: a search runs to its end before the next begins, and most texts searched are short.
+  const reader = new CanonicalReader();
+  const holdsForm = (text: string): boolean => automaton.maxLength > 0 && automaton.holdsForm(text, reader);
   return {
     find(text) {
-      const screened = automaton.maxLength === 0 ? 0 : automaton.firstScreened(text, new CanonicalReader());
+      const screened = automaton.maxLength === 0 ? 0 : automaton.firstScreened(text, reader);
       return SECRET_NAMES[screened - 1] ?? (AUTHORIZATION_VALUE.test(text) ? 'an Authorization value' : undefined);
     },
     holdsNothing(text) {
