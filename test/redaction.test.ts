@@ -187,6 +187,13 @@ describe('a value given under the name of a credential is redacted, whatever it 
     for (const name of names) expect(scanner.redact(`{"${name}":"v4lue"}`)).toBe(`{"${name}":"${REDACTED}"}`);
   });
 
+  test("a refusal's words are read once and left, any credential's name goes on to the search for its value", () => {
+    for (const text of ['WWW-Authenticate', 'Basic realm="api"', 'Failed to authenticate: invalid authentication credentials'])
+      expect(scanner.holdsNothing(text)).toBe(true);
+    for (const name of ['HTTP_AUTHORIZATION', 'PHP_AUTH_PW', 'php.auth.user', 'PhpAuthDigest', 'Set-Cookie', 'X-Api-Key', 'PHPSESSID'])
+      expect(scanner.holdsNothing(`{"${name}":"v4lue"}`)).toBe(false);
+  });
+
   test('names of other things, and prose, are left as they are', () => {
     for (const text of [
       '{"status":"error","message":"Failed to authenticate because of bad credentials or an invalid authorization header.","data":[]}',

@@ -30,9 +30,10 @@ const normalizedName = (name: string): string =>
 
 /**
  * Whether a text may hold a name isCredentialName accepts, or an Authorization value: each holds one of these words in
- * some letter case, so a text without any of them needs no search for named values.
+ * some letter case, so a text without any of them needs no search for named values. Not "auth" alone: a refusal's
+ * WWW-Authenticate and its words ("failed to authenticate") name no credential, and most refusals say them.
  */
-export const mayNameCredential = (text: string): boolean => /auth|cookie|token|key|secret|passw|sess/i.test(text);
+export const mayNameCredential = (text: string): boolean => /authori|php[-._]?auth|cookie|token|key|secret|passw|sess/i.test(text);
 
 /**
  * Whether a header, a JSON key, a PHP array key or a form field of this name holds a credential. Any name that holds

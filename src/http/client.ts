@@ -81,7 +81,7 @@ interface Sending {
   path: string;
   headers: Record<string, string>;
   recorded: RecordedRequest;
-  key?: string;
+  key: string | undefined;
 }
 
 /** Connections a pool may hold idle that a server closed all at once: each resend may meet one more of them. */
@@ -239,7 +239,7 @@ export class HttpClient {
       headers: recordedHeaders,
       curl: `${variant.curl} ${at.quoted}`,
     };
-    const sending: Sending = { path: at.path, headers, recorded, ...(options.key === undefined ? {} : { key: options.key }) };
+    const sending: Sending = { path: at.path, headers, recorded, key: options.key };
 
     for (let retries = 0; ; retries += 1) {
       const exchange = await this.attemptReconnecting(sending);
@@ -343,16 +343,15 @@ export class HttpClient {
     const first = this.sent === 0;
     this.spend(sending.path);
     const { deadline } = this;
-    const explained = (error: unknown): HarnessError => this.explain(error, sending.path, first);
     if (!deadline) {
       return this.exchange(sending).catch((error: unknown) => {
-        throw explained(error);
+        throw this.explain(error, sending.path, first);
       });
     }
     return new Promise<Exchange>((resolve, reject) => {
       const fail = (error: unknown): void => {
         this.inFlight.delete(fail);
-        reject(explained(error));
+        reject(this.explain(error, sending.path, first));
       };
       const running = this.exchange(sending);
       if (deadline.aborted) {
@@ -447,7 +446,7 @@ export class HttpClient {
       : // Bytes that are not UTF-8 are read only for the envelope they may hold, and only as redacted: the token can
         // hide in them in another encoding, which the redacted text no longer holds.
         parseJson(unreadable ? { text: redacted, unreadable } : { text, unreadable }, this.jsonValues);
-    return {
+    const exchange: Exchange = {
       request: recorded,
       response: {
         status: response.statusCode,
@@ -459,8 +458,9 @@ export class HttpClient {
         startedAt,
         durationMs: Math.round(performance.now() - started),
       },
-      ...(key === undefined ? {} : { key }),
     };
+    if (key !== undefined) exchange.key = key;
+    return exchange;
   }
 
   /**
@@ -469,7 +469,10 @@ export class HttpClient {
    * the same either way, and its UTF-8 text is redacted next.
    */
   private redactBytes(body: Buffer): Buffer {
-    return isAscii(body) ? body : Buffer.from(this.scanner.redact(body.toString('latin1')), 'latin1');
+    if (isAscii(body)) return body;
+    const read = body.toString('latin1');
+    const redacted = this.scanner.redact(read);
+    return redacted === read ? body : Buffer.from(redacted, 'latin1');
   }
 
   /**

@@ -269,6 +269,8 @@ export class FormAutomaton {
 
   /** The mark of the first state reached that has one, or 0; from the root, what skips says no marked form starts in is skipped. */
   private firstMarked(text: string, reader: CanonicalReader, marks: Uint8Array | Int32Array, skips: Skips): number {
+    // A text shorter than every form (most header values) holds none.
+    if (text.length < skips.window) return 0;
     const { table, classOfChar, classOf } = this;
     if (table === undefined) return this.firstMarkedByUnit(text, reader, marks, skips);
     const width = this.classes + 1;
