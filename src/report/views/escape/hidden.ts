@@ -38,4 +38,17 @@ export function showHidden(text: string, keep: Kept = ''): string {
 }
 
 /** The characters HTML and XML escape: a text holding none needs no escaping beyond its hidden characters. */
-export const MARKUP_CHARACTER = /[&<>"']/;
+const MARKUP_CHARACTER = /[&<>"']/;
+const EVERY_MARKUP_CHARACTER = new RegExp(MARKUP_CHARACTER.source, 'g');
+
+/** How a format writes each markup character. */
+export type Entities = Readonly<Record<'&' | '<' | '>' | '"' | "'", string>>;
+
+/**
+ * The text with each markup character written as its entity, in one pass that makes one new text (a text holding
+ * none is returned as it came): a report's answers are JSON, full of quotes.
+ */
+export function escapeMarkup(text: string, entities: Entities): string {
+  if (!MARKUP_CHARACTER.test(text)) return text;
+  return text.replace(EVERY_MARKUP_CHARACTER, (char) => entities[char as keyof Entities]);
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MARKUP_CHARACTER, showHidden } from './hidden.js';
+import { escapeMarkup, showHidden, type Entities } from './hidden.js';
 import { safeLink } from './link.js';
 
 /** Markup the suite wrote itself: the only thing a markup`` template inserts as it is. */
@@ -12,11 +12,11 @@ export class Html {
 
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
 
+const HTML_ENTITIES: Entities = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
 /** Text for a page, in an element or a quoted attribute: markup escaped, hidden characters shown as codes. */
 export function escapeHtml(text: string): string {
-  const shown = showHidden(text, '\n\r\t');
-  if (!MARKUP_CHARACTER.test(shown)) return shown;
-  return shown.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  return escapeMarkup(showHidden(text, '\n\r\t'), HTML_ENTITIES);
 }
 
 /** An attribute that makes the browser follow or fetch a URL, right before the interpolated value. */

@@ -1,4 +1,6 @@
-import { MARKUP_CHARACTER, showHidden } from './hidden.js';
+import { escapeMarkup, showHidden, type Entities } from './hidden.js';
+
+const XML_ENTITIES: Entities = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 /**
  * Text for any XML file, in an element or an attribute: the markup characters escaped, and every character XML 1.0
@@ -6,9 +8,7 @@ import { MARKUP_CHARACTER, showHidden } from './hidden.js';
  * Carriage returns are shown too: a parser would turn them into line breaks.
  */
 export function escapeXml(text: string): string {
-  const shown = showHidden(text, '\n\t');
-  if (!MARKUP_CHARACTER.test(shown)) return shown;
-  return shown.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
+  return escapeMarkup(showHidden(text, '\n\t'), XML_ENTITIES);
 }
 
 /** XML the suite wrote itself: the only thing an xml`` template inserts as it is. */
