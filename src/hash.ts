@@ -92,7 +92,7 @@ function canonicalText(value: unknown, options: CanonicalOptions): string {
   }
   if (value !== null && typeof value === 'object') {
     let text = '{';
-    for (const key of Object.keys(value).sort()) {
+    for (const key of inCodeUnitOrder(Object.keys(value))) {
       const item = (value as Record<string, unknown>)[key];
       if (item !== undefined) text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalText(item, options)}`;
     }
