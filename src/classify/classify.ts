@@ -26,14 +26,16 @@ import {
 import { throttleOf } from './throttle.js';
 import { isSuccessCode, type Classified, type FrontName, type Meaning, type Origin } from './types.js';
 
-/**
- * What identifies a listing: its data when it holds something, whatever the order of its entries; an empty list or
- * none identifies nothing.
- */
-export function listingContent({ response }: Exchange): string | undefined {
+/** A listing's data when the answer's envelope holds something in it; an empty list or none is no listing. */
+export function listingData({ response }: Exchange): unknown {
   const value = response.json.ok ? response.json.value : undefined;
-  if (!isObject(value) || isEmpty(value.data)) return undefined;
-  return canonicalJson(value.data, { unordered: true });
+  return isObject(value) && !isEmpty(value.data) ? value.data : undefined;
+}
+
+/** What identifies a listing: its data when it holds something, whatever the order of its entries; else nothing. */
+export function listingContent(exchange: Exchange): string | undefined {
+  const data = listingData(exchange);
+  return data === undefined ? undefined : canonicalJson(data, { unordered: true });
 }
 
 /** One answer as the classification reads it: the request's path and what came back. */

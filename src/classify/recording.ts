@@ -1,15 +1,19 @@
 import { SUITE_VARIANTS, type CredentialVariant } from '../exchange/credentials.js';
 import { exchangeKey, SELFSERVICE_PATH, STATUS_PATH, type Exchange } from '../exchange/exchange.js';
 import type { Recording } from '../record/recording.js';
-import { apiPathOf, classifyExchange, listingContent } from './classify.js';
+import { apiPathOf, classifyExchange, listingContent, listingData } from './classify.js';
 import { deriveReach } from './reach.js';
-import type { Classification, Classified } from './types.js';
+import type { Classification, Classified, Meaning } from './types.js';
 
 /** One recorded answer and what it means, which the run as a whole may still change. */
 interface RecordedClassification {
   exchange: Exchange;
   classified: Classified;
 }
+
+/** The classification with another meaning, who answered and the text around its JSON as they were. */
+const withMeaning = ({ origin, noise }: Classified, meaning: Meaning): Classified =>
+  noise === undefined ? { origin, meaning } : { origin, meaning, noise };
 
 const SUITE_VARIANT_SET: ReadonlySet<CredentialVariant> = new Set(SUITE_VARIANTS);
 
@@ -30,19 +34,24 @@ export function classifyRecording(recording: Recording, statusIds: readonly numb
     for (const entry of entries.values()) {
       const { response } = entry.exchange;
       if (entry.classified.meaning.kind === 'served-listing' && response.status === status && response.bodyText === bodyText) {
-        entry.classified = { ...entry.classified, meaning: { kind: 'refused' } };
+        entry.classified = withMeaning(entry.classified, { kind: 'refused' });
       }
     }
   }
   // The listing the valid token got, handed to another request under any code and words, was handed out: under words
   // of refusal, in a redirect's body (PHP that sends Location and goes on), in an error's.
   const validListing = entries.get(exchangeKey(SELFSERVICE_PATH, {}, 'valid'));
-  const served = validListing && listingContent(validListing.exchange);
-  if (served !== undefined) {
+  if (validListing && listingData(validListing.exchange) !== undefined) {
+    // Its content is made only when another answer holds a listing to compare with it.
+    let served: string | undefined;
     for (const entry of entries.values()) {
-      const listingPath = apiPathOf(entry.exchange.request.path) === SELFSERVICE_PATH;
-      if (listingPath && listingContent(entry.exchange) === served) {
-        entry.classified = { ...entry.classified, meaning: { kind: 'served-listing' } };
+      if (apiPathOf(entry.exchange.request.path) !== SELFSERVICE_PATH) continue;
+      const handedOut =
+        entry === validListing ||
+        (listingData(entry.exchange) !== undefined &&
+          listingContent(entry.exchange) === (served ??= listingContent(validListing.exchange)));
+      if (handedOut && entry.classified.meaning.kind !== 'served-listing') {
+        entry.classified = withMeaning(entry.classified, { kind: 'served-listing' });
       }
     }
   }
