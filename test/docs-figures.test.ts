@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { MOST_LANGS, MOST_STATUSES, SETTINGS } from '../src/config/settings.js';
 import { CONNECTION_LIMITS } from '../src/exporter/server.js';
 import { SCHEDULE } from '../src/exporter/schedule.js';
-import { KEEP_IDLE_MS, MAX_KEPT_CONNECTIONS } from '../src/exporter/kept-connections.js';
+import { CLOSE_AFTER_RUN_MS, KEEP_IDLE_MS, MAX_KEPT_CONNECTIONS } from '../src/exporter/kept-connections.js';
 import { MAX_BATCH } from '../src/judge/judge-queue.js';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../src/exchange/body-text.js';
 import { MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_HEADER_NAME_CHARS } from '../src/exchange/header-bounds.js';
@@ -191,6 +191,9 @@ test("the bounds the docs state are the code's: the exporter's connection limits
       /as long as the target keeps them \(what it announces in `Keep-Alive: timeout=N`, less 2 s\) and at most (\d+) s, and at most ([\d,]+) of them/,
     ),
   ).toEqual([seconds(KEEP_IDLE_MS), MAX_KEPT_CONNECTIONS.toLocaleString('en-US')]);
+  expect(await figuresOn('docs/exporter.md', /its connections are closed as each run ends for (\d+) minutes/)).toEqual([
+    String(CLOSE_AFTER_RUN_MS / 60_000),
+  ]);
   expect(await figuresOn('docs/safety.md', /At most ([\d,]+) connections at once; one more/)).toEqual([
     limits.maxConnections.toLocaleString('en-US'),
   ]);

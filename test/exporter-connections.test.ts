@@ -22,9 +22,12 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
-/** The conforming reference API, which the fronts below pass every request to. */
+/**
+ * The conforming reference API, which the fronts below pass every request to, with its answers' headers: its
+ * Keep-Alive names the minutes the fronts keep idle connections.
+ */
 async function reference(): Promise<URL> {
-  const server = await startReferenceServer({ token: TOKEN });
+  const server = await startReferenceServer({ token: TOKEN, keepAliveTimeoutMs: 300_000 });
   closing.push(() => server.close());
   return new URL(server.url);
 }
@@ -56,7 +59,11 @@ async function keepingFront<S extends Server>(server: S, scheme: 'http' | 'https
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   });
-  return { url: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections, server };
+  return {
+    url: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
+    server,
+  };
 }
 
 async function exporterOf(baseUrl: string, runOptions: string[] = []): Promise<RunningExporter> {
@@ -70,6 +77,10 @@ const probe = async (exporter: RunningExporter): Promise<Map<string, number>> =>
   expect(answer.status).toBe(200);
   return samples(answer.text);
 };
+
+/** The exporter's own count of the connections it keeps open for the targets' next runs. */
+const keptConnections = async (exporter: RunningExporter): Promise<number | undefined> =>
+  samples((await scrape(`${exporter.url}/metrics`)).text).get('ticketing_conformance_exporter_kept_connections');
 
 /** The codes of the run's errors, as the probe's series name them. */
 const errorCodes = (series: Map<string, number>): string[] =>
@@ -88,19 +99,23 @@ describe('connections kept between the runs of a target', () => {
     expect(second.get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
     expect(second.get('ticketing_conformance_run_requests')).toBe(first.get('ticketing_conformance_run_requests'));
     expect(front.connections() - opened).toBe(1);
+    expect(await keptConnections(exporter)).toBe(opened);
   });
 
-  test('a target that closed them since: the next run opens its own and is judged as the first', async () => {
+  test('a target that closed them since: the next run opens its own, is judged as the first, and closes them as it ends', async () => {
     const front = await keepingFront(createHttpServer(), 'http');
     const exporter = await exporterOf(front.url);
     await probe(exporter);
     const opened = front.connections();
+    expect(await keptConnections(exporter)).toBe(opened);
     front.server.closeIdleConnections();
 
     const second = await probe(exporter);
     expect(second.get('ticketing_conformance_verdict{verdict="conformant"}')).toBe(1);
     expect(errorCodes(second)).toEqual([]);
     expect(front.connections() - opened).toBe(opened);
+    // Kept connections would not outlive the time to the next run either: they are closed rather than held idle.
+    expect(await keptConnections(exporter)).toBe(0);
   });
 
   test('a port closed to new connections while those kept still pass (a firewall letting established ones through) is seen by the next probe', async () => {

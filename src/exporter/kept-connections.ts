@@ -16,6 +16,12 @@ export const MAX_KEPT_CONNECTIONS = 4096;
  */
 export const KEEP_IDLE_MS = 60_000;
 
+/**
+ * How long a target whose kept connections were all gone by its next run has its connections closed as each run ends,
+ * as they would not outlive the time to its next run either; then one run keeps them again, to learn whether they do.
+ */
+export const CLOSE_AFTER_RUN_MS = 600_000;
+
 interface Kept {
   connections: SharedConnections;
   /** Every certificate the connections were opened with. */
@@ -34,6 +40,8 @@ interface Kept {
  */
 export class KeptConnections {
   private readonly kept = new Map<string, Kept>();
+  /** Targets whose connections are closed as each run ends, until when (epoch ms). */
+  private readonly closeAfterRun = new Map<string, number>();
 
   /** The connections for the target's next run: those kept from its last, if a new connection meets what they met. */
   async forRun(entry: TargetEntry): Promise<SharedConnections | undefined> {
@@ -52,7 +60,11 @@ export class KeptConnections {
         return kept.connections;
       }
     }
-    if (kept) await this.end(entry.name, kept);
+    if (kept) {
+      // Kept connections all gone: the target does not keep them until its next run, so they cost memory for nothing.
+      if (kept.open > 0 && kept.connections.counts().connections === 0) this.closeAfterRun.set(entry.name, Date.now() + CLOSE_AFTER_RUN_MS);
+      await this.end(entry.name, kept);
+    }
     const fresh: Kept = { connections: new SharedConnections(1, KEEP_IDLE_MS), certificates: new Set(), open: 0 };
     this.kept.set(entry.name, fresh);
     return fresh.connections;
@@ -60,7 +72,8 @@ export class KeptConnections {
 
   /**
    * After the target's run: what its connections presented, for the next run to compare. They are ended if a request
-   * abandoned at the run's deadline still holds one, or if keeping them would pass the cap.
+   * abandoned at the run's deadline still holds one, if keeping them would pass the cap, or if the last ones kept were
+   * gone by this run.
    */
   async afterRun(entry: TargetEntry): Promise<void> {
     const kept = this.kept.get(entry.name);
@@ -68,7 +81,8 @@ export class KeptConnections {
     for (const certificate of kept.connections.host(hostOf(entry)).certificates) kept.certificates.add(certificate);
     const { connections, requests } = kept.connections.counts();
     kept.open = connections;
-    if (requests > 0 || this.openElsewhere(entry.name) + connections > MAX_KEPT_CONNECTIONS) await this.end(entry.name, kept);
+    const closing = (this.closeAfterRun.get(entry.name) ?? 0) > Date.now();
+    if (closing || requests > 0 || this.openElsewhere(entry.name) + connections > MAX_KEPT_CONNECTIONS) await this.end(entry.name, kept);
   }
 
   /** Connections kept for the other targets: counted again only near the cap, as their idle ones close on their own. */
@@ -77,6 +91,13 @@ export class KeptConnections {
     if (sum() <= MAX_KEPT_CONNECTIONS / 2) return sum();
     for (const kept of this.kept.values()) kept.open = kept.connections.counts().connections;
     return sum();
+  }
+
+  /** Connections open now over every target, idle or in a run's use. */
+  open(): number {
+    let open = 0;
+    for (const kept of this.kept.values()) open += kept.connections.counts().connections;
+    return open;
   }
 
   async close(): Promise<void> {

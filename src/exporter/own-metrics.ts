@@ -49,11 +49,22 @@ export class OwnMetrics {
     registers: [this.registry],
   });
 
-  /** `judgingHeap` reads the judging thread's heap, which the process's own figures leave out. */
-  constructor(targets: number, judgingHeap: () => Promise<number | undefined>) {
+  /**
+   * `judgingHeap` reads the judging thread's heap, which the process's own figures leave out; `keptConnections`, the
+   * targets' connections kept open between runs.
+   */
+  constructor(targets: number, judgingHeap: () => Promise<number | undefined>, keptConnections: () => number) {
     new Gauge({ name: `${OWN}targets`, help: 'Targets in the targets file', registers: [this.registry] }).set(targets);
     this.probes.inc({ result: 'answered' }, 0);
     processMetrics(this.registry);
+    new Gauge({
+      name: `${OWN}kept_connections`,
+      help: "Connections to the targets kept open for their next runs, idle or in a run's use",
+      registers: [this.registry],
+      collect() {
+        this.set(keptConnections());
+      },
+    });
     new Gauge({
       name: `${OWN}judging_thread_heap_used_bytes`,
       help: "V8 heap in use by the thread that judges recordings, in bytes (nodejs_heap_used_bytes is the main thread's)",

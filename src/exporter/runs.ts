@@ -174,6 +174,10 @@ export class Runs {
     return true;
   }
 
+  keptConnections(): number {
+    return this.connections.open();
+  }
+
   judgingHeapUsedBytes(): Promise<number | undefined> {
     return this.judge.judgingHeapUsedBytes();
   }

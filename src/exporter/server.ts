@@ -150,7 +150,11 @@ interface Exporter {
 }
 
 function createExporter(options: ExporterOptions): Exporter {
-  const metrics: OwnMetrics = new OwnMetrics(options.targets.length, (): Promise<number | undefined> => runs.judgingHeapUsedBytes());
+  const metrics: OwnMetrics = new OwnMetrics(
+    options.targets.length,
+    (): Promise<number | undefined> => runs.judgingHeapUsedBytes(),
+    (): number => runs.keptConnections(),
+  );
   const runs: Runs = new Runs(options.targets, {
     minIntervalMs: options.minIntervalMs,
     metrics,
