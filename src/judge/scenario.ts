@@ -244,13 +244,27 @@ function sliceMark(
 }
 
 /**
- * Each exchange as the report keeps it, made once however many scenarios name it: each answer of a target is one
- * object, classified once, and the scenarios hand back the same copy of it, which crosses to the main thread once.
+ * What every scenario judging a target reads of its answers, by exchange key, made once: each exchange as the report
+ * keeps it (each answer of a target is one object, classified once, and the scenarios hand back the same copy of it,
+ * which crosses to the main thread once), and the credential forms its path was served to in the run. Found by the
+ * target of the spec run, once for each scenario rather than for each check.
  */
-const judgedExchanges = new WeakMap<Exchange, JudgedExchange>();
+interface TargetAnswers {
+  judged: Map<string, JudgedExchange>;
+  /** By path rather than by key: every answer on one path was served alike. */
+  servedOnPath: Map<string, readonly CredentialVariant[]>;
+}
 
-/** Each answer's path and the credential forms it was served to, with the reach of the run they were read from. */
-const servedOnPaths = new WeakMap<Exchange, { reach: Reach; variants: readonly CredentialVariant[] }>();
+const answersOfTarget = new WeakMap<Target, TargetAnswers>();
+
+function targetAnswers(target: Target): TargetAnswers {
+  let answers = answersOfTarget.get(target);
+  if (!answers) {
+    answers = { judged: new Map(), servedOnPath: new Map() };
+    answersOfTarget.set(target, answers);
+  }
+  return answers;
+}
 
 /** Ends a scenario unjudged; the exchange that shows why is kept with the skip. */
 function skip(reason: string, exchange?: Exchange): never {
@@ -275,6 +289,7 @@ class ScenarioJudging<R extends RequirementId> {
     readonly target: Target,
     private readonly slice: Slice | undefined,
     private readonly classification: Classification | undefined,
+    private readonly answers: TargetAnswers,
   ) {
     this.reach = classification?.reach ?? NOTHING_REACHED;
     this.scope = definition.per ?? 'run';
@@ -287,10 +302,10 @@ class ScenarioJudging<R extends RequirementId> {
   /** The key a check names its exchange by, the exchange kept once for the report. */
   private named(exchange: Exchange): string {
     if (exchange.key === undefined) throw new Error(`scenario ${this.definition.id} judged an exchange that no Target answered`);
-    let judged = judgedExchanges.get(exchange);
+    let judged = this.answers.judged.get(exchange.key);
     if (!judged) {
       judged = judgedExchange(exchange, this.classification?.answers[exchange.key]);
-      judgedExchanges.set(exchange, judged);
+      this.answers.judged.set(exchange.key, judged);
     }
     this.exchanges[exchange.key] ??= judged;
     return exchange.key;
@@ -314,14 +329,15 @@ class ScenarioJudging<R extends RequirementId> {
     this.checks.push(check);
   }
 
-  /** The credential forms an answer's path was served to in the run, read once per answer. */
+  /** The credential forms an answer's path was served to in the run, read once per path. */
   private servedOnPathOf(exchange: Exchange): readonly CredentialVariant[] {
-    let served = servedOnPaths.get(exchange);
-    if (served?.reach !== this.reach) {
-      served = { reach: this.reach, variants: servedOnPath(this.reach, apiPathOf(exchange.request.path)) };
-      servedOnPaths.set(exchange, served);
+    const { path } = exchange.request;
+    let served = this.answers.servedOnPath.get(path);
+    if (!served) {
+      served = servedOnPath(this.reach, apiPathOf(path));
+      this.answers.servedOnPath.set(path, served);
     }
-    return served.variants;
+    return served;
   }
 
   /** Records a check, judged only on an answer the API gave: what a front answered is not the API's pass or failure. */
@@ -466,7 +482,7 @@ async function judge<R extends RequirementId>(
   for (const { slot, slice, name } of judgements) {
     const whole = await currentTarget(slot.index);
     const target = slice ? whole.forSlice(slice) : whole;
-    const judging = new ScenarioJudging(definition, target, slice, currentClassification(slot.index));
+    const judging = new ScenarioJudging(definition, target, slice, currentClassification(slot.index), targetAnswers(whole));
     const skipped = await runScenario(judging);
     judging.recordUnchecked(skipped);
     results.push(judging.result(slot.index));

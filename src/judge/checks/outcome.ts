@@ -24,19 +24,11 @@ export function show(value: unknown): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }
 
-/** Each answer's words, made once: the checks of a target describe the same answers again and again. */
-const descriptions = new WeakMap<Exchange, string>();
-
 export function describeResponse(exchange: Exchange): string {
-  let description = descriptions.get(exchange);
-  if (description === undefined) {
-    const { status, headers, bodyText } = exchange.response;
-    const type = headers['content-type'] ?? 'no Content-Type';
-    const body = bodyText.length > SHOWN_CHARS ? `${bodyText.slice(0, SHOWN_CHARS)}…` : bodyText;
-    description = `HTTP ${status} (${type}) ${body || '<empty body>'}`;
-    descriptions.set(exchange, description);
-  }
-  return description;
+  const { status, headers, bodyText } = exchange.response;
+  const type = headers['content-type'] ?? 'no Content-Type';
+  const body = bodyText.length > SHOWN_CHARS ? `${bodyText.slice(0, SHOWN_CHARS)}…` : bodyText;
+  return `HTTP ${status} (${type}) ${body || '<empty body>'}`;
 }
 
 export function outcome(ok: boolean, description: string, expected: string, actual: string): CheckOutcome {
