@@ -8,7 +8,7 @@ import { canonicalJson } from '../src/hash.js';
 import { missingListingControl, missingStatusControl } from '../src/judge/checks/control.js';
 import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/judge/checks/envelope.js';
 import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/judge/checks/lang.js';
-import { describeResponse, show } from '../src/judge/checks/outcome.js';
+import { askedLang, describeResponse, show } from '../src/judge/checks/outcome.js';
 import { formatSchemaErrors, schemaDescription, validator } from '../src/validators/schemas.js';
 import {
   about,
@@ -67,6 +67,16 @@ describe('how an answer is shown in a message', () => {
     const long = 'y'.repeat(301);
     expect(describeResponse(answer(500, long, { 'content-type': 'text/plain' }))).toBe(`HTTP 500 (text/plain) ${'y'.repeat(300)}…`);
     expect(describeResponse(answer(500, long.slice(1), { 'content-type': 'text/plain' }))).toBe(`HTTP 500 (text/plain) ${'y'.repeat(300)}`);
+  });
+
+  test("the language a request asked for is its query's lang, as its URL has it, and none without one", () => {
+    expect(askedLang(FRENCH)).toBe('fr');
+    expect(askedLang(FRENCH)).toBe(new URL(FRENCH.request.url).searchParams.get('lang'));
+    expect(askedLang(VALID)).toBeNull();
+    const asked = (path: string): Exchange => ({ ...VALID, request: { ...VALID.request, path } });
+    expect(askedLang(asked('/api/ticket/status/1?'))).toBeNull();
+    expect(askedLang(asked('/support/api/ticket/status/1?x=1&lang=pt%2DBR'))).toBe('pt-BR');
+    expect(askedLang(asked('/api/ticket/status/1?language=de'))).toBeNull();
   });
 
   test('the data object is found only in a JSON object whose data is an object', () => {

@@ -1,5 +1,6 @@
 import { bodyIsJson, envelopeField, noByteOrderMark } from '../../src/judge/checks/envelope.js';
 import { about, distinctServed } from '../../src/judge/checks/status.js';
+import { askedLang } from '../../src/judge/checks/outcome.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
 import { everyStatusAnswer, skipUnlessStatusSucceeded } from '../../src/judge/status-answers.js';
 import { scenario, type ScenarioContext } from '../../src/judge/scenario.js';
@@ -22,7 +23,7 @@ function skipUnlessSuccess({ skip }: ScenarioContext, response: Exchange, which:
 /** Every other status answer that served a status, lang answers apart or alone, each distinct body once. */
 async function otherServed(context: ScenarioContext, plain: Exchange, lang: boolean) {
   const answers = distinctServed(await everyStatusAnswer(context));
-  return answers.filter(({ exchange }) => exchange !== plain && new URL(exchange.request.url).searchParams.has('lang') === lang);
+  return answers.filter(({ exchange }) => exchange !== plain && (askedLang(exchange) !== null) === lang);
 }
 
 scenario({

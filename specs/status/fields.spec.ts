@@ -9,6 +9,7 @@ import {
 } from '../../src/judge/checks/status.js';
 
 import { everyStatusAnswer, skipUnlessStatusSucceeded } from '../../src/judge/status-answers.js';
+import { askedLang } from '../../src/judge/checks/outcome.js';
 import { scenario } from '../../src/judge/scenario.js';
 import type { RequirementId } from '../../src/requirements/catalog.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
@@ -49,7 +50,7 @@ scenario({
       check['STATUS-ID'](about(statusField(exchange, 'id'), label), exchange);
       check['STATUS-ID'](about(statusIdIs(exchange, requestedId, answer(exchange)), label), exchange);
       // Whether lang keeps translations is LANG-KEEPS-TRANSLATIONS' business.
-      const withLang = new URL(exchange.request.url).searchParams.has('lang');
+      const withLang = askedLang(exchange) !== null;
       for (const [field, requirement] of FIELD_REQUIREMENTS) {
         if (!(withLang && field === 'translations')) check[requirement](about(statusField(exchange, field), label), exchange);
       }

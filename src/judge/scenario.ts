@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { getCurrentSuite, test, type TestContext } from '@vitest/runner';
-import type { CheckOutcome } from './checks/outcome.js';
+import { askedLang, type CheckOutcome } from './checks/outcome.js';
 import { HarnessError } from '../errors.js';
 import { requirement, type RequirementId, type requirements } from '../requirements/catalog.js';
 import {
@@ -237,7 +237,7 @@ function sliceMark(
   exchange: Exchange | undefined,
 ): Pick<RecordedCheck, 'statusId' | 'lang'> {
   if (!slice) return {};
-  const asked = exchange && new URL(exchange.request.url).searchParams.get('lang');
+  const asked = exchange && askedLang(exchange);
   const listed = asked ? langs?.find((code) => code.toLowerCase() === asked.toLowerCase()) : undefined;
   const lang = scope === 'language' ? slice.lang : listed;
   return lang === undefined ? { statusId: slice.statusId } : { statusId: slice.statusId, lang };

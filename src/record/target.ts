@@ -107,6 +107,8 @@ export class Target {
   private readonly recording?: Recording;
   /** The answers to this view's status, by the language and the credentials they were asked with. */
   private readonly ownStatus = new Map<string | undefined, Map<CredentialVariant, Promise<Exchange>>>();
+  /** Whether the recording holds an answer to this view's status, by the credentials it was asked with. */
+  private readonly holdsOwnStatus = new Map<CredentialVariant, boolean>();
 
   constructor(
     readonly settings: RequestChoices,
@@ -252,6 +254,18 @@ export class Target {
 
   /** Whether a recording judged on its own holds this request: there, what was sent decides what can be judged. */
   recordedStatus(request: StatusRequest): boolean {
+    const { id, lang, credentials = 'valid', frontController } = request;
+    // The credential forms of this view's own status are asked again by every scenario that sends them.
+    if (id !== undefined || lang !== undefined || frontController) return this.holds(request);
+    let held = this.holdsOwnStatus.get(credentials);
+    if (held === undefined) {
+      held = this.holds(request);
+      this.holdsOwnStatus.set(credentials, held);
+    }
+    return held;
+  }
+
+  private holds(request: StatusRequest): boolean {
     return this.recording?.answers[statusKey(request, this.statusId)] !== undefined;
   }
 

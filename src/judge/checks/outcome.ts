@@ -24,6 +24,16 @@ export function show(value: unknown): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }
 
+/**
+ * The language a request asked for with ?lang=, or null: read from the query of its path (its URL's own), parsed only
+ * when there is one, as most requests have none.
+ */
+export function askedLang(exchange: Exchange): string | null {
+  const { path } = exchange.request;
+  const query = path.indexOf('?');
+  return query < 0 ? null : new URLSearchParams(path.slice(query + 1)).get('lang');
+}
+
 export function describeResponse(exchange: Exchange): string {
   const { status, headers, bodyText } = exchange.response;
   const type = headers['content-type'] ?? 'no Content-Type';
