@@ -40,26 +40,36 @@ export interface JsonShape {
   values: number;
 }
 
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
 /** The shape of a JSON text, read without parsing, so that a hostile body can exhaust neither the stack nor memory. */
 export function jsonShape(text: string): JsonShape {
   let depth = 0;
   let deepest = 0;
   let values = 1;
   let inString = false;
+  // Character codes, not one-character strings: every answer's body is read so.
   for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
+    const char = text.charCodeAt(index);
     if (inString) {
-      if (char === '\\') index += 1;
-      else if (char === '"') inString = false;
-    } else if (char === '"') {
+      if (char === BACKSLASH) index += 1;
+      else if (char === QUOTE) inString = false;
+    } else if (char === QUOTE) {
       inString = true;
-    } else if (char === '[' || char === '{') {
+    } else if (char === OPEN_ARRAY || char === OPEN_OBJECT) {
       depth += 1;
       values += 1;
-      deepest = Math.max(deepest, depth);
-    } else if (char === ']' || char === '}') {
+      if (depth > deepest) deepest = depth;
+    } else if (char === CLOSE_ARRAY || char === CLOSE_OBJECT) {
       depth -= 1;
-    } else if (char === ',' || char === ':') {
+    } else if (char === COMMA || char === COLON) {
       values += 1;
     }
   }

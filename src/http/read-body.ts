@@ -62,7 +62,8 @@ export function readBody(body: Readable, declaredLength: string | undefined, lim
       clearTimeout(timer);
       budget.release(reserved);
       body.off('data', onData).off('end', onEnd).off('close', onClose);
-      if (error === undefined) resolve(Buffer.concat(chunks));
+      // Most bodies come in one chunk, which needs no copy.
+      if (error === undefined) resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
       else reject(error as Error);
     };
     const onData = (chunk: Buffer): void => {
