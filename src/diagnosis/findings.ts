@@ -27,7 +27,7 @@ function failedOn(
   });
 }
 
-const requirement =
+const isRequirement =
   (wanted: string) =>
   (id: string): boolean =>
     id === wanted;
@@ -59,8 +59,8 @@ function displayErrors(exchanges: ClassifiedExchanges): Diagnosis | undefined {
 /** A near-miss token served: the comparison ignores case, or compares only a part of the token. */
 function looseComparison(results: JudgedRequirement[], exchanges: ClassifiedExchanges): Diagnosis[] {
   // Where a wrong token is served too, nothing is compared at all: authentication is not enforced.
-  if (failedOn(results, requirement('AUTH-WRONG-TOKEN-REFUSED'), exchanges).length > 0) return [];
-  const served = failedOn(results, requirement('AUTH-NEAR-MISS-TOKEN-REFUSED'), exchanges);
+  if (failedOn(results, isRequirement('AUTH-WRONG-TOKEN-REFUSED'), exchanges).length > 0) return [];
+  const served = failedOn(results, isRequirement('AUTH-NEAR-MISS-TOKEN-REFUSED'), exchanges);
   const byCase = served.filter(([key]) => key.startsWith('token-case-flipped '));
   const byPart = served.filter(([key]) => key.startsWith('token-truncated ') || key.startsWith('token-extended '));
   const diagnoses: Diagnosis[] = [];
