@@ -415,6 +415,43 @@ const cases: ClassCase[] = [
     exit: 1,
     fail: ['STATUS-ID'],
   },
+
+  // 11. Every front's words are read in every answer, the API's own JSON envelope shape included.
+  {
+    name: "a WAF's block words inside a JSON envelope answer the wrong token",
+    api: {
+      front: (request) =>
+        request.headers.authorization === basic(WRONG_TOKEN)
+          ? json(403, { status: 'error', message: 'Access Denied - Sucuri Website Firewall', data: null })
+          : undefined,
+    },
+    exit: 2,
+    fail: [],
+    unjudged: ['AUTH-WRONG-TOKEN-REFUSED'],
+    pass: ['AUTH-TOKEN-ACCEPTED', 'AUTH-MISSING-HEADER-REFUSED'],
+    diagnoses: ['front-blocked-some-requests'],
+  },
+  {
+    name: "Imperva's incident in a JSON envelope answers the listing without credentials",
+    api: {
+      front: (request) =>
+        request.headers.authorization === undefined && pathOf(request).pathname === '/api/selfservice/type'
+          ? json(403, { status: 'error', message: 'Request unsuccessful. Incapsula incident ID: 1203000420157613412-116021', data: [] })
+          : undefined,
+    },
+    exit: 2,
+    fail: [],
+    unjudged: ['SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+    pass: ['AUTH-TOKEN-ACCEPTED', 'SELFSERVICE-ACCEPTED'],
+    diagnoses: ['front-blocked-some-requests'],
+  },
+  {
+    name: "the API's own envelopes passed through a CDN that marks each of them",
+    api: { passedThrough: { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6a7b-FRA', 'x-served-by': 'cache-fra19123-FRA' } },
+    exit: 0,
+    fail: [],
+    pass: ['AUTH-TOKEN-ACCEPTED', 'AUTH-WRONG-TOKEN-REFUSED', 'AUTH-MISSING-HEADER-REFUSED', 'SELFSERVICE-REFUSED-WITHOUT-CREDENTIALS'],
+  },
 ];
 
 const codes = (report: Report): string[] =>
