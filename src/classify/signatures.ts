@@ -79,7 +79,16 @@ const AWS_GATEWAY_MESSAGES =
 /** NetScaler's sign-in page, named in its redirect's Location or in its page. */
 const NETSCALER_SIGN_IN = /\/logon\/LogonPoint\/|\/vpn\/index\.html|\/cgi\/tm(login|index)/i;
 
-const namesKong = (answer: AnswerText): boolean => /kong/i.test(header(answer, 'server')) || /kong/i.test(header(answer, 'via'));
+/*
+ * The expressions the signatures read every answer with, made once: a regular expression written in a function is a
+ * new object each time the function runs.
+ */
+const FASTLY_NODE = /cache-[a-z]{3}\d+-[A-Z]{3}/;
+const GURU_MEDITATION = /Guru Meditation/i;
+const ENVOY = /envoy/i;
+const KONG = /kong/i;
+
+const namesKong = (answer: AnswerText): boolean => KONG.test(header(answer, 'server')) || KONG.test(header(answer, 'via'));
 
 /** Fronts known by the signature of their own answers, or by headers they add; headers alone never make a page theirs. */
 const VENDORS: VendorSignature[] = [
@@ -130,8 +139,8 @@ const VENDORS: VendorSignature[] = [
     kind: 'cdn',
     // Fastly's page spells it "Guru Mediation" and names its cache node; Varnish's own says "Guru Meditation" and an XID.
     page: /Fastly error|Guru Mediation|Details: cache-[a-z]{3}/i,
-    ownAnswer: (a) => /cache-[a-z]{3}\d+-[A-Z]{3}/.test(header(a, 'x-served-by')) && /Guru Meditation/i.test(a.body),
-    marks: (a) => /cache-[a-z]{3}\d+-[A-Z]{3}/.test(header(a, 'x-served-by')),
+    ownAnswer: (a) => FASTLY_NODE.test(header(a, 'x-served-by')) && GURU_MEDITATION.test(a.body),
+    marks: (a) => FASTLY_NODE.test(header(a, 'x-served-by')),
   },
   {
     name: 'Varnish',
@@ -167,8 +176,8 @@ const VENDORS: VendorSignature[] = [
     // Envoy's local replies; its answers from upstream carry x-envoy-upstream-service-time, its own never do.
     page: /^(no healthy upstream|upstream connect error or disconnect\/reset before headers|upstream request timeout|RBAC: access denied|Jwt is missing|Jwt verification fails)/,
     ownAnswer: (a) =>
-      /envoy/i.test(header(a, 'server')) && !('x-envoy-upstream-service-time' in a.headers) && a.status >= 400 && a.body.trim() === '',
-    marks: (a) => /envoy/i.test(header(a, 'server')) || Object.keys(a.headers).some((name) => name.startsWith('x-envoy-')),
+      ENVOY.test(header(a, 'server')) && !('x-envoy-upstream-service-time' in a.headers) && a.status >= 400 && a.body.trim() === '',
+    marks: (a) => ENVOY.test(header(a, 'server')) || Object.keys(a.headers).some((name) => name.startsWith('x-envoy-')),
   },
   {
     name: "Heroku's router",
