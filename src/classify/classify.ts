@@ -69,7 +69,9 @@ const front = (name: FrontName, evidence: string, vendor?: string): Origin => ({
 function carriedStatus(envelope: Record<string, unknown>): Record<string, unknown> | undefined {
   const data: unknown = Array.isArray(envelope.data) ? envelope.data[0] : envelope.data;
   if (!isObject(data)) return undefined;
-  return STATUS_FIELDS.filter((field) => field in data).length >= FIELDS_OF_A_STATUS ? data : undefined;
+  let fields = 0;
+  for (const field of STATUS_FIELDS) if (field in data) fields += 1;
+  return fields >= FIELDS_OF_A_STATUS ? data : undefined;
 }
 
 /**
