@@ -10,7 +10,7 @@ import {
 } from './answers.js';
 import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
 import { exchangeKey, STATUS_PATH } from '../exchange/exchange.js';
-import { PASSWORD_VARIANTS, STACK_REQUESTS, stackRequestKey, type StackRequestName } from '../record/plan.js';
+import { PASSWORD_VARIANTS, STACK_REQUESTS, stackRequestKey, type StackRequest, type StackRequestName } from '../record/plan.js';
 import { FIRST_STATUS_ID } from '../record/target.js';
 import { diagnoseAnswer } from './diagnose-answers.js';
 import { answerFindings } from './findings.js';
@@ -33,12 +33,11 @@ const TOKEN_ELSEWHERE: StackRequestName[] = ['tokenAsPassword', 'bearerScheme', 
 /** The answers that the hosting-stack rules read, a run's or the doctor's: both plans hold every request of STACK_REQUESTS. */
 function observationsOf(results: JudgedRequirement[], exchanges: ClassifiedExchanges, setup: StackSetup): StackObservations {
   const statusId = setup.statusId ?? FIRST_STATUS_ID;
-  const answers = new Map(
-    STACK_REQUESTS.flatMap((request) => {
-      const exchange = exchanges[stackRequestKey(request, statusId)];
-      return exchange ? [[request.name, { request, answer: observedOf(exchange) }] as const] : [];
-    }),
-  );
+  const answers = new Map<StackRequestName, { request: StackRequest; answer: ObservedAnswer }>();
+  for (const request of STACK_REQUESTS) {
+    const exchange = exchanges[stackRequestKey(request, statusId)];
+    if (exchange) answers.set(request.name, { request, answer: observedOf(exchange) });
+  }
   const answerOf = (name: StackRequestName): ObservedAnswer | undefined => answers.get(name)?.answer;
   const observations: StackObservations = {
     valid: answerOf('valid'),
