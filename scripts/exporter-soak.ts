@@ -323,6 +323,8 @@ async function summary(url: string, pid: number, probes: Probe[], curve: Point[]
     runsStarted: counter('runs_started_total'),
     runsAhead: counter('runs_ahead_total'),
     runErrors: counter('run_errors_total'),
+    /** Connections to the targets the exporter held open at the end, for their next runs. */
+    keptConnections: counter('kept_connections'),
     rssMb: withoutSlope(rss),
     heapMb: withoutSlope(heap),
     /** Trends in MB per minute, after the first minute and over the second half. */
@@ -341,7 +343,7 @@ async function summary(url: string, pid: number, probes: Probe[], curve: Point[]
 function printSummary(result: Awaited<ReturnType<typeof summary>>): void {
   const { latency, probes: counts } = result;
   console.log(
-    `Probes: ${counts.total} (${counts.judged} judged, ${counts.reused} reused, ${counts.late} answered before their run finished, ${counts.failedHttp} failed); runs started ${result.runsStarted} (${result.runsAhead} ahead of a foreseen probe), with errors ${result.runErrors}; error codes in the answers: ${JSON.stringify(result.errors)}`,
+    `Probes: ${counts.total} (${counts.judged} judged, ${counts.reused} reused, ${counts.late} answered before their run finished, ${counts.failedHttp} failed); runs started ${result.runsStarted} (${result.runsAhead} ahead of a foreseen probe), with errors ${result.runErrors}; ${result.keptConnections} connections kept at the end; error codes in the answers: ${JSON.stringify(result.errors)}`,
   );
   console.log(
     `Probe latency: min ${latency.minMs} ms, p50 ${latency.p50Ms} ms, p90 ${latency.p90Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`,
