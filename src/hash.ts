@@ -101,6 +101,32 @@ function canonicalText(value: unknown, options: CanonicalOptions): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** A plain object: what JSON makes of `{...}`. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Two JSON values alike key for key and entry for entry, in order: then their canonical texts are alike too, so a
+ * comparison learns it without making either text. Values alike otherwise (keys or entries in another order) say false.
+ */
+export function alikeAsSent(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) if (!alikeAsSent(a[index], b[index])) return false;
+    return true;
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  if (keys.length !== others.length) return false;
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    if (key !== others[index] || !alikeAsSent(a[key], b[key])) return false;
+  }
+  return true;
+}
+
 export function sha256(value: unknown): string {
   return textSha256(canonicalJson(value));
 }

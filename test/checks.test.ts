@@ -4,7 +4,7 @@ import { accepted, refused } from '../src/judge/checks/auth.js';
 import { classifyExchange } from '../src/classify/classify.js';
 import type { Reach } from '../src/classify/types.js';
 import type { CredentialVariant } from '../src/exchange/credentials.js';
-import { canonicalJson } from '../src/hash.js';
+import { alikeAsSent, canonicalJson } from '../src/hash.js';
 import { missingListingControl, missingStatusControl } from '../src/judge/checks/control.js';
 import { bodyIsJson, envelopeField, noByteOrderMark } from '../src/judge/checks/envelope.js';
 import { translationsUnchanged, untranslatedFieldsUnchanged } from '../src/judge/checks/lang.js';
@@ -109,6 +109,24 @@ describe('how an answer is shown in a message', () => {
     expect(canonicalJson({ b: 1, B: 2, a: 3 })).toBe('{"B":2,"a":3,"b":1}');
     // The same two keys (é composed, and e with a combining accent) inserted in either order.
     expect(canonicalJson({ '\u00e9': 1, 'e\u0301': 2 })).toBe(canonicalJson({ 'e\u0301': 2, '\u00e9': 1 }));
+  });
+
+  test('values alike as sent are alike in canonical form; anything else is left to the canonical texts', () => {
+    const sent = { status: 'success', data: { id: 1, translations: [{ locale: 'fr', name: 'Ouvert' }] } };
+    expect(alikeAsSent(sent, JSON.parse(JSON.stringify(sent)))).toBe(true);
+    expect(canonicalJson(sent)).toBe(canonicalJson(JSON.parse(JSON.stringify(sent))));
+    // Alike once ordered, but not as sent: the keys, or the entries, in another order.
+    expect(alikeAsSent({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(alikeAsSent([1, 2], [2, 1])).toBe(false);
+    // Unlike in any form.
+    expect([
+      alikeAsSent({ a: 1 }, { a: '1' }),
+      alikeAsSent({ a: [] }, { a: {} }),
+      alikeAsSent({ a: null }, {}),
+      alikeAsSent([1], [1, 2]),
+      alikeAsSent({ a: { b: 1 } }, { a: { b: 2 } }),
+      alikeAsSent(null, {}),
+    ]).toEqual([false, false, false, false, false, false]);
   });
 });
 

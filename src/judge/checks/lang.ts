@@ -1,5 +1,5 @@
 import type { Exchange } from '../../exchange/exchange.js';
-import { canonicalJson } from '../../hash.js';
+import { alikeAsSent, canonicalJson } from '../../hash.js';
 import { describeResponse, outcome, show, type CheckOutcome } from './outcome.js';
 import { dataOf, isObject } from '../../exchange/json-body.js';
 
@@ -16,14 +16,11 @@ function documented(translations: unknown[]): unknown[] {
 }
 
 /**
- * The same entries in any order: the document gives the list no order. The same JSON text is the same list, and is
- * what an unchanged list gives; only lists whose texts differ are compared entry by entry, in canonical form.
+ * The same entries in any order: the document gives the list no order. Lists alike as sent are the same list, as an
+ * unchanged list is; only lists that differ as sent are compared entry by entry, in canonical form.
  */
 function sameEntries(after: unknown[], before: unknown[]): boolean {
-  return (
-    JSON.stringify(after) === JSON.stringify(before) ||
-    canonicalJson(after, { unordered: true }) === canonicalJson(before, { unordered: true })
-  );
+  return alikeAsSent(after, before) || canonicalJson(after, { unordered: true }) === canonicalJson(before, { unordered: true });
 }
 
 export function translationsUnchanged(plain: Exchange, asked: Exchange, description: string): CheckOutcome {

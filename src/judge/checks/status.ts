@@ -1,6 +1,6 @@
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Classified } from '../../classify/types.js';
-import { canonicalJson } from '../../hash.js';
+import { alikeAsSent, canonicalJson } from '../../hash.js';
 import { isSuccessCode } from '../../classify/types.js';
 import { describeResponse, fieldRules, outcome, show, type CheckOutcome } from './outcome.js';
 import { dataOf, isObject, jsonBody } from '../../exchange/json-body.js';
@@ -118,25 +118,6 @@ function canonicalBody(exchange: StatusAnswer['exchange']): string {
     canonicalBodies.set(exchange, text);
   }
   return text;
-}
-
-/** Two JSON values alike key for key and entry for entry, in order: then their canonical texts are alike too. */
-function alikeAsSent(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let index = 0; index < a.length; index += 1) if (!alikeAsSent(a[index], b[index])) return false;
-    return true;
-  }
-  if (!isObject(a) || !isObject(b)) return false;
-  const keys = Object.keys(a);
-  const others = Object.keys(b);
-  if (keys.length !== others.length) return false;
-  for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as string;
-    if (key !== others[index] || !alikeAsSent(a[key], b[key])) return false;
-  }
-  return true;
 }
 
 /** The answers of a status kept distinct, by the status' answers: the checks of a target's status all read one list. */
