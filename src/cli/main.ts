@@ -1,7 +1,7 @@
 import { cli, judges } from './cli.js';
 import { processIo } from './io.js';
 import { startJudgingThreadEarly } from '../judge/lasting-thread.js';
-import { keepWebAssemblyOnBaselineCompiler, keepYoungGenerationSmall } from '../judge/memory.js';
+import { keepWebAssemblyOnBaselineCompiler, keepYoungGenerationSmall, optimiseOnlyHotFunctions } from '../judge/memory.js';
 
 /**
  * Once a command has settled, what the transport abandoned at the deadline (a tunnel a proxy never finished, a
@@ -15,6 +15,7 @@ function exitOnceSettled(): void {
 // lasts, or an exporter, lets it grow again (io.beforeLongRun).
 keepYoungGenerationSmall();
 keepWebAssemblyOnBaselineCompiler();
+optimiseOnlyHotFunctions();
 
 const args = process.argv.slice(2);
 // Vitest's runner and the specs load in the judging thread, on the other core, while this thread loads the run and records.
