@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
@@ -8,7 +8,13 @@ import { MAX_BATCH } from '../src/judge/judge-queue.js';
 import type { JudgeInput } from '../src/judge/spec-runner.js';
 import { runMatrix } from '../src/pipeline/matrix.js';
 import { judgePass, passFacts, recordPass, startJudge, type Judge, type Pass } from '../src/pipeline/pipeline.js';
-import { TARGETS_DIR, writeTargetReports, type FleetReports, type TargetReports } from '../src/pipeline/target-reports.js';
+import {
+  TARGETS_DIR,
+  writeTargetReports,
+  type FleetReports,
+  type TargetReports,
+  type WrittenTarget,
+} from '../src/pipeline/target-reports.js';
 import type { MatrixTarget } from '../src/report/matrix/types.js';
 import type { Report } from '../src/report/model/types.js';
 import { createSecretScanner } from '../src/secrets/scanner.js';
@@ -65,15 +71,18 @@ test("the judging thread writes a target's report, screened for the fleet's toke
   expect(scanner.find(JSON.stringify(pass.recording))).toBeDefined();
   expect(text).toContain('<redacted>');
   expect(scanner.find(text)).toBeUndefined();
-  expect(judged.finished).toEqual<MatrixTarget>(
-    expect.objectContaining({
+  expect(judged.finished).toEqual<WrittenTarget>({
+    row: expect.objectContaining<Partial<MatrixTarget>>({
       name: 'echoing',
       position: 4,
       reportDir: 'targets/echoing',
       verdict: report.verdict,
       exitCode: report.exitCode,
-    }),
-  );
+    }) as MatrixTarget,
+    // Named for the matrix's list: the target's folder, made new, holds no list of its own.
+    files: ['targets/echoing/report.json'],
+  });
+  expect(await readdir(join(out, TARGETS_DIR, 'echoing'))).toEqual(['report.json']);
 });
 
 test('the same pass written on the main thread gives the same report: one pipeline, wherever it runs', async () => {
@@ -82,7 +91,7 @@ test('the same pass written on the main thread gives the same report: one pipeli
   const order = orderFor(out, 'on-main');
   const { judged } = await judgePass(pass, judge);
   expect(judged.finished).toBeUndefined();
-  const row = await writeTargetReports(order, judged, scanner);
+  const { row } = await writeTargetReports(order, judged, scanner);
   const read = async (name: string): Promise<Report> =>
     JSON.parse(await readFile(join(out, TARGETS_DIR, name, 'report.json'), 'utf8')) as Report;
   const [inThread, onMain] = [await read('in-thread'), await read('on-main')];
@@ -102,7 +111,10 @@ test('a target the thread cannot write comes back judged, and writing it on the 
   await expect(writeTargetReports(order, judged, scanner)).rejects.toThrow(/EEXIST/);
   // The thread still writes the next target it is given.
   const next = await judgePass(pass, judge, orderFor(out, 'next'));
-  expect(next.judged.finished).toEqual(expect.objectContaining({ name: 'next' }));
+  expect(next.judged.finished).toEqual({
+    row: expect.objectContaining({ name: 'next' }) as MatrixTarget,
+    files: ['targets/next/report.json'],
+  });
 });
 
 test('while a whole batch waits to be judged, the matrix writes the next targets on the main thread, and only while it does', async () => {

@@ -108,7 +108,7 @@ describe('a matrix of targets', () => {
     for (const token of tokens) expect(run.stdout).not.toContain(token);
   });
 
-  test('each target folder made new is listed whole, so a second run into the same folder removes what it does not write', async () => {
+  test("each target folder made new is on the matrix's list, whole, so a second run into the same folder removes what it does not write", async () => {
     const { entries, env } = await serve([{ name: 'good', faults: [] }]);
     const dir = await tempFolder('conformance-matrix-again-');
     const targets = join(dir, 'targets.json');
@@ -117,9 +117,33 @@ describe('a matrix of targets', () => {
     const target = join(out, 'targets', 'good');
     const first = ['--targets', targets, '--out', out, '--quiet', '--reports', 'json,md,recording'];
     expect((await inProcess.exec(first, env)).code).toBe(0);
-    expect((await readdir(target)).sort()).toEqual([MANIFEST, 'recording.har', 'recording.json', 'report.json', 'report.md']);
+    // The folder holds the target's reports alone: the list of the matrix's folder names them and it.
+    expect((await readdir(target)).sort()).toEqual(['recording.har', 'recording.json', 'report.json', 'report.md']);
+    const list = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as { files: string[]; folders: string[] };
+    expect(list.files).toEqual(expect.arrayContaining(['matrix.json', 'targets/good/report.json', 'targets/good/recording.har']));
+    expect(list.folders.sort()).toEqual(['targets', 'targets/good']);
     expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
-    expect((await readdir(target)).sort()).toEqual([MANIFEST, 'report.json']);
+    expect((await readdir(target)).sort()).toEqual(['report.json']);
+  });
+
+  test('a target no longer in the file loses its folder at the next run into the same folder; what another tool put there stays', async () => {
+    const { entries, env } = await serve([
+      { name: 'kept', faults: [] },
+      { name: 'dropped', faults: [] },
+      { name: 'annotated', faults: [] },
+    ]);
+    const dir = await tempFolder('conformance-matrix-dropped-');
+    const targets = join(dir, 'targets.json');
+    await writeFile(targets, JSON.stringify(entries));
+    const out = join(dir, 'out');
+    expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
+    await writeFile(join(out, 'targets', 'annotated', 'notes.txt'), 'ours, not the suite’s');
+    await writeFile(targets, JSON.stringify(entries.filter((entry) => (entry as { name: string }).name === 'kept')));
+    expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
+    // A report left from the earlier run would be read as today's by anyone browsing the folder, or by history.
+    expect((await readdir(join(out, 'targets'))).sort()).toEqual(['annotated', 'kept']);
+    expect(await readdir(join(out, 'targets', 'annotated'))).toEqual(['notes.txt']);
+    expect(await readdir(join(out, 'targets', 'kept'))).toEqual(expect.arrayContaining(['report.json']));
   });
 
   test('a target its judging thread began to write but did not finish is written whole by the main thread', async () => {

@@ -184,6 +184,11 @@ export interface PutOptions {
    * each file is created, never written over or through what is there.
    */
   newFolder?: boolean;
+  /**
+   * Files and folders the command wrote in the folder besides these (paths relative to it, "/" between segments), put
+   * on its list with them: a matrix's new target folders, whose files are on no list of their own.
+   */
+  alsoListed?: { files: readonly string[]; folders: readonly string[] };
 }
 
 /** Whether nothing is at the path, so a folder made there is new: it holds no earlier run's files and no list. */
@@ -237,7 +242,7 @@ function foldersMade(folder: string, parent: string, firstMade: string | undefin
 export async function putArtifacts(
   folder: string,
   files: readonly ScreenedArtifact[],
-  { listed = true, newFolder = false }: PutOptions = {},
+  { listed = true, newFolder = false, alsoListed }: PutOptions = {},
 ): Promise<string[]> {
   if (newFolder) return putInNewFolder(folder, files, listed);
   await mkdir(folder, { recursive: true });
@@ -248,8 +253,8 @@ export async function putArtifacts(
   if (listed)
     await recordOwnOutputs(
       folder,
-      files.map((file) => file.name),
-      made,
+      [...files.map((file) => file.name), ...(alsoListed?.files ?? [])],
+      [...made, ...(alsoListed?.folders ?? [])],
     );
   return written;
 }

@@ -4,15 +4,14 @@ import type { ProvidedTarget } from '../judge/provided.js';
 import type { ScenarioResult } from '../judge/scenario-result.js';
 import { judgeWithin } from '../judge/spec-engine.js';
 import type { RunError } from '../errors.js';
-import type { MatrixTarget } from '../report/matrix/types.js';
 import { createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
-import type { FleetReports, TargetReports } from './target-reports.js';
+import type { FleetReports, TargetReports, WrittenTarget } from './target-reports.js';
 
 /**
  * The judging thread's entry: each recording is classified here, the spec engine judges each batch from that
  * classification, and a matrix's targets are then diagnosed, built and written here, where their recordings,
  * classifications and scenarios already are, through the functions the main thread would use (target-reports.ts); only
- * each target's row of the matrix crosses back. The main thread meanwhile records the next targets.
+ * each target's row of the matrix and the names of its files cross back. The main thread meanwhile records the next targets.
  */
 
 /** The scanner of the latest fleet, made once from its secrets: a thread serves one matrix at a time. */
@@ -28,7 +27,7 @@ async function finishTarget(
   order: TargetReports,
   scenarios: ScenarioResult[],
   errors: readonly RunError[],
-): Promise<MatrixTarget | undefined> {
+): Promise<WrittenTarget | undefined> {
   // Loaded with the first matrix: a run's or the exporter's thread never builds a report.
   const { writeTargetReports } = await import('./target-reports.js');
   try {
@@ -49,7 +48,7 @@ function classified(target: ProvidedTarget): ProvidedTarget {
 }
 
 async function finishEach(finish: readonly unknown[], scenarios: ScenarioResult[][], errors: readonly RunError[]): Promise<unknown[]> {
-  const finished: (MatrixTarget | undefined)[] = [];
+  const finished: (WrittenTarget | undefined)[] = [];
   // One target at a time, as the main thread would: the memory of a batch holds one report being built.
   for (const [index, order] of finish.entries()) {
     finished.push(order === undefined ? undefined : await finishTarget(order as TargetReports, scenarios[index] ?? [], errors));

@@ -15,7 +15,14 @@ import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../se
 import { suiteVersion } from '../version.js';
 import { judgeFor, judgePass, judgeTimeoutMs, passFacts, recordPass, type Pass, type PlannedTarget } from './pipeline.js';
 import { shardOf } from './shard.js';
-import { TARGETS_DIR, writeTargetReports, type FleetReports, type FleetSecrets, type TargetReports } from './target-reports.js';
+import {
+  TARGETS_DIR,
+  writeTargetReports,
+  type FleetReports,
+  type FleetSecrets,
+  type TargetReports,
+  type WrittenTarget,
+} from './target-reports.js';
 
 export { TARGETS_DIR } from './target-reports.js';
 
@@ -101,8 +108,10 @@ export async function runMatrix(
   await clearOwnOutputs(config.out);
   // Without a targets folder before the run, each target's folder is new: nothing of an earlier run to clear in it.
   const newFolders = await isAbsent(join(config.out, TARGETS_DIR));
-  const rows =
-    selected.length === 0 ? [] : await testAndWriteEach(selected, { config, baseline, hooks, surroundings, scanner, secrets, newFolders });
+  const { rows, files } =
+    selected.length === 0
+      ? { rows: [], files: [] }
+      : await testAndWriteEach(selected, { config, baseline, hooks, surroundings, scanner, secrets, newFolders });
   // The run finished once every target's reports are written.
   const finishedAt = new Date();
   const matrix = buildMatrix(
@@ -118,7 +127,9 @@ export async function runMatrix(
     },
     scanner,
   );
-  const writtenFiles = await writeMatrix(matrix, config.out, scanner);
+  // Target folders made new hold no list of their own: the matrix's names their files and them, so the next run into
+  // the folder removes them, the folders of targets no longer in the file among them.
+  const writtenFiles = await writeMatrix(matrix, config.out, scanner, newFolders ? { files, folders: foldersOf(files) } : undefined);
   return { matrix, writtenFiles };
 }
 
@@ -146,11 +157,20 @@ function fleetReports({ config, baseline, secrets, newFolders }: Fleet): FleetRe
 }
 
 /**
- * What the judging thread gives for a target it wrote (see in-judging-thread.ts): its row of the matrix. Nothing when it
- * could not write it, or was not asked.
+ * What the judging thread gives for a target it wrote (see in-judging-thread.ts): its row of the matrix and its files.
+ * Nothing when it could not write it, or was not asked.
  */
-function writtenRow(finished: unknown): MatrixTarget | undefined {
-  return finished as MatrixTarget | undefined;
+function writtenTarget(finished: unknown): WrittenTarget | undefined {
+  return finished as WrittenTarget | undefined;
+}
+
+/** The folders holding the files (paths with "/" between segments), each once, every level of each: the targets folder too. */
+function foldersOf(files: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const file of files) {
+    for (let end = file.indexOf('/'); end !== -1; end = file.indexOf('/', end + 1)) folders.add(file.slice(0, end));
+  }
+  return [...folders];
 }
 
 /**
@@ -158,9 +178,10 @@ function writtenRow(finished: unknown): MatrixTarget | undefined {
  * holds a target's recording, classification and scenarios, diagnoses, builds and writes its reports there and hands
  * back its row, while this thread records the next targets; a target it could not write is written here.
  */
-async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): Promise<MatrixTarget[]> {
+async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): Promise<{ rows: MatrixTarget[]; files: string[] }> {
   const { config, hooks, surroundings, scanner } = fleet;
   const rows: MatrixTarget[] = [];
+  const files: string[] = [];
   const { judge, own } = judgeFor(surroundings.judge, { timeoutMs: judgeTimeoutMs(selected) });
   const fleetOrder = fleetReports(fleet);
   // Rows are taken one at a time, in the order the targets' reports are written.
@@ -178,11 +199,11 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
     const inThread = (judge.waitingTargets?.() ?? 0) < MAX_BATCH;
     const { judged } = await judgePass(pass, judge, inThread ? order : undefined);
     const written = writing.then(async () => {
-      // A target the judging thread did not write may have been begun there: its folder is new no more.
-      const row =
-        writtenRow(judged.finished) ??
-        (await writeTargetReports(inThread ? { ...order, fleet: { ...order.fleet, newFolders: false } } : order, judged, scanner));
+      // A target the judging thread did not write may have been begun there: its files are written over what it began.
+      const { row, files: written } =
+        writtenTarget(judged.finished) ?? (await writeTargetReports(order, judged, scanner, { begun: inThread }));
       rows.push(row);
+      files.push(...written);
       hooks.onTarget?.(row, rows.length, selected.length);
       // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
       collectGarbageWhenGrown();
@@ -196,7 +217,7 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
   } finally {
     await Promise.all([own?.close(), connections.close()]);
   }
-  return rows;
+  return { rows, files };
 }
 
 /** One target's reports to write: where it is in the targets file, and what its pass recorded. */

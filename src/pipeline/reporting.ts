@@ -143,6 +143,8 @@ export interface WriteRunOptions {
   env?: Record<string, string | undefined>;
   /** The folder was made by this command, with nothing put in it yet: nothing to clear (see PutOptions). */
   newFolder?: boolean;
+  /** Whether the files go on the folder's list (see PutOptions): a matrix's new target folder is on the matrix's. */
+  listed?: boolean;
 }
 
 /**

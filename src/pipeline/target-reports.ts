@@ -29,7 +29,10 @@ export interface FleetReports {
   /** The reports each target writes (--reports, Allure's left to the matrix). */
   reports: ReportKind[];
   baseline?: LoadedBaseline;
-  /** The targets folder was absent before the run: each target's folder is new, with nothing to clear in it. */
+  /**
+   * The targets folder was absent before the run: each target's folder is new, with nothing to clear in it, and its
+   * files go on the list of the matrix's folder, not on a list of their own.
+   */
   newFolders: boolean;
   secrets: FleetSecrets;
 }
@@ -43,22 +46,43 @@ export interface TargetReports {
   recording?: Recording;
 }
 
+/** A target's reports as written: its row of the matrix, and the files written, relative to the matrix's folder. */
+export interface WrittenTarget {
+  row: MatrixTarget;
+  files: string[];
+}
+
+/** A path inside the matrix's folder as its list names it: relative, "/" between segments. */
+const listedPath = (out: string, path: string): string => relative(out, path).split(sep).join('/');
+
 /**
- * Diagnose, build and write one target of a matrix into its own folder, and give its row of the matrix: the same
- * whether the judging thread does it, where the target was judged, or the main thread.
+ * Diagnose, build and write one target of a matrix into its own folder, and give its row of the matrix and its files:
+ * the same whether the judging thread does it, where the target was judged, or the main thread. begun: the judging
+ * thread began the target's folder, which a new folder's files are then written over, not created in.
  */
 export async function writeTargetReports(
   { fleet, name, position, facts, recording }: TargetReports,
   judged: TargetJudged,
   scanner: SecretScanner,
-): Promise<MatrixTarget> {
+  { begun = false }: { begun?: boolean } = {},
+): Promise<WrittenTarget> {
   const dir = join(fleet.out, TARGETS_DIR, name);
   if (!fleet.newFolders) await clearOwnOutputs(dir);
   // The matrix summary, not each target's, belongs in a CI job summary.
-  const { report } = await writeRun([diagnoseJudged(facts, judged)], [{ startedAt: facts.described.startedAt, recording }], dir, scanner, {
-    ...(fleet.baseline ? { baseline: { baseline: fleet.baseline, targetName: name } } : {}),
-    reports: fleet.reports,
-    newFolder: fleet.newFolders,
-  });
-  return matrixRow(report, name, position, relative(fleet.out, dir).split(sep).join('/'));
+  const { report, writtenFiles } = await writeRun(
+    [diagnoseJudged(facts, judged)],
+    [{ startedAt: facts.described.startedAt, recording }],
+    dir,
+    scanner,
+    {
+      ...(fleet.baseline ? { baseline: { baseline: fleet.baseline, targetName: name } } : {}),
+      reports: fleet.reports,
+      newFolder: fleet.newFolders && !begun,
+      listed: !fleet.newFolders,
+    },
+  );
+  return {
+    row: matrixRow(report, name, position, listedPath(fleet.out, dir)),
+    files: writtenFiles.map((path) => listedPath(fleet.out, path)),
+  };
 }

@@ -10,6 +10,7 @@ import {
   putArtifacts,
   screenArtifacts,
   type Artifact,
+  type PutOptions,
   type ScreenedArtifact,
   type View,
 } from '../files/artifacts.js';
@@ -53,6 +54,8 @@ export interface WriteOptions {
   env?: Record<string, string | undefined>;
   /** The folder was made by this command, and holds only what it put there and listed (see PutOptions). */
   newFolder?: boolean;
+  /** Whether the files go on the folder's list (see PutOptions). */
+  listed?: boolean;
   /** Files screened already (the recording), written with the views: one folder made and one list written for all. */
   besides?: readonly ScreenedArtifact[];
 }
@@ -104,7 +107,7 @@ export async function writeReports(
   report: Report,
   outDir: string,
   scanner: SecretScanner,
-  { stepSummary, reports = REPORT_KINDS, env = {}, newFolder = false, besides = [] }: WriteOptions = {},
+  { stepSummary, reports = REPORT_KINDS, env = {}, newFolder = false, listed = true, besides = [] }: WriteOptions = {},
 ): Promise<string[]> {
   // report.json is written whatever was chosen; the Markdown view is rendered for the job summary even when not written.
   const chosen = (kind: ReportKind): boolean => kind === 'json' || reports.includes(kind) || (kind === 'md' && stepSummary !== undefined);
@@ -123,7 +126,7 @@ export async function writeReports(
   if (stepSummary && markdown) await appendArtifact(stepSummary, markdown, '\n');
 
   const views = rendered.passed.filter(({ name }) => name !== 'report.md' || reports.includes('md'));
-  const written = await putArtifacts(outDir, [...views, ...besides], { newFolder });
+  const written = await putArtifacts(outDir, [...views, ...besides], { newFolder, listed });
   endIfRefused(rendered.refused);
   const shown = written.slice(0, views.length).filter((path) => !path.startsWith(join(outDir, ALLURE_DIR, sep)));
   if (allure) shown.push(join(outDir, ALLURE_DIR));
@@ -136,9 +139,15 @@ export const MATRIX_OUTPUTS = ['matrix.json', 'matrix.md', 'matrix.html'];
 
 /**
  * Writes matrix.json, matrix.md and matrix.html from the matrix as built, changing nothing: each view is rendered once
- * and scanned once for every form of every token together.
+ * and scanned once for every form of every token together. targetOutputs: the files and folders of the targets written
+ * into folders made new, which go on the folder's list with the matrix's own files.
  */
-export async function writeMatrix(matrix: Matrix, outDir: string, scanner: SecretScanner): Promise<string[]> {
+export async function writeMatrix(
+  matrix: Matrix,
+  outDir: string,
+  scanner: SecretScanner,
+  targetOutputs?: PutOptions['alsoListed'],
+): Promise<string[]> {
   const [{ renderMatrixHtml }, { renderMatrixMarkdown }] = await Promise.all([import('./matrix/html.js'), import('./matrix/markdown.js')]);
   await clearOwnOutputs(outDir);
   // The page links each target's report.html where the target's run wrote one; the page itself reads no disk.
@@ -153,7 +162,7 @@ export async function writeMatrix(matrix: Matrix, outDir: string, scanner: Secre
     ],
     scanner,
   );
-  const written = await putArtifacts(outDir, rendered.passed);
+  const written = await putArtifacts(outDir, rendered.passed, targetOutputs ? { alsoListed: targetOutputs } : {});
   endIfRefused(rendered.refused);
   return written;
 }
