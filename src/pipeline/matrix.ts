@@ -81,8 +81,8 @@ async function eachBounded<T>(items: readonly T[], limit: number, task: (item: T
 /**
  * Tests every target of the targets file (or of one shard of it) through the pipeline and writes each one's reports
  * and the matrix. Targets are recorded over the network, at most --target-concurrency at once, while one judge takes
- * whatever is recorded in batches; a target waits to be recorded while two whole batches are still unjudged or
- * unwritten, so memory holds at most the targets in flight and two batches, whatever the size of the fleet.
+ * whatever is recorded in batches; a target waits to be recorded while a whole batch is still unjudged or unwritten,
+ * so memory holds at most the targets in flight and one batch, whatever the size of the fleet.
  */
 export async function runMatrix(
   config: Config,
@@ -212,8 +212,10 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
     await written;
   };
   try {
-    // The next batch is recorded while the judging thread judges and writes one: neither thread waits for the other.
-    await eachBounded(selected, config.targetConcurrency + 2 * MAX_BATCH, testAndWrite);
+    // The next targets are recorded while the judging thread judges and writes a batch. A second batch in flight let
+    // the main thread wait less but cost more than it saved: a recording that waits that long survives into V8's old
+    // generation, and a fleet took more CPU and memory.
+    await eachBounded(selected, config.targetConcurrency + MAX_BATCH, testAndWrite);
   } finally {
     await Promise.all([own?.close(), connections.close()]);
   }
