@@ -11,7 +11,8 @@ import type { FleetReports, TargetReports, WrittenTarget } from './target-report
  * The judging thread's entry: each recording is classified here, the spec engine judges each batch from that
  * classification, and a matrix's targets are then diagnosed, built and written here, where their recordings,
  * classifications and scenarios already are, through the functions the main thread would use (target-reports.ts); only
- * each target's row of the matrix and the names of its files cross back. The main thread meanwhile records the next targets.
+ * each target's row of the matrix and the names of its files cross back. The main thread meanwhile records the next
+ * targets.
  */
 
 /** The scanner of the latest fleet, made once from its secrets: a thread serves one matrix at a time. */
