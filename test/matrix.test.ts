@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
@@ -167,6 +167,43 @@ describe('a matrix of targets', () => {
     expect(matrix.targets.map((target) => [target.name, target.exitCode])).toEqual([['begun', 0]]);
     const report = JSON.parse(await readFile(join(out, 'targets', 'begun', 'report.json'), 'utf8')) as { verdict: string };
     expect(report.verdict).toBe('conformant');
+  });
+
+  test('a matrix that fails after writing some targets still lists their folders, so the next run into the folder removes them', async () => {
+    const { entries, env } = await serve([
+      { name: 'written', faults: [] },
+      { name: 'blocked', faults: [] },
+    ]);
+    const dir = await tempFolder('conformance-matrix-failed-');
+    const targets = join(dir, 'targets.json');
+    await writeFile(targets, JSON.stringify(entries));
+    const out = join(dir, 'out');
+    const config = loadConfig(['--targets', targets, '--out', out, '--reports', 'json'], env, join(dir, '.env'));
+    const inner = startJudge({ timeoutMs: SAFETY_NET_MS });
+    cleanUpAfterAll(() => inner.close());
+    let firstWritten: () => void = () => undefined;
+    const written = new Promise<void>((resolve) => (firstWritten = resolve));
+    // Each target comes back unwritten, so the main thread writes it; once the first is written, a file stands where the
+    // second's folder goes, and writing it fails the command.
+    const failing: Judge = {
+      async judge({ finish, ...input }) {
+        if (input.label === 'blocked') {
+          await written;
+          await writeFile(join(out, 'targets', 'blocked'), 'not a folder');
+        }
+        return inner.judge(input);
+      },
+    };
+    await expect(
+      runMatrix(config, loadTargets(config, env, join(dir, '.env')), undefined, { onTarget: () => firstWritten() }, { judge: failing }),
+    ).rejects.toThrow();
+    const list = JSON.parse(await readFile(join(out, MANIFEST), 'utf8')) as { files: string[]; folders: string[] };
+    expect(list.files).toEqual(['targets/written/report.json']);
+    expect(list.folders.sort()).toEqual(['targets', 'targets/written']);
+    await unlink(join(out, 'targets', 'blocked'));
+    await writeFile(targets, JSON.stringify(entries.filter((entry) => (entry as { name: string }).name === 'blocked')));
+    expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
+    expect(await readdir(join(out, 'targets'))).toEqual(['blocked']);
   });
 
   test('each target has its progress line once, in the order written, before the matrix is summed up', async () => {

@@ -102,8 +102,8 @@ function listText(earlier: Manifest, files: readonly string[], folders: readonly
   return list.files.length === 0 && list.folders.length === 0 ? null : `${JSON.stringify(list, null, 2)}\n`;
 }
 
-/** Adds files and folders to the folder's list. */
-async function recordOwnOutputs(folder: string, files: readonly string[], folders: readonly string[] = []): Promise<void> {
+/** Adds files and folders (paths relative to the folder, "/" between segments) to the folder's list. */
+export async function listOwnOutputs(folder: string, files: readonly string[], folders: readonly string[] = []): Promise<void> {
   const text = listText(await readManifest(folder), files, folders);
   if (text !== null) await writeFile(join(folder, MANIFEST), text);
 }
@@ -170,7 +170,7 @@ export async function clearOwnOutputs(folder: string, keep: readonly string[] = 
   }
   await unlink(join(folder, MANIFEST)).catch(() => undefined);
   const kept = manifest.files.filter((file) => keep.includes(file));
-  if (kept.length > 0) await recordOwnOutputs(folder, kept);
+  if (kept.length > 0) await listOwnOutputs(folder, kept);
 }
 
 export interface PutOptions {
@@ -251,7 +251,7 @@ export async function putArtifacts(
   const written = files.map(({ name }) => join(folder, ...name.split('/')));
   await eachAtOnce(files, (file, index) => writeFile(written[index] ?? '', file.content));
   if (listed)
-    await recordOwnOutputs(
+    await listOwnOutputs(
       folder,
       [...files.map((file) => file.name), ...(alsoListed?.files ?? [])],
       [...made, ...(alsoListed?.folders ?? [])],

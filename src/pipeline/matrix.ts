@@ -4,7 +4,7 @@ import type { LoadedBaseline } from '../config/baseline.js';
 import type { Config } from '../config/settings.js';
 import { prepareOutDir } from '../config/out-dir.js';
 import type { TargetEntry } from '../config/targets.js';
-import { clearOwnOutputs, isAbsent } from '../files/artifacts.js';
+import { clearOwnOutputs, isAbsent, listOwnOutputs } from '../files/artifacts.js';
 import { SharedConnections } from '../http/shared-connections.js';
 import { collectGarbageWhenGrown } from '../judge/memory.js';
 import { MAX_BATCH, type Judge } from '../judge/judge-queue.js';
@@ -108,10 +108,23 @@ export async function runMatrix(
   await clearOwnOutputs(config.out);
   // Without a targets folder before the run, each target's folder is new: nothing of an earlier run to clear in it.
   const newFolders = await isAbsent(join(config.out, TARGETS_DIR));
-  const { rows, files } =
-    selected.length === 0
-      ? { rows: [], files: [] }
-      : await testAndWriteEach(selected, { config, baseline, hooks, surroundings, scanner, secrets, newFolders });
+  // Target folders made new hold no list of their own: the matrix folder's list names their files and them, so the next
+  // run into the folder removes them, the folders of targets no longer in the file among them.
+  const targetFiles: string[] = [];
+  const listedTargets = (): { files: string[]; folders: string[] } | undefined =>
+    newFolders ? { files: targetFiles, folders: foldersOf(targetFiles) } : undefined;
+  let rows: MatrixTarget[];
+  try {
+    rows =
+      selected.length === 0
+        ? []
+        : await testAndWriteEach(selected, { config, baseline, hooks, surroundings, scanner, secrets, newFolders, targetFiles });
+  } catch (error) {
+    // What was written before the failure is listed all the same, for the next run to remove.
+    const listed = listedTargets();
+    if (listed && listed.files.length > 0) await listOwnOutputs(config.out, listed.files, listed.folders).catch(() => undefined);
+    throw error;
+  }
   // The run finished once every target's reports are written.
   const finishedAt = new Date();
   const matrix = buildMatrix(
@@ -127,9 +140,7 @@ export async function runMatrix(
     },
     scanner,
   );
-  // Target folders made new hold no list of their own: the matrix's names their files and them, so the next run into
-  // the folder removes them, the folders of targets no longer in the file among them.
-  const writtenFiles = await writeMatrix(matrix, config.out, scanner, newFolders ? { files, folders: foldersOf(files) } : undefined);
+  const writtenFiles = await writeMatrix(matrix, config.out, scanner, listedTargets());
   return { matrix, writtenFiles };
 }
 
@@ -142,6 +153,8 @@ interface Fleet {
   scanner: SecretScanner;
   secrets: FleetSecrets;
   newFolders: boolean;
+  /** Each target's files as it is written (paths relative to the matrix's folder), for the folder's list. */
+  targetFiles: string[];
 }
 
 /** What the fleet's targets are written with, wherever they are written. */
@@ -178,10 +191,9 @@ function foldersOf(files: readonly string[]): string[] {
  * holds a target's recording, classification and scenarios, diagnoses, builds and writes its reports there and hands
  * back its row, while this thread records the next targets; a target it could not write is written here.
  */
-async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): Promise<{ rows: MatrixTarget[]; files: string[] }> {
-  const { config, hooks, surroundings, scanner } = fleet;
+async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): Promise<MatrixTarget[]> {
+  const { config, hooks, surroundings, scanner, targetFiles } = fleet;
   const rows: MatrixTarget[] = [];
-  const files: string[] = [];
   const { judge, own } = judgeFor(surroundings.judge, { timeoutMs: judgeTimeoutMs(selected) });
   const fleetOrder = fleetReports(fleet);
   // Rows are taken one at a time, in the order the targets' reports are written.
@@ -203,7 +215,7 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
       const { row, files: written } =
         writtenTarget(judged.finished) ?? (await writeTargetReports(order, judged, scanner, { begun: inThread }));
       rows.push(row);
-      files.push(...written);
+      targetFiles.push(...written);
       hooks.onTarget?.(row, rows.length, selected.length);
       // What the target's reports needed is garbage now: collected once enough has gathered, it never piles up.
       collectGarbageWhenGrown();
@@ -219,7 +231,7 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
   } finally {
     await Promise.all([own?.close(), connections.close()]);
   }
-  return { rows, files };
+  return rows;
 }
 
 /** One target's reports to write: where it is in the targets file, and what its pass recorded. */
