@@ -187,6 +187,8 @@ describe('a matrix of targets', () => {
     // second's folder goes, and writing it fails the command.
     const failing: Judge = {
       async judge({ finish, ...input }) {
+        // The matrix asked the judging thread to write the target; this one hands it back unwritten.
+        expect(finish).toBeDefined();
         if (input.label === 'blocked') {
           await written;
           await writeFile(join(out, 'targets', 'blocked'), 'not a folder');
