@@ -1,4 +1,5 @@
 import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
 
 let fullCollection: (() => void) | undefined;
@@ -67,8 +68,6 @@ export function optimiseOnlyHotFunctions(): void {
 
 /** The young generation's largest size on Node 20 (two semi-spaces of 16 MB), where a long run's growth stops. */
 const YOUNG_GENERATION_HELD_BYTES = 32 * 1024 * 1024;
-/** How often a long run's young generation is looked at while it may still grow: V8 grows it at most once a collection. */
-const YOUNG_GENERATION_WATCH_MS = 10;
 
 /**
  * V8's own growth again (its default factor): over a long matrix, a young generation too small to hold one batch's
@@ -82,11 +81,12 @@ const YOUNG_GENERATION_WATCH_MS = 10;
 export function letYoungGenerationGrow(): void {
   setFlagsFromString('--semi-space-growth-factor=2');
   if (process.versions.v8.startsWith('11.')) return;
-  const watch = setInterval(() => {
+  // Looked at after each of this thread's collections, where V8 grows it; an idle process is never woken for it.
+  const watch = new PerformanceObserver(() => {
     const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
     if (young === undefined || young.space_size < YOUNG_GENERATION_HELD_BYTES) return;
     setFlagsFromString('--semi-space-growth-factor=1');
-    clearInterval(watch);
-  }, YOUNG_GENERATION_WATCH_MS);
-  watch.unref();
+    watch.disconnect();
+  });
+  watch.observe({ entryTypes: ['gc'] });
 }
