@@ -59,7 +59,7 @@ function judgedPart({ verdict, exitCode, summary, totals, requirements, diagnose
   return { verdict, exitCode, summary, totals, requirements, diagnoses, exchanges, errors };
 }
 
-test("the judging thread writes a target's report, screened for the fleet's token and on its schema, and hands back only its row", async () => {
+test("the judging thread writes a target's report, screened for the fleet's token and on its schema, and hands back only its row and the names of its files", async () => {
   const out = await tempFolder('thread-written-');
   const { judged } = await judgePass(pass, judge, orderFor(out, 'echoing'));
   // The scenarios stayed in the thread that judged them.
