@@ -37,6 +37,24 @@ async function serve(targets: LocalTarget[]): Promise<{ entries: object[]; env: 
   return { entries, env, tokens: Object.values(env) };
 }
 
+/**
+ * A targets file of local targets in a folder of its own, and the output folder beside it, for runs into the same
+ * folder; entries may be written again with fewer of the targets.
+ */
+async function fleetFolder(
+  prefix: string,
+  targets: LocalTarget[],
+): Promise<{ entries: object[]; env: Record<string, string>; dir: string; targets: string; out: string }> {
+  const { entries, env } = await serve(targets);
+  const dir = await tempFolder(prefix);
+  const file = join(dir, 'targets.json');
+  await writeFile(file, JSON.stringify(entries));
+  return { entries, env, dir, targets: file, out: join(dir, 'out') };
+}
+
+/** The entries of the targets named, as a targets file holds them. */
+const named = (entries: object[], name: string): object[] => entries.filter((entry) => (entry as { name: string }).name === name);
+
 async function matrixOf(run: CliRun, dir = run.outDir): Promise<Matrix> {
   return JSON.parse(await readFile(join(dir, 'matrix.json'), 'utf8')) as Matrix;
 }
@@ -109,11 +127,7 @@ describe('a matrix of targets', () => {
   });
 
   test("each target folder made new is on the matrix's list, whole, so a second run into the same folder removes what it does not write", async () => {
-    const { entries, env } = await serve([{ name: 'good', faults: [] }]);
-    const dir = await tempFolder('conformance-matrix-again-');
-    const targets = join(dir, 'targets.json');
-    await writeFile(targets, JSON.stringify(entries));
-    const out = join(dir, 'out');
+    const { env, targets, out } = await fleetFolder('conformance-matrix-again-', [{ name: 'good', faults: [] }]);
     const target = join(out, 'targets', 'good');
     const first = ['--targets', targets, '--out', out, '--quiet', '--reports', 'json,md,recording'];
     expect((await inProcess.exec(first, env)).code).toBe(0);
@@ -127,18 +141,14 @@ describe('a matrix of targets', () => {
   });
 
   test('a target no longer in the file loses its folder at the next run into the same folder; what another tool put there stays', async () => {
-    const { entries, env } = await serve([
+    const { entries, env, targets, out } = await fleetFolder('conformance-matrix-dropped-', [
       { name: 'kept', faults: [] },
       { name: 'dropped', faults: [] },
       { name: 'annotated', faults: [] },
     ]);
-    const dir = await tempFolder('conformance-matrix-dropped-');
-    const targets = join(dir, 'targets.json');
-    await writeFile(targets, JSON.stringify(entries));
-    const out = join(dir, 'out');
     expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
     await writeFile(join(out, 'targets', 'annotated', 'notes.txt'), 'ours, not the suite’s');
-    await writeFile(targets, JSON.stringify(entries.filter((entry) => (entry as { name: string }).name === 'kept')));
+    await writeFile(targets, JSON.stringify(named(entries, 'kept')));
     expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
     // A report left from the earlier run would be read as today's by anyone browsing the folder, or by history.
     expect((await readdir(join(out, 'targets'))).sort()).toEqual(['annotated', 'kept']);
@@ -147,11 +157,8 @@ describe('a matrix of targets', () => {
   });
 
   test('a target its judging thread began to write but did not finish is written whole by the main thread', async () => {
-    const { entries, env } = await serve([{ name: 'begun', faults: [] }]);
-    const dir = await tempFolder('conformance-matrix-begun-');
-    await writeFile(join(dir, 'targets.json'), JSON.stringify(entries));
-    const out = join(dir, 'out');
-    const config = loadConfig(['--targets', join(dir, 'targets.json'), '--out', out, '--reports', 'json'], env, join(dir, '.env'));
+    const { env, dir, targets, out } = await fleetFolder('conformance-matrix-begun-', [{ name: 'begun', faults: [] }]);
+    const config = loadConfig(['--targets', targets, '--out', out, '--reports', 'json'], env, join(dir, '.env'));
     const inner = startJudge({ timeoutMs: SAFETY_NET_MS });
     cleanUpAfterAll(() => inner.close());
     // A thread that wrote part of the target's files and then failed: it hands back the scenarios, not the row.
@@ -170,14 +177,10 @@ describe('a matrix of targets', () => {
   });
 
   test('a matrix that fails after writing some targets still lists their folders, so the next run into the folder removes them', async () => {
-    const { entries, env } = await serve([
+    const { entries, env, dir, targets, out } = await fleetFolder('conformance-matrix-failed-', [
       { name: 'written', faults: [] },
       { name: 'blocked', faults: [] },
     ]);
-    const dir = await tempFolder('conformance-matrix-failed-');
-    const targets = join(dir, 'targets.json');
-    await writeFile(targets, JSON.stringify(entries));
-    const out = join(dir, 'out');
     const config = loadConfig(['--targets', targets, '--out', out, '--reports', 'json'], env, join(dir, '.env'));
     const inner = startJudge({ timeoutMs: SAFETY_NET_MS });
     cleanUpAfterAll(() => inner.close());
@@ -203,7 +206,7 @@ describe('a matrix of targets', () => {
     expect(list.files).toEqual(['targets/written/report.json']);
     expect(list.folders.sort()).toEqual(['targets', 'targets/written']);
     await unlink(join(out, 'targets', 'blocked'));
-    await writeFile(targets, JSON.stringify(entries.filter((entry) => (entry as { name: string }).name === 'blocked')));
+    await writeFile(targets, JSON.stringify(named(entries, 'blocked')));
     expect((await inProcess.exec(['--targets', targets, '--out', out, '--quiet', '--reports', 'json'], env)).code).toBe(0);
     expect(await readdir(join(out, 'targets'))).toEqual(['blocked']);
   });
