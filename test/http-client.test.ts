@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { afterEach, expect, test } from 'vitest';
@@ -106,6 +106,57 @@ test('a body that declares more than the cap is refused before any of it is read
   const error = await harnessError(client(target.url).get({ path: '/declared', credentials: 'valid' }));
   expect(error.code).toBe('HARNESS_BODY_TOO_LARGE');
   expect(error.message).toMatch(/declares 52428800 bytes, more than the 65536 the suite reads/);
+});
+
+/** A target that answers every connection with these bytes, as written: what node:http would not send. */
+async function serveRaw(answer: string, end: 'end' | 'destroy' = 'end'): Promise<string> {
+  const server = createNetServer((socket) => {
+    socket.once('data', () => {
+      if (end === 'end') socket.end(answer);
+      else socket.write(answer, () => socket.destroy());
+    });
+  });
+  servers.push(server as unknown as Server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+test('an early hint before the answer, repeated headers and headers named like properties of every object are recorded as sent', async () => {
+  const url = await serveRaw(
+    [
+      'HTTP/1.1 103 Early Hints\r\nLink: </hint>; rel=preload\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Seen: a\r\nX-Seen: b\r\n__proto__: p\r\nConstructor: c\r\n',
+      'Content-Length: 11\r\nConnection: close\r\n\r\n{"ok":true}',
+    ].join(''),
+  );
+  const { response } = await client(url).get({ path: '/api/ticket/status/1', credentials: 'valid' });
+  expect(response.status).toBe(200);
+  expect(response.json).toEqual({ ok: true, value: { ok: true } });
+  expect(response.headers['x-seen']).toBe('a, b');
+  expect(Object.getPrototypeOf(response.headers)).toBe(Object.prototype);
+  expect(Object.getOwnPropertyDescriptor(response.headers, '__proto__')?.value).toBe('p');
+  expect(Object.hasOwn(response.headers, 'constructor') && response.headers.constructor).toBe('c');
+  expect(response.headers.link).toBeUndefined();
+});
+
+test('a body cut short of its declared length fails as a closed connection, never as an answer', async () => {
+  const url = await serveRaw('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ok":', 'destroy');
+  const error = await harnessError(client(url).get({ path: '/cut', credentials: 'valid' }));
+  expect(error.code).toBe('HARNESS_CONNECTION_RESET');
+});
+
+test('the deadline stops a body that never comes, and leaves no listener on the signal', async () => {
+  const target = await serve((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    response.flushHeaders();
+  });
+  const interruption = new AbortController();
+  const limited = client(target.url, { timeoutMs: SAFETY_NET_MS, deadlineAt: Date.now() + 300, interruption: interruption.signal });
+  const error = await harnessError(limited.get({ path: '/stalls', credentials: 'valid' }));
+  expect(error.code).toBe('HARNESS_DEADLINE');
+  expect(error.message).toMatch(/before GET \/stalls was answered/);
+  await limited.close();
+  expect(getEventListeners(interruption.signal, 'abort')).toHaveLength(0);
 });
 
 test('the deadline stops a request in flight and refuses the next', async () => {

@@ -22,7 +22,7 @@ import type { Pacer } from './rate-limit.js';
 import { authorizationHeader, clientHeaders, curlUpToUrl, shellQuote } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { askedWaitMs, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
-import { abandonBody, readBody } from './read-body.js';
+import { fetchAnswer } from './answer.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
@@ -415,26 +415,32 @@ export class HttpClient {
     const startedAt = new Date().toISOString();
     const started = performance.now();
     // What undici's request() makes of a URL, made once per path (see requestUrl), on an origin checked once.
-    const response = await this.dispatcher.request({ origin: this.origin, path, method: 'GET', headers, signal: this.deadline });
-    this.answered = true;
-    this.originReached();
-    const responseHeaders = flattenHeaders(response.headers);
-    const beyond = headersBeyondBounds(responseHeaders);
-    if (beyond !== undefined) {
-      abandonBody(response.body);
-      throw new HarnessError(
-        'HARNESS_HEADERS_TOO_LARGE',
-        `the response headers for GET ${recorded.path} ${beyond}`,
-        'The target sent far more header data than an API response needs',
-        'target',
-      );
-    }
-    const raw = await readBody(
-      response.body,
-      responseHeaders['content-length'],
+    let responseHeaders: Record<string, string> = {};
+    const response = await fetchAnswer(
+      this.dispatcher,
+      {
+        origin: this.origin,
+        path,
+        headers,
+        ...(this.deadline ? { signal: this.deadline } : {}),
+        onHeaders: (_, answered) => {
+          this.answered = true;
+          this.originReached();
+          responseHeaders = flattenHeaders(answered);
+          const beyond = headersBeyondBounds(responseHeaders);
+          if (beyond !== undefined) {
+            throw new HarnessError(
+              'HARNESS_HEADERS_TOO_LARGE',
+              `the response headers for GET ${recorded.path} ${beyond}`,
+              'The target sent far more header data than an API response needs',
+              'target',
+            );
+          }
+        },
+      },
       { budget: this.bodyBudget, timeoutMs: this.options.timeoutMs },
-      recorded.path,
     );
+    const raw = response.body;
     const { body: decoded, undecodable } = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
     const bytesRedacted = this.redactBytes(decoded);
@@ -509,8 +515,7 @@ export class HttpClient {
       const shownValues = asItCame
         ? values
         : values.map((item) => this.scanner.redact(isCredentialName(name) ? redactedCredential(name, item) : item));
-      const earlier = recorded[shownName];
-      recorded[shownName] = (earlier === undefined ? shownValues : [earlier, ...shownValues]).join(', ');
+      joinHeader(recorded, shownName, shownValues.join(', '));
     }
     return recorded;
   }
@@ -554,9 +559,19 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     const value = headers[rawName];
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
-    const joined = Array.isArray(value) ? value.join(', ') : value;
-    const earlier = flat[name];
-    flat[name] = earlier === undefined ? joined : `${earlier}, ${joined}`;
+    joinHeader(flat, name, Array.isArray(value) ? value.join(', ') : value);
   }
   return flat;
+}
+
+/**
+ * Adds a header's value to a record of headers, after any value it already has there: as its own property, whatever its
+ * name. A header named constructor or toString is not joined to what every object inherits, and one named __proto__ is
+ * a header, not the record's prototype.
+ */
+function joinHeader(headers: Record<string, string>, name: string, value: string): void {
+  const earlier = Object.hasOwn(headers, name) ? headers[name] : undefined;
+  const joined = earlier === undefined ? value : `${earlier}, ${value}`;
+  if (name === '__proto__') Object.defineProperty(headers, name, { value: joined, enumerable: true, configurable: true, writable: true });
+  else headers[name] = joined;
 }
