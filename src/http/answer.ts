@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import { util, type Dispatcher } from 'undici';
 import { HarnessError } from '../errors.js';
 import type { BodyBudget } from './body-budget.js';
 
@@ -40,23 +40,6 @@ function tooLarge(path: string, detail: string): HarnessError {
   );
 }
 
-const latin1 = (value: Buffer | string): string => (typeof value === 'string' ? value : value.toString('latin1'));
-
-/** undici's raw headers (name, value, name, value...) as request() parses them. */
-function parsedHeaders(raw: readonly (Buffer | string)[]): AnswerHeaders {
-  const headers: AnswerHeaders = {};
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    const name = latin1(raw[index] as Buffer | string).toLowerCase();
-    const value = latin1(raw[index + 1] as Buffer | string);
-    const earlier = Object.hasOwn(headers, name) ? headers[name] : undefined;
-    // A header named __proto__ is kept as a header, never as the object's prototype.
-    if (earlier === undefined) Object.defineProperty(headers, name, { value, enumerable: true, configurable: true, writable: true });
-    else if (typeof earlier === 'string') headers[name] = [earlier, value];
-    else earlier.push(value);
-  }
-  return headers;
-}
-
 /**
  * The handler of one request (undici's callbacks): the headers, then the body within the target's byte budget and a
  * time limit. What onHeaders or onData throws, undici ends the request with and tells onError.
@@ -91,7 +74,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return true;
     const { request, limits } = this;
     this.statusCode = statusCode;
-    this.headers = parsedHeaders(rawHeaders);
+    // Parsed as request() parses them: names in lower case, a header named __proto__ kept as a header.
+    this.headers = util.parseHeaders(rawHeaders);
     request.onHeaders?.(statusCode, this.headers);
     const declared = this.headers['content-length'];
     const limit = limits.budget.limit();
