@@ -37,18 +37,40 @@ export function showHidden(text: string, keep: Kept = ''): string {
   return text.replace(HIDDEN, (char) => (keep.includes(char) ? char : code(char)));
 }
 
-/** The characters HTML and XML escape: a text holding none needs no escaping beyond its hidden characters. */
-const MARKUP_CHARACTER = /[&<>"']/;
-const EVERY_MARKUP_CHARACTER = new RegExp(MARKUP_CHARACTER.source, 'g');
-
 /** How a format writes each markup character. */
 export type Entities = Readonly<Record<'&' | '<' | '>' | '"' | "'", string>>;
 
+/** Each markup character's entity, by its code: the others have none. */
+function entityOf(code: number, entities: Entities): string | undefined {
+  switch (code) {
+    case 0x26:
+      return entities['&'];
+    case 0x3c:
+      return entities['<'];
+    case 0x3e:
+      return entities['>'];
+    case 0x22:
+      return entities['"'];
+    case 0x27:
+      return entities["'"];
+    default:
+      return undefined;
+  }
+}
+
 /**
- * The text with each markup character written as its entity, in one pass that makes one new text (a text holding
- * none is returned as it came): a report's answers are JSON, full of quotes.
+ * The text with each markup character written as its entity, in one pass that copies the runs between them (a text
+ * holding none is returned as it came): a report's answers are JSON, full of quotes, and a replace() calling back for
+ * each took about twice as long.
  */
 export function escapeMarkup(text: string, entities: Entities): string {
-  if (!MARKUP_CHARACTER.test(text)) return text;
-  return text.replace(EVERY_MARKUP_CHARACTER, (char) => entities[char as keyof Entities]);
+  let escaped = '';
+  let copiedTo = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const entity = entityOf(text.charCodeAt(index), entities);
+    if (entity === undefined) continue;
+    escaped += text.slice(copiedTo, index) + entity;
+    copiedTo = index + 1;
+  }
+  return copiedTo === 0 ? text : escaped + text.slice(copiedTo);
 }
