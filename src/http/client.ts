@@ -414,7 +414,7 @@ export class HttpClient {
   private async exchange({ path, headers, recorded, key }: Sending): Promise<Exchange> {
     const startedAt = new Date().toISOString();
     const started = performance.now();
-    // What undici's request() makes of a URL, made once per path (see requestUrl), on an origin checked once.
+    // The origin and path undici would make of a URL, made once per path (see requestUrl), on an origin checked once.
     let responseHeaders: Record<string, string> = {};
     const response = await fetchAnswer(
       this.dispatcher,
