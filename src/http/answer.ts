@@ -28,7 +28,7 @@ export interface AnswerRequest {
    * Told the headers as they arrive, before any of the body is read: whatever it throws ends the request and its
    * connection, and is what the answer fails with.
    */
-  onHeaders?(statusCode: number, headers: AnswerHeaders): void;
+  onHeaders?(headers: AnswerHeaders): void;
 }
 
 function tooLarge(path: string, detail: string): HarnessError {
@@ -76,7 +76,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     this.statusCode = statusCode;
     // Parsed as request() parses them: names in lower case, a header named __proto__ kept as a header.
     this.headers = util.parseHeaders(rawHeaders);
-    request.onHeaders?.(statusCode, this.headers);
+    request.onHeaders?.(this.headers);
     const declared = this.headers['content-length'];
     const limit = limits.budget.limit();
     if (typeof declared === 'string' && Number(declared) > limit) {

@@ -423,7 +423,7 @@ export class HttpClient {
         path,
         headers,
         ...(this.deadline ? { signal: this.deadline } : {}),
-        onHeaders: (_, answered) => {
+        onHeaders: (answered) => {
           this.answered = true;
           this.originReached();
           responseHeaders = flattenHeaders(answered);
