@@ -10,6 +10,7 @@ import { runMatrix } from '../src/pipeline/matrix.js';
 import { judgePass, passFacts, recordPass, startJudge, type Judge, type Pass } from '../src/pipeline/pipeline.js';
 import {
   TARGETS_DIR,
+  writeTargetRecording,
   writeTargetReports,
   type FleetReports,
   type TargetReports,
@@ -32,6 +33,8 @@ const scanner = createSecretScanner([TOKEN]);
 const judge = startJudge({ timeoutMs: SAFETY_NET_MS });
 cleanUpAfterAll(() => judge.close());
 let pass: Pass;
+/** The same target recorded by a scanner that knows the token, as a matrix records: the echo redacted as it came in. */
+let screenedPass: Pass;
 let echoingUrl = '';
 
 beforeAll(async () => {
@@ -41,18 +44,23 @@ beforeAll(async () => {
   const options = loadConfig([], {}, join(repoRoot, 'no-such.env'));
   // Recorded by a scanner that does not know the token: the echo is still in the recording, for the report's build to screen.
   pass = await recordPass({ name: 'echoing', baseUrl: echoing.url, token: TOKEN, options }, createSecretScanner([]));
+  screenedPass = await recordPass({ name: 'echoing', baseUrl: echoing.url, token: TOKEN, options }, scanner);
 });
 
-function orderFor(out: string, name: string): TargetReports {
+function orderFor(out: string, name: string, recorded = pass, reports: FleetReports['reports'] = ['json']): TargetReports {
   const fleet: FleetReports = {
     id: randomUUID(),
     out,
-    reports: ['json'],
+    reports,
     newFolders: true,
     secrets: { tokens: [TOKEN], passwords: [], clientKeys: [] },
   };
-  return { fleet, name, position: 4, facts: passFacts(pass), ...(pass.recording ? { recording: pass.recording } : {}) };
+  const facts = passFacts(recorded);
+  return { fleet, name, position: 4, facts, ...(recorded.recording ? { recording: recorded.recording } : {}) };
 }
+
+/** A matrix's pass: it ends when its answers are in. */
+const answered = (recorded: Pass): Pass => ({ ...recorded, finishedAt: new Date() });
 
 /** What a report says of the target, without the times of the pass that differ from one writing to the next. */
 function judgedPart({ verdict, exitCode, summary, totals, requirements, diagnoses, exchanges, errors }: Report): unknown {
@@ -148,4 +156,61 @@ test('while a whole batch waits to be judged, the matrix writes the next targets
     expect(validator('report')(report)).toBe(true);
     expect(matrix.targets.find((target) => target.name === name)?.verdict).toBe(report.verdict);
   }
+});
+
+test("a new target folder's recording.json and .har are written as its answers are in; the judging thread writes the rest with the recording's times", async () => {
+  const out = await tempFolder('recorded-first-');
+  const recorded = answered(screenedPass);
+  const order = orderFor(out, 'recorded-first', recorded, ['json', 'recording']);
+  const sent = await writeTargetRecording(order, scanner);
+  const recordingFiles = ['targets/recorded-first/recording.json', 'targets/recorded-first/recording.har'];
+  expect(sent.recordingWritten).toEqual({ files: recordingFiles, refused: [] });
+  const folder = join(out, TARGETS_DIR, 'recorded-first');
+  expect((await readdir(folder)).sort()).toEqual(['recording.har', 'recording.json']);
+  const { judged } = await judgePass(recorded, judge, sent);
+  expect(judged.finished).toEqual<WrittenTarget>({
+    row: expect.objectContaining<Partial<MatrixTarget>>({ name: 'recorded-first' }) as MatrixTarget,
+    files: ['targets/recorded-first/report.json', ...recordingFiles],
+  });
+  const report = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')) as Report;
+  const recording = JSON.parse(await readFile(join(folder, 'recording.json'), 'utf8')) as { startedAt: string; finishedAt: string };
+  // One pass, one time: an offline judge of the recording gives the report's content hash again (test/matrix.test.ts).
+  expect({ startedAt: report.startedAt, finishedAt: report.finishedAt }).toEqual({
+    startedAt: recording.startedAt,
+    finishedAt: recorded.finishedAt?.toISOString(),
+  });
+  expect(report.errors).toEqual([]);
+});
+
+test('a recording the screen refuses is left unwritten, and the report written in the judging thread names it as a run on one thread would', async () => {
+  const out = await tempFolder('recording-refused-');
+  // Recorded by a scanner that did not know the token: the echoed header is still in the recording.
+  const recorded = answered(pass);
+  const sent = await writeTargetRecording(orderFor(out, 'refused-first', recorded, ['json', 'recording']), scanner);
+  expect(sent.recordingWritten?.files).toEqual([]);
+  expect(sent.recordingWritten?.refused.map((error) => error.code)).toEqual(['HARNESS_SECRET_LEAK', 'HARNESS_SECRET_LEAK']);
+  await judgePass(recorded, judge, sent);
+  const whole = orderFor(out, 'refused-whole', recorded, ['json', 'recording']);
+  const { judged } = await judgePass(recorded, judge);
+  await writeTargetReports(whole, judged, scanner);
+  const read = async (name: string): Promise<Report> =>
+    JSON.parse(await readFile(join(out, TARGETS_DIR, name, 'report.json'), 'utf8')) as Report;
+  const [split, alone] = [await read('refused-first'), await read('refused-whole')];
+  // The two files refused, besides the report's own note of what it redacted.
+  expect(split.errors.filter((error) => /^recording\.(json|har) would have contained/.test(error.message)).length).toBe(2);
+  expect(split.errors).toEqual(alone.errors);
+  expect(await readdir(join(out, TARGETS_DIR, 'refused-first'))).toEqual(['report.json']);
+});
+
+test('the recording is left to the judging thread where it cannot be written first: the folder not new, the recording not chosen, its place taken', async () => {
+  const out = await tempFolder('recording-not-first-');
+  const recorded = answered(screenedPass);
+  const notNew = orderFor(out, 'not-new', recorded, ['json', 'recording']);
+  const notChosen = orderFor(out, 'not-chosen', recorded, ['json']);
+  await mkdir(join(out, TARGETS_DIR), { recursive: true });
+  await writeFile(join(out, TARGETS_DIR, 'blocked'), 'not a folder');
+  const blocked = orderFor(out, 'blocked', recorded, ['json', 'recording']);
+  for (const order of [{ ...notNew, fleet: { ...notNew.fleet, newFolders: false } }, notChosen, blocked])
+    expect(await writeTargetRecording(order, scanner)).toBe(order);
+  expect((await readdir(join(out, TARGETS_DIR))).sort()).toEqual(['blocked']);
 });

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { validator } from '../src/validators/schemas.js';
 import { startReferenceServer } from '../src/reference-server/server.js';
 import type { Matrix } from '../src/report/matrix/types.js';
+import type { Report } from '../src/report/model/types.js';
 import { mergeMatrices } from '../src/pipeline/merge.js';
 import { MANIFEST } from '../src/files/artifacts.js';
 import { loadConfig } from '../src/config/load.js';
@@ -120,6 +121,10 @@ describe('a matrix of targets', () => {
     ]);
     expect(judged.code).toBe(1);
     expect(judged.stdout).toMatch(/Not conformant: 1 requirement\(s\) failed \(STATUS-COLOUR\)/);
+    // The same report, to its content hash: the recording holds the times the target's report was built with.
+    const contentOf = async (...path: string[]): Promise<string | undefined> =>
+      (JSON.parse(await readFile(join(run.outDir, ...path), 'utf8')) as Report).integrity?.content;
+    expect(await contentOf('judged', 'report.json')).toBe(await contentOf('targets', 'broken', 'report.json'));
     const html = files.find((file) => file.path.endsWith('matrix.html'))?.content.toString() ?? '';
     expect(html).toContain('targets/broken/report.');
     for (const file of files) for (const token of tokens) expect(file.content.toString('utf8')).not.toContain(token);

@@ -17,6 +17,7 @@ import { judgeFor, judgePass, judgeTimeoutMs, passFacts, recordPass, type Pass, 
 import { shardOf } from './shard.js';
 import {
   TARGETS_DIR,
+  writeTargetRecording,
   writeTargetReports,
   type FleetReports,
   type FleetSecrets,
@@ -205,10 +206,13 @@ async function testAndWriteEach(selected: readonly Positioned[], fleet: Fleet): 
     const target: PlannedTarget = { ...entry, embeddedReference: false };
     const { interruption } = surroundings;
     // After Ctrl-C or SIGTERM, a target not yet recorded sends nothing: its report says it was cut short.
-    const pass = await recordingTurn(() => recordPass(target, scanner, { connections, ...(interruption ? { interruption } : {}) }));
-    const order = targetReports(fleetOrder, entry, pass);
+    const recorded = await recordingTurn(() => recordPass(target, scanner, { connections, ...(interruption ? { interruption } : {}) }));
+    // A target's pass ends when its answers are in: its report's time is its own, not its wait for a batch to be judged.
+    const pass = { ...recorded, finishedAt: recorded.finishedAt ?? new Date() };
     // While a whole batch already waits to be judged, the judging thread is the busier one: this thread writes the target.
     const inThread = (judge.waitingTargets?.() ?? 0) < MAX_BATCH;
+    const targetOrder = targetReports(fleetOrder, entry, pass);
+    const order = inThread ? await writeTargetRecording(targetOrder, scanner) : targetOrder;
     const { judged } = await judgePass(pass, judge, inThread ? order : undefined);
     const written = writing.then(async () => {
       // A target the judging thread did not write may have been begun there: its files are written over what it began.

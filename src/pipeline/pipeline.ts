@@ -47,7 +47,7 @@ export interface PlannedTarget {
 export interface Pass {
   target: PlannedTarget;
   startedAt: Date;
-  /** When the answers were in; when the pass is judged, unless a recording is judged again. */
+  /** When the answers were in (a matrix's target, a recording judged again); unset, when the pass is judged. */
   finishedAt?: Date;
   /** What its requests chose: all the judge is handed of the target. */
   choices: RequestChoices;

@@ -9,6 +9,7 @@ import type { TargetJudged } from '../judge/judge-queue.js';
 import type { JudgedExchange, ScenarioResult } from '../judge/scenario-result.js';
 import type { Recording } from '../record/recording.js';
 import type { RequestChoices } from '../record/settings.js';
+import type { RecordingInput } from '../record/recording-file.js';
 import { screenedRecording } from '../record/write-recording.js';
 import type { BaselineInput } from '../report/model/baseline.js';
 import { buildReport, assembleDiagnosedPass, judgedRun, type ReportInput } from '../report/model/build.js';
@@ -145,6 +146,27 @@ export interface WriteRunOptions {
   newFolder?: boolean;
   /** Whether the files go on the folder's list (see PutOptions): a matrix's new target folder is on the matrix's. */
   listed?: boolean;
+  /**
+   * recording.json and .har are already written (see writeTargetRecording), and these are the leak errors of those the
+   * screen refused: the report shows them, and the recording is not made again.
+   */
+  recordingRefused?: RunError[];
+}
+
+/** What recording.json says of a run besides its answers. */
+type RecordingHeader = Omit<RecordingInput, 'runs' | 'redact'>;
+
+/**
+ * The header of a run's recording: the same from a matrix target's facts, as its answers come in, as from its report
+ * once judged, so recording.json is one file whichever thread makes it.
+ */
+export function recordingHeader(
+  { suite, runId, target, options }: Pick<DiagnosedPass, 'suite' | 'runId' | 'target' | 'options'>,
+  startedAt: string,
+  finishedAt: string,
+): RecordingHeader {
+  const { baseUrl, embeddedReference } = target;
+  return { suite, ...(runId === undefined ? {} : { runId }), target: { baseUrl, embeddedReference }, options, startedAt, finishedAt };
 }
 
 /**
@@ -157,27 +179,17 @@ export async function writeRun(
   passes: readonly { startedAt: Date; recording?: Recording | undefined }[],
   folder: string,
   scanner: SecretScanner,
-  { warnings = [], baseline, stepSummary, newFolder = false, ...options }: WriteRunOptions = {},
+  { warnings = [], baseline, stepSummary, newFolder = false, recordingRefused, ...options }: WriteRunOptions = {},
 ): Promise<{ report: Report; writtenFiles: string[] }> {
   const [first] = diagnosed;
   const last = diagnosed[diagnosed.length - 1];
   if (!first || !last) throw new Error('no pass to write');
-  const recordingChosen = (options.reports ?? REPORT_KINDS).includes('recording');
-  const recorded = recordingChosen
+  const recorded = (options.reports ?? REPORT_KINDS).includes('recording')
     ? passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []))
     : [];
-  const recording = screenedRecording(
-    {
-      suite: first.suite,
-      ...(first.runId === undefined ? {} : { runId: first.runId }),
-      target: { baseUrl: first.target.baseUrl, embeddedReference: first.target.embeddedReference },
-      options: first.options,
-      startedAt: first.startedAt,
-      finishedAt: last.finishedAt,
-      runs: recorded,
-    },
-    scanner,
-  );
+  const recording = recordingRefused
+    ? { passed: [], refused: recordingRefused }
+    : screenedRecording({ ...recordingHeader(first, first.startedAt, last.finishedAt), runs: recorded }, scanner);
   // The job summary is probed first: what it meets is something every view must show.
   const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
   const report = buildReport({

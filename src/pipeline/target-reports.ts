@@ -1,13 +1,15 @@
 import { join, relative, sep } from 'node:path';
 import type { LoadedBaseline } from '../config/baseline.js';
 import type { ReportKind } from '../config/reports.js';
-import { clearOwnOutputs } from '../files/artifacts.js';
+import { clearOwnOutputs, putArtifacts } from '../files/artifacts.js';
+import type { RunError } from '../errors.js';
 import type { TargetJudged } from '../judge/judge-queue.js';
 import type { Recording } from '../record/recording.js';
+import { screenedRecording } from '../record/write-recording.js';
 import { matrixRow } from '../report/matrix/build.js';
 import type { MatrixTarget } from '../report/matrix/types.js';
 import type { SecretScanner } from '../secrets/scanner.js';
-import { diagnoseJudged, writeRun, type PassFacts } from './reporting.js';
+import { diagnoseJudged, recordingHeader, writeRun, type PassFacts } from './reporting.js';
 
 export const TARGETS_DIR = 'targets';
 
@@ -44,6 +46,8 @@ export interface TargetReports {
   position: number;
   facts: PassFacts;
   recording?: Recording;
+  /** recording.json and .har, already written (see writeTargetRecording): the files, and the leak errors of those refused. */
+  recordingWritten?: { files: string[]; refused: RunError[] };
 }
 
 /** A target's reports as written: its row of the matrix, and the files written, relative to the matrix's folder. */
@@ -61,7 +65,7 @@ const listedPath = (out: string, path: string): string => relative(out, path).sp
  * thread began the target's folder, which a new folder's files are then written over, not created in.
  */
 export async function writeTargetReports(
-  { fleet, name, position, facts, recording }: TargetReports,
+  { fleet, name, position, facts, recording, recordingWritten }: TargetReports,
   judged: TargetJudged,
   scanner: SecretScanner,
   { begun = false }: { begun?: boolean } = {},
@@ -79,10 +83,37 @@ export async function writeTargetReports(
       reports: fleet.reports,
       newFolder: fleet.newFolders && !begun,
       listed: !fleet.newFolders,
+      ...(recordingWritten ? { recordingRefused: recordingWritten.refused } : {}),
     },
   );
   return {
     row: matrixRow(report, name, position, listedPath(fleet.out, dir)),
-    files: writtenFiles.map((path) => listedPath(fleet.out, path)),
+    files: [...writtenFiles.map((path) => listedPath(fleet.out, path)), ...(recordingWritten?.files ?? [])],
   };
+}
+
+/**
+ * A matrix target's recording.json and .har, written by the thread that recorded it as soon as its answers are in, in
+ * its new folder: with every report the judging thread is the busier one, and the recording needs nothing judged. The
+ * order comes back with what was written, for the judging thread to write the rest; unchanged when the folder is not
+ * new (it is cleared first), the recording is not chosen, or the writing failed (the rest of the target's writing then
+ * meets what failed here, and tells it).
+ */
+export async function writeTargetRecording(order: TargetReports, scanner: SecretScanner): Promise<TargetReports> {
+  const { fleet, name, facts, recording } = order;
+  const { described, finishedAt } = facts;
+  if (!fleet.newFolders || !fleet.reports.includes('recording') || !recording || !finishedAt) return order;
+  const screening = screenedRecording(
+    {
+      ...recordingHeader(described, described.startedAt.toISOString(), finishedAt.toISOString()),
+      runs: [{ startedAt: described.startedAt, recording }],
+    },
+    scanner,
+  );
+  try {
+    const written = await putArtifacts(join(fleet.out, TARGETS_DIR, name), screening.passed, { newFolder: true, listed: false });
+    return { ...order, recordingWritten: { files: written.map((path) => listedPath(fleet.out, path)), refused: screening.refused } };
+  } catch {
+    return order;
+  }
 }
