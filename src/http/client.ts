@@ -22,7 +22,7 @@ import type { Pacer } from './rate-limit.js';
 import { authorizationHeader, clientHeaders, curlUpToUrl, shellQuote } from '../exchange/credentials.js';
 import { Limiter } from './limiter.js';
 import { askedWaitMs, RetryAfterPause, WAIT_CAP_WITHOUT_DEADLINE_MS, waitBeyondCap, waitCapName } from './rate-limit.js';
-import { fetchAnswer } from './answer.js';
+import { fetchAnswer, type Answer } from './answer.js';
 import { isCredentialName, redactedCredential, redactedScheme } from '../exchange/credential-fields.js';
 import { clientKeySecrets, createSecretScanner, type SecretScanner } from '../secrets/scanner.js';
 import { newRunId, traceparent } from '../exchange/trace-context.js';
@@ -552,13 +552,11 @@ function interrupted(path: string, signal: unknown): HarnessError {
   );
 }
 
-/** The headers, names in lower case, the values of a repeated header joined by commas. */
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+/** An answer's headers (names already in lower case, undici's parser's), the values of a repeated header joined by commas. */
+function flattenHeaders(headers: Answer['headers']): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const rawName in headers) {
-    const value = headers[rawName];
-    if (value === undefined) continue;
-    const name = rawName.toLowerCase();
+  for (const name in headers) {
+    const value = headers[name] as string | string[];
     joinHeader(flat, name, Array.isArray(value) ? value.join(', ') : value);
   }
   return flat;
