@@ -169,6 +169,15 @@ export function recordingHeader(
   return { suite, ...(runId === undefined ? {} : { runId }), target: { baseUrl, embeddedReference }, options, startedAt, finishedAt };
 }
 
+/** The passes that recorded answers, for recording.json and .har: none when the recording is not among the reports. */
+function recordedRuns(
+  passes: readonly { startedAt: Date; recording?: Recording | undefined }[],
+  reports: readonly ReportKind[] = REPORT_KINDS,
+): { startedAt: Date; recording: Recording }[] {
+  if (!reports.includes('recording')) return [];
+  return passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []));
+}
+
 /**
  * Build and write: the record stage screens what the passes recorded (recording.json and .har), the report is built
  * once with what that and the job summary met (a recording file refused for a secret, a summary that cannot be
@@ -184,12 +193,12 @@ export async function writeRun(
   const [first] = diagnosed;
   const last = diagnosed[diagnosed.length - 1];
   if (!first || !last) throw new Error('no pass to write');
-  const recorded = (options.reports ?? REPORT_KINDS).includes('recording')
-    ? passes.flatMap((pass) => (pass.recording ? [{ startedAt: pass.startedAt, recording: pass.recording }] : []))
-    : [];
   const recording = recordingRefused
     ? { passed: [], refused: recordingRefused }
-    : screenedRecording({ ...recordingHeader(first, first.startedAt, last.finishedAt), runs: recorded }, scanner);
+    : screenedRecording(
+        { ...recordingHeader(first, first.startedAt, last.finishedAt), runs: recordedRuns(passes, options.reports) },
+        scanner,
+      );
   // The job summary is probed first: what it meets is something every view must show.
   const summaryProblem = stepSummary ? await stepSummaryProblem(stepSummary) : undefined;
   const report = buildReport({
