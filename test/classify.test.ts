@@ -221,15 +221,17 @@ describe('answers fronts give of their own accord', () => {
     expect(classifyAnswer(answer(401, apigee, JSON_TYPE)).origin).toMatchObject({ front: 'gateway' });
   });
 
-  test("a maintenance page says so; Apache's own 503 page and the API's JSON 503 without Retry-After are no maintenance window", () => {
+  test("a maintenance page says so; Apache's own 503 page is no maintenance window, and the API's JSON 503 is one by its code", () => {
     expect(isMaintenance({ status: 503, headers: {}, body: '<h1>Down for maintenance</h1>' })).toBe(true);
     expect(isMaintenance({ status: 503, headers: { 'retry-after': '60' }, body: '' })).toBe(true);
     expect(isMaintenance({ status: 503, headers: {}, body: 'due to maintenance downtime or capacity problems' })).toBe(false);
     expect(isMaintenance({ status: 500, headers: { 'retry-after': '60' }, body: 'maintenance' })).toBe(false);
+    expect(isMaintenance({ status: 503, headers: {}, body: '{"message":"Service Unavailable"}' })).toBe(false);
     const laravel = classifyAnswer(answer(503, '{"message":"Service Unavailable"}', JSON_TYPE));
-    expect(laravel).toEqual({
-      origin: { kind: 'api' },
-      meaning: { kind: 'application-error', what: 'server-error', evidence: "HTTP 503 in the API's own envelope" },
+    expect(laravel.origin).toEqual({
+      kind: 'front',
+      front: 'maintenance',
+      evidence: 'HTTP 503 in JSON: the application says it cannot serve for now',
     });
     expect(classifyAnswer(answer(503, '<h1>Down for maintenance</h1>', { ...HTML_TYPE, 'retry-after': '60' })).origin).toEqual({
       kind: 'front',
@@ -794,11 +796,16 @@ describe('a front, with the evidence and the meaning a report shows', () => {
     });
   });
 
-  test("the API's JSON 503 that speaks of maintenance without Retry-After is the API's failure", () => {
-    const down = answer(503, '{"status":"error","message":"The help desk is down for maintenance.","data":[]}', JSON_TYPE);
-    expect(classifyAnswer(down)).toEqual({
+  test('a JSON 503 without Retry-After is the application saying it cannot serve for now, whatever its words', () => {
+    const unavailable = { kind: 'front', front: 'maintenance', evidence: 'HTTP 503 in JSON: the application says it cannot serve for now' };
+    const envelope = answer(503, '{"status":"error","message":"The help desk is down for maintenance.","data":[]}', JSON_TYPE);
+    const laravelDown = answer(503, '{"message":"Service Unavailable"}', JSON_TYPE);
+    const overloaded = answer(503, '{"status":"error","message":"Too busy","data":[]}', JSON_TYPE);
+    for (const down of [envelope, laravelDown, overloaded]) expect(classifyAnswer(down).origin).toEqual(unavailable);
+    // The other server errors in JSON stay the application's failure.
+    expect(classifyAnswer(answer(500, '{"status":"error","message":"Internal error","data":[]}', JSON_TYPE))).toEqual({
       origin: { kind: 'api' },
-      meaning: { kind: 'application-error', what: 'server-error', evidence: "HTTP 503 in the API's own envelope" },
+      meaning: { kind: 'application-error', what: 'server-error', evidence: "HTTP 500 in the API's own envelope" },
     });
   });
 

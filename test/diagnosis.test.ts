@@ -504,7 +504,7 @@ describe('something in front of the API answered the valid request', () => {
         party: 'environment',
         inconclusive: true,
         confidence: 'high',
-        summary: 'the API is down for maintenance (HTTP 503): it cannot be judged until it is back',
+        summary: 'the API is unavailable, down for maintenance or overloaded (HTTP 503): it cannot be judged until it serves again',
         evidence: 'GET /api/ticket/status/1 answered HTTP 503 (application/json) {"message":"Service Unavailable"} with Retry-After: 120',
         advice: ['Run the suite again in 120 s, at 2025-03-01T12:02:00Z or later, as Retry-After asks.'],
       });

@@ -678,6 +678,29 @@ const cases: EdgeCase[] = [
     diagnoses: ['front-blocked-some-requests'],
   },
   {
+    name: "Laravel's maintenance mode in JSON, without Retry-After (artisan down): unavailable, not failing",
+    api: { front: () => json(503, { message: 'Service Unavailable' }) },
+    exit: 2,
+    unjudged: SERVED_NOTHING,
+    diagnoses: ['maintenance'],
+    notDiagnosed: ['application-failed'],
+    line: /the API is unavailable, down for maintenance or overloaded \(HTTP 503\).*Next: Run the suite again once the maintenance is over\./s,
+  },
+  {
+    name: "the API's own envelope with HTTP 503 on every request, whatever its words",
+    api: { front: () => json(503, { status: 'error', message: 'Server busy', data: [] }) },
+    exit: 2,
+    unjudged: SERVED_NOTHING,
+    diagnoses: ['maintenance'],
+  },
+  {
+    name: "the API's JSON 503 on the lang requests only: those left unjudged, not failed",
+    api: { front: frontFor(withLang, () => json(503, { status: 'error', message: 'Translations are being rebuilt', data: [] })) },
+    exit: 2,
+    unjudged: ['HOST-AUTHORIZATION-PASSED', ...LANG],
+    diagnoses: ['front-blocked-some-requests'],
+  },
+  {
     name: "an application's 429 with Retry-After 3600 on status 2 only: the deadline named",
     api: {
       front: frontFor(onStatus(2), () =>

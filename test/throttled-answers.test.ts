@@ -302,14 +302,22 @@ describe('a target that asked the suite to wait until a cap of its own stopped i
         party: 'environment',
         confidence: 'high',
         summary:
-          'the target asked the suite to wait 3 time(s) for asking too fast (HTTP 429, or 503 with Retry-After), and the suite stopped on a cap of its own before LANG-FR, STATUS-COLOUR could be judged: the deployment limits how fast a client may ask',
+          'the target asked the suite to wait 3 time(s) for asking too fast (HTTP 429, or 503 with Retry-After), and the suite stopped on a cap of its own, its request budget (--max-requests), before LANG-FR, STATUS-COLOUR could be judged: the deployment limits how fast a client may ask',
         evidence: 'the run used all of its 40 requests',
         advice: [
           'Slow the suite down below the limit: --rate-limit 2/s (CONFORMANCE_RATE_LIMIT=2/s, or rateLimit: 2/s for this target in a targets file) sends its requests one at a time, spaced evenly.',
+          'Or raise the request budget, --max-requests (CONFORMANCE_MAX_REQUESTS): each wait the target asks for costs the suite one request more.',
           'Or let the tester through the rate limit: an exception to the rule for the address the suite runs from, or for its User-Agent "ticketing-conformance", on the API paths (/api/...).',
         ],
       },
     ]);
+  });
+
+  test('a wait past the deadline is named by its own error, and raising the request budget is not offered for it', () => {
+    const [diagnosis] = diagnose([RESULTS[2] as JudgedRequirement], {}, { askedToWait: 1 });
+    expect(diagnosis?.summary).toMatch(/stopped on a cap of its own before STATUS-COLOUR could be judged/);
+    expect(diagnosis?.evidence).toBe('answered HTTP 429 with Retry-After: 3600');
+    expect(diagnosis?.advice.join(' ')).not.toMatch(/max-requests/);
   });
 
   test('a cap reached without the target asking to wait is the cap alone; a run already named as throttled is not named twice', () => {

@@ -125,6 +125,9 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
     const evidence = `HTTP 503: a maintenance answer${answer.headers['retry-after'] ? ' with Retry-After' : ''}`;
     return front('maintenance', evidence, vendorOf(answer)?.name);
   }
+  // Its JSON 503 says the same by its code, whatever its words (Laravel's "down" sends Retry-After only when asked to):
+  // the service is unable to serve for now (RFC 9110, 15.6.4), which is no answer to judge it on.
+  if (json && status === 503) return front('maintenance', 'HTTP 503 in JSON: the application says it cannot serve for now');
   if (json) return undefined;
   if (FPM_SCRIPT_UNKNOWN.test(body)) return front('php-fpm', `HTTP ${status} "${body.trim()}": PHP-FPM found no script to run`, 'PHP-FPM');
   if (CGI_NO_INPUT_FILE.test(body))

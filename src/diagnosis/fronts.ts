@@ -86,7 +86,7 @@ function maintenance(valid: ObservedAnswer, origin: FrontOrigin, now: Date): Dia
   return couldNotJudge({
     id: 'maintenance',
     confidence: 'high',
-    summary: `the API is down for maintenance (HTTP 503${origin.vendor ? `, ${origin.vendor}'s maintenance page` : ''}): it cannot be judged until it is back`,
+    summary: `the API is unavailable, down for maintenance or overloaded (HTTP 503${origin.vendor ? `, ${origin.vendor}'s maintenance page` : ''}): it cannot be judged until it serves again`,
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}${retryAfter === undefined ? '' : ` with Retry-After: ${retryAfter}`}`,
     advice: [
       ...(ownFix ?? []),

@@ -88,13 +88,22 @@ export function rateLimitedSome(blocked: FailedAnswer[], origin: FrontOrigin, ap
  * the retries spent the request budget, or a Retry-After went past the deadline. The cap is the suite's, the cause
  * the rate limit: both are named.
  */
-export function rateLimitedUntilCap(stopped: { message: string }, requirements: string[], askedToWait: number): Diagnosis {
+export function rateLimitedUntilCap(stopped: { code: string; message: string }, requirements: string[], askedToWait: number): Diagnosis {
+  const budget = stopped.code === 'HARNESS_REQUEST_BUDGET';
   return {
     id: 'rate-limited',
     party: 'environment',
     confidence: 'high',
-    summary: `the target asked the suite to wait ${askedToWait} time(s) for asking too fast (HTTP 429, or 503 with Retry-After), and the suite stopped on a cap of its own before ${requirements.join(', ')} could be judged: the deployment limits how fast a client may ask`,
+    summary: `the target asked the suite to wait ${askedToWait} time(s) for asking too fast (HTTP 429, or 503 with Retry-After), and the suite stopped on a cap of its own${budget ? ', its request budget (--max-requests),' : ''} before ${requirements.join(', ')} could be judged: the deployment limits how fast a client may ask`,
     evidence: stopped.message,
-    advice: [slowDown([]), ...allowanceAt(undefined).advice],
+    advice: [
+      slowDown([]),
+      ...(budget
+        ? [
+            'Or raise the request budget, --max-requests (CONFORMANCE_MAX_REQUESTS): each wait the target asks for costs the suite one request more.',
+          ]
+        : []),
+      ...allowanceAt(undefined).advice,
+    ],
   };
 }
