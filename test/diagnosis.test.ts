@@ -650,6 +650,18 @@ describe('the set-up points at nothing', () => {
     expect(versioned.advice).toEqual(['Pass --base-url https://example.com/support']);
   });
 
+  test("a base URL that is an endpoint's address pasted whole: the address of the service before it", () => {
+    for (const endpoint of ['/api/ticket/status/1', '/api/ticket/status/', '/api/selfservice/type', '/API/Ticket/Status']) {
+      const pasted = only({ valid: notFound }, { baseUrl: `https://example.com/support${endpoint}` });
+      expect(pasted.id).toBe('base-url-ends-in-api');
+      expect(pasted.summary.startsWith(`--base-url ends in ${endpoint.replace(/\/$/, '')}, so every request asks for `)).toBe(true);
+      expect(pasted.advice).toEqual(['Pass --base-url https://example.com/support']);
+    }
+    expect(diagnoseStack({ valid: notFound }, { baseUrl: 'https://example.com/api/tickets' }).map((found) => found.id)).not.toContain(
+      'base-url-ends-in-api',
+    );
+  });
+
   test('every API path answering 404 under a base URL that repeats a segment: the base URL with it once', () => {
     const listingNotFound = { ...notFound, url: `http://127.0.0.1:8080${LISTING}` };
     const advice = (baseUrl: string) => only({ valid: notFound, selfservice: listingNotFound }, { baseUrl }).advice;

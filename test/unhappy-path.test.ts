@@ -537,6 +537,15 @@ const cases: UnhappyCase[] = [
     diagnoses: ['base-url-ends-in-api'],
   },
   {
+    name: "a base URL that is the status endpoint's address pasted whole",
+    reference: { pathPrefix: '/support' },
+    url: (url) => `${url}/api/ticket/status/1`,
+    exit: 2,
+    pass: [],
+    diagnoses: ['base-url-ends-in-api'],
+    line: /Next: Pass --base-url http:\/\/127\.0\.0\.1:\d+\/support$/m,
+  },
+  {
     name: 'a base URL without the path prefix (the application answers 404 everywhere)',
     reference: { pathPrefix: '/support' },
     url: (url) => url.replace(/\/support$/, ''),

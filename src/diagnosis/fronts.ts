@@ -122,8 +122,11 @@ function frontNoRoute(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
   });
 }
 
-/** The API's own path, a version after it or not, ending a base URL: the paths /api/... are added to it again. */
-const API_SUFFIX = /\/api(\/v\d+)?\/*$/i;
+/**
+ * The API's own path ending a base URL, a version after it or not, or one of its documented paths (an endpoint's address
+ * pasted whole): the paths /api/... are added to it again.
+ */
+const API_SUFFIX = /\/api(?:\/v\d+)?(?:\/ticket(?:\/status(?:\/[^/]*)?)?|\/selfservice(?:\/type)?)?\/*$/i;
 
 function baseUrlEndsInApi(valid: ObservedAnswer, baseUrl: string): Diagnosis {
   const suffix = (API_SUFFIX.exec(new URL(baseUrl).pathname)?.[0] ?? '/api').replace(/\/+$/, '');
