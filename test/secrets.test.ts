@@ -94,6 +94,24 @@ test('secret forms include the base64 of any Basic credential built from the tok
   expect(scanner.find('nothing to see')).toBeUndefined();
 });
 
+test('a secret cut by line breaks, raw or escaped, is the secret: found and redacted; a break joins nothing else', () => {
+  const long = 'f3a9c1e7b5d20486a61c8f053e2a7d9b1c0e4f7a2b9d3c6e';
+  const wrapping = createSecretScanner([long]);
+  const base64 = Buffer.from(`${long}:x`).toString('base64');
+  const cut = (at: number, end: string): string => `${base64.slice(0, at)}${end}${base64.slice(at)}`;
+  for (const end of ['\r\n', '\n', '\\r\\n', '\\n', '%0D%0A', '&#10;'])
+    for (const at of [5, 40, 64]) {
+      const text = `debug: ${cut(at, end)} end`;
+      expect(wrapping.find(text), JSON.stringify([end, at])).toBe('the API token');
+      const redacted = wrapping.redact(text);
+      expect(redacted).toMatch(/^debug: .*<redacted>.* end$/s);
+      expect(redacted.replace(/\\r|\\n|\r|\n/g, '')).not.toContain(base64.slice(8, 40));
+    }
+  expect(wrapping.find(`${long.slice(0, 20)}\n${long.slice(20)}`)).toBe('the API token');
+  // A break between a piece of the token and other text makes nothing of them.
+  expect(wrapping.find(`${long.slice(0, 20)}\nlisting of ticket types\n${long.slice(21)}`)).toBeUndefined();
+});
+
 test('any Authorization value with a credential is a leak; placeholders and the malformed values the suite sends are not', () => {
   const foreign = Buffer.from('someone:else').toString('base64');
   for (const text of [

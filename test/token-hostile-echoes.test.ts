@@ -158,6 +158,39 @@ describe('a target that echoes the credential in another character encoding', ()
   });
 });
 
+describe('a target that echoes the credential in base64 wrapped across lines', () => {
+  /** Long enough that the base64 of `token:x` runs past one line of 64 or 76 characters. */
+  const LONG_TOKEN = 'f3a9c1e7b5d20486-Sup3r/Secret+Token-7e2d9b4a61c8f053e2a7d9b1';
+  const base64Lines = (width: number, end: string): string =>
+    (
+      Buffer.from(`${LONG_TOKEN}:x`)
+        .toString('base64')
+        .match(new RegExp(`.{1,${width}}`, 'g')) ?? []
+    ).join(end);
+  const cases: [string, string, string][] = [
+    ['MIME, 76 a line with CRLF, raw in a text body', 'text/plain', `credential:\r\n${base64Lines(76, '\r\n')}\r\n`],
+    ['PEM, 64 a line with LF, JSON-escaped in the envelope', 'application/json', `${ENVELOPE_START}${base64Lines(64, '\\n')}"}`],
+    ["PHP's chunk_split, 76 a line with CRLF, JSON-escaped", 'application/json', `${ENVELOPE_START}${base64Lines(76, '\\r\\n')}\\r\\n"}`],
+  ];
+
+  test.concurrent.each(cases)('%s', async (_name, type, body) => {
+    // The credential's base64 is cut by a line break, raw or JSON-escaped.
+    expect(body).toMatch(/\n|\\n/);
+    const target = await hostileTarget(LONG_TOKEN, (request, response, upstream) => {
+      if (!credentialOf(request).startsWith(`${LONG_TOKEN}:`) || !SELF_SERVICE.test(request.url ?? ''))
+        return forward(request, response, upstream);
+      response.writeHead(200, { 'content-type': type });
+      response.end(body);
+    });
+    const result = await run(['--base-url', target.url, '--token', LONG_TOKEN]);
+    expect(result.report?.requests.sent).toBeGreaterThan(0);
+    // Read with its line breaks taken out, raw or escaped, as whoever reads the artifact would join the lines.
+    const joined = (await everything(result)).replace(/\\r|\\n|\r|\n/g, '');
+    expect(tokenFormsIn(joined, LONG_TOKEN)).toEqual([]);
+    expect(await fileOf(result, 'recording.json')).toContain('<redacted>');
+  });
+});
+
 describe('a target that names the user in an answer that is not JSON', () => {
   test.concurrent('the answer starts with the token: no part of it is quoted where the JSON error is told', async () => {
     const target = await hostileTarget(TOKEN, (request, response, upstream) => {

@@ -67,7 +67,8 @@ const ESCAPE = -0x40000000;
 class Skips {
   /**
    * The ASCII characters none of the forms can hold a unit of: punctuation, spaces and controls of which no form holds
-   * the byte, and that start no escape and sit inside none except as what a backslash escapes (`"`, not ; or #).
+   * the byte, and that start no escape and sit inside none except as what a backslash escapes (`"`, not ; or #). A line
+   * break is none: the reader reads it as nothing, so a form may run across it.
    */
   private readonly breaks = new Uint8Array(0x80);
   /**
@@ -82,7 +83,7 @@ class Skips {
     const fewest = forms.reduce((least, form) => Math.min(least, form.bytes.length), Infinity);
     this.window = forms.length === 0 || held.subarray(0x80).includes(1) ? 0 : fewest;
     for (let char = 0; char < 0x80; char += 1) {
-      this.breaks[char] = held[char] === 0 && !/[\\%&#;A-Za-z0-9]/.test(String.fromCharCode(char)) ? 1 : 0;
+      this.breaks[char] = held[char] === 0 && !/[\\%&#;A-Za-z0-9\r\n]/.test(String.fromCharCode(char)) ? 1 : 0;
     }
   }
 

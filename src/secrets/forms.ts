@@ -119,13 +119,23 @@ function hexAt(text: string, index: number, digits: number): number {
 const isPunctuation = (char: number): boolean =>
   (char >= 0x21 && char <= 0x2f) || (char >= 0x3a && char <= 0x40) || (char >= 0x5b && char <= 0x60) || (char >= 0x7b && char <= 0x7e);
 
-/** Whether a character of text is one canonical byte as it stands: ASCII that starts no escape. */
-export const isPlainAscii = (char: number): boolean => char < 0x80 && char !== BACKSLASH && char !== PERCENT && char !== AMPERSAND;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+/**
+ * A line break is no canonical byte: a secret written across lines is the secret, as base64 wrapped at 76 or 64
+ * characters (MIME, PEM, Python's encodebytes, PHP's chunk_split) writes a long token's.
+ */
+const isLineBreak = (char: number): boolean => char === LINE_FEED || char === CARRIAGE_RETURN;
+
+/** Whether a character of text is one canonical byte as it stands: ASCII that starts no escape and breaks no line. */
+export const isPlainAscii = (char: number): boolean =>
+  char < 0x80 && char !== BACKSLASH && char !== PERCENT && char !== AMPERSAND && !isLineBreak(char);
 
 /**
  * Reads a text as canonical bytes: JSON escapes (\/, \uXXXX, \"), markdown escapes (\|), URL encoding (%2f, %2F) and
- * HTML or XML character references (&#47;, &sol;, &amp;, &uuml;) decoded, letters folded to lower case, code points as UTF-8.
- * A secret written in any of those ways, or in a mix of them, is the same run of canonical bytes. One unit of the text
+ * HTML or XML character references (&#47;, &sol;, &amp;, &uuml;) decoded, letters folded to lower case, code points as UTF-8,
+ * line breaks (raw or escaped) none. A secret written in any of those ways, or in a mix of them, is the same run of
+ * canonical bytes. One unit of the text
  * (a character or an escape) at a time, into fields that are reused, so a long text costs no allocation per character.
  */
 export class CanonicalReader {
@@ -172,7 +182,7 @@ export class CanonicalReader {
       const rawByte = hexAt(text, index + 1, 2);
       if (rawByte >= 0) {
         this.bytes[0] = rawByte >= 0x41 && rawByte <= 0x5a ? rawByte + 0x20 : rawByte;
-        this.count = 1;
+        this.count = isLineBreak(rawByte) ? 0 : 1;
         return index + 3;
       }
     } else if (char === AMPERSAND) {
@@ -190,7 +200,7 @@ export class CanonicalReader {
   }
 
   private codePoint(raw: number): void {
-    this.count = utf8Into(foldCodePoint(raw), this.bytes);
+    this.count = isLineBreak(raw) ? 0 : utf8Into(foldCodePoint(raw), this.bytes);
   }
 }
 
