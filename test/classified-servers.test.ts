@@ -278,6 +278,21 @@ const cases: ClassCase[] = [
     exit: 1,
     fail: ['ENV-JSON', 'AUTH-TOKEN-ACCEPTED', 'AUTH-PASSWORD-IGNORED', 'SELFSERVICE-ACCEPTED'],
   },
+  {
+    name: 'a coding the request did not accept (zstd from a CDN): named, with the fix',
+    raw: (request, response) => rawReply(request, response, (body) => gzipSync(body), { 'content-encoding': 'zstd' }),
+    exit: 1,
+    fail: ['ENV-JSON', 'AUTH-TOKEN-ACCEPTED', 'AUTH-PASSWORD-IGNORED', 'SELFSERVICE-ACCEPTED'],
+    line: /Content-Encoding: zstd, which the request did not accept \(Accept-Encoding: gzip, deflate, br\)[^]*Compress it only in a coding the request accepts/,
+  },
+  {
+    name: "a coding the suite does not know on plain JSON (PHP's header('Content-Encoding: UTF-8')): read as it came",
+    raw: (request, response) => rawReply(request, response, (body) => Buffer.from(body), { 'content-encoding': 'UTF-8' }),
+    // What fails is this stub's own: it serves status 1 for any id and refuses any password but x.
+    exit: 1,
+    fail: ['AUTH-PASSWORD-IGNORED', 'STATUS-ID'],
+    pass: ['ENV-JSON', 'AUTH-TOKEN-ACCEPTED', 'SELFSERVICE-ACCEPTED'],
+  },
 
   // 8. The envelope is the envelope.
   {

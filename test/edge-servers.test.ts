@@ -755,6 +755,28 @@ const cases: EdgeCase[] = [
     line: /either the web server \(or something in front of it\) strips the Authorization header before the application sees it, or the token is wrong; nothing in this run tells the two apart/,
   },
   {
+    name: 'CloudFront in front, dropping the Authorization header on the way to the origin: no verdict, its policy named',
+    api: {
+      front: (request) => {
+        delete request.headers.authorization;
+        return undefined;
+      },
+      refuse: () =>
+        json(
+          401,
+          { status: 'error', message: 'Unauthenticated.', data: [] },
+          {
+            via: '1.1 5f1e2d3c4b5a6978.cloudfront.net (CloudFront)',
+            'x-amz-cf-id': 'kX3t0bY9Qm2Zc1aP8wE4rT6uI5oL7nM==',
+            'x-cache': 'Error from cloudfront',
+          },
+        ),
+    },
+    exit: 2,
+    diagnoses: ['authorization-header-stripped'],
+    line: /The answers came through CloudFront .* origin request policy includes it/,
+  },
+  {
     name: 'the token read from ?token= only, the header ignored: refused like a wrong token, no verdict',
     api: {
       accepts: () => false,

@@ -113,7 +113,14 @@ export function diagnoseAnswer(
       summary: 'the API answers HTTP 2xx with a body the suite cannot read as JSON',
       evidence: notJson.actual ?? '',
       ...(notJson.exchange === undefined ? {} : { cites: [notJson.exchange] }),
-      advice: ['Serve the resource as UTF-8 JSON, as the document says ("Responses are JSON").'],
+      advice: [
+        'Serve the resource as UTF-8 JSON, as the document says ("Responses are JSON").',
+        ...(undecodable
+          ? [
+              "Compress it only in a coding the request accepts (its Accept-Encoding), whole and as labelled, or not at all: a web server's or a CDN's compression must honour Accept-Encoding.",
+            ]
+          : []),
+      ],
     };
   }
   return undefined;

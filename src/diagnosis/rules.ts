@@ -19,7 +19,7 @@ import {
   type StackObservations,
   type StackSetup,
 } from './answers.js';
-import { cacheMark } from '../classify/signatures.js';
+import { cacheMark, vendorOf } from '../classify/signatures.js';
 import type { ApplicationFailure, Meaning } from '../classify/types.js';
 import { frontAnswered } from './fronts.js';
 import { nginxDocs } from './nginx-docs.js';
@@ -265,6 +265,11 @@ function webServerError(valid: ObservedAnswer, server: ServerKind): Diagnosis {
   };
 }
 
+const CLOUDFRONT = 'AWS CloudFront / WAF';
+/** CloudFront, whose headers the refusals carry, drops Authorization on the way to the origin unless a policy names it. */
+const CLOUDFRONT_AUTHORIZATION =
+  "The answers came through CloudFront (its Via or X-Amz-Cf-Id header), which sends the Authorization header on to the origin only when the behavior's cache policy or origin request policy includes it: for the behavior serving /api/*, use the managed AllViewer origin request policy (or add Authorization to the cache policy's headers, which also keys the cache by it), then invalidate /api/*.";
+
 /**
  * The token, a wrong token and malformed headers all answered exactly as no header, and nothing in the run served: a
  * header stripped on the way and a wrong token look the same to an API that answers every refusal alike, so the run
@@ -288,7 +293,9 @@ function headerStripped(valid: ObservedAnswer, wrongToken: ObservedAnswer | unde
   ];
   const front = page
     ? 'The refusal is an HTML page that no known front signs: if a proxy, load balancer, single sign-on or WAF in front of the web server answers it, let the API paths through, with their Authorization header.'
-    : 'If a proxy, load balancer, CDN or WAF stands in front of the web server, check that it passes the Authorization header on: some drop it by default or by a rule.';
+    : vendorOf(valid)?.name === CLOUDFRONT
+      ? CLOUDFRONT_AUTHORIZATION
+      : 'If a proxy, load balancer, CDN or WAF stands in front of the web server, check that it passes the Authorization header on: some drop it by default or by a rule.';
   return {
     id: 'authorization-header-stripped',
     party: 'environment',

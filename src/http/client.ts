@@ -6,7 +6,7 @@ import { ConfigError, HarnessError } from '../errors.js';
 import { bodyText, parseJson } from '../exchange/body-text.js';
 import { headersBeyondBounds } from '../exchange/header-bounds.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
-import { decodeBody } from './decode-body.js';
+import { ACCEPTED_ENCODINGS, decodeBody } from './decode-body.js';
 import { connectionHost, createDispatcher, type TransportOptions } from './dispatcher.js';
 import type { SharedConnections, SharedHost } from './shared-connections.js';
 import {
@@ -274,7 +274,7 @@ export class HttpClient {
       const authorization = authorizationHeader(credentials, token, password);
       const headers = {
         // A named client's request goes as that client sends it; the traceparent still joins it to the run.
-        ...(clientHeaders(credentials) ?? { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', 'user-agent': userAgent }),
+        ...(clientHeaders(credentials) ?? { accept: 'application/json', 'accept-encoding': ACCEPTED_ENCODINGS, 'user-agent': userAgent }),
         traceparent: '',
       };
       found = {

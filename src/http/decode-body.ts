@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { HarnessError } from '../errors.js';
 import type { BodyBudget } from './body-budget.js';
@@ -8,7 +9,15 @@ export interface DecodedBody {
   undecodable?: string;
 }
 
-/** Undo Content-Encoding within the target's byte budget, like the wire, so a small compressed bomb cannot exhaust memory. */
+/** The content codings the suite undoes, and asks for in Accept-Encoding. */
+export const ACCEPTED_ENCODINGS = 'gzip, deflate, br';
+const UNDONE = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/**
+ * Undo Content-Encoding within the target's byte budget, like the wire, so a small compressed bomb cannot exhaust memory.
+ * A coding the suite does not know (zstd from a CDN, a bogus UTF-8) leaves the body as it came: read as it is if it is
+ * text, else undecodable for that coding, which the request never accepted.
+ */
 export function decodeBody(raw: Buffer, encoding: string | undefined, budget: BodyBudget, path: string): DecodedBody {
   // Most answers name no encoding.
   if (encoding === undefined) return { body: raw };
@@ -36,6 +45,12 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, budget: Bo
       undecodable: `the body is labelled Content-Encoding: ${encoding ?? ''} but does not decode as such (${(error as Error).message})`,
     };
   }
+  const unknown = codings.filter((coding) => !UNDONE.has(coding));
+  if (unknown.length > 0 && !isUtf8(body))
+    return {
+      body: raw,
+      undecodable: `the body is labelled Content-Encoding: ${encoding}, which the request did not accept (Accept-Encoding: ${ACCEPTED_ENCODINGS}) and the suite cannot undo`,
+    };
   return { body };
 }
 
