@@ -814,6 +814,18 @@ describe('a front, with the evidence and the meaning a report shows', () => {
     expect(classifyAnswer(turnstile).origin).toEqual({ kind: 'front', front: 'waf', evidence: 'HTTP 403: a browser challenge page' });
     const cloudflareChallenge = answer(403, '<html><title>Just a moment...</title></html>', { ...HTML_TYPE, ...CF });
     expect(classifyAnswer(cloudflareChallenge).origin).toMatchObject({ front: 'cdn', vendor: 'Cloudflare' });
+    // AWS WAF's challenge comes with HTTP 202 and a script from its own host.
+    const awsChallenge = answer(
+      202,
+      '<!DOCTYPE html><html><head><script src="https://3f2a1b.token.awswaf.com/3f2a1b/challenge.js"></script></head><body><div id="challenge-container"></div></body></html>',
+      { ...HTML_TYPE, 'x-amzn-waf-action': 'challenge' },
+    );
+    expect(classifyAnswer(awsChallenge).origin).toEqual({
+      kind: 'front',
+      front: 'cdn',
+      evidence: 'HTTP 202: a browser challenge page',
+      vendor: 'AWS CloudFront / WAF',
+    });
     const login = answer(200, '<html><form method=post><input type=password name=pwd></form></html>', HTML_TYPE);
     expect(classifyAnswer(login).origin).toMatchObject({ front: 'sso' });
   });
