@@ -24,6 +24,8 @@ const files = {
   'not JSON': 'broken.json',
   'not YAML': 'broken.yaml',
   'invalid against the schema': 'invalid.json',
+  'empty, as YAML': 'empty.yaml',
+  'of blank lines, as JSON': 'blank.json',
 };
 type FileName = keyof typeof files;
 const path = (name: FileName): string => join(dir, files[name]);
@@ -41,6 +43,8 @@ beforeAll(async () => {
   await writeFile(path('not JSON'), '{"schemaVersion": 1,');
   await writeFile(path('not YAML'), 'schemaVersion: [1\n');
   await writeFile(path('invalid against the schema'), JSON.stringify({ ...VALID, schemaVersion: 2 }));
+  await writeFile(path('empty, as YAML'), '');
+  await writeFile(path('of blank lines, as JSON'), '\n  \n');
 });
 
 const kinds: Record<string, FileKind<Baseline>> = {
@@ -76,6 +80,8 @@ describe.each(Object.entries(kinds))('%s', (_kind, kind) => {
     ['oversized', /^the test file \S+oversized\.json is larger than 32 MiB, more than any file a run writes$/, kind.hint],
     ['not JSON', /^the test file \S+broken\.json is not valid JSON \(line 1, column \d+\)$/, kind.hint],
     ['not YAML', /^the test file \S+broken\.yaml is not valid YAML \(line \d+, column \d+\)$/, kind.hint],
+    ['empty, as YAML', /^the test file \S+empty\.yaml is empty$/, kind.hint],
+    ['of blank lines, as JSON', /^the test file \S+blank\.json is empty$/, kind.hint],
     [
       'invalid against the schema',
       /^the test file \S+invalid\.json does not match schemas\/baseline\.schema\.json: \/schemaVersion must be equal to constant$/,

@@ -141,7 +141,7 @@ describe('an edited report is caught (exit 1)', () => {
 test.each([
   ['not JSON', '{"verdict": "conformant"', /is not valid JSON \(line 1, column \d+\)/],
   ['no content hash', '{"verdict": "conformant"}', /carries no content hash/],
-  ['an empty file', '', /is not valid JSON/],
+  ['an empty file', '', /is empty/],
 ])('a report that is %s cannot be verified (exit 2)', async (_name, content, reason) => {
   const result = await verifyVariant(`unreadable-${content.length}.json`, content);
   expect(result.code).toBe(2);

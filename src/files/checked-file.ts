@@ -92,6 +92,8 @@ function parseJson(text: string, refuse: Refusal): unknown {
 export function readCheckedFile<T>(path: string, kind: FileKind<T>): T {
   const refuse = fileRefusal(path, kind);
   const text = readBoundedText(path, refuse);
+  // An empty file parses as nothing (YAML) or fails at its end (JSON): either way the file is the problem, said so.
+  if (text.trim() === '') throw refuse('is empty');
   const parsed = kind.yaml && /\.ya?ml$/i.test(path) ? parseYaml(text, refuse) : parseJson(text, refuse);
   const data = kind.prepare ? kind.prepare(parsed, refuse, path) : parsed;
   if (kind.schema !== undefined) {
