@@ -184,6 +184,19 @@ export const locale: Parser<string> = (raw, { name }) => {
   return raw;
 };
 
+/**
+ * Where a token holds what a copy or a file adds to it, in words that never quote it: a line break or another control
+ * character, or a space at either end. Sent as it is, the API refuses it, and its near misses (the token with its last
+ * character dropped) would be served: the run would blame the API for what the copy added.
+ */
+function strayCharacters(token: string): string | undefined {
+  if (/[\r\n]\s*$/.test(token)) return 'ends with a line break';
+  // Stryker disable next-line Regex: any control character is named alike
+  if (/[\u0000-\u001f\u007f]/.test(token)) return 'holds a control character (a line break, a tab)';
+  if (/^\s|\s$/.test(token)) return 'starts or ends with a space';
+  return undefined;
+}
+
 /** An API token, checked without ever being quoted. */
 export const apiToken: Parser<string> = (raw, { name, example }) => {
   if (raw.trim() === '') throw new ConfigError('CONFIG_INVALID', `${name} is empty`, `Pass the API token with ${example}`);
@@ -192,6 +205,14 @@ export const apiToken: Parser<string> = (raw, { name, example }) => {
       'CONFIG_INVALID',
       `${name} contains ":", which a Basic user name cannot hold`,
       'Pass the token alone; the password part goes in --password',
+    );
+  }
+  const stray = strayCharacters(raw);
+  if (stray) {
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `${name} ${stray}, which no API token holds (copied with the end of its line, or from a file?)`,
+      "Pass the token without it: tr -d ' \\r\\n' < token.txt prints a token file without its line breaks and spaces",
     );
   }
   if ([...raw].length < MIN_TOKEN_LENGTH) {

@@ -45,6 +45,8 @@ export interface StackObservations {
   frontController?: ObservedAnswer;
   /** The token in other forms than the Basic user name (as the password, as a Bearer token, alone): main run only. */
   tokenElsewhere?: { form: string; answer: ObservedAnswer }[];
+  /** The near misses of the token on the configured status that were served (main run only). */
+  nearMissesServed?: { form: string; answer: ObservedAnswer }[];
   frontControllerNoHeader?: ObservedAnswer;
   /** Another status of --status-id served to the valid token (main run only): the token is right, whatever this one got. */
   otherStatusServed?: ObservedAnswer;

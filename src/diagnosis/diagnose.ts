@@ -8,7 +8,7 @@ import {
   type StackObservations,
   type StackSetup,
 } from './answers.js';
-import { variantLabel, type CredentialVariant } from '../exchange/credentials.js';
+import { NEAR_MISS_VARIANTS, variantLabel, type CredentialVariant } from '../exchange/credentials.js';
 import { exchangeKey, STATUS_PATH } from '../exchange/exchange.js';
 import { PASSWORD_VARIANTS, STACK_REQUESTS, stackRequestKey, type StackRequest, type StackRequestName } from '../record/plan.js';
 import { FIRST_STATUS_ID } from '../record/target.js';
@@ -55,6 +55,10 @@ function observationsOf(results: JudgedRequirement[], exchanges: ClassifiedExcha
       return seen ? [{ form: variantLabel(seen.request.credentials), answer: seen.answer }] : [];
     }),
   };
+  const nearMissesServed = NEAR_MISS_VARIANTS.flatMap((variant) => {
+    const answer = answerTo(exchanges, STATUS_PATH(statusId), variant);
+    return answer && succeeded(answer) ? [{ form: variantLabel(variant), answer }] : [];
+  });
   const otherStatusServed = (setup.otherStatusIds ?? [])
     .map((id) => answerTo(exchanges, STATUS_PATH(id), 'valid'))
     .find((answer) => answer !== undefined && succeeded(answer));
@@ -62,7 +66,12 @@ function observationsOf(results: JudgedRequirement[], exchanges: ClassifiedExcha
   const accepted = results.find((result) => result.id === 'AUTH-TOKEN-ACCEPTED');
   const own = accepted?.checks.filter((check) => check.statusId === undefined || check.statusId === statusId) ?? [];
   const validServed = accepted?.verdict === 'pass' || (own.length > 0 && own.every((check) => check.verdict === 'pass'));
-  return { ...observations, ...(otherStatusServed ? { otherStatusServed } : {}), ...(validServed ? { validServed } : {}) };
+  return {
+    ...observations,
+    ...(otherStatusServed ? { otherStatusServed } : {}),
+    ...(validServed ? { validServed } : {}),
+    ...(nearMissesServed.length > 0 ? { nearMissesServed } : {}),
+  };
 }
 
 /** The credentials that carry the token as the user name: the valid ones, whatever the password. */

@@ -57,9 +57,13 @@ function displayErrors(exchanges: ClassifiedExchanges): Diagnosis | undefined {
 }
 
 /** A near-miss token served: the comparison ignores case, or compares only a part of the token. */
-function looseComparison(results: JudgedRequirement[], exchanges: ClassifiedExchanges): Diagnosis[] {
+function looseComparison(results: JudgedRequirement[], exchanges: ClassifiedExchanges, statusId: number): Diagnosis[] {
   // Where a wrong token is served too, nothing is compared at all: authentication is not enforced.
   if (failedOn(results, isRequirement('AUTH-WRONG-TOKEN-REFUSED'), exchanges).length > 0) return [];
+  // A near miss served while the token given is not says the token given is off (the stack rules name it), not that
+  // the API compares loosely: a loose comparison would serve the token given too.
+  const valid = exchanges[exchangeKey(STATUS_PATH(statusId), {}, 'valid')];
+  if (valid && valid.classification.meaning.kind !== 'served-status') return [];
   const served = failedOn(results, isRequirement('AUTH-NEAR-MISS-TOKEN-REFUSED'), exchanges);
   const byCase = served.filter(([key]) => key.startsWith('token-case-flipped '));
   const byPart = served.filter(([key]) => key.startsWith('token-truncated ') || key.startsWith('token-extended '));
@@ -124,7 +128,9 @@ function cacheIgnoresQuery(results: JudgedRequirement[], exchanges: ClassifiedEx
 }
 
 export function answerFindings(results: JudgedRequirement[], exchanges: ClassifiedExchanges, statusId: number): Diagnosis[] {
-  return [displayErrors(exchanges), ...looseComparison(results, exchanges), cacheIgnoresQuery(results, exchanges, statusId)].filter(
-    (diagnosis): diagnosis is Diagnosis => diagnosis !== undefined,
-  );
+  return [
+    displayErrors(exchanges),
+    ...looseComparison(results, exchanges, statusId),
+    cacheIgnoresQuery(results, exchanges, statusId),
+  ].filter((diagnosis): diagnosis is Diagnosis => diagnosis !== undefined);
 }

@@ -429,6 +429,31 @@ function tokenRefused(
   };
 }
 
+/** What a near miss served says of the token given, by the near miss's label. */
+const OFF_BY: Record<string, string> = {
+  'the token without its last character': 'it has one character too many at its end',
+  'the token with one character appended': 'it lacks its last character',
+  'the token with the case of one letter flipped': 'one of its letters is in the other case',
+};
+
+/**
+ * The token given refused, and a near miss of it served: the near miss is the token the help desk issued, so the one
+ * given is a character off. Named so, not as an API that compares tokens loosely, which would accept the token given too.
+ */
+function tokenOneOff(valid: ObservedAnswer, served: { form: string; answer: ObservedAnswer }[]): Diagnosis {
+  const forms = served.map(({ form }) => form);
+  const off = served.map(({ form }) => OFF_BY[form]).filter((words): words is string => words !== undefined);
+  return {
+    id: 'token-refused',
+    party: 'environment',
+    inconclusive: true,
+    confidence: 'high',
+    summary: `the token given was refused, but ${forms.join(' and ')} was served: the token given is a character off the one the help desk issued${off.length > 0 ? ` (${off.join('; ')})` : ''}, so the API cannot be judged with it`,
+    evidence: `GET ${pathOf(valid)} with the token answered ${briefly(valid)}; ${served.map(({ form, answer }) => `with ${form}: HTTP ${answer.status}`).join('; ')}`,
+    advice: ["Copy the token again, whole, from the help desk's API settings, and pass it with --token or CONFORMANCE_TOKEN."],
+  };
+}
+
 /**
  * The token refused as the Basic user name and served in another form: the header arrives and the token is valid, so
  * the application reads it from the wrong place. Not a stripped header, not a wrong token.
@@ -489,7 +514,8 @@ export function diagnoseStack(observations: StackObservations, setup: StackSetup
   // The credential rules read refusals in the application's own words only.
   // A 404 refuses a path and a 405 a method: neither says anything of the credentials.
   if ((classified.meaning.kind !== 'refused' && !refusalPage) || valid.status === 404 || valid.status === 405 || !noHeader) return [];
-  const { selfservice, selfserviceNoHeader, frontController, otherStatusServed } = observations;
+  const { selfservice, selfserviceNoHeader, frontController, otherStatusServed, nearMissesServed } = observations;
+  if (nearMissesServed && nearMissesServed.length > 0) return [tokenOneOff(valid, nearMissesServed)];
   // The token served another status is right: the API refused it this one, which the checks of this status name.
   if (!sameAnswer(valid, noHeader)) return otherStatusServed ? [] : [tokenRefused(valid, noHeader, wrongToken, invalidHeader)];
   const headerArrives = (wrongToken && !sameAnswer(wrongToken, noHeader)) || (invalidHeader && !sameAnswer(invalidHeader, noHeader));
