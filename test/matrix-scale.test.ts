@@ -131,6 +131,39 @@ function matrixOf(rows: MatrixTarget[], scanner = createSecretScanner([])): Matr
   );
 }
 
+describe("the matrix's exit code, read as a run's", () => {
+  const judged = (name: string, exitCode: 0 | 1 | 2, position: number): MatrixTarget => ({
+    ...row(name, position),
+    exitCode,
+    verdict: exitCode === 0 ? 'conformant' : exitCode === 1 ? 'not-conformant' : 'inconclusive',
+  });
+  test.each<[string, (0 | 1 | 2)[], 0 | 1 | 2]>([
+    ['every target conformant', [0, 0], 0],
+    ['one not conformant', [0, 1], 1],
+    ['one not conformant, another without a verdict: the fleet is not conformant', [2, 1, 0], 1],
+    ['one without a verdict, the others conformant', [0, 2], 2],
+  ])('%s', (_name, codes, expected) => {
+    expect(matrixOf(codes.map((code, index) => judged(`t${index}`, code, index))).exitCode).toBe(expected);
+  });
+
+  test('a matrix that met an error of its own gives no verdict, whatever its targets', () => {
+    const at = new Date().toISOString();
+    const matrix = buildMatrix(
+      {
+        suite: { name: 'ticketing-conformance', version: '0.0.0' },
+        startedAt: at,
+        finishedAt: at,
+        durationMs: 0,
+        targetConcurrency: 4,
+        targets: [judged('broken', 1, 0)],
+        errors: [{ code: 'HARNESS_INTERRUPTED', message: 'the run was interrupted', hint: 'Run it again', party: 'environment' }],
+      },
+      createSecretScanner([]),
+    );
+    expect(matrix.exitCode).toBe(2);
+  });
+});
+
 describe('the leak scan of the matrix views, with a token per target', () => {
   const tokens = Array.from({ length: 300 }, (_, index) => `fleet-token-${index}-${(index * 7919).toString(36)}x`);
   const fleetScanner = createSecretScanner(tokens);

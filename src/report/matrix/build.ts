@@ -71,7 +71,19 @@ function inForm(target: MatrixTarget, given: MatrixTarget | undefined): MatrixTa
   };
 }
 
-/** The worst exit code of the targets decides the matrix's: 2 (could not judge) over 1 (not conformant) over 0. */
+/**
+ * The matrix's exit code, read as a run's is: a matrix that met an error of its own (cut short, a file not written
+ * safely) gives no verdict (2); else one target not conformant makes the fleet not conformant (1), as one failed
+ * requirement makes a run, whatever other targets could not be judged; else one target without a verdict leaves the
+ * fleet without one (2); else 0.
+ */
+function matrixExitCode(targets: readonly MatrixTarget[], errors: readonly unknown[]): ExitCode {
+  if (errors.length > 0) return 2;
+  const codes = new Set(targets.map((target) => target.exitCode));
+  if (codes.has(1)) return 1;
+  return codes.has(2) ? 2 : 0;
+}
+
 function settledMatrix(facts: MatrixInput): Matrix {
   const { targets, errors } = facts;
   const named = (verdict: MatrixTarget['verdict']): MatrixTarget[] => targets.filter((target) => target.verdict === verdict);
@@ -84,7 +96,7 @@ function settledMatrix(facts: MatrixInput): Matrix {
       OUTCOMES.map((outcome) => [outcome, targets.reduce((sum, target) => sum + target.outcomes[outcome], 0)]),
     ) as Record<Outcome, number>,
   };
-  const exitCode = Math.max(0, ...targets.map((target) => target.exitCode), errors.length > 0 ? 2 : 0) as ExitCode;
+  const exitCode = matrixExitCode(targets, errors);
   const list = (rows: MatrixTarget[]): string => {
     const names = rows.slice(0, 5).map((row) => row.name);
     return `${names.join(', ')}${rows.length > 5 ? ` and ${rows.length - 5} more` : ''}`;

@@ -31,7 +31,7 @@ export interface TicketingConformanceMatrix {
    */
   mergedShards?: number;
   /**
-   * the worst exit code of the targets: 2 over 1 over 0
+   * 2 if the matrix met an error of its own; else 1 if a target is not conformant; else 2 if a target could not be judged; else 0
    */
   exitCode: 0 | 1 | 2;
   summary: string;
