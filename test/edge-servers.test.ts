@@ -699,6 +699,7 @@ const cases: EdgeCase[] = [
     exit: 2,
     unjudged: ['HOST-AUTHORIZATION-PASSED', ...LANG],
     diagnoses: ['front-blocked-some-requests'],
+    line: /some requests were answered that the service cannot serve them for now \(HTTP 503 in JSON: the application says it cannot serve for now\), while the plain request was served[^]*Next: Run the suite again\. If the same requests get HTTP 503 again/,
   },
   {
     name: "an application's 429 with Retry-After 3600 on status 2 only: the deadline named",

@@ -259,6 +259,25 @@ function someBlockedAdvice(origin: FrontOrigin, classified: Classified, answer: 
 }
 
 /**
+ * Some requests were answered HTTP 503 for maintenance or load (by the application in JSON, or by a maintenance page)
+ * while the others were served: what they check is not judged. Once is the service's moment; every run alike is a
+ * failure of those requests, which their log names.
+ */
+function unavailableForSome(blocked: FailedAnswer[], origin: FrontOrigin, apiFailedToo: boolean): Diagnosis {
+  return {
+    id: 'front-blocked-some-requests',
+    party: 'environment',
+    confidence: 'medium',
+    summary: `some requests were answered that the service cannot serve them for now (${origin.evidence}), while the plain request was served: ${requirementsOf(blocked).join(', ')} could not be judged on those answers${apiFailedToo ? '; the API failed other requirements on its own answers' : ''}`,
+    evidence: requestsOf(blocked, (failed) => `GET ${pathOf(failed.answer)} (${failed.credentials}) answered ${briefly(failed.answer)}`),
+    advice: [
+      "Run the suite again. If the same requests get HTTP 503 again, it is no passing maintenance: read the log of the application (or of the front that answered) for them; a PHP-FPM pool smaller than the suite's concurrent requests (pm.max_children) answers so under load: lower --concurrency, or enlarge the pool.",
+    ],
+    ...citing(...blocked.map((failed) => failed.answer)),
+  };
+}
+
+/**
  * Some requests were answered by a front, or redirected by something nobody can name, while the valid one reached the
  * API: what they check is not judged, and the run keeps the verdict the API's own answers give it, or has none when
  * nothing of the API's failed. A redirect is never the API's refusal: the API refuses in its own words.
@@ -270,6 +289,7 @@ export function frontAnsweredSome(blocked: FailedAnswer[], apiFailedToo: boolean
   if (!first || !classified || (classified.origin.kind !== 'front' && classified.meaning.kind !== 'redirect')) return undefined;
   const { origin } = classified;
   if (origin.kind === 'front' && origin.front === 'rate-limiter') return rateLimitedSome(blocked, origin, apiFailedToo);
+  if (origin.kind === 'front' && origin.front === 'maintenance') return unavailableForSome(blocked, origin, apiFailedToo);
   const named = origin.kind === 'front';
   const who = named ? whoAnswered(origin) : 'a redirect nobody can place';
   const what =
