@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createSecretScanner } from '../src/secrets/scanner.js';
 import { startReferenceServer, type RunningReferenceServer } from '../src/reference-server/server.js';
 import { buildMatrix } from '../src/report/matrix/build.js';
+import type { RunError } from '../src/errors.js';
 import type { Matrix, MatrixTarget } from '../src/report/matrix/types.js';
 import { MATRIX_OUTPUTS, writeMatrix } from '../src/report/write.js';
 import { validator } from '../src/validators/schemas.js';
@@ -115,7 +116,7 @@ function row(name: string, position: number, summary = 'Conformant.'): MatrixTar
   };
 }
 
-function matrixOf(rows: MatrixTarget[], scanner = createSecretScanner([])): Matrix {
+function matrixOf(rows: MatrixTarget[], scanner = createSecretScanner([]), errors: RunError[] = []): Matrix {
   const at = new Date().toISOString();
   return buildMatrix(
     {
@@ -125,7 +126,7 @@ function matrixOf(rows: MatrixTarget[], scanner = createSecretScanner([])): Matr
       durationMs: 0,
       targetConcurrency: 4,
       targets: rows,
-      errors: [],
+      errors,
     },
     scanner,
   );
@@ -147,20 +148,13 @@ describe("the matrix's exit code, read as a run's", () => {
   });
 
   test('a matrix that met an error of its own gives no verdict, whatever its targets', () => {
-    const at = new Date().toISOString();
-    const matrix = buildMatrix(
-      {
-        suite: { name: 'ticketing-conformance', version: '0.0.0' },
-        startedAt: at,
-        finishedAt: at,
-        durationMs: 0,
-        targetConcurrency: 4,
-        targets: [judged('broken', 1, 0)],
-        errors: [{ code: 'HARNESS_INTERRUPTED', message: 'the run was interrupted', hint: 'Run it again', party: 'environment' }],
-      },
-      createSecretScanner([]),
-    );
-    expect(matrix.exitCode).toBe(2);
+    const interrupted: RunError = {
+      code: 'HARNESS_INTERRUPTED',
+      message: 'the run was interrupted',
+      hint: 'Run it again',
+      party: 'environment',
+    };
+    expect(matrixOf([judged('broken', 1, 0)], createSecretScanner([]), [interrupted]).exitCode).toBe(2);
   });
 });
 
