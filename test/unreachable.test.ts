@@ -98,7 +98,9 @@ test.each(unreachable)(
       expect(run.report?.requirements.every((result) => result.verdict === 'error')).toBe(true);
       const markdown = await readFile(join(run.outDir, 'report.md'), 'utf8');
       expect(markdown.match(cause)).toHaveLength(1);
-      expect(markdown).toContain(`${run.report?.requirements.length} requirements not judged, because no request reached the target`);
+      expect(markdown).toContain(
+        `${run.report?.requirements.length} requirements not judged, because no answer came back whole from the target`,
+      );
       expect(await schemaProblems(run)).toEqual([]);
     } finally {
       await run.cleanup();

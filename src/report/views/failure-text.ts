@@ -202,13 +202,17 @@ export interface FoldedSkips {
 }
 
 /**
- * When no request reached the target (nothing listens at the port, the name does not resolve, the certificate is
- * refused), no requirement could be judged for that one cause: they are told once, under the diagnosis that names it.
+ * When no answer came back whole from the target (nothing listens at the port, the name does not resolve, the certificate
+ * is refused, every answer stalls past the time-out), no requirement could be judged for that one cause: they are told
+ * once, under the diagnosis that names it.
  */
 export function unreachedRun(report: Pick<Report, 'requirements' | 'diagnoses'>): FoldedSkips | undefined {
   const unreached = report.diagnoses.some((diagnosis) => diagnosis.id === 'target-not-reachable');
   if (!unreached || report.requirements.some((result) => result.verdict !== 'error' && result.verdict !== 'skip')) return undefined;
-  return { cause: 'no request reached the target (see the diagnosis)', requirements: report.requirements.map((result) => result.id) };
+  return {
+    cause: 'no answer came back whole from the target (see the diagnosis)',
+    requirements: report.requirements.map((result) => result.id),
+  };
 }
 
 /**
