@@ -115,6 +115,8 @@ describe('every bad setting is one ConfigError naming the setting and the fix', 
     ['a token with a line break written by Windows', ['--token', 'reference-token\r\n'], {}, /--token ends with a line break/],
     ['a token with a tab inside', ['--token', 'reference\ttoken'], {}, /--token holds a control character/],
     ['a token pasted with a space before it', ['--token', ' reference-token'], {}, /--token starts or ends with a space/],
+    ['a token pasted from a chat with a zero-width space', ['--token', 'reference\u200btoken'], {}, /--token holds an invisible character/],
+    ['a token with a no-break space after it', [], { CONFORMANCE_TOKEN: 'reference-token\u00a0' }, /--token starts or ends with a space/],
     [
       'deadline not a number',
       ['--deadline-ms', 'soon'],

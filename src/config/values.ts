@@ -186,14 +186,15 @@ export const locale: Parser<string> = (raw, { name }) => {
 
 /**
  * Where a token holds what a copy or a file adds to it, in words that never quote it: a line break or another control
- * character, or a space at either end. Sent as it is, the API refuses it, and its near misses (the token with its last
- * character dropped) would be served: the run would blame the API for what the copy added.
+ * character, a space at either end, or an invisible character. Sent as it is, the API refuses it, and one of its near
+ * misses (the token with its last character dropped) may be served instead.
  */
 function strayCharacters(token: string): string | undefined {
   if (/[\r\n]\s*$/.test(token)) return 'ends with a line break';
   // Stryker disable next-line Regex: any control character is named alike
   if (/[\u0000-\u001f\u007f]/.test(token)) return 'holds a control character (a line break, a tab)';
   if (/^\s|\s$/.test(token)) return 'starts or ends with a space';
+  if (/\p{Cf}/u.test(token)) return 'holds an invisible character (a zero-width space or a byte order mark, as a page or a chat adds)';
   return undefined;
 }
 
