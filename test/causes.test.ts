@@ -98,6 +98,7 @@ const READINGS: [DiagnosisId, Reading[], Reading[]][] = [
   ['method-not-allowed', [api(405, REFUSED)], [api(404, REFUSED)]],
   ['no-api-answer', [unknown(200)], [api(401, REFUSED)]],
   ['php-cgi-no-input-file', [front('php-runtime', 404)], [front('php-fpm', 404)]],
+  ['php-not-running', [front('php-runtime', 200)], [front('php-fpm', 200), unknown(200)]],
   ['php-display-errors', [api(200, SERVED), unknown(500)], []],
   ['php-fpm-script-not-found', [front('php-fpm', 404)], [front('php-runtime', 404)]],
   ['plain-http-to-tls-port', [front('web-server', 400)], [unknown(400)]],

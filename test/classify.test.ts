@@ -6,7 +6,7 @@ import { classifyRecording } from '../src/classify/recording.js';
 import type { Recording } from '../src/record/recording.js';
 import { answeredWith, recordedAnswer } from './helpers/answers.js';
 import { memberText } from '../src/classify/json-text.js';
-import { parseJson } from '../src/exchange/body-text.js';
+import { parseJson, withoutPhpSource } from '../src/exchange/body-text.js';
 import { cacheMark, isMaintenance, looksLikeHtml, vendorOf, vendorPage, type AnswerText } from '../src/classify/signatures.js';
 
 const STATUS = '/api/ticket/status/1';
@@ -807,6 +807,33 @@ describe('a front, with the evidence and the meaning a report shows', () => {
       origin: { kind: 'api' },
       meaning: { kind: 'application-error', what: 'server-error', evidence: "HTTP 500 in the API's own envelope" },
     });
+  });
+
+  test("the application's PHP source sent as a file is the PHP runtime's absence, whatever its type; PHP inside a page is not", () => {
+    const source = "<?php\n$db = new PDO('mysql:host=localhost;dbname=helpdesk', 'helpdesk', 'S3cretDbPass!');\n";
+    for (const [body, type] of [
+      [source, 'application/x-httpd-php'],
+      [`\uFEFF  ${source}`, 'text/plain'],
+      [source.replace('<?php', '<?PHP'), 'application/octet-stream'],
+    ] as const) {
+      expect(classifyAnswer(answer(200, body, { 'content-type': type })).origin).toEqual({
+        kind: 'front',
+        front: 'php-runtime',
+        evidence: "HTTP 200: the application's PHP source, sent as a file: no PHP runs it",
+      });
+    }
+    const page = answer(200, '<html><body><p>Use <?php echo 1; ?> in templates</p></body></html>', HTML_TYPE);
+    expect(classifyAnswer(page).origin).not.toMatchObject({ front: 'php-runtime' });
+  });
+
+  test('a PHP source is kept as its opening tag, with how much was left out; any other body as it came', () => {
+    const source = "<?php\n$db = new PDO('mysql:host=localhost;dbname=helpdesk', 'helpdesk', 'S3cretDbPass!');\n";
+    const kept = withoutPhpSource(source);
+    expect(kept).toBe(
+      `<?php\n[the rest of this PHP source, ${source.length - 5} characters, is not kept: it may hold the application's secrets]`,
+    );
+    expect(classifyAnswer(answer(200, kept, { 'content-type': 'application/x-httpd-php' })).origin).toMatchObject({ front: 'php-runtime' });
+    for (const body of ['{"status":"success"}', '<br />\n<b>Warning</b>: <?php', '']) expect(withoutPhpSource(body)).toBe(body);
   });
 
   test('a challenge that asks to verify a human, and a login form with an unquoted password field, are fronts', () => {

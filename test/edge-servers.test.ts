@@ -569,6 +569,24 @@ const cases: EdgeCase[] = [
 
   // Fronts and set-up mistakes: what they answered is not the API's, and the run names them.
   {
+    name: 'Apache sends index.php as a file (no PHP handler): PHP not running named, the source and its secrets kept out of the report',
+    api: {
+      front: page(
+        200,
+        "<?php\ndefine('LARAVEL_START', microtime(true));\n$db = new PDO('mysql:host=localhost', 'helpdesk', 'S3cretDbPass!');\n",
+        {
+          'content-type': 'application/x-httpd-php',
+          server: 'Apache/2.4.62 (Debian)',
+        },
+      ),
+    },
+    exit: 2,
+    unjudged: ['ENV-JSON', ...SERVED_NOTHING],
+    diagnoses: ['php-not-running'],
+    line: /the web server sends the application's PHP source as a file instead of running it[^]*Next: On Apache, hand \.php files to PHP-FPM/,
+    also: (report) => expect(JSON.stringify(report)).not.toMatch(/S3cretDbPass|LARAVEL_START/),
+  },
+  {
     name: "Cloudflare's error 1020 on every request",
     api: { front: page(403, CLOUDFLARE_1020_PAGE, CLOUDFLARE) },
     exit: 2,

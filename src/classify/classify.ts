@@ -1,4 +1,4 @@
-import { parseJson } from '../exchange/body-text.js';
+import { parseJson, PHP_SOURCE } from '../exchange/body-text.js';
 import { SELFSERVICE_PATH, type Exchange, type ParsedBody } from '../exchange/exchange.js';
 import { isObject } from '../exchange/json-body.js';
 import { canonicalJson } from '../hash.js';
@@ -129,6 +129,7 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
   // the service is unable to serve for now (RFC 9110, 15.6.4), which is no answer to judge it on.
   if (json && status === 503) return front('maintenance', 'HTTP 503 in JSON: the application says it cannot serve for now');
   if (json) return undefined;
+  if (PHP_SOURCE.test(body)) return front('php-runtime', `HTTP ${status}: the application's PHP source, sent as a file: no PHP runs it`);
   if (FPM_SCRIPT_UNKNOWN.test(body)) return front('php-fpm', `HTTP ${status} "${body.trim()}": PHP-FPM found no script to run`, 'PHP-FPM');
   if (CGI_NO_INPUT_FILE.test(body))
     return front('php-runtime', `HTTP ${status} "${body.trim()}": php-cgi found no script to run`, 'php-cgi');

@@ -64,6 +64,7 @@ const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
   'method-not-allowed': ({ status }) => status === 405,
   'no-api-answer': unknownOrigin,
   'php-cgi-no-input-file': fromFront('php-runtime'),
+  'php-not-running': fromFront('php-runtime'),
   'php-display-errors': anyAnswer,
   'php-fpm-script-not-found': fromFront('php-fpm'),
   'plain-http-to-tls-port': fromFront('web-server'),

@@ -2,6 +2,7 @@ import type { Diagnosis } from './types.js';
 import { cacheMark, CDN_ORIGIN_CODES, CHALLENGE, GATEWAY_ERRORS, PLAIN_HTTP_TO_TLS_PORT } from '../classify/signatures.js';
 import type { Classified, FrontOrigin } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
+import { PHP_SOURCE } from '../exchange/body-text.js';
 import {
   briefly,
   citing,
@@ -357,6 +358,29 @@ function fpmScriptNotFound(valid: ObservedAnswer): Diagnosis {
 }
 
 /**
+ * The web server sends the application's PHP source as a file: no PHP handler runs .php files for the site, so no
+ * request reaches the application, and its source (its secrets with it) is public until one does.
+ */
+function phpNotRunning(valid: ObservedAnswer): Diagnosis {
+  const server = serverKind([valid]);
+  const apache =
+    'On Apache, hand .php files to PHP-FPM as below (Debian: a2enmod proxy_fcgi setenvif && a2enconf php8.2-fpm, with the version installed), or enable mod_php (a2enmod php8.2), then reload Apache.';
+  const nginx = `On nginx, add the location that passes .php files to PHP-FPM, in the site's server block: location ~ \\.php$ { include snippets/fastcgi-php.conf; fastcgi_pass unix:/run/php/php8.2-fpm.sock; } (the socket the pool listens on), then reload nginx (${nginxDocs('fastcgi_pass')}).`;
+  return couldNotJudge({
+    id: 'php-not-running',
+    confidence: 'high',
+    summary:
+      "the web server sends the application's PHP source as a file instead of running it: no PHP handler runs .php files for this site, so no request reached the application, and anyone can read its code",
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [
+      ...(server === 'nginx' ? [nginx] : server === 'apache' ? [apache] : [apache, nginx]),
+      'Until PHP runs it, the source is public: once it does, change the secrets it holds (the database password, the application key).',
+    ],
+    ...(server === 'nginx' ? {} : { snippets: [SNIPPETS.fpmHandler] }),
+  });
+}
+
+/**
  * php-cgi found no script to run: PHP runs through the CGI handler, which the document rules out (Authentication 5),
  * and the web server hands it a path that does not exist.
  */
@@ -480,7 +504,7 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
       case 'php-fpm':
         return fpmScriptNotFound(valid);
       case 'php-runtime':
-        return cgiNoInputFile(valid);
+        return PHP_SOURCE.test(valid.body) ? phpNotRunning(valid) : cgiNoInputFile(valid);
       case 'cdn':
       case 'waf':
       case 'cache':

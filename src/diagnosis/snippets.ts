@@ -16,6 +16,15 @@ export const SNIPPETS = {
       '</FilesMatch>',
     ],
   },
+  fpmHandler: {
+    label: 'in the Apache configuration of the site: hand .php files to PHP-FPM, then reload Apache',
+    lines: [
+      '# Debian/Ubuntu: apt-get install php8.2-fpm && a2enmod proxy_fcgi setenvif && a2enconf php8.2-fpm',
+      '<FilesMatch "\\.php$">',
+      '    SetHandler "proxy:unix:/run/php/php8.2-fpm.sock|fcgi://localhost"',
+      '</FilesMatch>',
+    ],
+  },
   modRewrite: {
     label: 'enable mod_rewrite, then reload Apache',
     lines: [

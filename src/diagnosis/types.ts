@@ -46,6 +46,7 @@ export type DiagnosisId =
   | 'php-cgi-no-input-file'
   | 'php-display-errors'
   | 'php-fpm-script-not-found'
+  | 'php-not-running'
   | 'plain-http-to-tls-port'
   | 'proxy-authentication'
   | 'rate-limited'

@@ -12,6 +12,19 @@ export const BYTE_ORDER_MARK = '\uFEFF';
 
 export const withoutByteOrderMark = (text: string): string => (text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text);
 
+/** A PHP file's opening tag at the start of a body: the application's source, sent as a file because no PHP runs it. */
+export const PHP_SOURCE = /^\uFEFF?\s*<\?php\b/i;
+
+/**
+ * The body as it is kept: a PHP source may hold the application's secrets (its database password, its key), which no
+ * report spreads, so only its opening tag is kept, with how much was left out. What classifies it is in the tag.
+ */
+export function withoutPhpSource(text: string): string {
+  const tag = PHP_SOURCE.exec(text)?.[0];
+  if (tag === undefined) return text;
+  return `${tag}\n[the rest of this PHP source, ${text.length - tag.length} characters, is not kept: it may hold the application's secrets]`;
+}
+
 export interface BodyText {
   text: string;
   /** Why the bytes cannot be read as JSON text, when they cannot. */

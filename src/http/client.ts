@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { SETTINGS, type Config } from '../config/settings.js';
 import { ConfigError, HarnessError } from '../errors.js';
-import { bodyText, parseJson } from '../exchange/body-text.js';
+import { bodyText, parseJson, withoutPhpSource } from '../exchange/body-text.js';
 import { headersBeyondBounds } from '../exchange/header-bounds.js';
 import { BodyBudget, JsonValueBudget } from './body-budget.js';
 import { ACCEPTED_ENCODINGS, decodeBody } from './decode-body.js';
@@ -444,7 +444,7 @@ export class HttpClient {
     const { body: decoded, undecodable } = decodeBody(raw, responseHeaders['content-encoding'], this.bodyBudget, recorded.path);
     const { text, unreadable } = bodyText(decoded);
     const bytesRedacted = this.redactBytes(decoded);
-    const redacted = this.scanner.redact(bytesRedacted === decoded ? text : bodyText(bytesRedacted).text);
+    const redacted = withoutPhpSource(this.scanner.redact(bytesRedacted === decoded ? text : bodyText(bytesRedacted).text));
     // Judged as sent (a token that is an ordinary word may be a field name or a status name); every text kept is redacted.
     const json: ParsedBody = undecodable
       ? { ok: false, error: undecodable, why: 'encoding' }

@@ -35,6 +35,7 @@ const STOPS: Partial<Record<DiagnosisId, Hop>> = {
   'api-path-answers-empty': 'web-server',
   'php-fpm-script-not-found': 'php-handler',
   'php-cgi-no-input-file': 'php-handler',
+  'php-not-running': 'php-handler',
   'front-no-route': 'proxy',
   'token-read-from-wrong-place': 'application',
   'php-display-errors': 'php-handler',
