@@ -100,6 +100,7 @@ const READINGS: [DiagnosisId, Reading[], Reading[]][] = [
   ['php-cgi-no-input-file', [front('php-runtime', 404)], [front('php-fpm', 404)]],
   ['php-not-running', [front('php-runtime', 200)], [front('php-fpm', 200), unknown(200)]],
   ['php-display-errors', [api(200, SERVED), unknown(500)], []],
+  ['php-fpm-access-denied', [front('php-fpm', 403)], [front('php-runtime', 403), unknown(403)]],
   ['php-fpm-script-not-found', [front('php-fpm', 404)], [front('php-runtime', 404)]],
   ['plain-http-to-tls-port', [front('web-server', 400)], [unknown(400)]],
   ['rate-limited', [front('rate-limiter', 429)], [api(429, REFUSED)]],

@@ -826,6 +826,20 @@ describe('a front, with the evidence and the meaning a report shows', () => {
     expect(classifyAnswer(page).origin).not.toMatchObject({ front: 'php-runtime' });
   });
 
+  test('PHP-FPM\'s "Access denied." (a script not ending in .php) is its own answer, only as it writes it', () => {
+    expect(classifyAnswer(answer(403, 'Access denied.\n', { ...HTML_TYPE, server: 'nginx' })).origin).toEqual({
+      kind: 'front',
+      front: 'php-fpm',
+      evidence: 'HTTP 403 "Access denied.": PHP-FPM refuses a script whose name does not end in .php',
+      vendor: 'PHP-FPM',
+    });
+    for (const [status, body] of [
+      [200, 'Access denied.\n'],
+      [403, 'Access denied. Ask the administrator for an account.'],
+    ] as const)
+      expect(classifyAnswer(answer(status, body, HTML_TYPE)).origin).not.toMatchObject({ front: 'php-fpm' });
+  });
+
   test('a PHP source is kept as its opening tag, with how much was left out; any other body as it came', () => {
     const source = "<?php\n$db = new PDO('mysql:host=localhost;dbname=helpdesk', 'helpdesk', 'S3cretDbPass!');\n";
     const kept = withoutPhpSource(source);

@@ -587,6 +587,15 @@ const cases: EdgeCase[] = [
     also: (report) => expect(JSON.stringify(report)).not.toMatch(/S3cretDbPass|LARAVEL_START/),
   },
   {
+    name: 'nginx handing /api/... to PHP-FPM as the script: its "Access denied." named, no firewall blamed',
+    api: { front: page(403, 'Access denied.\n', { server: 'nginx/1.22.1' }) },
+    exit: 2,
+    unjudged: SERVED_NOTHING,
+    diagnoses: ['php-fpm-access-denied'],
+    notDiagnosed: ['front-blocked'],
+    line: /PHP-FPM answered "Access denied\.": the web server hands it the request's own path[^]*Next: On nginx, pass only \.php scripts to PHP-FPM/,
+  },
+  {
     name: "Cloudflare's error 1020 on every request",
     api: { front: page(403, CLOUDFLARE_1020_PAGE, CLOUDFLARE) },
     exit: 2,

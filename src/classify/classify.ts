@@ -11,6 +11,7 @@ import {
   CGI_NO_INPUT_FILE,
   cdnJsonError,
   CHALLENGE,
+  FPM_ACCESS_DENIED,
   FPM_SCRIPT_UNKNOWN,
   GATEWAY_ERRORS,
   isMaintenance,
@@ -130,6 +131,8 @@ function frontOf(answer: AnswerText, json: boolean): Origin | undefined {
   if (json && status === 503) return front('maintenance', 'HTTP 503 in JSON: the application says it cannot serve for now');
   if (json) return undefined;
   if (PHP_SOURCE.test(body)) return front('php-runtime', `HTTP ${status}: the application's PHP source, sent as a file: no PHP runs it`);
+  if (status === 403 && FPM_ACCESS_DENIED.test(body))
+    return front('php-fpm', 'HTTP 403 "Access denied.": PHP-FPM refuses a script whose name does not end in .php', 'PHP-FPM');
   if (FPM_SCRIPT_UNKNOWN.test(body)) return front('php-fpm', `HTTP ${status} "${body.trim()}": PHP-FPM found no script to run`, 'PHP-FPM');
   if (CGI_NO_INPUT_FILE.test(body))
     return front('php-runtime', `HTTP ${status} "${body.trim()}": php-cgi found no script to run`, 'php-cgi');

@@ -293,6 +293,11 @@ export const NGINX_PAGE = /<center>nginx/;
 
 /** PHP-FPM's answer when the script it is handed does not exist (a wrong SCRIPT_FILENAME or document root). */
 export const FPM_SCRIPT_UNKNOWN = /^\s*(File not found\.|Primary script unknown)\s*$/;
+/**
+ * PHP-FPM's answer when the script it is handed does not end in .php (security.limit_extensions): the web server passes
+ * the request's own path, not index.php. Its whole body, as PHP-FPM writes it.
+ */
+export const FPM_ACCESS_DENIED = /^Access denied\.\n?$/;
 /** php-cgi's answer for the same mistake. */
 export const CGI_NO_INPUT_FILE = /^\s*No input file specified\.\s*$/;
 

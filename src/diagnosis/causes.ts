@@ -67,6 +67,7 @@ const CAUSE_READINGS: Record<DiagnosisId, Reading> = {
   'php-not-running': fromFront('php-runtime'),
   'php-display-errors': anyAnswer,
   'php-fpm-script-not-found': fromFront('php-fpm'),
+  'php-fpm-access-denied': fromFront('php-fpm'),
   'plain-http-to-tls-port': fromFront('web-server'),
   'rate-limited': fromFront('rate-limiter'),
   'proxy-authentication': (answer) => fromFront('proxy')(answer) && answer.status === 407,

@@ -1,5 +1,12 @@
 import type { Diagnosis } from './types.js';
-import { cacheMark, CDN_ORIGIN_CODES, CHALLENGE, GATEWAY_ERRORS, PLAIN_HTTP_TO_TLS_PORT } from '../classify/signatures.js';
+import {
+  cacheMark,
+  CDN_ORIGIN_CODES,
+  CHALLENGE,
+  FPM_ACCESS_DENIED,
+  GATEWAY_ERRORS,
+  PLAIN_HTTP_TO_TLS_PORT,
+} from '../classify/signatures.js';
 import type { Classified, FrontOrigin } from '../classify/types.js';
 import { whoAnswered } from '../classify/words.js';
 import { PHP_SOURCE } from '../exchange/body-text.js';
@@ -332,6 +339,29 @@ function loginInTheWay(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
   });
 }
 
+/**
+ * PHP-FPM refused to run the script it was handed, whose name does not end in .php (security.limit_extensions): the web
+ * server passes the request's own path (/api/...) to PHP-FPM instead of the front controller's.
+ */
+function fpmAccessDenied(valid: ObservedAnswer): Diagnosis {
+  const server = serverKind([valid]);
+  const nginx = `On nginx, pass only .php scripts to PHP-FPM (fastcgi_pass in "location ~ \\.php$" alone, not in "location /" or "location /api"), and send every other path to the front controller with try_files $uri $uri/ /index.php?$query_string; in "location /" (${nginxDocs('try_files', 'fastcgi_pass')}).`;
+  const apache =
+    'On Apache, hand only .php files to PHP-FPM (SetHandler inside <FilesMatch "\\.php$">, not for a whole <Location> or ProxyPass of /api), and let the application\'s .htaccess rewrite /api/... to index.php.';
+  return couldNotJudge({
+    id: 'php-fpm-access-denied',
+    confidence: 'high',
+    summary:
+      'PHP-FPM answered "Access denied.": the web server hands it the request\'s own path (/api/...) as the script to run, which PHP-FPM refuses because it does not end in .php (security.limit_extensions), so no request reached the application',
+    evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
+    advice: [
+      ...(server === 'nginx' ? [nginx] : server === 'apache' ? [apache] : [nginx, apache]),
+      'Do not widen security.limit_extensions to make it run: the API paths must reach PHP through index.php.',
+    ],
+    ...(server === 'apache' ? {} : { snippets: [SNIPPETS.nginxTryFiles] }),
+  });
+}
+
 function fpmScriptNotFound(valid: ObservedAnswer): Diagnosis {
   const server = serverKind([valid]);
   const scriptPath = {
@@ -502,7 +532,7 @@ export function frontAnswered(observations: StackObservations, setup: StackSetup
       case 'captive-portal':
         return loginInTheWay(valid, origin);
       case 'php-fpm':
-        return fpmScriptNotFound(valid);
+        return FPM_ACCESS_DENIED.test(valid.body) ? fpmAccessDenied(valid) : fpmScriptNotFound(valid);
       case 'php-runtime':
         return PHP_SOURCE.test(valid.body) ? phpNotRunning(valid) : cgiNoInputFile(valid);
       case 'cdn':

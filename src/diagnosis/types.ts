@@ -45,6 +45,7 @@ export type DiagnosisId =
   | 'no-api-answer'
   | 'php-cgi-no-input-file'
   | 'php-display-errors'
+  | 'php-fpm-access-denied'
   | 'php-fpm-script-not-found'
   | 'php-not-running'
   | 'plain-http-to-tls-port'

@@ -34,6 +34,7 @@ const STOPS: Partial<Record<DiagnosisId, Hop>> = {
   'catch-all-route': 'web-server',
   'api-path-answers-empty': 'web-server',
   'php-fpm-script-not-found': 'php-handler',
+  'php-fpm-access-denied': 'php-handler',
   'php-cgi-no-input-file': 'php-handler',
   'php-not-running': 'php-handler',
   'front-no-route': 'proxy',
