@@ -339,6 +339,10 @@ function loginInTheWay(valid: ObservedAnswer, origin: FrontOrigin): Diagnosis {
   });
 }
 
+/** The advice for the web server that answered, or for each when which one cannot be told. */
+const forServer = (server: ServerKind, advice: { apache: string; nginx: string }): string[] =>
+  server === 'nginx' ? [advice.nginx] : server === 'apache' ? [advice.apache] : [advice.apache, advice.nginx];
+
 /**
  * PHP-FPM refused to run the script it was handed, whose name does not end in .php (security.limit_extensions): the web
  * server passes the request's own path (/api/...) to PHP-FPM instead of the front controller's.
@@ -355,7 +359,7 @@ function fpmAccessDenied(valid: ObservedAnswer): Diagnosis {
       'PHP-FPM answered "Access denied.": the web server hands it the request\'s own path (/api/...) as the script to run, which PHP-FPM refuses because it does not end in .php (security.limit_extensions), so no request reached the application',
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
     advice: [
-      ...(server === 'nginx' ? [nginx] : server === 'apache' ? [apache] : [nginx, apache]),
+      ...forServer(server, { apache, nginx }),
       'Do not widen security.limit_extensions to make it run: the API paths must reach PHP through index.php.',
     ],
     ...(server === 'apache' ? {} : { snippets: [SNIPPETS.nginxTryFiles] }),
@@ -403,7 +407,7 @@ function phpNotRunning(valid: ObservedAnswer): Diagnosis {
       "the web server sends the application's PHP source as a file instead of running it: no PHP handler runs .php files for this site, so no request reached the application, and anyone can read its code",
     evidence: `GET ${pathOf(valid)} answered ${briefly(valid)}`,
     advice: [
-      ...(server === 'nginx' ? [nginx] : server === 'apache' ? [apache] : [apache, nginx]),
+      ...forServer(server, { apache, nginx }),
       'Until PHP runs it, the source is public: once it does, change the secrets it holds (the database password, the application key).',
     ],
     ...(server === 'nginx' ? {} : { snippets: [SNIPPETS.fpmHandler] }),
