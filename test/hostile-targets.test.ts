@@ -120,6 +120,18 @@ const cases: HostileCase[] = [
     also: (run) => expect(run.report?.diagnoses.map((diagnosis) => diagnosis.id)).toEqual(['application-failed']),
   },
   {
+    target: 'length-and-chunked',
+    exit: 2,
+    code: 'HARNESS_MALFORMED_ANSWER',
+    line: /^Diagnosis \(environment, high confidence\): the target's answer is not well-formed HTTP \(HARNESS_MALFORMED_ANSWER\)/m,
+  },
+  {
+    target: 'broken-chunk',
+    exit: 2,
+    code: 'HARNESS_MALFORMED_ANSWER',
+    line: /is not well-formed HTTP: Response does not match the HTTP\/1\.1 protocol/,
+  },
+  {
     target: 'closes-mid-body',
     exit: 2,
     code: 'HARNESS_CONNECTION_RESET',

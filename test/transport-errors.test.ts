@@ -24,6 +24,22 @@ const CASES: { what: string; error: Error; clientCertificate?: boolean; code: st
     says: /connection refused/,
   },
   { what: 'unknown host', error: thrown('ENOTFOUND'), code: 'HARNESS_DNS', party: 'environment', says: /could not be resolved/ },
+  {
+    what: 'a body unlike its Content-Length (both it and Transfer-Encoding sent)',
+    error: thrown('UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'Response body length does not match content-length header'),
+    code: 'HARNESS_MALFORMED_ANSWER',
+    party: 'environment',
+    says: /^the answer to GET \S+ is not well-formed HTTP: Response body length does not match content-length header$/,
+  },
+  {
+    what: "llhttp's parse error, known by its name",
+    error: Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)'), {
+      name: 'HTTPParserError',
+    }),
+    code: 'HARNESS_MALFORMED_ANSWER',
+    party: 'environment',
+    says: /is not well-formed HTTP: Response does not match the HTTP\/1\.1 protocol \(Invalid character in chunk size\)$/,
+  },
   { what: 'DNS failing', error: thrown('EAI_AGAIN'), code: 'HARNESS_DNS', party: 'environment', says: /could not be resolved/ },
   {
     what: 'plain HTTP port',

@@ -199,7 +199,10 @@ export function diagnose(results: JudgedRequirement[], exchanges: ClassifiedExch
       id: 'target-not-reachable',
       party: 'environment',
       confidence: 'high',
-      summary: `the suite could not talk to the target (${firstError.code}): no verdict can be given on what failed to arrive`,
+      summary:
+        firstError.code === 'HARNESS_MALFORMED_ANSWER'
+          ? `the target's answer is not well-formed HTTP (${firstError.code}): no verdict can be given on what could not be read`
+          : `the suite could not talk to the target (${firstError.code}): no verdict can be given on what failed to arrive`,
       evidence: firstError.message,
       advice: [firstError.hint],
     });

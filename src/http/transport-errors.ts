@@ -10,6 +10,17 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+/** The names of the errors on the chain of causes: undici's parse error carries its kind there, not always a code. */
+function namesOf(error: unknown): string[] {
+  const names: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    if (current instanceof Error) names.push(current.name);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return names;
+}
+
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
@@ -56,6 +67,7 @@ interface TransportFailure {
   clientCertificate: boolean;
   detail: string;
   codes: string[];
+  names: string[];
   has(...wanted: string[]): boolean;
 }
 
@@ -165,14 +177,27 @@ function untrustedCertificateError({ codes, path, detail }: TransportFailure): H
   );
 }
 
-/** A connection that broke while the answer came: headers past the bound, or closed before the end. */
-function brokenAnswerError({ has, path }: TransportFailure): HarnessError | undefined {
+/** An answer that breaks HTTP/1.1's framing: what llhttp cannot parse, or a body unlike its Content-Length. */
+const isMalformed = ({ codes, names }: TransportFailure): boolean =>
+  names.includes('HTTPParserError') || codes.some((code) => code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH');
+
+/** A connection that broke while the answer came: headers past the bound, an answer not well-formed, or closed before the end. */
+function brokenAnswerError(failure: TransportFailure): HarnessError | undefined {
+  const { has, path, detail } = failure;
   if (has('UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW')) {
     return new HarnessError(
       'HARNESS_HEADERS_TOO_LARGE',
       `the response headers for GET ${path} exceed the size the suite reads`,
       'The target sent far more header data than an API response needs',
       'target',
+    );
+  }
+  if (isMalformed(failure)) {
+    return new HarnessError(
+      'HARNESS_MALFORMED_ANSWER',
+      `the answer to GET ${path} is not well-formed HTTP: ${detail}`,
+      'The web server, the application or a proxy between sent an answer HTTP clients must refuse (both Content-Length and Transfer-Encoding, a Content-Length unlike the body, a broken chunk): look for what sets those headers, often a script that sets Content-Length itself or a proxy that rewrites the body',
+      'environment',
     );
   }
   if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED')) {
@@ -194,7 +219,7 @@ export function classifyTransportError(error: unknown, path: string, timeoutMs: 
   const codes = codesOf(error);
   const detail = error instanceof Error ? error.message : String(error);
   const has = (...wanted: string[]): boolean => codes.some((code) => wanted.includes(code));
-  const failure: TransportFailure = { path, timeoutMs, clientCertificate, detail, codes, has };
+  const failure: TransportFailure = { path, timeoutMs, clientCertificate, detail, codes, names: namesOf(error), has };
   // In this order: the alerts about a client certificate are TLS codes too, and a plain-HTTP port is no certificate fault.
   return (
     timeoutError(failure) ??

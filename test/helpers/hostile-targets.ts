@@ -152,6 +152,29 @@ const catalog = {
         response.end();
       }),
     ),
+  /** Every answer framed twice over: Content-Length and Transfer-Encoding: chunked, which HTTP clients must refuse. */
+  'length-and-chunked': async () =>
+    single(
+      await serveSockets((socket) =>
+        socket.on('data', () =>
+          socket.write(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${ENVELOPE.length}\r\nTransfer-Encoding: chunked\r\n\r\n` +
+              `${ENVELOPE.length.toString(16)}\r\n${ENVELOPE}\r\n0\r\n\r\n`,
+          ),
+        ),
+      ),
+    ),
+  /** A chunked answer whose chunk size is not hexadecimal. */
+  'broken-chunk': async () =>
+    single(
+      await serveSockets((socket) =>
+        socket.on('data', () =>
+          socket.write(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n${ENVELOPE}\r\n0\r\n\r\n`,
+          ),
+        ),
+      ),
+    ),
   'error-500': async () =>
     single(await serveHttp((_request, response) => answer(response, 500, '{"status":"error","message":"Internal Server Error"}'))),
   'closes-mid-body': async () =>
