@@ -10,27 +10,26 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
-/** The names of the errors on the chain of causes: undici's parse error carries its kind there, not always a code. */
-function namesOf(error: unknown): string[] {
-  const names: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth += 1) {
-    if (current instanceof Error) names.push(current.name);
+/** The error and its causes, as deep as undici and the socket nest them. */
+function causesOf(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current = error;
+  while (current && chain.length < 5) {
+    chain.push(current);
     current = (current as { cause?: unknown }).cause;
   }
-  return names;
+  return chain;
 }
 
 function codesOf(error: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return codes;
+  return causesOf(error).flatMap((cause) => {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' ? [code] : [];
+  });
 }
+
+/** The names of the errors on the chain: undici's parse error carries its kind there, not always a code. */
+const namesOf = (error: unknown): string[] => causesOf(error).flatMap((cause) => (cause instanceof Error ? [cause.name] : []));
 
 const isTls = (code: string): boolean => TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL');
 
