@@ -11,7 +11,27 @@ export interface DecodedBody {
 
 /** The content codings the suite undoes, and asks for in Accept-Encoding. */
 export const ACCEPTED_ENCODINGS = 'gzip, deflate, br';
-const UNDONE = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+type Decoder = (body: Buffer, maxOutputLength: number) => Buffer;
+const gunzip: Decoder = (body, maxOutputLength) => gunzipSync(body, { maxOutputLength });
+
+/** How each coding the suite knows is undone; any other leaves the body as it came. */
+const DECODERS = new Map<string, Decoder>([
+  ['gzip', gunzip],
+  ['x-gzip', gunzip],
+  ['br', (body, maxOutputLength) => brotliDecompressSync(body, { maxOutputLength })],
+  [
+    'deflate',
+    (body, maxOutputLength) => {
+      try {
+        return inflateSync(body, { maxOutputLength });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+        return inflateRawSync(body, { maxOutputLength });
+      }
+    },
+  ],
+]);
 
 /**
  * Undo Content-Encoding within the target's byte budget, like the wire, so a small compressed bomb cannot exhaust memory.
@@ -28,7 +48,7 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, budget: Bo
     .filter((coding) => coding !== '' && coding !== 'identity');
   let body = raw;
   try {
-    for (const coding of codings.reverse()) body = decompress(body, coding, maxBytes);
+    for (const coding of codings.reverse()) body = DECODERS.get(coding)?.(body, maxBytes) ?? body;
   } catch (error) {
     if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
       budget.cut();
@@ -45,30 +65,10 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, budget: Bo
       undecodable: `the body is labelled Content-Encoding: ${encoding ?? ''} but does not decode as such (${(error as Error).message})`,
     };
   }
-  const unknown = codings.filter((coding) => !UNDONE.has(coding));
-  if (unknown.length > 0 && !isUtf8(body))
+  if (codings.some((coding) => !DECODERS.has(coding)) && !isUtf8(body))
     return {
       body: raw,
       undecodable: `the body is labelled Content-Encoding: ${encoding}, which the request did not accept (Accept-Encoding: ${ACCEPTED_ENCODINGS}) and the suite cannot undo`,
     };
   return { body };
-}
-
-function decompress(body: Buffer, coding: string, maxOutputLength: number): Buffer {
-  switch (coding) {
-    case 'gzip':
-    case 'x-gzip':
-      return gunzipSync(body, { maxOutputLength });
-    case 'br':
-      return brotliDecompressSync(body, { maxOutputLength });
-    case 'deflate':
-      try {
-        return inflateSync(body, { maxOutputLength });
-      } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
-        return inflateRawSync(body, { maxOutputLength });
-      }
-    default:
-      return body;
-  }
 }
